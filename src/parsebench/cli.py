@@ -1,0 +1,183 @@
+"""The ``parsebench`` command: a thin shell over the Python API."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from parsebench import __version__
+from parsebench.errors import InputError, atomic_output
+from parsebench.formats.brackets import read_tree_texts, read_trees
+from parsebench.formats.conllu import read_conllu
+from parsebench.metrics.deps import BY_FIELDS, LabelMap, Selection, evaluate_deps
+from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
+from parsebench.metrics.flat import evaluate_flat, flatten, read_rules
+from parsebench.report import deps_table, flat_table
+from parsebench.signature import signature
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Measure how accurate parsers are and how well they hold up on noisy input.")
+eval_app = typer.Typer(no_args_is_help=True, help="Score parser output against a gold standard.")
+app.add_typer(eval_app, name="eval")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
+
+
+def _emit_json(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+def _warn(lines: list[str]) -> None:
+    for w in lines:
+        typer.echo(f"warning: {w}", err=True)
+
+
+@app.callback(invoke_without_command=True)
+def _root(version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False
+          ) -> None:
+    if version:
+        typer.echo(f"parsebench {__version__}")
+        raise typer.Exit()
+
+
+@eval_app.command("deps")
+def eval_deps(
+    gold: Annotated[Path, typer.Argument(help="Gold CoNLL-U file (the key).")],
+    system: Annotated[Path, typer.Argument(help="System CoNLL-U file (the answer).")],
+    select: Annotated[list[str] | None, typer.Option(
+        "--select", help="FIELD=V1,V2 with FIELD deprel (label, base label or @group), upos "
+        "or word; key values for recall, answer values for precision; repeat to AND.")] = None,
+    by: Annotated[str | None, typer.Option(
+        "--by", help="Break down by " + "|".join(BY_FIELDS) + ".")] = None,
+    labels: Annotated[Path | None, typer.Option(
+        "--labels", help="Label equivalences: labels on one line are equivalent.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Lin's dependency precision/recall and CoNLL 2018 UAS/LAS/CLAS."""
+    selections = [Selection.parse(s) for s in select or []]
+    label_map = LabelMap.read(labels) if labels else None
+    g = read_conllu(gold)
+    s = read_conllu(system)
+    result = evaluate_deps(g, s, select=selections, by=by, labels=label_map,
+                           gold_path=str(gold), system_path=str(system))
+    sig = signature(method="lin-deps",
+                    select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
+                    labels=labels.name if labels else None, by=by)
+    _warn(result.warnings)
+    if as_json:
+        t = result.total
+        out: dict[str, Any] = {
+            "uas": t.uas.as_dict(), "las": t.las.as_dict(), "clas": t.clas.as_dict(),
+            "unlabeled": t.unlabeled.as_dict(), "labeled": t.labeled.as_dict(),
+            "sentences": len(result.sentences), "words": t.words,
+            "warnings": result.warnings, "signature": sig,
+        }
+        if result.by is not None:
+            out["by"] = {k: {"sentences": b.sentences, "words": b.words,
+                             "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
+                         for k, b in sorted(result.by.items())}
+        _emit_json(out)
+    else:
+        sys.stdout.write(deps_table(result, str(gold), str(system), sig))
+
+
+@eval_app.command("brackets")
+def eval_brackets(
+    gold: Annotated[Path, typer.Argument(help="Gold trees, one per line or multi-line .mrg.")],
+    test: Annotated[Path, typer.Argument(help="Test trees.")],
+    prm: Annotated[Path | None, typer.Option("--prm", help="EVALB parameter file.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Parseval, with EVALB's numbers and report (messages on standard error, as EVALB)."""
+    params = read_prm(prm) if prm else EvalbParams()
+    for w in params.warnings:
+        typer.echo(w, err=True)
+    result = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), params,
+                               str(gold), str(test))
+    sig = signature(method="evalb", prm=prm.name if prm else None,
+                    labeled=params.labeled, cutoff=params.cutoff_len)
+    if as_json:
+        out: dict[str, Any] = {
+            "all": result.all.as_dict(), "len40": result.cut.as_dict(),
+            "cutoff_len": params.cutoff_len,
+            "rows": [r.as_dict() for r in result.rows],
+            "messages": result.messages, "signature": sig,
+        }
+        if result.aborted:
+            out["aborted"] = True
+            del out["all"], out["len40"]
+        _emit_json(out)
+    else:
+        sys.stdout.write(result.report())
+    for m in result.messages:
+        typer.echo(m, err=True)
+    if result.aborted:
+        raise typer.Exit(1)
+
+
+@eval_app.command("flat")
+def eval_flat(
+    key: Annotated[Path, typer.Argument(help="Key trees (e.g. flattened with `flatten`).")],
+    response: Annotated[Path, typer.Argument(help="Parser output trees.")],
+    categories: Annotated[str | None, typer.Option(
+        "--categories", help="Keep only key constituents with these labels (comma-separated).")
+    ] = None,
+    max_depth: Annotated[int | None, typer.Option(
+        "--max-depth", help="Keep only key constituents this deep or less (root = 0).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recall, precision and conformance of unlabeled constituents against a flat key."""
+    labels = frozenset(c.strip() for c in categories.split(",") if c.strip()) \
+        if categories else None
+    total, _ = evaluate_flat(read_tree_texts(key), read_tree_texts(response), str(key),
+                             str(response), labels, max_depth)
+    sig = signature(method="flat-conformance",
+                    categories=sorted(labels) if labels else None, max_depth=max_depth)
+    if as_json:
+        _emit_json({**total.as_dict(), "signature": sig})
+    else:
+        sys.stdout.write(flat_table(total, str(key), str(response), sig))
+
+
+@app.command("flatten")
+def flatten_cmd(
+    trees: Annotated[Path, typer.Argument(help="Bracketed trees to flatten.")],
+    rules: Annotated[Path, typer.Option("--rules", help="Flattening rules, one per line.")],
+    output: Annotated[Path | None, typer.Option("-o", "--output",
+                                                help="Output file (default: stdout).")] = None,
+) -> None:
+    """Make flatter keys from treebank trees with flattening rules (one tree per line out)."""
+    rule_list = read_rules(rules)
+    flat = [str(flatten(t, rule_list)) for t in read_trees(trees)]
+    text = "".join(line + "\n" for line in flat)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        with atomic_output(output) as fh:
+            fh.write(text)
+
+
+@app.command("demo")
+def demo() -> None:
+    """Score the bundled examples and print the tables."""
+    from parsebench.demo import run_demo
+
+    run_demo()
+
+
+def main() -> None:
+    try:
+        app()
+    except InputError as exc:
+        typer.echo(f"parsebench: {exc}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

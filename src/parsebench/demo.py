@@ -1,0 +1,57 @@
+"""``parsebench demo``: score the bundled examples and print the tables.
+
+The examples are small and written for this project (Lin's Table 18.1 and
+18.5 sentences, three trees with an attachment error), so the demo runs on a
+fresh machine without any corpus.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.resources import as_file, files
+
+from parsebench.formats.brackets import read_tree_texts, read_trees
+from parsebench.formats.conllu import read_conllu
+from parsebench.metrics.deps import Selection, evaluate_deps
+from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
+from parsebench.metrics.flat import flatten, read_rules, score_spans, spans
+from parsebench.report import deps_table, flat_table
+from parsebench.signature import signature
+
+
+def run_demo() -> None:
+    data = files("parsebench") / "data"
+    out = sys.stdout
+    with as_file(data) as d:
+        key, answer = d / "lin-key.conllu", d / "lin-answer.conllu"
+        gold_c, ans_c = read_conllu(key), read_conllu(answer)
+        out.write("== Lin: dependency-based evaluation (Tables 18.1 and 18.5) ==\n")
+        res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer))
+        out.write(deps_table(res, key.name, answer.name, signature(method="lin-deps")))
+        out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")
+        sel = [Selection.parse("deprel=obj1,obj2")]
+        res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel)
+        out.write(deps_table(res, key.name, answer.name,
+                             signature(method="lin-deps", select="deprel=obj1,obj2")))
+
+        gold_t, test_t = d / "demo-gold.mrg", d / "demo-test.mrg"
+        out.write("\n== Parseval (EVALB defaults) ==\n")
+        ev = evaluate_brackets(read_tree_texts(gold_t), read_tree_texts(test_t), EvalbParams())
+        out.write(ev.report())
+
+        out.write("\n== Flat keys: flatten the gold trees, then recall and conformance ==\n")
+        rules = read_rules(d / "demo-rules.txt")
+        flat_keys = [flatten(t, rules) for t in read_trees(gold_t)]
+        for t in flat_keys:
+            out.write(f"{t}\n")
+        total = None
+        for k, r in zip(flat_keys, read_trees(test_t), strict=True):
+            c = score_spans(spans(k), spans(r))
+            if total is None:
+                total = c
+            else:
+                total.add(c)
+        assert total is not None
+        out.write(flat_table(total, "flattened demo-gold.mrg", test_t.name,
+                             signature(method="flat-conformance")))
+

@@ -1,0 +1,79 @@
+"""User-facing errors: one line, naming the file and line, exit status 2."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+
+class InputError(Exception):
+    """Bad input from the user: printed as ``FILE:LINE: message`` with exit status 2."""
+
+    def __init__(self, message: str, path: str | os.PathLike[str] | None = None,
+                 line: int | None = None) -> None:
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
+        return where + self.message
+
+
+def open_text(path: str | os.PathLike[str]) -> TextIO:
+    """Open a UTF-8 text file, turning the usual failures into an InputError."""
+    try:
+        return open(path, encoding="utf-8", newline="")
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path) from None
+    except PermissionError:
+        raise InputError("permission denied", path) from None
+
+
+def read_lines(path: str | os.PathLike[str]) -> list[str]:
+    """All lines of a UTF-8 file without their line ends."""
+    with open_text(path) as fh:
+        try:
+            text = fh.read()
+        except UnicodeDecodeError as exc:
+            line = text_line_of_offset(Path(path).read_bytes(), exc.start)
+            raise InputError("not valid UTF-8", path, line) from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def text_line_of_offset(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """Write to a temporary file beside PATH and rename it only on success.
+
+    A failed or interrupted run therefore never leaves a half-written output.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError("output directory does not exist", directory)
+    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            yield fh
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,1 @@
+"""Readers and writers for the file formats parsers read and write."""

@@ -1,0 +1,143 @@
+"""Bracketed (Penn Treebank style) trees: one per line, or spread over lines as in .mrg files.
+
+A file whose every line is balanced is read line by line, as EVALB reads it
+(a blank line is then an empty sentence); otherwise lines are grouped into
+trees by bracket balance and blank lines only separate them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from parsebench.errors import InputError, read_lines
+
+
+@dataclass(frozen=True, slots=True)
+class TreeText:
+    text: str
+    line: int
+    """Line number where the tree starts in its file."""
+
+
+def split_trees(lines: list[str], path: str) -> list[TreeText]:
+    changes = [ln.count("(") - ln.count(")") for ln in lines]
+    if not any(changes):
+        return [TreeText(ln, n) for n, ln in enumerate(lines, 1)]
+    trees: list[TreeText] = []
+    depth = 0
+    buf: list[str] = []
+    start = 0
+    for n, (ln, d) in enumerate(zip(lines, changes, strict=True), 1):
+        if depth == 0 and not ln.strip():
+            continue
+        if depth == 0:
+            start = n
+        buf.append(ln)
+        depth += d
+        if depth < 0:
+            raise InputError("unbalanced brackets: too many ')'", path, n)
+        if depth == 0:
+            trees.append(TreeText("\n".join(buf), start))
+            buf = []
+    if depth:
+        raise InputError("unbalanced brackets: tree not closed at end of file", path, start)
+    return trees
+
+
+def read_tree_texts(path: str | os.PathLike[str]) -> list[TreeText]:
+    return split_trees(read_lines(path), str(path))
+
+
+@dataclass(slots=True)
+class Tree:
+    """A node: a label and children, each a node or a word."""
+
+    label: str
+    children: list[Tree | str] = field(default_factory=list)
+
+    def is_preterminal(self) -> bool:
+        return bool(self.children) and all(isinstance(c, str) for c in self.children)
+
+    def is_phrasal(self) -> bool:
+        return any(isinstance(c, Tree) for c in self.children)
+
+    def words(self) -> list[str]:
+        out: list[str] = []
+        for c in self.children:
+            if isinstance(c, str):
+                out.append(c)
+            else:
+                out.extend(c.words())
+        return out
+
+    def leaves(self) -> list[tuple[str, str]]:
+        """(tag, word) of every word, in order."""
+        out: list[tuple[str, str]] = []
+        for c in self.children:
+            if isinstance(c, str):
+                out.append((self.label, c))
+            else:
+                out.extend(c.leaves())
+        return out
+
+    def __str__(self) -> str:
+        inner = " ".join(str(c) for c in self.children)
+        return f"({self.label} {inner})" if inner else f"({self.label})"
+
+    def copy(self) -> Tree:
+        return Tree(self.label, [c if isinstance(c, str) else c.copy() for c in self.children])
+
+
+_TOK = re.compile(r"\(|\)|[^\s()]+")
+
+
+def parse_tree(text: str, path: str = "<input>", line: int = 0) -> Tree:
+    """Parse one bracketed tree; ``( (S ...) )`` gives a root with the empty label."""
+    stack: list[Tree] = []
+    root: Tree | None = None
+    expect_label = False
+    for m in _TOK.finditer(text):
+        tok = m.group()
+        if tok == "(":
+            node = Tree("")
+            if root is not None and not stack:
+                raise InputError("more than one tree on this line", path, line)
+            if stack:
+                stack[-1].children.append(node)
+            else:
+                root = node
+            stack.append(node)
+            nxt = text[m.end():m.end() + 1]
+            expect_label = bool(nxt) and not nxt.isspace() and nxt not in "()"
+        elif tok == ")":
+            if not stack:
+                raise InputError("unbalanced brackets: too many ')'", path, line)
+            stack.pop()
+            expect_label = False
+        else:
+            if not stack:
+                raise InputError(f"word {tok!r} outside brackets", path, line)
+            if expect_label:
+                stack[-1].label = tok
+                expect_label = False
+            else:
+                stack[-1].children.append(tok)
+    if stack:
+        raise InputError("unbalanced brackets: too many '('", path, line)
+    if root is None:
+        raise InputError("no tree", path, line)
+    return root
+
+
+def read_trees(path: str | os.PathLike[str]) -> list[Tree]:
+    """Every tree of a file; blank lines are skipped."""
+    return [parse_tree(t.text, str(path), t.line) for t in read_tree_texts(path)
+            if t.text.strip()]
+
+
+def iter_tree_lines(trees: list[Tree]) -> Iterator[str]:
+    for t in trees:
+        yield str(t)

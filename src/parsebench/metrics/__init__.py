@@ -1,0 +1,1 @@
+"""Metrics. Each turns sentence pairs into counts; corpus scores come from summed counts."""

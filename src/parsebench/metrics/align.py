@@ -1,0 +1,192 @@
+"""Align the words of two tokenizations of the same text, as the CoNLL 2018 UD evaluation does.
+
+Both files must spell the same characters once spaces (Unicode category Zs) are
+removed. Words outside multiword tokens align when their character spans are
+equal; inside a "multiword span" (the smallest stretch that contains whole
+multiword tokens of both sides) words align by a longest common subsequence of
+their lower-cased forms. Written here because the reference is a script, not a
+library, and parsebench needs the alignment itself (for Lin's precision/recall
+and breakdowns), not only the scores it prints.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from parsebench.errors import InputError
+from parsebench.formats.conllu import Sentence
+
+
+@dataclass(slots=True)
+class WordSpans:
+    """Character spans of every syntactic word of a file, in file order."""
+
+    start: list[int]
+    end: list[int]
+    multiword: list[bool]
+    forms: list[str]
+    chars: str
+    lines: list[int]
+    """Sentence first-line number for each character position's word (for error messages)."""
+
+
+def _strip_spaces(form: str) -> str:
+    if form.isascii() and " " not in form:
+        return form
+    return "".join(c for c in form if unicodedata.category(c) != "Zs")
+
+
+def word_spans(sentences: Sequence[Sentence]) -> WordSpans:
+    start: list[int] = []
+    end: list[int] = []
+    multi: list[bool] = []
+    forms: list[str] = []
+    pieces: list[str] = []
+    lines: list[int] = []
+    pos = 0
+    for s in sentences:
+        mw = {a: (b, cols[1]) for a, b, cols in s.multiword}
+        i = 0
+        n = len(s.forms)
+        while i < n:
+            if i in mw:
+                b, form = mw[i]
+                token = _strip_spaces(form)
+                for k in range(i, b + 1):
+                    start.append(pos)
+                    end.append(pos + len(token))
+                    multi.append(True)
+                    forms.append(s.forms[k].lower())
+                    lines.append(s.line)
+                pieces.append(token)
+                pos += len(token)
+                i = b + 1
+            else:
+                token = _strip_spaces(s.forms[i])
+                start.append(pos)
+                end.append(pos + len(token))
+                multi.append(False)
+                forms.append(token.lower())
+                lines.append(s.line)
+                pieces.append(token)
+                pos += len(token)
+                i += 1
+    return WordSpans(start, end, multi, forms, "".join(pieces), lines)
+
+
+def same_tokenization(gold: Sequence[Sentence], system: Sequence[Sentence]) -> bool:
+    """True when both files have the same words and multiword tokens: alignment is identity."""
+    if len(gold) != len(system):
+        return False
+    for g, s in zip(gold, system, strict=True):
+        if g.forms != s.forms:
+            return False
+        if [(a, b) for a, b, _ in g.multiword] != [(a, b) for a, b, _ in s.multiword]:
+            return False
+    return True
+
+
+def align_words(gold: Sequence[Sentence], system: Sequence[Sentence],
+                gold_path: str = "GOLD", system_path: str = "SYSTEM") -> list[int]:
+    """For every system word (file order), the index of its gold word, or -1."""
+    if same_tokenization(gold, system):
+        return list(range(sum(len(s) for s in system)))
+    g = word_spans(gold)
+    s = word_spans(system)
+    if g.chars != s.chars:
+        i = 0
+        limit = min(len(g.chars), len(s.chars))
+        while i < limit and g.chars[i] == s.chars[i]:
+            i += 1
+        gline = _line_at(g, i)
+        sline = _line_at(s, i)
+        raise InputError(
+            f"the text differs from the gold text ({gold_path}:{gline}): gold has "
+            f"{g.chars[i:i + 20]!r}, system has {s.chars[i:i + 20]!r}", system_path, sline)
+    return _align(g, s)
+
+
+def _line_at(w: WordSpans, char: int) -> int | None:
+    for k, e in enumerate(w.end):
+        if e > char:
+            return w.lines[k]
+    return w.lines[-1] if w.lines else None
+
+
+def _align(g: WordSpans, s: WordSpans) -> list[int]:
+    sys2gold = [-1] * len(s.start)
+    gi = si = 0
+    ng, ns = len(g.start), len(s.start)
+    while gi < ng and si < ns:
+        if g.multiword[gi] or s.multiword[si]:
+            gs, ss, gi, si = _multiword_span(g, s, gi, si)
+            if gi > gs and si > ss:
+                _lcs_align(g, s, gs, gi, ss, si, sys2gold)
+        elif g.start[gi] == s.start[si] and g.end[gi] == s.end[si]:
+            sys2gold[si] = gi
+            gi += 1
+            si += 1
+        elif g.start[gi] <= s.start[si]:
+            gi += 1
+        else:
+            si += 1
+    return sys2gold
+
+
+def _beyond(w: WordSpans, i: int, span_end: int) -> bool:
+    if i >= len(w.start):
+        return True
+    if w.multiword[i]:
+        return w.start[i] >= span_end
+    return w.end[i] > span_end
+
+
+def _extend(w: WordSpans, i: int, span_end: int) -> int:
+    if w.multiword[i] and w.end[i] > span_end:
+        return w.end[i]
+    return span_end
+
+
+def _multiword_span(g: WordSpans, s: WordSpans, gi: int, si: int) -> tuple[int, int, int, int]:
+    if g.multiword[gi]:
+        span_end = g.end[gi]
+        if not s.multiword[si] and s.start[si] < g.start[gi]:
+            si += 1
+    else:
+        span_end = s.end[si]
+        if not g.multiword[gi] and g.start[gi] < s.start[si]:
+            gi += 1
+    gs, ss = gi, si
+    while not _beyond(g, gi, span_end) or not _beyond(s, si, span_end):
+        if gi < len(g.start) and (si >= len(s.start) or g.start[gi] <= s.start[si]):
+            span_end = _extend(g, gi, span_end)
+            gi += 1
+        else:
+            span_end = _extend(s, si, span_end)
+            si += 1
+    return gs, ss, gi, si
+
+
+def _lcs_align(g: WordSpans, s: WordSpans, gs: int, ge: int, ss: int, se: int,
+               sys2gold: list[int]) -> None:
+    n, m = ge - gs, se - ss
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for a in range(n - 1, -1, -1):
+        row, below = table[a], table[a + 1]
+        for b in range(m - 1, -1, -1):
+            if g.forms[gs + a] == s.forms[ss + b]:
+                row[b] = max(1 + below[b + 1], below[b], row[b + 1])
+            else:
+                row[b] = max(below[b], row[b + 1])
+    a = b = 0
+    while a < n and b < m:
+        if g.forms[gs + a] == s.forms[ss + b]:
+            sys2gold[ss + b] = gs + a
+            a += 1
+            b += 1
+        elif table[a][b] == table[a + 1][b]:
+            a += 1
+        else:
+            b += 1

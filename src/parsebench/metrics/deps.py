@@ -1,0 +1,431 @@
+"""Dependency-based evaluation against a gold key (Lin), with CoNLL 2018 UAS/LAS/CLAS.
+
+Lin: key and answer are sets of dependencies (modifier, head, label); the root
+word has none, and a word without a head (a fragment) has none either.
+Precision is the share of answer dependencies found in the key, recall the
+share of key dependencies found in the answer, summed over the corpus.
+Selective evaluation picks key dependencies by the key's values (for recall)
+and answer dependencies by the answer's values (for precision), which is what
+reproduces the numbers of Lin's section 4.
+
+UAS/LAS/CLAS follow the CoNLL 2018 shared task script: F1 over aligned words,
+deprel subtypes ignored for LAS and CLAS, CLAS only over content relations.
+Unlike the script, an answer with cycles, several roots or missing heads is
+scored (with a warning) rather than rejected.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from parsebench.errors import InputError, read_lines
+from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.metrics.align import align_words
+
+CONTENT_DEPRELS = frozenset({
+    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
+    "dislocated", "advcl", "advmod", "discourse", "nmod", "appos", "nummod", "acl",
+    "amod", "conj", "fixed", "flat", "compound", "list", "parataxis", "orphan",
+    "goeswith", "reparandum", "root", "dep",
+})
+
+# Lin's Table 18.3 relation groups in UD terms; select them with deprel=@NAME.
+DEPREL_GROUPS: dict[str, frozenset[str]] = {
+    "subject": frozenset({"nsubj", "csubj"}),
+    "complement": frozenset({"obj", "iobj", "ccomp", "xcomp"}),
+    "pp-attachment": frozenset({"obl", "nmod"}),
+    "relative-clause": frozenset({"acl:relcl"}),
+    "conjunction": frozenset({"conj"}),
+}
+
+SELECT_FIELDS = ("deprel", "upos", "word")
+BY_FIELDS = ("deprel", "upos", "word", "category")
+
+ROOT = -1
+MISSING = -2
+NOT_ALIGNED = -3
+
+
+def base(deprel: str) -> str:
+    return deprel.split(":", 1)[0]
+
+
+@dataclass(slots=True)
+class PR:
+    """Lin's counts for one set of dependencies."""
+
+    key: int = 0
+    key_found: int = 0
+    answer: int = 0
+    answer_found: int = 0
+
+    def add(self, other: PR) -> None:
+        self.key += other.key
+        self.key_found += other.key_found
+        self.answer += other.answer
+        self.answer_found += other.answer_found
+
+    @property
+    def precision(self) -> float:
+        return self.answer_found / self.answer if self.answer else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.key_found / self.key if self.key else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        d: dict[str, float | int] = {
+            "precision": self.precision, "recall": self.recall, "f1": self.f1,
+            "key": self.key, "answer": self.answer, "matched": self.key_found,
+        }
+        if self.answer_found != self.key_found:
+            d["answer_matched"] = self.answer_found
+        return d
+
+
+@dataclass(slots=True)
+class F1Count:
+    """CoNLL 2018 counts: correct, gold total, system total."""
+
+    correct: int = 0
+    gold: int = 0
+    system: int = 0
+
+    def add(self, other: F1Count) -> None:
+        self.correct += other.correct
+        self.gold += other.gold
+        self.system += other.system
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "precision": self.correct / self.system if self.system else 0.0,
+            "recall": self.correct / self.gold if self.gold else 0.0,
+            "f1": 2 * self.correct / (self.gold + self.system) if self.gold + self.system else 0.0,
+        }
+
+
+@dataclass(slots=True)
+class SentenceCounts:
+    """Sufficient statistics of one gold sentence: everything a corpus score sums."""
+
+    unlabeled: PR = field(default_factory=PR)
+    labeled: PR = field(default_factory=PR)
+    uas: F1Count = field(default_factory=F1Count)
+    las: F1Count = field(default_factory=F1Count)
+    clas: F1Count = field(default_factory=F1Count)
+    words: int = 0
+
+    def add(self, other: SentenceCounts) -> None:
+        self.unlabeled.add(other.unlabeled)
+        self.labeled.add(other.labeled)
+        self.uas.add(other.uas)
+        self.las.add(other.las)
+        self.clas.add(other.clas)
+        self.words += other.words
+
+
+@dataclass(slots=True)
+class Bucket:
+    sentences: int = 0
+    words: int = 0
+    unlabeled: PR = field(default_factory=PR)
+    labeled: PR = field(default_factory=PR)
+
+
+@dataclass
+class DepsResult:
+    total: SentenceCounts
+    sentences: list[SentenceCounts]
+    by: dict[str, Bucket] | None
+    by_field: str | None
+    warnings: list[str]
+
+
+class LabelMap:
+    """Label equivalences: every label on a line of the file is equivalent to the first."""
+
+    def __init__(self, classes: dict[str, str] | None = None) -> None:
+        self.canon = classes or {}
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> LabelMap:
+        canon: dict[str, str] = {}
+        for n, line in enumerate(read_lines(path), 1):
+            text = line.split("#", 1)[0].split()
+            if not text:
+                continue
+            if len(text) < 2:
+                raise InputError("a label mapping line needs two or more labels", path, n)
+            first = canon.get(text[0], text[0])
+            for label in text:
+                canon[label] = first
+        return cls(canon)
+
+    def __call__(self, label: str) -> str:
+        return self.canon.get(label, label)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """``FIELD=V1,V2``: deprel (full label, base label, or @group), upos, or word."""
+
+    field: str
+    values: frozenset[str]
+
+    @classmethod
+    def parse(cls, text: str) -> Selection:
+        name, sep, vals = text.partition("=")
+        name = name.strip().lower()
+        if not sep or name not in SELECT_FIELDS or not vals.strip():
+            raise InputError(f"--select {text!r}: expected FIELD=V1,V2 with FIELD one of "
+                             + ", ".join(SELECT_FIELDS))
+        values: set[str] = set()
+        for v in (x.strip() for x in vals.split(",")):
+            if not v:
+                continue
+            if name == "deprel" and v.startswith("@"):
+                if v[1:] not in DEPREL_GROUPS:
+                    raise InputError(f"--select: unknown relation group {v!r}; known: "
+                                     + ", ".join("@" + g for g in DEPREL_GROUPS))
+                values |= DEPREL_GROUPS[v[1:]]
+            else:
+                values.add(v.lower() if name == "word" else v)
+        return cls(name, frozenset(values))
+
+    def test(self, sent: Sentence, i: int) -> bool:
+        if self.field == "deprel":
+            d = sent.deprels[i]
+            return d in self.values or base(d) in self.values
+        if self.field == "upos":
+            return sent.upos[i] in self.values
+        return sent.forms[i].lower() in self.values
+
+
+def _bucket_value(by: str, sent: Sentence, i: int) -> str:
+    if by == "deprel":
+        return sent.deprels[i]
+    if by == "upos":
+        return sent.upos[i]
+    if by == "word":
+        return sent.forms[i].lower()
+    return sent.category or "(none)"
+
+
+def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[int, int]]]:
+    """Global head index of every word (ROOT, MISSING) and (sentence, word) of every word."""
+    heads: list[int] = []
+    where: list[tuple[int, int]] = []
+    offset = 0
+    for k, s in enumerate(sentences):
+        for i, h in enumerate(s.heads):
+            heads.append(ROOT if h == 0 else MISSING if h == NO_HEAD else offset + h - 1)
+            where.append((k, i))
+        offset += len(s)
+    return heads, where
+
+
+def tree_warnings(sentences: Sequence[Sentence], path: str) -> list[str]:
+    """Name the answer sentences that are not trees; they are scored all the same."""
+    fragments = multi_root = cycles = 0
+    first: int | None = None
+    for s in sentences:
+        heads = s.heads
+        roots = sum(1 for h in heads if h == 0)
+        missing = sum(1 for h in heads if h == NO_HEAD)
+        bad = False
+        if missing:
+            fragments += 1
+            bad = True
+        if roots != 1 and not missing:
+            multi_root += 1
+            bad = True
+        if _has_cycle(heads):
+            cycles += 1
+            bad = True
+        if bad and first is None:
+            first = s.line
+    out = []
+    if fragments:
+        out.append(f"{path}: {fragments} sentence(s) have words without a head (fragments)")
+    if multi_root:
+        out.append(f"{path}: {multi_root} sentence(s) do not have exactly one root")
+    if cycles:
+        out.append(f"{path}: {cycles} sentence(s) contain a cycle")
+    if out and first is not None:
+        out.append(f"{path}:{first}: first such sentence")
+    return out
+
+
+def _has_cycle(heads: list[int]) -> bool:
+    state = [0] * len(heads)  # 0 new, 1 on path, 2 done
+    for start in range(len(heads)):
+        path = []
+        i = start
+        while 0 <= i < len(heads) and state[i] == 0:
+            state[i] = 1
+            path.append(i)
+            h = heads[i]
+            i = h - 1 if h > 0 else -1
+        if 0 <= i < len(heads) and state[i] == 1:
+            return True
+        for j in path:
+            state[j] = 2
+    return False
+
+
+def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
+                  select: Sequence[Selection] = (), by: str | None = None,
+                  labels: Callable[[str], str] | None = None,
+                  gold_path: str = "GOLD", system_path: str = "SYSTEM") -> DepsResult:
+    """Score SYSTEM against GOLD; counts are kept per gold sentence."""
+    if by is not None and by not in BY_FIELDS:
+        raise InputError(f"--by {by!r}: expected one of " + ", ".join(BY_FIELDS))
+    canon = labels or (lambda x: x)
+    sys2gold = align_words(gold, system, gold_path, system_path)
+    g_heads, g_where = _global_heads(gold)
+    s_heads, s_where = _global_heads(system)
+    gold2sys = [-1] * len(g_heads)
+    for j, gi in enumerate(sys2gold):
+        if gi >= 0:
+            gold2sys[gi] = j
+
+    per_sentence = [SentenceCounts(words=len(s)) for s in gold]
+    buckets: dict[str, Bucket] | None = {} if by else None
+
+    def bucket(name: str) -> Bucket:
+        assert buckets is not None
+        b = buckets.get(name)
+        if b is None:
+            b = buckets[name] = Bucket()
+        return b
+
+    if buckets is not None and by == "category":
+        for s in gold:
+            b = bucket(s.category or "(none)")
+            b.sentences += 1
+            b.words += len(s)
+
+    def mapped_sys_head(j: int) -> int:
+        h = s_heads[j]
+        if h < 0:
+            return h
+        g = sys2gold[h]
+        return g if g >= 0 else NOT_ALIGNED
+
+    # Key side: recall, UAS/LAS/CLAS gold totals and correct counts.
+    for gi, gh in enumerate(g_heads):
+        k, i = g_where[gi]
+        gs = gold[k]
+        counts = per_sentence[k]
+        g_deprel = gs.deprels[i]
+        g_base = base(g_deprel)
+        content = g_base in CONTENT_DEPRELS
+        counts.uas.gold += 1
+        counts.las.gold += 1
+        if content:
+            counts.clas.gold += 1
+        j = gold2sys[gi]
+        sh = mapped_sys_head(j) if j >= 0 else MISSING
+        if j >= 0 and gh != MISSING and sh == gh:
+            counts.uas.correct += 1
+            ss, si = system[s_where[j][0]], s_where[j][1]
+            if base(ss.deprels[si]) == g_base:
+                counts.las.correct += 1
+                if content:
+                    counts.clas.correct += 1
+            head_ok = True
+            label_ok = canon(ss.deprels[si]) == canon(g_deprel)
+        else:
+            head_ok = label_ok = False
+        if gh < 0:  # the root word and fragments have no dependency
+            continue
+        if select and not all(sel.test(gs, i) for sel in select):
+            continue
+        counts.unlabeled.key += 1
+        counts.labeled.key += 1
+        if head_ok:
+            counts.unlabeled.key_found += 1
+            if label_ok:
+                counts.labeled.key_found += 1
+        if buckets is not None:
+            b = bucket(_bucket_value(by or "", gs, i))
+            b.unlabeled.key += 1
+            b.labeled.key += 1
+            if head_ok:
+                b.unlabeled.key_found += 1
+                if label_ok:
+                    b.labeled.key_found += 1
+
+    # Answer side: precision, UAS/LAS/CLAS system totals.
+    g_sentence_of_sys = _gold_sentence_of_system_words(gold, system, sys2gold, g_where)
+    for j, sh in enumerate(s_heads):
+        k_s, i = s_where[j]
+        ss = system[k_s]
+        counts = per_sentence[g_sentence_of_sys[j]]
+        s_deprel = ss.deprels[i]
+        counts.uas.system += 1
+        counts.las.system += 1
+        if base(s_deprel) in CONTENT_DEPRELS:
+            counts.clas.system += 1
+        if sh < 0:
+            continue
+        if select and not all(sel.test(ss, i) for sel in select):
+            continue
+        gi = sys2gold[j]
+        found = labeled_found = False
+        if gi >= 0:
+            gh = g_heads[gi]
+            if gh >= 0 and sys2gold[sh] == gh:
+                found = True
+                kg, ig = g_where[gi]
+                labeled_found = canon(s_deprel) == canon(gold[kg].deprels[ig])
+        counts.unlabeled.answer += 1
+        counts.labeled.answer += 1
+        if found:
+            counts.unlabeled.answer_found += 1
+            if labeled_found:
+                counts.labeled.answer_found += 1
+        if buckets is not None:
+            if by == "category":
+                name = gold[g_sentence_of_sys[j]].category or "(none)"
+            else:
+                name = _bucket_value(by or "", ss, i)
+            b = bucket(name)
+            b.unlabeled.answer += 1
+            b.labeled.answer += 1
+            if found:
+                b.unlabeled.answer_found += 1
+                if labeled_found:
+                    b.labeled.answer_found += 1
+
+    total = SentenceCounts()
+    for c in per_sentence:
+        total.add(c)
+    warnings = tree_warnings(system, system_path)
+    return DepsResult(total, per_sentence, buckets, by, warnings)
+
+
+def _gold_sentence_of_system_words(gold: Sequence[Sentence], system: Sequence[Sentence],
+                                   sys2gold: list[int],
+                                   g_where: list[tuple[int, int]]) -> list[int]:
+    """The gold sentence each system word counts in: its aligned word's, else the next one's."""
+    out: list[int] = []
+    last = 0
+    pending = 0
+    for gi in sys2gold:
+        if gi >= 0:
+            last = g_where[gi][0]
+            out.extend([last] * pending)
+            pending = 0
+            out.append(last)
+        else:
+            pending += 1
+    out.extend([last] * pending)
+    return out

@@ -1,0 +1,486 @@
+"""Parseval bracket scoring with EVALB's exact semantics (Sekine & Collins, 2006 revision).
+
+Reimplemented rather than wrapped: EVALB is a C program people build by hand,
+and parsebench needs its per-sentence counts as data (for JSON, breakdowns and
+the experiment store). Every rule below is EVALB's, including the surprising
+ones: deleted labels are removed before words are compared; a length or word
+mismatch makes the sentence an error (status 1) left out of all totals; an
+empty test line is a skip (status 2); brackets are matched greedily as
+multisets; crossing counts test brackets that cross at least one gold bracket;
+the length cutoff uses the gold length with only DELETE_LABEL_FOR_LENGTH words
+removed; the (MAX_ERROR+2)-th error aborts without a summary. Output formats
+are EVALB's printf formats, so the report can be diffed against EVALB's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from parsebench.errors import InputError, read_lines
+from parsebench.formats.brackets import TreeText, read_tree_texts
+
+
+@dataclass
+class EvalbParams:
+    """The settings of an EVALB parameter file (defaults are EVALB's without -p)."""
+
+    max_error: int = 10
+    cutoff_len: int = 40
+    labeled: bool = True
+    delete_labels: list[str] = field(default_factory=list)
+    delete_labels_for_length: list[str] = field(default_factory=list)
+    quote_labels: list[str] = field(default_factory=list)
+    eq_labels: list[tuple[str, str]] = field(default_factory=list)
+    eq_words: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+
+def _pairs(pairs: list[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    return frozenset(pairs) | frozenset((y, x) for x, y in pairs)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """EvalbParams as sets, built once per run: the per-sentence loops only look up."""
+
+    delete: frozenset[str]
+    delete_len: frozenset[str]
+    quote: frozenset[str]
+    deleted_brackets: frozenset[str]
+    """DELETE_LABEL and their EQ_LABEL partners (EVALB compares with label_comp)."""
+    eq_labels: frozenset[tuple[str, str]]
+    eq_words: frozenset[tuple[str, str]]
+    labeled: bool
+
+    @classmethod
+    def of(cls, p: EvalbParams) -> _Rules:
+        deleted = set(p.delete_labels)
+        for x, y in p.eq_labels:
+            if x in p.delete_labels:
+                deleted.add(y)
+            if y in p.delete_labels:
+                deleted.add(x)
+        return cls(frozenset(p.delete_labels), frozenset(p.delete_labels_for_length),
+                   frozenset(p.quote_labels), frozenset(deleted), _pairs(p.eq_labels),
+                   _pairs(p.eq_words), p.labeled)
+
+
+def _atoi(text: str) -> int:
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def read_prm(path: str | os.PathLike[str]) -> EvalbParams:
+    """Read a parameter file the way EVALB does (unknown keys are warnings, not errors)."""
+    params = EvalbParams()
+    for n, raw in enumerate(read_lines(path), 1):
+        line = raw[:1] + raw[1:].rstrip()
+        if line.startswith("#") or len(line) < 3:
+            continue
+        m = re.match(r"(\S*)\s*(.*)$", line, re.S)
+        assert m is not None
+        key, value = m.group(1), m.group(2)
+        if not value:
+            params.warnings.append(f"Empty value in parameter file ({n})")
+        if key == "DEBUG":
+            continue
+        if key == "MAX_ERROR":
+            params.max_error = _atoi(value)
+        elif key == "CUTOFF_LEN":
+            params.cutoff_len = _atoi(value)
+        elif key == "LABELED":
+            params.labeled = _atoi(value) != 0
+        elif key == "DELETE_LABEL":
+            params.delete_labels.append(value)
+        elif key == "DELETE_LABEL_FOR_LENGTH":
+            params.delete_labels_for_length.append(value)
+        elif key == "QUOTE_LABEL":
+            params.quote_labels.append(value)
+        elif key in ("EQ_LABEL", "EQ_WORD"):
+            parts = value.split()
+            if len(parts) != 2:
+                params.warnings.append(f"{key} requires two values")
+                continue
+            (params.eq_labels if key == "EQ_LABEL" else params.eq_words).append(
+                (parts[0], parts[1]))
+        else:
+            params.warnings.append(f"Unknown keyword ({line}) in parameter file")
+    return params
+
+
+# C's isspace(), not Unicode's: a no-break space is part of a word for EVALB.
+# Groups: label, the space after it (non-empty only for a terminal), word, ")", stray word.
+_TOKEN = re.compile(r"\(([^ \t\n\r\f\v()]*)(?:([ \t\n\r\f\v]+)([^ \t\n\r\f\v()]*)\))?"
+                    r"|(\))|([^ \t\n\r\f\v()]+)")
+
+
+@dataclass(slots=True)
+class _Quote:
+    word: str
+    label: str
+    index: int
+    bracket: int
+    ends: list[int]
+
+
+@dataclass(slots=True)
+class _Parsed:
+    words: list[str]
+    tags: list[str]
+    starts: list[int]
+    ends: list[int]
+    labels: list[str]
+    length: int
+    quotes: list[_Quote]
+
+
+def _parse(text: str, rules: _Rules, path: str, line: int) -> _Parsed:
+    words: list[str] = []
+    tags: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    labels: list[str] = []
+    quotes: list[_Quote] = []
+    stack: list[int] = []
+    length = 0
+    delete, delete_len, quote_labels = rules.delete, rules.delete_len, rules.quote
+    for label, space, word, close, stray in _TOKEN.findall(text):
+        if close:
+            if not stack:
+                raise InputError("unbalanced brackets: too many ')'", path, line)
+            ends[stack.pop()] = len(words)
+        elif space:
+            if label not in delete_len:
+                length += 1
+            if quote_labels and label in quote_labels and word in ("'", '"', "/"):
+                quotes.append(_Quote(word, label, len(words), len(starts), list(stack)))
+            if label in delete:
+                continue
+            words.append(word)
+            tags.append(label)
+        elif stray:
+            raise InputError(f"word {stray!r} outside a (TAG word) bracket", path, line)
+        else:
+            stack.append(len(starts))
+            starts.append(len(words))
+            ends.append(-1)
+            labels.append(label)
+    if stack:
+        raise InputError("unbalanced brackets: too many '('", path, line)
+    return _Parsed(words, tags, starts, ends, labels, length, quotes)
+
+
+def _reinsert(p: _Parsed, q: _Quote) -> None:
+    p.words.insert(q.index, q.word)
+    p.tags.insert(q.index, q.label)
+    for k in range(q.bracket, len(p.starts)):
+        p.starts[k] += 1
+        p.ends[k] += 1
+    for k in q.ends:
+        p.ends[k] += 1
+
+
+def _fix_quote(gold: _Parsed, test: _Parsed, rules: _Rules) -> None:
+    """EVALB's fix_quote: put back deleted quote terminals that the other side kept."""
+    deleted = rules.delete
+    for qt in test.quotes:
+        index = qt.index
+        for j, qg in enumerate(gold.quotes):
+            if qg.index != index or qg.label == qt.label:
+                continue
+            if qg.label in deleted and qt.label not in deleted:
+                _reinsert(gold, qg)
+                for k in range(j, len(gold.quotes)):
+                    gold.quotes[k].index += 1
+            elif qt.label in deleted and qg.label not in deleted:
+                _reinsert(test, qt)
+                i = test.quotes.index(qt)
+                for k in range(i, len(test.quotes)):
+                    test.quotes[k].index += 1
+
+
+@dataclass(slots=True)
+class SentenceResult:
+    """One row of EVALB's report."""
+
+    id: int
+    length: int
+    status: int
+    matched: int = 0
+    gold: int = 0
+    test: int = 0
+    crossing: int = 0
+    words: int = 0
+    correct_tags: int = 0
+
+    def row(self) -> str:
+        r = 100.0 * self.matched / self.gold if self.gold else 0.0
+        p = 100.0 * self.matched / self.test if self.test else 0.0
+        acc = 100.0 * self.correct_tags / self.words if self.words else 0.0
+        return (f"{self.id:4d}  {self.length:3d}    {self.status:d}  "
+                f"{r:6.2f} {p:6.2f}   {self.matched:3d}    {self.gold:3d}  {self.test:3d}    "
+                f"{self.crossing:3d}   {self.words:4d}  {self.correct_tags:4d}   {acc:6.2f}")
+
+    def as_dict(self) -> dict[str, int | float]:
+        return {
+            "id": self.id, "length": self.length, "status": self.status,
+            "recall": self.matched / self.gold if self.gold else 0.0,
+            "precision": self.matched / self.test if self.test else 0.0,
+            "matched": self.matched, "gold_brackets": self.gold, "test_brackets": self.test,
+            "crossing": self.crossing, "words": self.words, "correct_tags": self.correct_tags,
+        }
+
+
+def _kept_brackets(p: _Parsed, deleted: frozenset[str]) -> list[int]:
+    """Indexes of the brackets EVALB scores; labels lose their -/= extensions in place."""
+    keep = []
+    labels = p.labels
+    for k, (s, e) in enumerate(zip(p.starts, p.ends, strict=True)):
+        if s == e:
+            continue
+        label = labels[k].split("-", 1)[0].split("=", 1)[0]
+        labels[k] = label
+        if label not in deleted:
+            keep.append(k)
+    return keep
+
+
+def score_sentence(gold: _Parsed, test: _Parsed, sid: int, rules: _Rules,
+                   error: Callable[[str], None]) -> SentenceResult:
+    if not test.words:
+        return SentenceResult(sid, gold.length, 2)
+    if len(gold.words) != len(test.words):
+        if rules.quote:
+            _fix_quote(gold, test, rules)
+        if len(gold.words) != len(test.words):
+            error(f"Length unmatch ({len(gold.words)}|{len(test.words)})")
+            return SentenceResult(sid, gold.length, 1)
+    eq_words = rules.eq_words
+    for a, b in zip(gold.words, test.words, strict=True):
+        if a != b and (a, b) not in eq_words:
+            error(f"Words unmatch ({a}|{b})")
+            return SentenceResult(sid, gold.length, 1)
+    gk = _kept_brackets(gold, rules.deleted_brackets)
+    tk = _kept_brackets(test, rules.deleted_brackets)
+    # Greedy multiset matching in EVALB's order: each gold bracket takes the first
+    # unmatched test bracket with the same span and an equal label.
+    by_span: dict[tuple[int, int], list[int]] = {}
+    for j in tk:
+        by_span.setdefault((test.starts[j], test.ends[j]), []).append(j)
+    used: set[int] = set()
+    matched = 0
+    labeled = rules.labeled
+    eq_labels = rules.eq_labels
+    for i in gk:
+        cands = by_span.get((gold.starts[i], gold.ends[i]))
+        if not cands:
+            continue
+        for j in cands:
+            if j in used:
+                continue
+            a, b = gold.labels[i], test.labels[j]
+            if not labeled or a == b or (a, b) in eq_labels:
+                used.add(j)
+                matched += 1
+                break
+    # Crossing: a test bracket whose span equals a gold span cannot cross any gold
+    # bracket (gold brackets nest), so only the others are checked.
+    gold_spans = {(gold.starts[i], gold.ends[i]) for i in gk}
+    crossing = 0
+    for j in tk:
+        s, e = test.starts[j], test.ends[j]
+        if (s, e) in gold_spans:
+            continue
+        for gs, ge in gold_spans:
+            if (gs < s < ge < e) or (s < gs < e < ge):
+                crossing += 1
+                break
+    correct = sum(1 for a, b in zip(gold.tags, test.tags, strict=True)
+                  if a == b or (a, b) in eq_labels)
+    return SentenceResult(sid, gold.length, 0, matched, len(gk), len(tk), crossing,
+                          len(gold.words), correct)
+
+
+@dataclass
+class Totals:
+    sentences: int = 0
+    errors: int = 0
+    skips: int = 0
+    gold: int = 0
+    test: int = 0
+    matched: int = 0
+    complete: int = 0
+    words: int = 0
+    crossing: int = 0
+    no_crossing: int = 0
+    two_or_less: int = 0
+    correct_tags: int = 0
+
+    def add(self, r: SentenceResult) -> None:
+        self.sentences += 1
+        if r.status == 1:
+            self.errors += 1
+        elif r.status == 2:
+            self.skips += 1
+        else:
+            self.gold += r.gold
+            self.test += r.test
+            self.matched += r.matched
+            if r.gold == r.test == r.matched:
+                self.complete += 1
+            self.words += r.words
+            self.crossing += r.crossing
+            if r.crossing == 0:
+                self.no_crossing += 1
+            if r.crossing <= 2:
+                self.two_or_less += 1
+            self.correct_tags += r.correct_tags
+
+    @property
+    def valid(self) -> int:
+        return self.sentences - self.errors - self.skips
+
+    def summary_lines(self) -> list[str]:
+        n = self.valid
+        r = 100.0 * self.matched / self.gold if self.gold > 0 else 0.0
+        p = 100.0 * self.matched / self.test if self.test > 0 else 0.0
+        f = 2 * p * r / (p + r) if p + r else float("nan")
+        return [
+            f"Number of sentence        = {self.sentences:6d}",
+            f"Number of Error sentence  = {self.errors:6d}",
+            f"Number of Skip  sentence  = {self.skips:6d}",
+            f"Number of Valid sentence  = {n:6d}",
+            f"Bracketing Recall         = {r:6.2f}",
+            f"Bracketing Precision      = {p:6.2f}",
+            f"Bracketing FMeasure       = {_c_float(f)}",
+            f"Complete match            = {100.0 * self.complete / n if n > 0 else 0.0:6.2f}",
+            f"Average crossing          = {1.0 * self.crossing / n if n > 0 else 0.0:6.2f}",
+            f"No crossing               = {100.0 * self.no_crossing / n if n > 0 else 0.0:6.2f}",
+            f"2 or less crossing        = {100.0 * self.two_or_less / n if n > 0 else 0.0:6.2f}",
+            f"Tagging accuracy          = "
+            f"{100.0 * self.correct_tags / self.words if self.words > 0 else 0.0:6.2f}",
+        ]
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        n = self.valid
+        r = self.matched / self.gold if self.gold else 0.0
+        p = self.matched / self.test if self.test else 0.0
+        return {
+            "sentences": self.sentences, "error_sentences": self.errors,
+            "skip_sentences": self.skips, "valid_sentences": n,
+            "bracketing_recall": r, "bracketing_precision": p,
+            "bracketing_fmeasure": 2 * p * r / (p + r) if p + r else None,
+            "complete_match": self.complete / n if n else 0.0,
+            "average_crossing": self.crossing / n if n else 0.0,
+            "no_crossing": self.no_crossing / n if n else 0.0,
+            "two_or_less_crossing": self.two_or_less / n if n else 0.0,
+            "tagging_accuracy": self.correct_tags / self.words if self.words else 0.0,
+            "matched": self.matched, "gold_brackets": self.gold, "test_brackets": self.test,
+            "words": self.words, "correct_tags": self.correct_tags, "crossing": self.crossing,
+        }
+
+
+def _c_float(x: float) -> str:
+    """printf("%6.2f") of glibc, which writes 0/0 as -nan."""
+    return "  -nan" if x != x else f"{x:6.2f}"
+
+
+HEADER = (
+    "  Sent.                        Matched  Bracket   Cross        Correct Tag\n"
+    " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy\n"
+    "============================================================================"
+)
+RULE = "=" * 76
+
+
+class EvalbAbort(Exception):
+    """More errors than MAX_ERROR allows: EVALB stops without a summary."""
+
+
+@dataclass
+class EvalbResult:
+    rows: list[SentenceResult]
+    all: Totals
+    cut: Totals
+    params: EvalbParams
+    messages: list[str]
+    """EVALB's standard-error lines (``LINE : message``)."""
+    aborted: bool = False
+
+    def totals_line(self) -> str:
+        t = self.all
+        out = ""
+        if t.gold > 0 and t.test > 0:
+            out = (f"                {100.0 * t.matched / t.gold:6.2f} "
+                   f"{100.0 * t.matched / t.test:6.2f} {t.matched:6d} {t.gold:5d} "
+                   f"{t.test:5d}  {t.crossing:5d}")
+        acc = 100.0 * t.correct_tags / t.words if t.words > 0 else 0.0
+        return out + f"  {t.words:5d} {t.correct_tags:5d}   {acc:6.2f}"
+
+    def report(self) -> str:
+        lines = [HEADER]
+        lines += [r.row() for r in self.rows]
+        if self.aborted:
+            return "\n".join(lines) + "\n"
+        lines.append(RULE)
+        lines.append(self.totals_line())
+        lines.append("=== Summary ===")
+        lines.append("")
+        lines.append("-- All --")
+        lines += self.all.summary_lines()
+        lines.append("")
+        lines.append(f"-- len<={self.params.cutoff_len} --")
+        lines += self.cut.summary_lines()
+        return "\n".join(lines) + "\n"
+
+
+def evaluate_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params: EvalbParams,
+                      gold_path: str = "GOLD", test_path: str = "TEST") -> EvalbResult:
+    rows: list[SentenceResult] = []
+    all_t, cut_t = Totals(), Totals()
+    messages: list[str] = []
+    error_count = 0
+    current = 0
+    rules = _Rules.of(params)
+
+    def error(message: str) -> None:
+        nonlocal error_count
+        messages.append(f"{current} : {message}")
+        error_count += 1
+        if error_count - 1 > params.max_error:
+            raise EvalbAbort(message)
+
+    try:
+        for k, g in enumerate(gold):
+            current = k + 1
+            gp = _parse(g.text, rules, gold_path, g.line)
+            if k >= len(test):
+                error("Number of lines unmatch (too many lines in gold file)")
+                break
+            tp = _parse(test[k].text, rules, test_path, test[k].line)
+            r = score_sentence(gp, tp, current, rules, error)
+            rows.append(r)
+            all_t.add(r)
+            if r.length <= params.cutoff_len:
+                cut_t.add(r)
+        else:
+            current = len(gold) + 1
+            if len(test) > len(gold):
+                error("Number of lines unmatch (too many lines in test file)")
+    except EvalbAbort:
+        return EvalbResult(rows, all_t, cut_t, params, messages, aborted=True)
+    return EvalbResult(rows, all_t, cut_t, params, messages)
+
+
+def evaluate_bracket_files(gold_path: str, test_path: str,
+                           params: EvalbParams | None = None) -> EvalbResult:
+    return evaluate_brackets(read_tree_texts(gold_path), read_tree_texts(test_path),
+                             params or EvalbParams(), gold_path, test_path)
+
+
+def iter_rows(result: EvalbResult) -> Iterable[str]:
+    yield from (r.row() for r in result.rows)

@@ -1,0 +1,271 @@
+"""Flatter keys (Gaizauskas, Hepple & Huyck): rule-based flattening, recall and conformance.
+
+Flattening strips ``-``/``=`` extensions from phrasal labels, then repeats
+until nothing changes: apply the rules bottom-up (the first rule in file order
+that matches a node, at most one per node per pass), remove empty elements
+(``-NONE-``) and nodes left empty, remove unary nodes. Rules, one a line:
+
+    (X Y1 ... Yi^ ... Yn)   remove child i of X (its children are promoted)
+    (X^ Y1 ... Yn)          remove X in that context
+    X^                      remove X everywhere
+
+The root is never removed. A rule's child list must equal the node's whole
+child label sequence. Scoring is on unlabeled spans of phrasal nodes, each
+tree counting its distinct spans; a key span is violated when a response span
+crosses it. Written here because no library implements this scheme.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from parsebench.errors import InputError, read_lines
+from parsebench.formats.brackets import Tree, TreeText, parse_tree
+
+NONE_TAG = "-NONE-"
+
+
+@dataclass(frozen=True)
+class Rule:
+    parent: str
+    children: tuple[str, ...] | None
+    """None for the ``X^`` form."""
+    target: int
+    """Index of the marked child, or -1 when the parent itself is removed."""
+    text: str
+
+
+def parse_rule(text: str, path: str = "<rules>", line: int = 0) -> Rule:
+    t = text.strip()
+    if not t.startswith("("):
+        if not t.endswith("^") or len(t) < 2 or any(c in t for c in " ()"):
+            raise InputError(f"bad rule {t!r}: expected X^, (X^ Y1 ... Yn) "
+                             "or (X Y1 ... Yi^ ... Yn)", path, line)
+        return Rule(t[:-1], None, -1, t)
+    if not t.endswith(")") or t.count("(") != 1 or t.count(")") != 1:
+        raise InputError(f"bad rule {t!r}: a rule is one local tree in parentheses", path, line)
+    parts = t[1:-1].split()
+    if len(parts) < 2:
+        raise InputError(f"bad rule {t!r}: a local tree needs a parent and children", path, line)
+    marked = [i for i, p in enumerate(parts) if p.endswith("^")]
+    if len(marked) != 1 or parts[marked[0]] == "^":
+        raise InputError(f"bad rule {t!r}: exactly one label must be marked with ^", path, line)
+    labels = tuple(p.rstrip("^") for p in parts)
+    target = marked[0] - 1
+    return Rule(labels[0], labels[1:], target, t)
+
+
+def read_rules(path: str | os.PathLike[str]) -> list[Rule]:
+    rules = []
+    for n, line in enumerate(read_lines(path), 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            rules.append(parse_rule(text, str(path), n))
+    return rules
+
+
+def strip_label(label: str) -> str:
+    """``NP-SBJ-1`` -> ``NP``, ``NP=2`` -> ``NP``; ``-NONE-`` and ``-LRB-`` stay."""
+    if len(label) > 1 and label.startswith("-") and label.endswith("-"):
+        return label
+    for i in range(1, len(label)):
+        if label[i] in "-=":
+            return label[:i]
+    return label
+
+
+def _label(c: Tree | str) -> str | None:
+    return c.label if isinstance(c, Tree) else None
+
+
+def _strip_labels(node: Tree) -> None:
+    if node.is_phrasal():
+        node.label = strip_label(node.label)
+    for c in node.children:
+        if isinstance(c, Tree):
+            _strip_labels(c)
+
+
+def _apply_rules(node: Tree, rules: Sequence[Rule], is_root: bool) -> tuple[list[Tree | str], bool]:
+    """Rewrite bottom-up; return what replaces NODE in its parent and whether anything changed."""
+    changed = False
+    kids: list[Tree | str] = []
+    for c in node.children:
+        if isinstance(c, Tree) and c.is_phrasal():
+            repl, ch = _apply_rules(c, rules, False)
+            kids.extend(repl)
+            changed |= ch
+        else:
+            kids.append(c)
+    node.children = kids
+    labels = tuple(_label(c) for c in kids)
+    for rule in rules:
+        if rule.parent != node.label:
+            continue
+        if rule.children is None:
+            if not is_root:
+                return list(node.children), True
+            continue
+        if labels != rule.children:
+            continue
+        if rule.target < 0:
+            if is_root:
+                continue
+            return list(node.children), True
+        child = kids[rule.target]
+        if not isinstance(child, Tree) or not child.is_phrasal():
+            continue
+        node.children = kids[:rule.target] + child.children + kids[rule.target + 1:]
+        return [node], True
+    return [node], changed
+
+
+def _remove_empty(node: Tree) -> bool:
+    """Drop -NONE- preterminals and the nodes they leave without children."""
+    changed = False
+    kids: list[Tree | str] = []
+    for c in node.children:
+        if isinstance(c, Tree):
+            if c.label == NONE_TAG and c.is_preterminal():
+                changed = True
+                continue
+            changed |= _remove_empty(c)
+            if not c.children:
+                changed = True
+                continue
+        kids.append(c)
+    node.children = kids
+    return changed
+
+
+def _remove_unary(node: Tree, is_root: bool) -> tuple[Tree | str, bool]:
+    changed = False
+    kids: list[Tree | str] = []
+    for c in node.children:
+        if isinstance(c, Tree):
+            r, ch = _remove_unary(c, False)
+            kids.append(r)
+            changed |= ch
+        else:
+            kids.append(c)
+    node.children = kids
+    if not is_root and len(kids) == 1 and isinstance(kids[0], Tree):
+        return kids[0], True
+    return node, changed
+
+
+def flatten(tree: Tree, rules: Sequence[Rule], max_passes: int = 1000) -> Tree:
+    """The flattened copy of TREE (the input is left alone)."""
+    root = tree.copy()
+    _strip_labels(root)
+    for _ in range(max_passes):
+        _, c1 = _apply_rules(root, rules, True)
+        c2 = _remove_empty(root)
+        new_root, c3 = _remove_unary(root, True)
+        assert isinstance(new_root, Tree)
+        root = new_root
+        if not (c1 or c2 or c3):
+            return root
+    raise RuntimeError("flattening did not reach a fixpoint")  # pragma: no cover
+
+
+def spans(tree: Tree, labels: frozenset[str] | None = None,
+          max_depth: int | None = None) -> set[tuple[int, int]]:
+    """Distinct [start, end) spans of phrasal nodes, -NONE- words not counted.
+
+    LABELS and MAX_DEPTH filter the constituents (to configure a key); the
+    depth of the root is 0.
+    """
+    out: set[tuple[int, int]] = set()
+
+    def walk(node: Tree, start: int, depth: int) -> int:
+        pos = start
+        for c in node.children:
+            if isinstance(c, str):
+                if node.label != NONE_TAG:
+                    pos += 1
+            else:
+                pos = walk(c, pos, depth + 1)
+        if node.is_phrasal() and pos > start and (labels is None or node.label in labels) \
+                and (max_depth is None or depth <= max_depth):
+            out.add((start, pos))
+        return pos
+
+    walk(tree, 0, 0)
+    return out
+
+
+@dataclass
+class FlatCounts:
+    key: int = 0
+    response: int = 0
+    matched: int = 0
+    violated: int = 0
+
+    def add(self, o: FlatCounts) -> None:
+        self.key += o.key
+        self.response += o.response
+        self.matched += o.matched
+        self.violated += o.violated
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.key if self.key else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.response if self.response else 0.0
+
+    @property
+    def conformance(self) -> float:
+        return (self.key - self.violated) / self.key if self.key else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"key_constituents": self.key, "response_constituents": self.response,
+                "matched": self.matched, "violated": self.violated, "recall": self.recall,
+                "precision": self.precision, "conformance": self.conformance}
+
+
+def score_spans(key: set[tuple[int, int]], response: set[tuple[int, int]]) -> FlatCounts:
+    violated = 0
+    for a, b in key:
+        for c, d in response:
+            if a < c < b < d or c < a < d < b:
+                violated += 1
+                break
+    return FlatCounts(len(key), len(response), len(key & response), violated)
+
+
+def _content_words(tree: Tree) -> list[str]:
+    return [w for tag, w in tree.leaves() if tag != NONE_TAG]
+
+
+def evaluate_flat(key: Sequence[TreeText], response: Sequence[TreeText], key_path: str,
+                  response_path: str, labels: frozenset[str] | None = None,
+                  max_depth: int | None = None) -> tuple[FlatCounts, list[FlatCounts]]:
+    keys = [t for t in key if t.text.strip()]
+    resps = [t for t in response if t.text.strip()]
+    if len(keys) != len(resps):
+        raise InputError(f"{len(resps)} trees, but the key {key_path} has {len(keys)}",
+                         response_path)
+    total = FlatCounts()
+    rows = []
+    for k, r in zip(keys, resps, strict=True):
+        kt = parse_tree(k.text, key_path, k.line)
+        rt = parse_tree(r.text, response_path, r.line)
+        kw, rw = _content_words(kt), _content_words(rt)
+        if kw != rw:
+            raise InputError(f"the words differ from the key's ({key_path}:{k.line}): "
+                             f"{len(rw)} words against {len(kw)}", response_path, r.line)
+        c = score_spans(spans(kt, labels, max_depth), spans(rt))
+        rows.append(c)
+        total.add(c)
+    return total, rows
+
+
+def percent_half_up(x: float) -> int:
+    """A fraction as a whole percentage rounded half up, as the paper's Table 1 prints it."""
+    from decimal import ROUND_HALF_UP, Decimal
+    return int((Decimal(repr(x)) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -1,0 +1,24 @@
+"""Shared test helpers: where the corpora are, and how tests that need them skip."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+DATA = Path(__file__).resolve().parent.parent / "src" / "parsebench" / "data"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def shared_path(rel: str) -> Path:
+    """A file under ../shared; skips the test where it is absent, fails in CI."""
+    p = SHARED / rel
+    if not p.exists():
+        msg = f"needs {p} (../shared is not beside this checkout)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return p

@@ -1,0 +1,191 @@
+"""Lin's dependency-based evaluation and CoNLL 2018 UAS/LAS/CLAS."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA, shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsebench.errors import InputError
+from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
+from parsebench.metrics.deps import LabelMap, Selection, evaluate_deps
+
+
+def lin() -> tuple[list[Sentence], list[Sentence]]:
+    return read_conllu(DATA / "lin-key.conllu"), read_conllu(DATA / "lin-answer.conllu")
+
+
+def test_lin_table_18_1_unlabeled_5_of_6_labeled_4_of_6() -> None:
+    key, ans = lin()
+    r = evaluate_deps(key[:1], ans[:1]).total
+    assert (r.unlabeled.key, r.unlabeled.answer, r.unlabeled.key_found) == (6, 6, 5)
+    assert r.unlabeled.precision == r.unlabeled.recall == 5 / 6
+    assert (r.labeled.key_found, r.labeled.answer_found) == (4, 4)
+    assert r.labeled.precision == r.labeled.recall == 4 / 6
+
+
+@pytest.mark.parametrize(("select", "recall", "precision", "l_recall", "l_precision"), [
+    ("deprel=obj1,obj2", 2 / 3, 1.0, 1 / 3, 1 / 2),   # Lin section 4: 66.7/100, 33.3/50
+    ("deprel=subj", 1.0, 1 / 2, 1.0, 1 / 2),          # subjects: recall 100, precision 50
+])
+def test_lin_selective_evaluation(select: str, recall: float, precision: float,
+                                  l_recall: float, l_precision: float) -> None:
+    key, ans = lin()
+    r = evaluate_deps(key[:1], ans[:1], select=[Selection.parse(select)]).total
+    assert r.unlabeled.recall == recall
+    assert r.unlabeled.precision == precision
+    assert r.labeled.recall == l_recall
+    assert r.labeled.precision == l_precision
+
+
+def test_lin_table_18_5_25_percent() -> None:
+    key, ans = lin()
+    r = evaluate_deps(key[1:], ans[1:])
+    assert r.total.unlabeled.precision == r.total.unlabeled.recall == 0.25
+    assert any("cycle" in w for w in r.warnings)  # scored although it is not a tree
+
+
+def conll(rows: list[tuple[str, str, str]], mwt: dict[int, tuple[int, str]] | None = None) -> str:
+    """rows: (form, head, deprel); mwt: word index -> (last word index, token form)."""
+    lines = []
+    for i, (form, head, rel) in enumerate(rows, 1):
+        if mwt and i in mwt:
+            last, tok = mwt[i]
+            lines.append(f"{i}-{last}\t{tok}\t_\t_\t_\t_\t_\t_\t_\t_")
+        lines.append(f"{i}\t{form}\t_\tX\t_\t_\t{head}\t{rel}\t_\t_")
+    return "\n".join(lines) + "\n\n"
+
+
+def test_fragments_make_precision_and_recall_differ() -> None:
+    gold = parse_conllu(conll([("a", "2", "nsubj"), ("b", "0", "root"), ("c", "2", "obj")])
+                        .splitlines())
+    frag = parse_conllu(conll([("a", "2", "nsubj"), ("b", "0", "root"), ("c", "_", "_")])
+                        .splitlines())
+    r = evaluate_deps(gold, frag)
+    assert (r.total.unlabeled.key, r.total.unlabeled.answer) == (2, 1)
+    assert r.total.unlabeled.precision == 1.0
+    assert r.total.unlabeled.recall == 0.5
+    assert r.total.uas.correct == 2  # a and b; c has no head
+    assert any("without a head" in w for w in r.warnings)
+
+
+def test_different_tokenization_is_aligned_on_characters() -> None:
+    # gold: "don't go" as a multiword token do+n't; system splits "don" "'t"
+    gold = parse_conllu(conll([("do", "3", "aux"), ("n't", "3", "advmod"), ("go", "0", "root")],
+                              {1: (2, "don't")}).splitlines())
+    system = parse_conllu(conll([("don", "3", "aux"), ("'t", "3", "advmod"),
+                                 ("go", "0", "root")]).splitlines())
+    r = evaluate_deps(gold, system).total
+    # Inside the multiword span the words align by LCS of forms: none of do/n't
+    # equals don/'t, so only "go" aligns (and its root attachment is right).
+    assert (r.uas.correct, r.uas.gold, r.uas.system) == (1, 3, 3)
+    assert r.unlabeled.key == 2 and r.unlabeled.key_found == 0
+
+
+def test_text_mismatch_is_a_clear_error() -> None:
+    gold = parse_conllu(conll([("a", "0", "root")]).splitlines(), "g.conllu")
+    system = parse_conllu(conll([("b", "0", "root")]).splitlines(), "s.conllu")
+    with pytest.raises(InputError, match=r"s.conllu:1: the text differs"):
+        evaluate_deps(gold, system, gold_path="g.conllu", system_path="s.conllu")
+
+
+def test_label_map_makes_labels_equivalent(tmp_path: pytest.TempPathFactory) -> None:
+    key, ans = lin()
+    path = tmp_path / "map.txt"  # type: ignore[operator]
+    path.write_text("obj1 obj2\n")
+    r = evaluate_deps(key[:1], ans[:1], labels=LabelMap.read(path)).total
+    assert r.labeled.key_found == 5  # bring's obj2/obj1 now agree
+
+
+def test_groups_and_base_labels_select() -> None:
+    sel = Selection.parse("deprel=@subject")
+    assert {"nsubj", "csubj"} <= sel.values
+    s = parse_conllu(conll([("a", "2", "nsubj:pass"), ("b", "0", "root")]).splitlines())
+    assert sel.test(s[0], 0)
+    with pytest.raises(InputError):
+        Selection.parse("deprel=@nonsense")
+    with pytest.raises(InputError):
+        Selection.parse("lemma=x")
+
+
+def test_by_deprel_uses_key_label_for_recall_and_answer_label_for_precision() -> None:
+    key, ans = lin()
+    r = evaluate_deps(key[:1], ans[:1], by="deprel")
+    assert r.by is not None
+    subj = r.by["subj"].unlabeled
+    assert (subj.key, subj.key_found, subj.answer, subj.answer_found) == (1, 1, 2, 1)
+    obj2 = r.by["obj2"].unlabeled
+    assert (obj2.key, obj2.answer) == (1, 0)
+
+
+def test_ewt_against_itself_is_perfect() -> None:
+    gold = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))
+    r = evaluate_deps(gold, gold, by="category")
+    t = r.total
+    assert (len(gold), t.words) == (2077, 25094)
+    assert t.unlabeled.key == t.unlabeled.key_found == 25094 - 2077
+    assert t.uas.as_dict() == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert r.by is not None
+    assert set(r.by) == {"weblog", "newsgroup", "email", "answers", "reviews"}
+    assert sum(b.sentences for b in r.by.values()) == 2077
+
+
+def test_ewt_against_a_corrupted_copy() -> None:
+    path = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
+    gold = read_conllu(path)
+    system = read_conllu(path)
+    moved = relabeled = 0
+    for s in system:
+        n = len(s)
+        # Re-attach the first word to another word when that stays a legal head.
+        h = s.heads[0]
+        if n >= 3 and h not in (0, 2):
+            s.heads[0] = 2
+            moved += 1
+        # Relabel the last word (labels only).
+        if s.heads[-1] != 0 and s.deprels[-1] != "dep":
+            s.deprels[-1] = "dep"
+            relabeled += 1
+    t = evaluate_deps(gold, system).total
+    key = sum(len(s) for s in gold) - len(gold)
+    assert t.unlabeled.key == key
+    assert t.unlabeled.key_found == key - moved
+    assert t.uas.correct == t.words - moved
+    # the relabeled words that kept their head lose the labeled match
+    lost_label = sum(1 for g, s in zip(gold, system, strict=True)
+                     if s.deprels[-1] == "dep" and g.deprels[-1] != "dep"
+                     and s.heads[-1] == g.heads[-1])
+    assert t.labeled.key_found == key - moved - lost_label
+    assert relabeled >= lost_label > 1000
+
+
+@st.composite
+def trees(draw: st.DrawFn) -> list[tuple[str, str, str]]:
+    n = draw(st.integers(1, 8))
+    root = draw(st.integers(1, n))
+    rows = []
+    for i in range(1, n + 1):
+        head = 0 if i == root else draw(st.sampled_from([h for h in range(1, n + 1) if h != i]
+                                                        + ["_"]))
+        rows.append((f"w{i}", str(head), draw(st.sampled_from(["nsubj", "obj", "det"]))))
+    return rows
+
+
+@settings(max_examples=150, deadline=None)
+@given(trees(), trees())
+def test_precision_and_recall_swap_when_key_and_answer_swap(
+        a: list[tuple[str, str, str]], b: list[tuple[str, str, str]]) -> None:
+    n = min(len(a), len(b))
+    a, b = a[:n], [(f"w{i}", h if h == "_" or int(h) <= n else "0", r)
+                   for i, (_, h, r) in enumerate(b[:n], 1)]
+    a = [(f, h if h == "_" or int(h) <= n else "0", r) for f, h, r in a]
+    sa = parse_conllu(conll(a).splitlines())
+    sb = parse_conllu(conll(b).splitlines())
+    ab = evaluate_deps(sa, sb).total
+    ba = evaluate_deps(sb, sa).total
+    assert ab.unlabeled.precision == ba.unlabeled.recall
+    assert ab.labeled.recall == ba.labeled.precision
+    same = evaluate_deps(sa, sa).total
+    assert same.unlabeled.key_found == same.unlabeled.key == same.labeled.answer_found
+    assert 0.0 <= ab.uas.as_dict()["f1"] <= 1.0

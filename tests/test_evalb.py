@@ -1,0 +1,153 @@
+"""Parseval with EVALB's numbers: the sample, error/skip semantics, MAX_ERROR, multisets."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import DATA, shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsebench.formats.brackets import TreeText, split_trees
+from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
+
+
+def texts(*lines: str) -> list[TreeText]:
+    return [TreeText(t, n) for n, t in enumerate(lines, 1)]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *args],
+                          capture_output=True, text=True)
+
+
+def test_evalb_sample_every_row_and_summary_figure() -> None:
+    d = shared_path("data/evalb-sample")
+    p = run_cli("eval", "brackets", str(d / "sample.gld"), str(d / "sample.tst"),
+                "--prm", str(d / "sample.prm"))
+    assert p.returncode == 0
+    assert p.stdout == (d / "sample.rsl").read_text()
+    assert p.stderr.splitlines() == [
+        "12 : Words unmatch (is|was)", "13 : Length unmatch (4|5)",
+        "16 : Length unmatch (4|5)", "17 : Length unmatch (4|6)",
+        "20 : Words unmatch (this|That)"]
+
+
+def test_collins_prm_deletes_punctuation_before_comparing_words() -> None:
+    params = read_prm(shared_path("data/evalb-sample/COLLINS.prm"))
+    gold = texts("(S (NP (DT a) (NN b)) (VP (VB c)) (. .))")
+    test = texts("(S (NP (DT a) (NN b)) (VP (VB c)))")  # no final punctuation: still valid
+    r = evaluate_brackets(gold, test, params)
+    row = r.rows[0]
+    assert (row.status, row.length, row.words, row.matched, row.gold, row.test) == \
+        (0, 4, 3, 3, 3, 3)
+
+
+def test_error_and_skip_sentences_are_left_out_of_totals() -> None:
+    gold = texts("(S (A a) (B b))", "(S (A a) (B b))", "(S (A a) (B b))")
+    test = texts("(S (A a) (B c))", "", "(S (X a) (B b))")
+    r = evaluate_brackets(gold, test, EvalbParams())
+    assert [row.status for row in r.rows] == [1, 2, 0]
+    assert (r.all.sentences, r.all.errors, r.all.skips, r.all.valid) == (3, 1, 1, 1)
+    assert (r.all.matched, r.all.gold, r.all.test) == (1, 1, 1)  # S only; A/B are tags
+    assert r.all.correct_tags == 1 and r.all.words == 2
+    assert r.messages == ["1 : Words unmatch (b|c)"]
+
+
+def test_brackets_match_as_multisets() -> None:
+    gold = texts("(S (X (X (A a))) (B b))")
+    test = texts("(S (X (A a)) (B b))")
+    r = evaluate_brackets(gold, test, EvalbParams())
+    row = r.rows[0]
+    # gold has X twice over "a" (plus S); test has it once: recall 2/3, precision 2/2
+    assert (row.matched, row.gold, row.test) == (2, 3, 2)
+
+
+def test_crossing_counts_test_brackets() -> None:
+    gold = texts("(S (X (A a) (B b)) (C c) (D d))")
+    test = texts("(S (A a) (Y (B b) (C c) (D d)))")
+    row = evaluate_brackets(gold, test, EvalbParams()).rows[0]
+    assert row.crossing == 1
+
+
+def test_max_error_aborts_on_error_n_plus_2_without_summary(tmp_path: Path) -> None:
+    gold = tmp_path / "g"
+    test = tmp_path / "t"
+    prm = tmp_path / "p.prm"
+    gold.write_text("(S (A a))\n" * 6)
+    test.write_text("(S (A a))\n" + "(S (A b))\n" * 5)
+    prm.write_text("MAX_ERROR 2\n")
+    p = run_cli("eval", "brackets", str(gold), str(test), "--prm", str(prm))
+    assert p.returncode == 1
+    assert "Summary" not in p.stdout
+    # errors at sentences 2-5; the 4th error (MAX_ERROR + 2) aborts before its row
+    assert len(p.stdout.splitlines()) == 3 + 4
+    assert p.stderr.splitlines()[-1] == "5 : Words unmatch (a|b)"
+
+
+def test_fewer_test_lines_reports_on_stderr_only(tmp_path: Path) -> None:
+    gold = tmp_path / "g"
+    test = tmp_path / "t"
+    gold.write_text("(S (A a))\n(S (A a))\n")
+    test.write_text("(S (A a))\n")
+    p = run_cli("eval", "brackets", str(gold), str(test), "--json")
+    assert p.returncode == 0
+    assert "2 : Number of lines unmatch (too many lines in gold file)" in p.stderr
+    import json
+    d = json.loads(p.stdout)
+    assert d["all"]["sentences"] == 1 and d["all"]["error_sentences"] == 0
+    assert set(d["len40"]) >= {"sentences", "error_sentences", "skip_sentences",
+                               "bracketing_recall", "bracketing_precision",
+                               "bracketing_fmeasure", "complete_match", "average_crossing",
+                               "no_crossing", "two_or_less_crossing", "tagging_accuracy"}
+    assert "signature" in d
+
+
+def test_multiline_mrg_files_are_read_tree_by_tree() -> None:
+    trees = split_trees(["( (S", "  (NP (DT a))", "  (VP (VB b)))", ")", "", "((S (X x)))"], "f")
+    assert [t.line for t in trees] == [1, 6]
+    r = evaluate_brackets(trees, trees, EvalbParams())
+    assert r.all.valid == 2 and r.all.matched == r.all.gold
+
+
+def test_bundled_demo_trees_score_as_computed_by_hand() -> None:
+    from parsebench.formats.brackets import read_tree_texts
+    r = evaluate_brackets(read_tree_texts(DATA / "demo-gold.mrg"),
+                          read_tree_texts(DATA / "demo-test.mrg"), EvalbParams())
+    # sentence 1: gold S NP VP NP PP NP(care) = 6; test moves PP into the object NP,
+    # whose span becomes 3-8: 5 of 6 match. Sentence 2: gold 7, test 6 (no NP over
+    # "a man with a telescope"): 6 match. Sentence 3: 4 of 4.
+    assert [(x.matched, x.gold, x.test) for x in r.rows] == [(5, 6, 6), (6, 7, 6), (4, 4, 4)]
+    assert r.all.crossing == 0
+
+
+@st.composite
+def tree_text(draw: st.DrawFn, words: int = 0) -> str:
+    n = words or draw(st.integers(1, 7))
+
+    def build(lo: int, hi: int, depth: int) -> str:
+        if hi - lo == 1 and draw(st.booleans()):
+            return f"(T w{lo})"
+        if depth > 3 or hi - lo == 1:
+            return "(X " + " ".join(f"(T w{i})" for i in range(lo, hi)) + ")"
+        cut = draw(st.integers(lo + 1, hi - 1)) if hi - lo > 1 else hi
+        parts = [build(lo, cut, depth + 1)] + ([build(cut, hi, depth + 1)] if cut < hi else [])
+        return f"({draw(st.sampled_from(['A', 'B']))} " + " ".join(parts) + ")"
+
+    return build(0, n, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_recall_and_precision_swap_with_gold_and_test(data: st.DataObject) -> None:
+    g = data.draw(tree_text())
+    n = g.count("(T ")
+    t = data.draw(tree_text(words=n))
+    params = EvalbParams()
+    a = evaluate_brackets(texts(g), texts(t), params).rows[0]
+    b = evaluate_brackets(texts(t), texts(g), params).rows[0]
+    assert (a.matched, a.gold, a.test) == (b.matched, b.test, b.gold)
+    same = evaluate_brackets(texts(g), texts(g), params).rows[0]
+    assert same.matched == same.gold == same.test and same.crossing == 0
