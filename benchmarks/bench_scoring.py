@@ -47,7 +47,8 @@ def to_brackets(s: Sentence) -> str | None:
         items = sorted([*kids[w], w])
         for k in items:
             if k == w:
-                parts.append(f"({s.upos[w - 1]} {s.forms[w - 1].replace('(', '-LRB-').replace(')', '-RRB-')})")
+                form = s.forms[w - 1].replace("(", "-LRB-").replace(")", "-RRB-")
+                parts.append(f"({s.upos[w - 1]} {form})")
             else:
                 t, a, b = build(k)
                 lo, hi = min(lo, a), max(hi, b)
@@ -123,8 +124,9 @@ def bench_brackets(tmp: Path) -> None:
         t = time.perf_counter()
         r = evaluate_bracket_files(str(gold), str(test), read_prm(prm))
         best = min(best, time.perf_counter() - t)
+    f1 = 200 * r.all.matched / (r.all.gold + r.all.test)
     print(f"eval brackets, {len(gold_lines)} trees, {words} words: {best:.3f} s, "
-          f"{words / best:,.0f} words/s (F {100 * r.all.matched * 2 / (r.all.gold + r.all.test):.2f})")
+          f"{words / best:,.0f} words/s (F {f1:.2f})")
     evalb = os.environ.get("EVALB")
     if evalb:
         t = time.perf_counter()
