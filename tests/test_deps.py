@@ -84,10 +84,20 @@ def test_different_tokenization_is_aligned_on_characters() -> None:
 
 
 def test_text_mismatch_is_a_clear_error() -> None:
-    gold = parse_conllu(conll([("a", "0", "root")]).splitlines(), "g.conllu")
-    system = parse_conllu(conll([("b", "0", "root")]).splitlines(), "s.conllu")
-    with pytest.raises(InputError, match=r"s.conllu:1: the text differs"):
+    gold = parse_conllu(conll([("ab", "0", "root")]).splitlines(), "g.conllu")
+    system = parse_conllu(conll([("a", "0", "root"), ("c", "1", "dep")]).splitlines(),
+                          "s.conllu")
+    with pytest.raises(InputError, match=r"s\.conllu:1: the text differs"):
         evaluate_deps(gold, system, gold_path="g.conllu", system_path="s.conllu")
+
+
+def test_misspelled_rows_are_aligned_row_by_row() -> None:
+    gold = parse_conllu(conll([("the", "2", "det"), ("house", "0", "root")]).splitlines())
+    noisy = parse_conllu(conll([("teh", "2", "det"), ("house", "0", "root")]).splitlines())
+    r = evaluate_deps(gold, noisy, system_path="noisy")
+    assert r.total.unlabeled.key_found == 1 and r.total.uas.correct == 2
+    assert r.warnings == ["noisy: 1 word form(s) differ from the gold's; the files have the "
+                          "same rows, so words are aligned row by row"]
 
 
 def test_label_map_makes_labels_equivalent(tmp_path: pytest.TempPathFactory) -> None:

@@ -161,6 +161,122 @@ def flatten_cmd(
             fh.write(text)
 
 
+def _replicate_path(out: Path, seed: int, replicates: int) -> Path:
+    if replicates == 1:
+        return out
+    return out.with_name(f"{out.stem}.seed{seed}{out.suffix}")
+
+
+def _is_conllu(path: Path, lines: list[str]) -> bool:
+    if path.suffix == ".conllu":
+        return True
+    for ln in lines:
+        if ln and not ln.startswith("#"):
+            return ln.count("\t") == 9
+    return False
+
+
+@app.command("noise")
+def noise_cmd(
+    source: Annotated[Path, typer.Argument(help="CoNLL-U, or text with one sentence a line "
+                                                "and tokens separated by spaces.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file; with several "
+                                         "replicates, .seedS is put before the extension.")],
+    rate: Annotated[float | None, typer.Option(
+        "--rate", help="Misspell round(R x words) words, chosen uniformly among eligible "
+        "ones.")] = None,
+    per_sentence: Annotated[int | None, typer.Option(
+        "--per-sentence", help="Misspell exactly K words in every sentence that has K "
+        "eligible words.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="First seed.")] = 1,
+    replicates: Annotated[int, typer.Option("--replicates", help="Files from seeds "
+                                            "S..S+N-1.")] = 1,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the default lexicon and "
+                                      "keyboard.")] = "en",
+    lexicon: Annotated[str | None, typer.Option(
+        "--lexicon", help="wordfreq:LANG (default), a word list file, or a hunspell .dic."
+    )] = None,
+    keyboard: Annotated[str | None, typer.Option(
+        "--keyboard", help="us-qwerty, sv-qwerty, or a layout file (default: by --lang).")
+    ] = None,
+    weights: Annotated[str | None, typer.Option(
+        "--weights", help="Operation weights, e.g. sub=2,ins=1,del=1,trans=1.")] = None,
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest word that may be "
+                                            "misspelled.")] = 2,
+    drop_short: Annotated[bool, typer.Option(
+        "--drop-short", help="With --per-sentence, leave out sentences with too few "
+        "eligible words.")] = False,
+) -> None:
+    """Misspell words with one keyboard edit each, non-words only, seeded and recorded."""
+    import time
+
+    from parsebench.errors import read_lines
+    from parsebench.formats.conllu import parse_conllu, write_conllu
+    from parsebench.noise import (
+        KEYBOARDS,
+        OPERATIONS,
+        Keyboard,
+        Lexicon,
+        Settings,
+        apply_to_conllu,
+        plan,
+    )
+
+    if replicates < 1:
+        raise InputError(f"--replicates {replicates}: must be 1 or more")
+    w = dict.fromkeys(OPERATIONS, 1.0)
+    if weights:
+        for part in weights.split(","):
+            op, _, val = part.partition("=")
+            try:
+                w[op.strip()] = float(val)
+            except ValueError:
+                raise InputError(f"--weights {weights!r}: expected OP=NUMBER,...") from None
+    Settings(rate, per_sentence, seed, w, min_length).check()
+    kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
+    lines = read_lines(source)
+    conllu = _is_conllu(source, lines)
+    t0 = time.perf_counter()
+    lex = Lexicon.load(lexicon, lang)
+    t_lex = time.perf_counter() - t0
+    for r in range(replicates):
+        s = seed + r
+        settings = Settings(rate, per_sentence, s, w, min_length)
+        target = _replicate_path(output, s, replicates)
+        t1 = time.perf_counter()
+        if conllu:
+            sents = parse_conllu(lines, str(source))
+            tokens = [x.forms for x in sents]
+            blocked = [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in sents]
+            report = plan(tokens, settings, kb, lex, blocked)
+            apply_to_conllu(sents, report)
+            keep = [x for i, x in enumerate(sents)
+                    if not (drop_short and i in set(report.short_sentences))]
+            with atomic_output(target) as fh:
+                write_conllu(keep, fh)
+        else:
+            tokens = [ln.split() for ln in lines]
+            report = plan(tokens, settings, kb, lex)
+            noisy = [list(t) for t in tokens]
+            for c in report.changes:
+                noisy[c.sentence][c.token] = c.new
+            short = set(report.short_sentences) if drop_short else set()
+            with atomic_output(target) as fh:
+                fh.write("".join(" ".join(t) + "\n" for i, t in enumerate(noisy)
+                                 if i not in short))
+            side = {"settings": {"rate": rate, "per_sentence": per_sentence, "seed": s,
+                                 "lexicon": lex.name, "keyboard": kb.name, "weights": w,
+                                 "min_length": min_length, "dropped_short": drop_short},
+                    "changes": [{"line": c.sentence + 1, "token": c.token + 1, "op": c.op,
+                                 "orig": c.orig, "new": c.new} for c in report.changes]}
+            with atomic_output(target.with_name(target.name + ".noise.json")) as fh:
+                fh.write(json.dumps(side, ensure_ascii=False, indent=1) + "\n")
+        dt = time.perf_counter() - t1
+        typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "), err=True)
+        typer.echo(f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); "
+                   f"lexicon {lex.name} loaded once in {t_lex:.3f} s", err=True)
+
+
 @app.command("demo")
 def demo() -> None:
     """Score the bundled examples and print the tables."""

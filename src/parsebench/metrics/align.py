@@ -88,10 +88,30 @@ def same_tokenization(gold: Sequence[Sentence], system: Sequence[Sentence]) -> b
     return True
 
 
+def same_rows(gold: Sequence[Sentence], system: Sequence[Sentence]) -> bool:
+    """Same sentences, word counts and multiword ranges: row i of one is row i of the other."""
+    return len(gold) == len(system) and all(
+        len(g) == len(s) and [(a, b) for a, b, _ in g.multiword]
+        == [(a, b) for a, b, _ in s.multiword] for g, s in zip(gold, system, strict=True))
+
+
 def align_words(gold: Sequence[Sentence], system: Sequence[Sentence],
-                gold_path: str = "GOLD", system_path: str = "SYSTEM") -> list[int]:
-    """For every system word (file order), the index of its gold word, or -1."""
+                gold_path: str = "GOLD", system_path: str = "SYSTEM",
+                notes: list[str] | None = None) -> list[int]:
+    """For every system word (file order), the index of its gold word, or -1.
+
+    Files with the same rows but some different forms (a parse of misspelled
+    text against the gold of the clean text) are aligned row by row, with a
+    note; other files must spell the same text.
+    """
     if same_tokenization(gold, system):
+        return list(range(sum(len(s) for s in system)))
+    if same_rows(gold, system):
+        if notes is not None:
+            differ = sum(a != b for g, s in zip(gold, system, strict=True)
+                         for a, b in zip(g.forms, s.forms, strict=True))
+            notes.append(f"{system_path}: {differ} word form(s) differ from the gold's; "
+                         "the files have the same rows, so words are aligned row by row")
         return list(range(sum(len(s) for s in system)))
     g = word_spans(gold)
     s = word_spans(system)

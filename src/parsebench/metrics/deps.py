@@ -288,7 +288,8 @@ def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
     if by is not None and by not in BY_FIELDS:
         raise InputError(f"--by {by!r}: expected one of " + ", ".join(BY_FIELDS))
     canon = labels or (lambda x: x)
-    sys2gold = align_words(gold, system, gold_path, system_path)
+    notes: list[str] = []
+    sys2gold = align_words(gold, system, gold_path, system_path, notes)
     g_heads, g_where = _global_heads(gold)
     s_heads, s_where = _global_heads(system)
     gold2sys = [-1] * len(g_heads)
@@ -408,7 +409,7 @@ def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
     total = SentenceCounts()
     for c in per_sentence:
         total.add(c)
-    warnings = tree_warnings(system, system_path)
+    warnings = notes + tree_warnings(system, system_path)
     return DepsResult(total, per_sentence, buckets, by, warnings)
 
 

@@ -1,0 +1,373 @@
+"""Human-like misspellings (Bigert et al.; Kakkonen): one keyboard edit per word, non-words only.
+
+Each misspelled word gets exactly one edit: a letter replaced by a keyboard
+neighbour, a neighbour of an adjacent letter inserted, a letter deleted, or two
+adjacent letters swapped. The result must not be a word of the lexicon nor of
+the input (case-insensitive). Which words change is decided by a seeded
+generator so that the same input, settings and seed give byte-identical output
+on any machine: only ``random.Random(seed).random()`` is used, whose Mersenne
+Twister stream is the same on every platform. Words are visited in one seeded
+order and each word's edit depends only on the seed and the word's position,
+so a higher rate always contains the misspellings of a lower one (nested).
+
+Written here because the libraries for this (nlpaug's KeyboardAug, for one)
+change token counts and do not guarantee non-words.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib.resources import files
+from itertools import accumulate, compress
+from pathlib import Path
+
+from parsebench.errors import InputError, read_lines
+
+OPERATIONS = ("sub", "ins", "del", "trans")
+KEYBOARDS = {"en": "us-qwerty", "sv": "sv-qwerty"}
+
+
+@dataclass(frozen=True)
+class Keyboard:
+    name: str
+    neighbours: dict[str, str]
+
+    @classmethod
+    def load(cls, name: str) -> Keyboard:
+        path = Path(name)
+        if not path.is_file():
+            res = files("parsebench") / "data" / "keyboards" / f"{name}.txt"
+            if not res.is_file():
+                raise InputError(f"unknown keyboard layout {name!r}; built in: "
+                                 + ", ".join(available_keyboards()))
+            text = res.read_text(encoding="utf-8").splitlines()
+        else:
+            text = read_lines(path)
+        rows = [ln.strip() for ln in text if ln.strip() and not ln.startswith("#")]
+        near: dict[str, set[str]] = {}
+        for r, row in enumerate(rows):
+            for c, key in enumerate(row):
+                cand = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1),
+                        (r + 1, c - 1), (r + 1, c)]
+                near[key] = {rows[rr][cc] for rr, cc in cand
+                             if 0 <= rr < len(rows) and 0 <= cc < len(rows[rr])}
+        return cls(path.stem if path.is_file() else name,
+                   {k: "".join(sorted(v)) for k, v in near.items()})
+
+
+def available_keyboards() -> list[str]:
+    d = files("parsebench") / "data" / "keyboards"
+    return sorted(p.name[:-4] for p in d.iterdir() if p.name.endswith(".txt"))
+
+
+class Lexicon:
+    """Words of the language, lower-cased: misspellings must not be one of them."""
+
+    def __init__(self, words: Iterable[str], name: str) -> None:
+        self.words = {w.lower() for w in words}
+        self.name = name
+
+    def __contains__(self, word: str) -> bool:
+        return word.lower() in self.words
+
+    @classmethod
+    def load(cls, spec: str | None, lang: str) -> Lexicon:
+        """SPEC: None (wordfreq for LANG), ``wordfreq:LANG``, a word list, or a hunspell .dic."""
+        if spec is None or spec.startswith("wordfreq"):
+            lang = spec.split(":", 1)[1] if spec and ":" in spec else lang
+            try:
+                import wordfreq
+            except ImportError:  # pragma: no cover - wordfreq is a core dependency
+                raise InputError("the default lexicon needs the wordfreq package") from None
+            if lang not in wordfreq.available_languages("large") and \
+                    lang not in wordfreq.available_languages("small"):
+                raise InputError(f"wordfreq has no word list for language {lang!r}")
+            from importlib.metadata import version
+
+            kind = "large" if lang in wordfreq.available_languages("large") else "small"
+            # the list changes between releases: the version is part of the setting
+            return cls(wordfreq.iter_wordlist(lang, kind),
+                       f"wordfreq-{version('wordfreq')}-{kind}:{lang}")
+        lines = read_lines(spec)
+        if spec.endswith(".dic"):
+            # hunspell: first line is the entry count, then word[/FLAGS]
+            body = lines[1:] if lines and lines[0].strip().isdigit() else lines
+            words = (ln.split("/", 1)[0].strip() for ln in body)
+        else:
+            words = (ln.strip() for ln in lines)
+        return cls((w for w in words if w and not w.startswith("#")), Path(spec).name)
+
+
+def _subs(word: str, near: dict[str, str]) -> list[str]:
+    out = []
+    for i, ch in enumerate(word):
+        for nb in near.get(ch.lower(), ""):
+            out.append(word[:i] + (nb.upper() if ch.isupper() else nb) + word[i + 1:])
+    return out
+
+
+def _inss(word: str, near: dict[str, str]) -> list[str]:
+    out = []
+    n = len(word)
+    for i in range(n + 1):
+        seen: set[str] = set()
+        for j in (i - 1, i):
+            if 0 <= j < n:
+                ch = word[j]
+                for nb in near.get(ch.lower(), ""):
+                    ins = nb.upper() if ch.isupper() else nb
+                    if ins not in seen:
+                        seen.add(ins)
+                        out.append(word[:i] + ins + word[i:])
+    return out
+
+
+def _dels(word: str, near: dict[str, str]) -> list[str]:
+    return [word[:i] + word[i + 1:] for i in range(len(word))] if len(word) > 1 else []
+
+
+def _transs(word: str, near: dict[str, str]) -> list[str]:
+    return [word[:i] + word[i + 1] + word[i] + word[i + 2:]
+            for i in range(len(word) - 1) if word[i] != word[i + 1]]
+
+
+_MAKERS = {"sub": _subs, "ins": _inss, "del": _dels, "trans": _transs}
+
+
+def edits(word: str, kb: Keyboard) -> list[tuple[str, str]]:
+    """Every one-edit misspelling of WORD as (operation, new form), in a fixed order.
+
+    A substituted letter keeps the case of the letter it replaces, an inserted
+    one takes the case of its neighbour, a transposition swaps characters as
+    they are: every result is one edit from WORD, case-sensitively.
+    """
+    return [(op, new) for op in OPERATIONS for new in _MAKERS[op](word, kb.neighbours)]
+
+
+@dataclass
+class Settings:
+    rate: float | None = None
+    per_sentence: int | None = None
+    seed: int = 1
+    weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
+    min_length: int = 2
+
+    def check(self) -> None:
+        if (self.rate is None) == (self.per_sentence is None):
+            raise InputError("give exactly one of --rate and --per-sentence")
+        if self.rate is not None and not 0 < self.rate <= 1:
+            raise InputError(f"--rate {self.rate}: must be in (0, 1]")
+        if self.per_sentence is not None and self.per_sentence < 1:
+            raise InputError(f"--per-sentence {self.per_sentence}: must be 1 or more")
+        if set(self.weights) - set(OPERATIONS) or any(w < 0 for w in self.weights.values()) \
+                or not any(self.weights.values()):
+            raise InputError("weights: give OP=W with OP in sub, ins, del, trans, W >= 0, "
+                             "not all 0")
+
+
+@dataclass
+class Change:
+    sentence: int
+    token: int
+    op: str
+    orig: str
+    new: str
+
+
+@dataclass
+class Report:
+    words: int = 0
+    eligible: int = 0
+    changes: list[Change] = field(default_factory=list)
+    no_nonword: int = 0
+    """Chosen words for which no non-word edit exists (skipped, another word taken)."""
+    short_sentences: list[int] = field(default_factory=list)
+    """Sentences with fewer than K words that could be misspelled (per-sentence mode)."""
+    shortfall: int = 0
+    """Misspellings asked for (rate mode) that no eligible word could give."""
+
+    def summary(self) -> str:
+        n = len(self.changes)
+        ops = Counter(c.op for c in self.changes)
+        pct_all = 100 * n / self.words if self.words else 0.0
+        pct_el = 100 * n / self.eligible if self.eligible else 0.0
+        lines = [f"{n} words misspelled: {pct_all:.2f}% of all {self.words} words, "
+                 f"{pct_el:.2f}% of {self.eligible} eligible",
+                 "by operation: " + ", ".join(f"{op} {ops.get(op, 0)}" for op in OPERATIONS),
+                 f"skipped (no non-word edit): {self.no_nonword}"]
+        if self.short_sentences:
+            lines.append(f"sentences with too few eligible words: {len(self.short_sentences)}")
+        if self.shortfall:
+            lines.append(f"could not reach the rate: {self.shortfall} misspellings short")
+        return "\n".join(lines)
+
+
+def eligible(form: str, min_length: int) -> bool:
+    """Alphabetic tokens of MIN_LENGTH letters or more; never numbers, punctuation, URLs."""
+    return len(form) >= min_length and form.isalpha()
+
+
+def _word_rng(seed: int, sentence: int, token: int) -> random.Random:
+    return random.Random(seed * 1_000_003 ** 2 + sentence * 1_000_003 + token)
+
+
+def _draw(items: list[int], rng: random.Random) -> Iterator[int]:
+    """ITEMS in a uniformly random order, drawn lazily (a Fisher-Yates shuffle from the front).
+
+    The order does not depend on how many are drawn, so fewer draws give a
+    prefix of more draws: this is what makes rates nested.
+    """
+    n = len(items)
+    for i in range(n):
+        j = i + int(rng.random() * (n - i))
+        items[i], items[j] = items[j], items[i]
+        yield items[i]
+
+
+def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
+             input_words: set[str], weights: dict[str, float]) -> tuple[str, str] | None:
+    """A weighted random non-word edit of WORD, or None when none exists.
+
+    The operation is drawn by weight, then an edit of that kind; an operation
+    whose edits are all words is dropped and the draw repeated. Edits of an
+    operation are made only when it is drawn (most words need one draw).
+    """
+    ops = [op for op in OPERATIONS if weights.get(op, 0) > 0]
+    made: dict[str, list[str]] = {}
+    words = lexicon.words
+    while ops:
+        total = sum(weights[op] for op in ops)
+        x = rng.random() * total
+        op = ops[-1]
+        for o in ops:
+            x -= weights[o]
+            if x < 0:
+                op = o
+                break
+        cands = made.get(op)
+        if cands is None:
+            cands = made[op] = _MAKERS[op](word, kb.neighbours)
+        while cands:
+            k = int(rng.random() * len(cands))
+            new = cands[k]
+            cands[k] = cands[-1]
+            cands.pop()
+            low = new.lower()
+            if low not in words and low not in input_words:
+                return op, new
+        ops.remove(op)
+    return None
+
+
+def plan(sentences: Sequence[Sequence[str]], settings: Settings, kb: Keyboard,
+         lexicon: Lexicon, blocked: Sequence[set[int]] | None = None) -> Report:
+    """Decide every misspelling. SENTENCES are token forms; BLOCKED tokens never change."""
+    settings.check()
+    flat = [w for toks in sentences for w in toks]
+    starts = list(accumulate((len(t) for t in sentences), initial=0))
+    report = Report(words=len(flat))
+    input_words = {w.lower() for w in set(flat)}
+    m = settings.min_length
+    # C-level filters: this pass touches every word, everything after it only the chosen ones
+    alpha = list(compress(range(len(flat)), map(str.isalpha, flat)))
+    pool = [i for i in alpha if len(flat[i]) >= m] if m > 1 else alpha
+    if blocked:
+        out = {starts[si] + ti for si, b in enumerate(blocked) for ti in b}
+        pool = [i for i in pool if i not in out]
+    report.eligible = len(pool)
+
+    def attempt(i: int) -> bool:
+        si = bisect_right(starts, i) - 1
+        ti = i - starts[si]
+        word = flat[i]
+        got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon, input_words,
+                       settings.weights)
+        if got is None:
+            report.no_nonword += 1
+            return False
+        report.changes.append(Change(si, ti, got[0], word, got[1]))
+        return True
+
+    if settings.rate is not None:
+        target = math.floor(settings.rate * report.words + 0.5)
+        done = 0
+        if target:
+            for i in _draw(pool, random.Random(settings.seed)):
+                done += attempt(i)
+                if done == target:
+                    break
+        report.shortfall = target - done
+    else:
+        k = settings.per_sentence or 0
+        by_sentence: dict[int, list[int]] = {}
+        for i in pool:
+            by_sentence.setdefault(bisect_right(starts, i) - 1, []).append(i)
+        for si in range(len(sentences)):
+            mark = len(report.changes)
+            done = 0
+            cands = by_sentence.get(si, [])
+            if len(cands) >= k:
+                for i in _draw(cands, random.Random(settings.seed * 1_000_003 + si)):
+                    done += attempt(i)
+                    if done == k:
+                        break
+            if done < k:
+                del report.changes[mark:]
+                report.short_sentences.append(si)
+    report.changes.sort(key=lambda c: (c.sentence, c.token))
+    return report
+
+
+def apply_to_conllu(sentences: Sequence[object], report: Report) -> None:
+    """Write the misspellings into CoNLL-U sentences: FORM, MISC record and ``# text``."""
+    from parsebench.formats.conllu import Sentence
+
+    by_sentence: dict[int, list[Change]] = {}
+    for c in report.changes:
+        by_sentence.setdefault(c.sentence, []).append(c)
+    for si, changes in by_sentence.items():
+        s = sentences[si]
+        assert isinstance(s, Sentence)
+        offsets = _token_offsets(s)
+        for c in sorted(changes, key=lambda c: -c.token):
+            s.forms[c.token] = c.new
+            record = f"Noise={c.op}|Orig={c.orig}"
+            s.misc[c.token] = record if s.misc[c.token] == "_" else s.misc[c.token] + "|" + record
+            for k, line in enumerate(s.comments):
+                if line.startswith("# text = ") and offsets is not None:
+                    at = offsets[c.token] + len("# text = ")
+                    s.comments[k] = line[:at] + c.new + line[at + len(c.orig):]
+
+
+def _token_offsets(s: object) -> list[int] | None:
+    """Character offset of every word in the ``# text`` comment, or None if they do not match."""
+    from parsebench.formats.conllu import Sentence
+
+    assert isinstance(s, Sentence)
+    text = s.comment_value("text")
+    if text is None:
+        return None
+    in_mwt = {i for a, b, _ in s.multiword for i in range(a, b + 1)}
+    out = []
+    pos = 0
+    for i, form in enumerate(s.forms):
+        if i in in_mwt:
+            out.append(-1)
+            continue
+        at = text.find(form, pos)
+        if at < 0:
+            return None
+        out.append(at)
+        pos = at + len(form)
+    return out
+
+
+def read_token_lines(path: str | os.PathLike[str]) -> list[list[str]]:
+    """Pre-tokenized text: one sentence a line, tokens separated by spaces."""
+    return [ln.split() for ln in read_lines(path)]

@@ -1,0 +1,211 @@
+"""The misspelling generator: one keyboard edit, non-words only, exact rates, reproducible."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsebench.errors import InputError
+from parsebench.formats.conllu import read_conllu
+from parsebench.noise import Keyboard, Lexicon, Settings, edits, plan
+
+US = Keyboard.load("us-qwerty")
+SMALL_LEXICON = Lexicon(["the", "cat", "sat", "on", "mat", "car", "cart", "at", "a", "act",
+                         "tea", "eat", "ate", "rat", "bat", "hat"], "test")
+
+
+def osa_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein (optimal string alignment) distance, written for the test."""
+    d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) + 1):
+        d[i][0] = i
+    for j in range(len(b) + 1):
+        d[0][j] = j
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+def test_keyboard_neighbours() -> None:
+    assert set(US.neighbours["s"]) == set("awedxz")
+    assert set(US.neighbours["q"]) == set("wa")
+    sv = Keyboard.load("sv-qwerty")
+    assert "å" in sv.neighbours["p"] and "ä" in sv.neighbours["ö"]
+    with pytest.raises(InputError, match="unknown keyboard layout 'dvorak'"):
+        Keyboard.load("dvorak")
+
+
+def test_every_edit_is_one_edit_away_and_keeps_case() -> None:
+    for word in ("house", "House", "NASA", "aa"):
+        for op, new in edits(word, US):
+            assert new != word
+            assert osa_distance(word, new) == 1, (op, new)
+    subs = [new for op, new in edits("House", US) if op == "sub"]
+    assert "Gouse" in subs and "Hiuse" in subs and "gouse" not in subs
+
+
+words = st.sampled_from(["the", "cat", "sat", "on", "mat", "house", "Parser", "robust",
+                         "a", ",", ".", "42", "http://x.org", "Sentence", "noisy", "text"])
+sentences = st.lists(st.lists(words, min_size=1, max_size=12), min_size=1, max_size=10)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sentences, st.floats(0.01, 1.0), st.integers(0, 10_000))
+def test_rate_mode_properties(sents: list[list[str]], rate: float, seed: int) -> None:
+    r = plan(sents, Settings(rate=rate, seed=seed), US, SMALL_LEXICON)
+    n = sum(map(len, sents))
+    target = int(rate * n + 0.5)
+    assert len(r.changes) + r.shortfall == target
+    assert len(r.changes) <= r.eligible
+    if r.shortfall:
+        # every eligible word was tried
+        assert len(r.changes) + r.no_nonword == r.eligible
+    input_words = {w.lower() for s in sents for w in s}
+    changed = set()
+    for c in r.changes:
+        assert sents[c.sentence][c.token] == c.orig
+        assert osa_distance(c.orig, c.new) == 1
+        assert c.new.lower() not in SMALL_LEXICON.words
+        assert c.new.lower() not in input_words
+        assert c.orig.isalpha() and len(c.orig) >= 2
+        changed.add((c.sentence, c.token))
+    assert len(changed) == len(r.changes)  # one edit per word
+
+
+@settings(max_examples=80, deadline=None)
+@given(sentences, st.integers(1, 3), st.integers(0, 1000))
+def test_per_sentence_mode_gives_exactly_k_or_reports(sents: list[list[str]], k: int,
+                                                      seed: int) -> None:
+    r = plan(sents, Settings(per_sentence=k, seed=seed), US, SMALL_LEXICON)
+    per: dict[int, int] = {}
+    for c in r.changes:
+        per[c.sentence] = per.get(c.sentence, 0) + 1
+    for si in range(len(sents)):
+        assert per.get(si, 0) == (0 if si in r.short_sentences else k)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sentences, st.integers(0, 1000))
+def test_higher_rates_contain_lower_ones(sents: list[list[str]], seed: int) -> None:
+    low = plan(sents, Settings(rate=0.1, seed=seed), US, SMALL_LEXICON)
+    high = plan(sents, Settings(rate=0.3, seed=seed), US, SMALL_LEXICON)
+    as_set = {(c.sentence, c.token, c.new) for c in high.changes}
+    assert {(c.sentence, c.token, c.new) for c in low.changes} <= as_set
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *args],
+                          capture_output=True, text=True)
+
+
+# sha256 of `noise tests/fixtures/sample.txt --rate 0.2 --seed 7 --lexicon
+# tests/fixtures/lexicon.txt` (US keyboard): output text, then the JSON sidecar.
+# A word-list lexicon keeps the digest independent of the wordfreq release.
+DIGEST = "7d0cd6aa032639bd412114041da383485a803a948d4c2508611722a96153669e"
+
+
+def test_output_is_byte_identical_for_a_fixed_seed(tmp_path: Path) -> None:
+    out = tmp_path / "noisy.txt"
+    p = cli("noise", str(FIXTURES / "sample.txt"), "-o", str(out), "--rate", "0.2",
+            "--seed", "7", "--lexicon", str(FIXTURES / "lexicon.txt"))
+    assert p.returncode == 0, p.stderr
+    text = out.read_bytes()
+    side = (tmp_path / "noisy.txt.noise.json").read_bytes()
+    assert len(text.splitlines()) == 7
+    assert [len(a.split()) for a in text.decode().splitlines()] == \
+        [len(b.split()) for b in (FIXTURES / "sample.txt").read_text().splitlines()]
+    assert "17 words misspelled: 20.48% of all 83 words" in p.stderr  # round(0.2 x 83)
+    assert hashlib.sha256(text + side).hexdigest() == DIGEST
+
+
+@pytest.mark.parametrize("rel,lang", [
+    ("data/ud-english-ewt/en_ewt-ud-test.conllu", "en"),
+    ("data/ud-swedish-talbanken/sv_talbanken-ud-dev.conllu", "sv"),
+])
+def test_real_corpora_at_every_level(tmp_path: Path, rel: str, lang: str) -> None:
+    src = shared_path(rel)
+    sample = tmp_path / "sample.conllu"
+    text = src.read_text(encoding="utf-8")
+    sample.write_text("\n\n".join(text.split("\n\n")[:300]).rstrip("\n") + "\n\n",
+                      encoding="utf-8")
+    clean = read_conllu(sample)
+    n = sum(map(len, clean))
+    lex = Lexicon.load(None, lang)
+    for level in ("--rate 0.01", "--rate 0.02", "--rate 0.05", "--rate 0.1", "--rate 0.2",
+                  "--per-sentence 1", "--per-sentence 2", "--per-sentence 3"):
+        out = tmp_path / "noisy.conllu"
+        p = cli("noise", str(sample), "-o", str(out), "--lang", lang, *level.split())
+        assert p.returncode == 0, p.stderr
+        noisy = read_conllu(out)
+        assert [len(s) for s in noisy] == [len(s) for s in clean]
+        changed = 0
+        for c, s in zip(clean, noisy, strict=True):
+            k = 0
+            for i in range(len(c)):
+                if c.forms[i] != s.forms[i]:
+                    k += 1
+                    assert "Noise=" in s.misc[i] and f"Orig={c.forms[i]}" in s.misc[i]
+                    assert osa_distance(c.forms[i], s.forms[i]) == 1
+                    assert s.forms[i] not in lex
+                else:
+                    assert s.misc[i] == c.misc[i]
+                assert (s.heads[i], s.deprels[i]) == (c.heads[i], c.deprels[i])
+            if level.startswith("--per"):
+                assert k in (0, int(level.split()[1]))
+            changed += k
+        if level.startswith("--rate"):
+            assert changed == int(float(level.split()[1]) * n + 0.5)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rate", "1.5"], "--rate 1.5: must be in (0, 1]"),
+    (["--rate", "0"], "must be in (0, 1]"),
+    (["--rate", "0.1", "--keyboard", "dvorak"], "unknown keyboard layout"),
+    (["--rate", "0.1", "--per-sentence", "2"], "exactly one of --rate and --per-sentence"),
+    (["--rate", "0.1", "--lexicon", "/nonexistent/words.txt"], "no such file"),
+])
+def test_bad_settings_exit_2_and_write_nothing(tmp_path: Path, args: list[str],
+                                               message: str) -> None:
+    out = tmp_path / "out.txt"
+    p = cli("noise", str(FIXTURES / "sample.txt"), "-o", str(out), *args)
+    assert p.returncode == 2
+    assert message in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unreadable_input_exits_2(tmp_path: Path) -> None:
+    p = cli("noise", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "o"), "--rate", "0.1")
+    assert p.returncode == 2 and "missing.txt: no such file" in p.stderr
+
+
+def test_word_list_and_hunspell_lexicons(tmp_path: Path) -> None:
+    wl = tmp_path / "words.txt"
+    wl.write_text("cat\nsat\n")
+    dic = tmp_path / "en.dic"
+    dic.write_text("2\ncat/S\nSat/M\n")
+    assert "CAT" in Lexicon.load(str(wl), "en")
+    d = Lexicon.load(str(dic), "en")
+    assert "cat" in d and "sat" in d and "2" not in d
+
+
+def test_replicates_use_consecutive_seeds(tmp_path: Path) -> None:
+    out = tmp_path / "n.txt"
+    p = cli("noise", str(FIXTURES / "sample.txt"), "-o", str(out), "--rate", "0.1",
+            "--seed", "5", "--replicates", "3")
+    assert p.returncode == 0, p.stderr
+    names = sorted(x.name for x in tmp_path.iterdir() if not x.name.endswith(".json"))
+    assert names == ["n.seed5.txt", "n.seed6.txt", "n.seed7.txt"]
+    again = tmp_path / "again.txt"
+    cli("noise", str(FIXTURES / "sample.txt"), "-o", str(again), "--rate", "0.1", "--seed", "6")
+    assert again.read_bytes() == (tmp_path / "n.seed6.txt").read_bytes()
