@@ -209,3 +209,17 @@ def test_replicates_use_consecutive_seeds(tmp_path: Path) -> None:
     again = tmp_path / "again.txt"
     cli("noise", str(FIXTURES / "sample.txt"), "-o", str(again), "--rate", "0.1", "--seed", "6")
     assert again.read_bytes() == (tmp_path / "n.seed6.txt").read_bytes()
+
+
+def test_drop_short_leaves_out_sentences_with_too_few_eligible_words(tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("Yes !\nThe parser read every sentence twice .\nOK 42 .\n")
+    out = tmp_path / "out.txt"
+    p = cli("noise", str(src), "-o", str(out), "--per-sentence", "2")
+    assert p.returncode == 0 and "sentences with too few eligible words: 2" in p.stderr
+    lines = out.read_text().splitlines()
+    assert lines[0] == "Yes !" and lines[2] == "OK 42 ."
+    assert sum(a != b for a, b in zip(lines[1].split(), src.read_text().splitlines()[1].split(),
+                                      strict=True)) == 2
+    p = cli("noise", str(src), "-o", str(out), "--per-sentence", "2", "--drop-short")
+    assert out.read_text().splitlines() == [lines[1]]

@@ -250,8 +250,8 @@ def noise_cmd(
             blocked = [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in sents]
             report = plan(tokens, settings, kb, lex, blocked)
             apply_to_conllu(sents, report)
-            keep = [x for i, x in enumerate(sents)
-                    if not (drop_short and i in set(report.short_sentences))]
+            short = set(report.short_sentences) if drop_short else set()
+            keep = [x for i, x in enumerate(sents) if i not in short]
             with atomic_output(target) as fh:
                 write_conllu(keep, fh)
         else:
