@@ -53,8 +53,18 @@ def main() -> None:
     sv = [s.forms for s in read_conllu(SHARED / "ud-swedish-talbanken" /
                                        "sv_talbanken-ud-test.conllu")]
     svlex, svkb = Lexicon.load(None, "sv"), Keyboard.load("sv-qwerty")
-    dt = best_of(3, lambda: plan(sv, Settings(rate=0.05, seed=1), svkb, svlex))
-    print(f"Talbanken test 5%: {sum(map(len, sv)) / dt:,.0f} words/s")
+    sv_words = sum(map(len, sv))
+    print(f"Talbanken test: {len(sv)} sentences, {sv_words} words, lexicon {svlex.name}")
+    for level in (0.01, 0.02, 0.05, 0.10, 0.20):
+        r = plan(sv, Settings(rate=level, seed=1), svkb, svlex)
+        dt = best_of(3, lambda lv=level: plan(sv, Settings(rate=lv, seed=1), svkb, svlex))
+        print(f"  rate {level:.2f}: {sv_words / dt:,.0f} words/s, {len(r.changes)} changed, "
+              f"{r.shortfall} short")
+    for k in (1, 2, 3):
+        r = plan(sv, Settings(per_sentence=k, seed=1), svkb, svlex)
+        dt = best_of(3, lambda k=k: plan(sv, Settings(per_sentence=k, seed=1), svkb, svlex))
+        print(f"  {k} per sentence: {sv_words / dt:,.0f} words/s, "
+              f"{len(r.short_sentences)} sentences with too few eligible words")
 
     try:
         import nlpaug.augmenter.char as nac
