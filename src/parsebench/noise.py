@@ -17,7 +17,6 @@ change token counts and do not guarantee non-words.
 from __future__ import annotations
 
 import math
-import os
 import random
 from bisect import bisect_right
 from collections import Counter
@@ -208,11 +207,6 @@ class Report:
         return "\n".join(lines)
 
 
-def eligible(form: str, min_length: int) -> bool:
-    """Alphabetic tokens of MIN_LENGTH letters or more; never numbers, punctuation, URLs."""
-    return len(form) >= min_length and form.isalpha()
-
-
 def _word_rng(seed: int, sentence: int, token: int) -> random.Random:
     return random.Random(seed * 1_000_003 ** 2 + sentence * 1_000_003 + token)
 
@@ -274,6 +268,7 @@ def plan(sentences: Sequence[Sequence[str]], settings: Settings, kb: Keyboard,
     report = Report(words=len(flat))
     input_words = {w.lower() for w in set(flat)}
     m = settings.min_length
+    # Eligible: alphabetic, at least MIN_LENGTH letters (never numbers, punctuation, URLs).
     # C-level filters: this pass touches every word, everything after it only the chosen ones
     alpha = list(compress(range(len(flat)), map(str.isalpha, flat)))
     pool = [i for i in alpha if len(flat[i]) >= m] if m > 1 else alpha
@@ -366,8 +361,3 @@ def _token_offsets(s: object) -> list[int] | None:
         out.append(at)
         pos = at + len(form)
     return out
-
-
-def read_token_lines(path: str | os.PathLike[str]) -> list[list[str]]:
-    """Pre-tokenized text: one sentence a line, tokens separated by spaces."""
-    return [ln.split() for ln in read_lines(path)]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from parsebench.errors import InputError, read_lines
@@ -136,8 +135,3 @@ def read_trees(path: str | os.PathLike[str]) -> list[Tree]:
     """Every tree of a file; blank lines are skipped."""
     return [parse_tree(t.text, str(path), t.line) for t in read_tree_texts(path)
             if t.text.strip()]
-
-
-def iter_tree_lines(trees: list[Tree]) -> Iterator[str]:
-    for t in trees:
-        yield str(t)

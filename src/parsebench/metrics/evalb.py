@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from parsebench.errors import InputError, read_lines
@@ -480,7 +480,3 @@ def evaluate_bracket_files(gold_path: str, test_path: str,
                            params: EvalbParams | None = None) -> EvalbResult:
     return evaluate_brackets(read_tree_texts(gold_path), read_tree_texts(test_path),
                              params or EvalbParams(), gold_path, test_path)
-
-
-def iter_rows(result: EvalbResult) -> Iterable[str]:
-    yield from (r.row() for r in result.rows)
