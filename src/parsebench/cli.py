@@ -167,15 +167,6 @@ def _replicate_path(out: Path, seed: int, replicates: int) -> Path:
     return out.with_name(f"{out.stem}.seed{seed}{out.suffix}")
 
 
-def _is_conllu(path: Path, lines: list[str]) -> bool:
-    if path.suffix == ".conllu":
-        return True
-    for ln in lines:
-        if ln and not ln.startswith("#"):
-            return ln.count("\t") == 9
-    return False
-
-
 @app.command("noise")
 def noise_cmd(
     source: Annotated[Path, typer.Argument(help="CoNLL-U, or text with one sentence a line "
@@ -211,58 +202,49 @@ def noise_cmd(
     import time
 
     from parsebench.errors import read_lines
-    from parsebench.formats.conllu import parse_conllu, write_conllu
+    from parsebench.formats.conllu import looks_like_conllu, parse_conllu, write_conllu
     from parsebench.noise import (
         KEYBOARDS,
-        OPERATIONS,
+        Corpus,
         Keyboard,
         Lexicon,
         Settings,
         apply_to_conllu,
-        plan,
+        parse_weights,
     )
 
     if replicates < 1:
         raise InputError(f"--replicates {replicates}: must be 1 or more")
-    w = dict.fromkeys(OPERATIONS, 1.0)
-    if weights:
-        for part in weights.split(","):
-            op, _, val = part.partition("=")
-            try:
-                w[op.strip()] = float(val)
-            except ValueError:
-                raise InputError(f"--weights {weights!r}: expected OP=NUMBER,...") from None
+    w = parse_weights(weights)
     Settings(rate, per_sentence, seed, w, min_length).check()
     kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
     lines = read_lines(source)
-    conllu = _is_conllu(source, lines)
+    if looks_like_conllu(source, lines):
+        sents = parse_conllu(lines, str(source))
+        corpus = Corpus([x.forms for x in sents],
+                        [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in sents])
+    else:
+        sents = None
+        corpus = Corpus([ln.split() for ln in lines])
     t0 = time.perf_counter()
     lex = Lexicon.load(lexicon, lang)
     t_lex = time.perf_counter() - t0
-    for r in range(replicates):
-        s = seed + r
-        settings = Settings(rate, per_sentence, s, w, min_length)
+    for s in range(seed, seed + replicates):
         target = _replicate_path(output, s, replicates)
         t1 = time.perf_counter()
-        if conllu:
-            sents = parse_conllu(lines, str(source))
-            tokens = [x.forms for x in sents]
-            blocked = [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in sents]
-            report = plan(tokens, settings, kb, lex, blocked)
-            apply_to_conllu(sents, report)
-            short = set(report.short_sentences) if drop_short else set()
-            keep = [x for i, x in enumerate(sents) if i not in short]
+        report = corpus.plan(Settings(rate, per_sentence, s, w, min_length), kb, lex)
+        dt = time.perf_counter() - t1
+        short = set(report.short_sentences) if drop_short else set()
+        if sents is not None:
+            noisy = apply_to_conllu(sents, report)
             with atomic_output(target) as fh:
-                write_conllu(keep, fh)
+                write_conllu([x for i, x in enumerate(noisy) if i not in short], fh)
         else:
-            tokens = [ln.split() for ln in lines]
-            report = plan(tokens, settings, kb, lex)
-            noisy = [list(t) for t in tokens]
+            toks = [list(t) for t in corpus.sentences]
             for c in report.changes:
-                noisy[c.sentence][c.token] = c.new
-            short = set(report.short_sentences) if drop_short else set()
+                toks[c.sentence][c.token] = c.new
             with atomic_output(target) as fh:
-                fh.write("".join(" ".join(t) + "\n" for i, t in enumerate(noisy)
+                fh.write("".join(" ".join(t) + "\n" for i, t in enumerate(toks)
                                  if i not in short))
             side = {"settings": {"rate": rate, "per_sentence": per_sentence, "seed": s,
                                  "lexicon": lex.name, "keyboard": kb.name, "weights": w,
@@ -271,10 +253,9 @@ def noise_cmd(
                                  "orig": c.orig, "new": c.new} for c in report.changes]}
             with atomic_output(target.with_name(target.name + ".noise.json")) as fh:
                 fh.write(json.dumps(side, ensure_ascii=False, indent=1) + "\n")
-        dt = time.perf_counter() - t1
         typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "), err=True)
-        typer.echo(f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); "
-                   f"lexicon {lex.name} loaded once in {t_lex:.3f} s", err=True)
+        typer.echo(f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); lexicon "
+                   f"{lex.name} loaded once in {t_lex:.3f} s", err=True)
 
 
 @app.command("demo")

@@ -21,12 +21,13 @@ import random
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from itertools import accumulate, compress
 from pathlib import Path
 
 from parsebench.errors import InputError, read_lines
+from parsebench.formats.conllu import Sentence
 
 OPERATIONS = ("sub", "ins", "del", "trans")
 KEYBOARDS = {"en": "us-qwerty", "sv": "sv-qwerty"}
@@ -84,12 +85,11 @@ class Lexicon:
                 import wordfreq
             except ImportError:  # pragma: no cover - wordfreq is a core dependency
                 raise InputError("the default lexicon needs the wordfreq package") from None
-            if lang not in wordfreq.available_languages("large") and \
-                    lang not in wordfreq.available_languages("small"):
-                raise InputError(f"wordfreq has no word list for language {lang!r}")
             from importlib.metadata import version
 
             kind = "large" if lang in wordfreq.available_languages("large") else "small"
+            if lang not in wordfreq.available_languages(kind):
+                raise InputError(f"wordfreq has no word list for language {lang!r}")
             # the list changes between releases: the version is part of the setting
             return cls(wordfreq.iter_wordlist(lang, kind),
                        f"wordfreq-{version('wordfreq')}-{kind}:{lang}")
@@ -259,92 +259,114 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
     return None
 
 
+class Corpus:
+    """The seed-independent part of planning, done once for all levels and replicates."""
+
+    def __init__(self, sentences: Sequence[Sequence[str]],
+                 blocked: Sequence[set[int]] | None = None) -> None:
+        self.sentences = sentences
+        self.flat = [w for toks in sentences for w in toks]
+        self.starts = list(accumulate((len(t) for t in sentences), initial=0))
+        self.input_words = {w.lower() for w in set(self.flat)}
+        # Eligible: alphabetic, at least min_length letters (never numbers, punctuation,
+        # URLs), outside multiword tokens. A C-level filter: this pass touches every
+        # word, everything after it only the chosen ones.
+        alpha = list(compress(range(len(self.flat)), map(str.isalpha, self.flat)))
+        if blocked:
+            out = {self.starts[si] + ti for si, b in enumerate(blocked) for ti in b}
+            alpha = [i for i in alpha if i not in out]
+        self.alpha = alpha
+
+    def eligible(self, min_length: int) -> list[int]:
+        flat = self.flat
+        return [i for i in self.alpha if len(flat[i]) >= min_length] if min_length > 1 \
+            else list(self.alpha)
+
+    def plan(self, settings: Settings, kb: Keyboard, lexicon: Lexicon) -> Report:
+        """Decide every misspelling for one seed and level."""
+        settings.check()
+        flat, starts = self.flat, self.starts
+        report = Report(words=len(flat))
+        pool = self.eligible(settings.min_length)
+        report.eligible = len(pool)
+
+        def attempt(i: int) -> bool:
+            si = bisect_right(starts, i) - 1
+            ti = i - starts[si]
+            word = flat[i]
+            got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon,
+                           self.input_words, settings.weights)
+            if got is None:
+                report.no_nonword += 1
+                return False
+            report.changes.append(Change(si, ti, got[0], word, got[1]))
+            return True
+
+        if settings.rate is not None:
+            target = math.floor(settings.rate * report.words + 0.5)
+            done = 0
+            if target:
+                for i in _draw(pool, random.Random(settings.seed)):
+                    done += attempt(i)
+                    if done == target:
+                        break
+            report.shortfall = target - done
+        else:
+            k = settings.per_sentence or 0
+            by_sentence: dict[int, list[int]] = {}
+            for i in pool:
+                by_sentence.setdefault(bisect_right(starts, i) - 1, []).append(i)
+            for si in range(len(self.sentences)):
+                mark = len(report.changes)
+                done = 0
+                cands = by_sentence.get(si, [])
+                if len(cands) >= k:
+                    for i in _draw(cands, random.Random(settings.seed * 1_000_003 + si)):
+                        done += attempt(i)
+                        if done == k:
+                            break
+                if done < k:
+                    del report.changes[mark:]
+                    report.short_sentences.append(si)
+        report.changes.sort(key=lambda c: (c.sentence, c.token))
+        return report
+
+
 def plan(sentences: Sequence[Sequence[str]], settings: Settings, kb: Keyboard,
          lexicon: Lexicon, blocked: Sequence[set[int]] | None = None) -> Report:
     """Decide every misspelling. SENTENCES are token forms; BLOCKED tokens never change."""
-    settings.check()
-    flat = [w for toks in sentences for w in toks]
-    starts = list(accumulate((len(t) for t in sentences), initial=0))
-    report = Report(words=len(flat))
-    input_words = {w.lower() for w in set(flat)}
-    m = settings.min_length
-    # Eligible: alphabetic, at least MIN_LENGTH letters (never numbers, punctuation, URLs).
-    # C-level filters: this pass touches every word, everything after it only the chosen ones
-    alpha = list(compress(range(len(flat)), map(str.isalpha, flat)))
-    pool = [i for i in alpha if len(flat[i]) >= m] if m > 1 else alpha
-    if blocked:
-        out = {starts[si] + ti for si, b in enumerate(blocked) for ti in b}
-        pool = [i for i in pool if i not in out]
-    report.eligible = len(pool)
-
-    def attempt(i: int) -> bool:
-        si = bisect_right(starts, i) - 1
-        ti = i - starts[si]
-        word = flat[i]
-        got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon, input_words,
-                       settings.weights)
-        if got is None:
-            report.no_nonword += 1
-            return False
-        report.changes.append(Change(si, ti, got[0], word, got[1]))
-        return True
-
-    if settings.rate is not None:
-        target = math.floor(settings.rate * report.words + 0.5)
-        done = 0
-        if target:
-            for i in _draw(pool, random.Random(settings.seed)):
-                done += attempt(i)
-                if done == target:
-                    break
-        report.shortfall = target - done
-    else:
-        k = settings.per_sentence or 0
-        by_sentence: dict[int, list[int]] = {}
-        for i in pool:
-            by_sentence.setdefault(bisect_right(starts, i) - 1, []).append(i)
-        for si in range(len(sentences)):
-            mark = len(report.changes)
-            done = 0
-            cands = by_sentence.get(si, [])
-            if len(cands) >= k:
-                for i in _draw(cands, random.Random(settings.seed * 1_000_003 + si)):
-                    done += attempt(i)
-                    if done == k:
-                        break
-            if done < k:
-                del report.changes[mark:]
-                report.short_sentences.append(si)
-    report.changes.sort(key=lambda c: (c.sentence, c.token))
-    return report
+    return Corpus(sentences, blocked).plan(settings, kb, lexicon)
 
 
-def apply_to_conllu(sentences: Sequence[object], report: Report) -> None:
-    """Write the misspellings into CoNLL-U sentences: FORM, MISC record and ``# text``."""
-    from parsebench.formats.conllu import Sentence
+def apply_to_conllu(sentences: Sequence[Sentence], report: Report) -> list[Sentence]:
+    """The sentences with the misspellings written in: FORM, a MISC record, ``# text``.
 
+    Changed sentences are copies, so one clean corpus serves every replicate.
+    """
     by_sentence: dict[int, list[Change]] = {}
     for c in report.changes:
         by_sentence.setdefault(c.sentence, []).append(c)
+    out = list(sentences)
     for si, changes in by_sentence.items():
-        s = sentences[si]
-        assert isinstance(s, Sentence)
+        s = replace(sentences[si], forms=list(sentences[si].forms),
+                    misc=list(sentences[si].misc), comments=list(sentences[si].comments))
         offsets = _token_offsets(s)
         for c in sorted(changes, key=lambda c: -c.token):
             s.forms[c.token] = c.new
             record = f"Noise={c.op}|Orig={c.orig}"
             s.misc[c.token] = record if s.misc[c.token] == "_" else s.misc[c.token] + "|" + record
+            if offsets is None:
+                continue
             for k, line in enumerate(s.comments):
-                if line.startswith("# text = ") and offsets is not None:
+                if line.startswith("# text = "):
                     at = offsets[c.token] + len("# text = ")
                     s.comments[k] = line[:at] + c.new + line[at + len(c.orig):]
+        out[si] = s
+    return out
 
 
-def _token_offsets(s: object) -> list[int] | None:
+def _token_offsets(s: Sentence) -> list[int] | None:
     """Character offset of every word in the ``# text`` comment, or None if they do not match."""
-    from parsebench.formats.conllu import Sentence
-
-    assert isinstance(s, Sentence)
     text = s.comment_value("text")
     if text is None:
         return None
@@ -361,3 +383,17 @@ def _token_offsets(s: object) -> list[int] | None:
         out.append(at)
         pos = at + len(form)
     return out
+
+
+def parse_weights(text: str | None) -> dict[str, float]:
+    """``sub=2,ins=1`` -> operation weights (operations not named keep weight 1)."""
+    weights = dict.fromkeys(OPERATIONS, 1.0)
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        op, _, val = part.partition("=")
+        try:
+            weights[op.strip()] = float(val)
+        except ValueError:
+            raise InputError(f"--weights {text!r}: expected OP=NUMBER,...") from None
+    return weights

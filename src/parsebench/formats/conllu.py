@@ -86,6 +86,16 @@ def _sent_id_category(sent_id: str | None) -> str | None:
     return None
 
 
+def looks_like_conllu(path: str | os.PathLike[str], lines: Iterable[str]) -> bool:
+    """A ``.conllu`` name, or a first non-comment line with 10 tab-separated columns."""
+    if str(path).endswith(".conllu"):
+        return True
+    for ln in lines:
+        if ln and not ln.startswith("#"):
+            return ln.count("\t") == 9
+    return False
+
+
 def read_conllu(path: str | os.PathLike[str]) -> list[Sentence]:
     """Read a CoNLL-U file; raise InputError with the file and line on malformed input."""
     lines = read_lines(path)
