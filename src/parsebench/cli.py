@@ -10,13 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from parsebench import __version__
+from parsebench.analysis import PROJECTIONS, default_projection, read_parses
 from parsebench.errors import InputError, atomic_output
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.deps import BY_FIELDS, LabelMap, Selection, evaluate_deps
 from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
 from parsebench.metrics.flat import evaluate_flat, flatten, read_rules
-from parsebench.report import deps_table, flat_table
+from parsebench.report import deps_table, f1_table, flat_table, rows_table, sentences_table
 from parsebench.signature import signature
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -256,6 +257,129 @@ def noise_cmd(
         typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "), err=True)
         typer.echo(f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); lexicon "
                    f"{lex.name} loaded once in {t_lex:.3f} s", err=True)
+
+
+robustness_app = typer.Typer(no_args_is_help=True,
+                             help="How much parses change when the input gets noisy.")
+app.add_typer(robustness_app, name="robustness")
+
+
+@robustness_app.command("rows")
+def robustness_rows(
+    clean: Annotated[Path, typer.Argument(help="Parse of the clean text (0).")],
+    noisy: Annotated[list[Path], typer.Argument(help="Parses of the noisy text (n); several "
+                                                "files are replicates.")],
+    gold: Annotated[Path | None, typer.Option("--gold", help="Gold analysis (m): real "
+                                              "degradation, the five cases.")] = None,
+    accuracy: Annotated[float | None, typer.Option(
+        "--accuracy", help="Clean-text accuracy acr in [0, 1] (default: from --gold).")] = None,
+    projection: Annotated[str | None, typer.Option(
+        "--project", help="Parse string of a row: " + "|".join(PROJECTIONS)
+        + " (default: head+deprel, links, brackets or the row file's string).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Bigert et al.'s degradation bounds and estimates, row by row, with and without gold."""
+    from parsebench.metrics.rows import aggregate, count_rows, rows_figures
+
+    if accuracy is not None and not 0 < accuracy <= 1:
+        raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
+    if projection is not None and projection not in PROJECTIONS:
+        raise InputError(f"--project {projection}: expected one of " + ", ".join(PROJECTIONS))
+    c = read_parses(clean)
+    m = read_parses(gold) if gold else None
+    proj = projection or default_projection(c)
+    objs = []
+    for path in noisy:
+        counts = count_rows(c, read_parses(path), m, proj, (str(clean), str(path), str(gold)))
+        objs.append(rows_figures(counts, accuracy, str(path)))
+    out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+    out["acr_given"] = accuracy
+    out["signature"] = signature(method="bigert-rows", projection=proj,
+                                 acr=accuracy if accuracy is not None else "gold" if gold
+                                 else None, replicates=len(noisy))
+    _warn(out["warnings"])
+    if as_json:
+        _emit_json(out)
+    else:
+        sys.stdout.write(rows_table(out, str(clean), [str(p) for p in noisy], proj))
+
+
+@robustness_app.command("sentences")
+def robustness_sentences(
+    clean: Annotated[Path, typer.Argument(help="Parse of the clean sentences.")],
+    noisy: Annotated[list[Path], typer.Argument(help="Parses of the noisy sentences; several "
+                                                "files are pooled.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Kakkonen's unlabeled and labeled sentence robustness scores, by number of misspellings."""
+    from parsebench.metrics.sentences import score_sentences
+
+    c = read_parses(clean)
+    scores = score_sentences(c, [read_parses(p) for p in noisy], str(clean),
+                             [str(p) for p in noisy])
+    out = scores.as_dict()
+    kinds = sorted({p.kind for p in c})
+    out["signature"] = signature(method="kakkonen-sentences", structure=kinds,
+                                 files=len(noisy))
+    if as_json:
+        _emit_json(out)
+    else:
+        sys.stdout.write(sentences_table(out, str(clean), [str(p) for p in noisy]))
+
+
+@robustness_app.command("f1")
+def robustness_f1(
+    grammatical: Annotated[Path, typer.Argument(help="Parses (CoNLL-U) of the corrected "
+                                                "sentences G.")],
+    ungrammatical: Annotated[Path, typer.Argument(help="Parses (CoNLL-U) of the ungrammatical "
+                                                  "sentences U, same order.")],
+    alignment: Annotated[Path | None, typer.Option(
+        "--alignment", help="Pharaoh file (i-j, 0-based, U to G) or M2 file; default: "
+        "word-level edit distance.")] = None,
+    punct: Annotated[bool, typer.Option("--punct/--no-punct", help="Count arcs whose "
+                                        "dependent is punctuation.")] = True,
+    labeled: Annotated[bool, typer.Option("--labeled", help="Shared arcs need the same "
+                                          "label.")] = False,
+    exclude_root: Annotated[bool, typer.Option("--exclude-root", help="Do not count the "
+                                               "root attachment as a dependency.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Hashemi & Hwa's robustness F1, error-related dependencies excluded."""
+    from parsebench.errors import read_lines
+    from parsebench.metrics.robust_f1 import score_corpus
+    from parsebench.metrics.wordalign import read_m2, read_pharaoh
+
+    g = read_parses(grammatical)
+    u = read_parses(ungrammatical)
+    aligns = None
+    source = "edit-distance"
+    if alignment is not None:
+        head = next((ln for ln in read_lines(alignment) if ln.strip()), "")
+        if head.startswith("S "):
+            source = "m2"
+            m2 = read_m2(alignment)
+            for k, (src, _) in enumerate(m2[:len(u)]):
+                if src != u[k].forms:
+                    raise InputError(f"M2 sentence {k + 1} does not have the words of the "
+                                     f"ungrammatical sentence at {ungrammatical}:{u[k].line}",
+                                     alignment)
+            aligns = [a for _, a in m2]
+        else:
+            source = "pharaoh"
+            aligns = read_pharaoh(alignment)
+    result = score_corpus(g, u, aligns, str(grammatical), str(ungrammatical),
+                          str(alignment or ""), labeled, punct, not exclude_root)
+    out = result.total.as_dict()
+    if result.by_errors:
+        out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(result.by_errors.items())}
+    if result.by_type:
+        out["by_type"] = {k: v.as_dict() for k, v in sorted(result.by_type.items())}
+    out["signature"] = signature(method="hashemi-hwa-f1", alignment=source, labeled=labeled,
+                                 punct=punct, root=not exclude_root)
+    if as_json:
+        _emit_json(out)
+    else:
+        sys.stdout.write(f1_table(out, str(grammatical), str(ungrammatical)))
 
 
 @app.command("demo")

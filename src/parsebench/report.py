@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.flat import FlatCounts
 
@@ -58,3 +60,113 @@ def flat_table(total: FlatCounts, key: str, response: str, sig: str) -> str:
         f" {_pct(c.precision):>10} {_pct(c.conformance):>12}\n"
         f"\nsignature: {sig}\n"
     )
+
+
+def _v(x: Any) -> float | None:
+    """A figure, or the mean of a replicate summary."""
+    if isinstance(x, dict):
+        return x.get("mean")
+    return x  # type: ignore[no-any-return]
+
+
+def _p(x: Any, width: int = 5, digits: int = 2) -> str:
+    v = _v(x)
+    return f"{'-':>{width}}" if v is None else f"{100 * v:{width}.{digits}f}"
+
+
+def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str) -> str:
+    """Bigert et al.'s Tables 3-12: error level, parse differs, bounds (estimate), real values."""
+    reps = f" ({len(noisy)} replicates, means)" if len(noisy) > 1 else ""
+    acr = _v(r["acr"])
+    gold = r.get("gold")
+    source = "from the gold" if gold is not None and r.get("acr_given") is None else "given"
+    lines = [f"Robustness of {', '.join(noisy)} against {clean}{reps}",
+             f"projection {projection}, {int(_v(r['rows']) or 0)} rows; clean accuracy "
+             + (f"{100 * acr:.2f}% ({source})" if acr is not None else "unknown"),
+             "",
+             "Err lev  Parse differs  Estimated degradation   Real degr.  "
+             "Estimated accuracy       Real accur."]
+    real_d = _p(gold["degr_real"]) if gold else "    -"
+    real_a = _p(gold["acc_real"]) if gold else "    -"
+    lines.append(f"{_p(r['error_level']):>7}  {_p(r['differs']):>13}  "
+                 f"{_p(r['degr_lower'])} - {_p(r['degr_upper'])} ({_p(r['degr_estimate'])})"
+                 f"  {real_d:>10}  {_p(r['acc_lower'])} - {_p(r['acc_upper'])} "
+                 f"({_p(r['acc_estimate'])})  {real_a:>10}")
+    if isinstance(r["differs"], dict):
+        d = r["differs"]
+        lines.append(f"parse differs over replicates: std {100 * d['std']:.3f}, "
+                     f"min {100 * d['min']:.2f}, max {100 * d['max']:.2f}")
+    lines += ["", "Where the changes are (distance in words to the nearest misspelling)",
+              "distance      rows  changed  changed%  share of changes"
+              + ("  clean-right%" if gold else "")]
+    for dist, cell in r["spread"].items():
+        row = (f"{dist:<8} {_v(cell['rows']) or 0:9.0f} {_v(cell['changed']) or 0:8.0f}"
+               f"  {_p(cell['changed_rate'], 8)}  {_p(cell['share_of_changes'], 16)}")
+        if gold:
+            row += f"  {_p(cell.get('changed_clean_accuracy'), 12)}"
+        lines.append(row)
+    if gold:
+        cases = gold["cases"]
+        lines += ["", "With gold: case frequencies (Table 1) and deviations (eqs. 8, 11, 15, 22)",
+                  "  ".join(f"x_{k} {_p(cases[k], 6, 3)}" for k in cases),
+                  f"acr_m0 {_p(gold['acr_m0'])}  acr_mn {_p(gold['acr_mn'])}  "
+                  f"epsilon {_p(gold['epsilon'])}  delta {_p(gold['delta'])}  "
+                  f"gamma {_p(gold['gamma'])}  lambda {_p(gold['lambda'])}",
+                  "real degradation within the bounds: "
+                  + _within(gold["within_bounds"])]
+        a = gold["assumption"]
+        lines.append(f"assumption (Appendix A): x_aab/(1-acr_0n) {_p(a['aab_share_of_changes'])}"
+                     f" vs acr {_p(a['acr'])}; x_aab >= 3 x_aba + x_abc: "
+                     + _within(a["condition_holds"]))
+    lines += ["", f"signature: {r['signature']}"]
+    return "\n".join(lines) + "\n"
+
+
+def _within(x: Any) -> str:
+    if isinstance(x, dict):
+        return f"{100 * x['mean']:.0f}% of replicates"
+    return "yes" if x else "no"
+
+
+def sentences_table(r: dict[str, Any], clean: str, noisy: list[str]) -> str:
+    """Kakkonen's Table 1: overall and per number of misspellings, unlabeled and labeled."""
+    levels = [k for k in r["by_errors"] if k != "0"] or list(r["by_errors"])
+    lines = [f"Sentence robustness of {', '.join(noisy)} against {clean}",
+             f"{r['sentences']} sentence pairs with misspellings, {r['failures']} with a "
+             f"failed parse (counted as non-matches)", "",
+             f"{'':<10} {'Overall':>8} " + " ".join(f"{k:>7}" for k in levels),
+             f"{'sentences':<10} {r['sentences']:8d} "
+             + " ".join(f"{r['by_errors'][k]['sentences']:7d}" for k in levels)]
+    for key in ("unlabeled", "labeled"):
+        lines.append(f"{key:<10} {_p(r[key], 8)} "
+                     + " ".join(_p(r["by_errors"][k][key], 7) for k in levels))
+    drop = r["relative_drop"]
+    if drop["unlabeled"] is not None:
+        lines.append(f"relative drop from {levels[0]} to {levels[-1]} misspellings: unlabeled "
+                     f"{_p(drop['unlabeled'], 1, 1)}%, labeled {_p(drop['labeled'], 1, 1)}%")
+    if r.get("unchanged_sentences"):
+        lines.append(f"{r['unchanged_sentences']} pairs without a misspelling are left out of "
+                     "the overall score (see by_errors 0)")
+    lines += ["", f"signature: {r['signature']}"]
+    return "\n".join(lines) + "\n"
+
+
+def f1_table(r: dict[str, Any], grammatical: str, ungrammatical: str) -> str:
+    """Hashemi & Hwa's robustness F1, with the breakdowns when there are any."""
+    lines = [f"Robustness F1 of {ungrammatical} against {grammatical}",
+             f"{r['sentences']} sentence pairs, {r['failures']} with a failed parse", "",
+             "              precision  recall      F1  shared  U deps  U err  G deps  G err",
+             _f1_row("all", r)]
+    for name in ("by_errors", "by_type"):
+        if r.get(name):
+            lines += ["", "by number of errors" if name == "by_errors" else "by error type"]
+            lines += [_f1_row(k, v) for k, v in r[name].items()]
+    lines += ["", f"signature: {r['signature']}"]
+    return "\n".join(lines) + "\n"
+
+
+def _f1_row(name: str, c: dict[str, Any]) -> str:
+    return (f"{name[:12]:<12} {_p(c['precision'], 11)} {_p(c['recall'], 7)} {_p(c['f1'], 7)}"
+            f" {c['shared']:7d} {c['ungrammatical_deps']:7d} "
+            f"{c['ungrammatical_error_deps']:6d} {c['grammatical_deps']:7d} "
+            f"{c['grammatical_error_deps']:6d}")

@@ -1,0 +1,289 @@
+"""One sentence's parse in the form the robustness metrics read, and the conversions.
+
+A parse file is CoNLL-U (dependency trees, or Link Grammar's undirected links
+carried in MISC as ``Links=2:Wd,4:Ss``), bracketed trees, or an AutoEval row
+file (``TOKEN<TAB>PARSE-STRING``, blank lines between sentences optional).
+Every kind is read into :class:`Parse`; the projections to rows (Bigert), the
+sentence structures (Kakkonen) and the arcs (Hashemi & Hwa) are written here
+once, so each metric is written once against them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from parsebench.errors import InputError, read_lines
+from parsebench.formats.brackets import Tree, parse_tree, split_trees
+from parsebench.formats.conllu import NO_HEAD, Sentence, looks_like_conllu, parse_conllu
+
+PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
+FAILED = "<failed>"
+"""The parse string of every row of a sentence the parser failed on."""
+
+
+@dataclass(slots=True)
+class Parse:
+    """A parsed sentence: its words and whichever analysis the file carried."""
+
+    forms: list[str]
+    line: int
+    kind: str
+    """``deps``, ``links``, ``tree`` or ``rows``."""
+    failed: str | None = None
+    """Why the parser failed on this sentence, or None."""
+    heads: list[int] = field(default_factory=list)
+    deprels: list[str] = field(default_factory=list)
+    upos: list[str] = field(default_factory=list)
+    xpos: list[str] = field(default_factory=list)
+    links: list[tuple[int, int, str]] = field(default_factory=list)
+    """Undirected links (i < j, 0-based word indices, label)."""
+    tree: Tree | None = None
+    rows: list[str] = field(default_factory=list)
+    """Parse strings of a row file."""
+    noise: list[bool] = field(default_factory=list)
+    """Rows that carry a misspelling record (``Noise=`` in MISC)."""
+
+    def __len__(self) -> int:
+        return len(self.forms)
+
+
+def _misc_value(misc: str, key: str) -> str | None:
+    if misc == "_":
+        return None
+    prefix = key + "="
+    for part in misc.split("|"):
+        if part.startswith(prefix):
+            return part[len(prefix):]
+    return None
+
+
+def _links_of(s: Sentence, path: str) -> list[tuple[int, int, str]] | None:
+    found = False
+    out: set[tuple[int, int, str]] = set()
+    for i, misc in enumerate(s.misc):
+        val = _misc_value(misc, "Links")
+        if val is None:
+            continue
+        found = True
+        for item in filter(None, val.split(",")):
+            other, _, label = item.partition(":")
+            if not other.isdigit() or not 1 <= int(other) <= len(s.forms):
+                raise InputError(f"bad link {item!r} in MISC Links of word {i + 1}",
+                                 path, s.line)
+            j = int(other) - 1
+            out.add((min(i, j), max(i, j), label))
+    return sorted(out) if found else None
+
+
+def from_sentence(s: Sentence, path: str = "<input>") -> Parse:
+    status = s.comment_value("parse_status")
+    failed = None
+    if status is not None and status.strip() == "failed":
+        failed = (s.comment_value("parse_error") or "failed").strip()
+    links = _links_of(s, path)
+    noise = [_misc_value(m, "Noise") is not None for m in s.misc]
+    return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
+                 failed=failed, heads=s.heads, deprels=s.deprels, upos=s.upos, xpos=s.xpos,
+                 links=links or [], noise=noise)
+
+
+def from_tree(tree: Tree, line: int) -> Parse:
+    leaves = [(t, w) for t, w in tree.leaves() if t != "-NONE-"]
+    return Parse(forms=[w for _, w in leaves], line=line, kind="tree", tree=tree,
+                 upos=[t for t, _ in leaves], xpos=[t for t, _ in leaves],
+                 noise=[False] * len(leaves))
+
+
+def _row_file(lines: list[str], path: str) -> list[Parse]:
+    out: list[Parse] = []
+    cur: Parse | None = None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            cur = None
+            continue
+        token, tab, parse = line.partition("\t")
+        if not tab:
+            raise InputError("expected TOKEN<TAB>PARSE-STRING (an AutoEval row file)", path, n)
+        if cur is None:
+            cur = Parse(forms=[], line=n, kind="rows")
+            out.append(cur)
+        cur.forms.append(token)
+        cur.rows.append(parse)
+        cur.noise.append(False)
+    return out
+
+
+def read_parses(path: str | os.PathLike[str]) -> list[Parse]:
+    """Every sentence of a CoNLL-U, bracketed-tree or row file, whichever PATH holds."""
+    lines = read_lines(path)
+    p = str(path)
+    if looks_like_conllu(path, lines):
+        return [from_sentence(s, p) for s in parse_conllu(lines, p)]
+    first = next((ln.lstrip() for ln in lines if ln.strip()), "")
+    if first.startswith("("):
+        return [from_tree(parse_tree(t.text, p, t.line), t.line)
+                for t in split_trees(lines, p) if t.text.strip()]
+    return _row_file(lines, p)
+
+
+def default_projection(parses: Sequence[Parse]) -> str:
+    kinds = {p.kind for p in parses}
+    if "tree" in kinds:
+        return "brackets"
+    if "links" in kinds:
+        return "links"
+    if "rows" in kinds:
+        return "tag"
+    return "head+deprel"
+
+
+def bracket_strings(tree: Tree) -> list[str]:
+    """Each word's bracket string as in the CoNLL-2005 parse column: ``(S(NP*``, ``*))``.
+
+    Phrasal nodes only (no part-of-speech level); a node without a label (the
+    outer ``( ... )`` of treebank files) and ``-NONE-`` words are left out.
+    """
+    opens: list[list[str]] = []
+    closes: list[int] = []
+
+    def walk(node: Tree) -> int:
+        """Add node's words; return how many it covered."""
+        if node.is_preterminal() or not node.children:
+            if node.label == "-NONE-" or not node.children:
+                return 0
+            for _ in node.children:
+                opens.append([])
+                closes.append(0)
+            return len(node.children)
+        start = len(opens)
+        covered = 0
+        for c in node.children:
+            if isinstance(c, str):
+                opens.append([])
+                closes.append(0)
+                covered += 1
+            else:
+                covered += walk(c)
+        if covered and node.label:
+            opens[start].insert(0, node.label)
+            closes[start + covered - 1] += 1
+        return covered
+
+    walk(tree)
+    return ["".join("(" + lab for lab in o) + "*" + ")" * c
+            for o, c in zip(opens, closes, strict=True)]
+
+
+def project(p: Parse, projection: str, path: str = "<input>") -> list[str]:
+    """The parse string of every row of P under PROJECTION."""
+    n = len(p.forms)
+    if p.failed is not None:
+        return [FAILED] * n
+    if p.kind == "rows":
+        return p.rows
+    if p.kind == "tree":
+        assert p.tree is not None
+        if projection == "brackets":
+            return bracket_strings(p.tree)
+        if projection in ("upos", "xpos", "tag"):
+            return p.upos
+        raise InputError(f"--project {projection} does not apply to bracketed trees "
+                         "(use brackets or tag)", path, p.line)
+    if projection == "links" or (p.kind == "links" and projection in ("head+deprel", "head",
+                                                                      "deprel")):
+        if p.kind != "links":
+            raise InputError("--project links needs Link Grammar output (MISC Links=)",
+                             path, p.line)
+        per: list[list[str]] = [[] for _ in range(n)]
+        for i, j, lab in p.links:
+            per[i].append(f"{j + 1}:{lab}")
+            per[j].append(f"{i + 1}:{lab}")
+        return [",".join(x) for x in per]
+    if projection == "head+deprel":
+        return [f"{h}:{d}" for h, d in zip(p.heads, p.deprels, strict=True)]
+    if projection == "head":
+        return [str(h) for h in p.heads]
+    if projection == "deprel":
+        return p.deprels
+    if projection in ("upos", "tag"):
+        return p.upos
+    if projection == "xpos":
+        return p.xpos
+    raise InputError(f"unknown projection {projection!r}; expected one of "
+                     + ", ".join(PROJECTIONS))
+
+
+def _spans(tree: Tree, labeled: bool) -> Counter[tuple[int, int, str]]:
+    out: Counter[tuple[int, int, str]] = Counter()
+
+    def walk(node: Tree, start: int) -> int:
+        if node.is_preterminal() or not node.children:
+            return 0 if node.label == "-NONE-" else len(node.children)
+        end = start
+        for c in node.children:
+            end += 1 if isinstance(c, str) else walk(c, end)
+        if end > start and node.label:
+            out[(start, end, node.label if labeled else "")] += 1
+        return end - start
+
+    walk(tree, 0)
+    return out
+
+
+def structure(p: Parse, labeled: bool) -> object:
+    """What must be equal for two parses of a sentence to match (Kakkonen).
+
+    Heads (and labels) for dependency trees, the set of unordered word pairs
+    (and link labels) for links, the multiset of phrase spans (and labels) for
+    trees, the parse strings for row files.
+    """
+    if p.kind == "deps":
+        return tuple(zip(p.heads, p.deprels, strict=True)) if labeled else tuple(p.heads)
+    if p.kind == "links":
+        return frozenset(p.links) if labeled else frozenset((i, j) for i, j, _ in p.links)
+    if p.kind == "tree":
+        assert p.tree is not None
+        return _spans(p.tree, labeled)
+    return tuple(p.rows)
+
+
+def arcs(p: Parse, labeled: bool, punct: bool, root: bool) -> list[tuple[int, int, str]]:
+    """(dependent, head, label) of every dependency: 1-based, head 0 for the root.
+
+    ``punct=False`` drops arcs whose dependent is punctuation (UPOS PUNCT or
+    deprel punct); ``root=False`` drops the root attachment. Words without a
+    head and failed parses have no arcs.
+    """
+    if p.failed is not None:
+        return []
+    if p.kind == "links":
+        return [(i + 1, j + 1, lab if labeled else "") for i, j, lab in p.links]
+    out = []
+    for i, h in enumerate(p.heads):
+        if h == NO_HEAD or (h == 0 and not root):
+            continue
+        if not punct and (p.upos[i] == "PUNCT" or p.deprels[i].split(":")[0] == "punct"):
+            continue
+        out.append((i + 1, h, p.deprels[i] if labeled else ""))
+    return out
+
+
+def misspelled_rows(clean: Parse, noisy: Parse) -> list[bool]:
+    """Rows misspelled in NOISY: a noise record in MISC, or a form unlike the clean one."""
+    return [r or a != b for r, a, b in zip(noisy.noise, noisy.forms, clean.forms, strict=True)]
+
+
+def check_same_rows(clean: Sequence[Parse], other: Sequence[Parse], clean_path: str,
+                    other_path: str) -> None:
+    """Rows must correspond one to one: same sentences, same number of words each."""
+    if len(clean) != len(other):
+        raise InputError(f"{len(other)} sentences, but {clean_path} has {len(clean)}",
+                         other_path)
+    for a, b in zip(clean, other, strict=True):
+        if len(a) != len(b):
+            raise InputError(f"sentence has {len(b)} words, but the one at {clean_path}:"
+                             f"{a.line} has {len(a)}; rows must correspond one to one",
+                             other_path, b.line)

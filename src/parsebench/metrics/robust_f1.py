@@ -1,0 +1,117 @@
+"""Robustness F1 of ungrammatical sentences against their corrections (Hashemi & Hwa 2016).
+
+Words of U (ungrammatical) or G (grammatical) that the alignment leaves
+unpaired are error words; a dependency touching one is error-related and is
+left out of both denominators. A dependency of U is shared when both of its
+words align into G and G has the same dependency between the aligned words.
+By default the root attachment counts as a dependency (every word has one),
+as in the authors' code; a failed parse has no dependencies, so it costs
+recall (or precision) instead of disappearing from the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from parsebench.analysis import Parse, arcs
+from parsebench.errors import InputError
+from parsebench.metrics.wordalign import Alignment, edit_distance, unaligned_runs
+
+
+@dataclass(slots=True)
+class F1Counts:
+    """Sufficient statistics of robustness F1, summed over pairs for the micro average."""
+
+    shared: int = 0
+    ungrammatical_deps: int = 0
+    ungrammatical_error_deps: int = 0
+    grammatical_deps: int = 0
+    grammatical_error_deps: int = 0
+    sentences: int = 0
+    failures: int = 0
+
+    def add(self, o: F1Counts) -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(o, f.name))
+
+    @property
+    def precision(self) -> float:
+        d = self.ungrammatical_deps - self.ungrammatical_error_deps
+        return self.shared / d if d else 0.0
+
+    @property
+    def recall(self) -> float:
+        d = self.grammatical_deps - self.grammatical_error_deps
+        return self.shared / d if d else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "shared": self.shared, "ungrammatical_deps": self.ungrammatical_deps,
+                "ungrammatical_error_deps": self.ungrammatical_error_deps,
+                "grammatical_deps": self.grammatical_deps,
+                "grammatical_error_deps": self.grammatical_error_deps,
+                "sentences": self.sentences, "failures": self.failures}
+
+
+def score_pair(u: Parse, g: Parse, alignment: Alignment, labeled: bool = False,
+               punct: bool = True, root: bool = True) -> F1Counts:
+    """The counts of one (U, G) pair; word indices in the alignment are 0-based."""
+    u_arcs = arcs(u, labeled, punct, root)
+    g_arcs = arcs(g, labeled, punct, root)
+    to_g: dict[int, set[int]] = {0: {0}}
+    aligned_g = {0}
+    for i, j in alignment.pairs:
+        to_g.setdefault(i + 1, set()).add(j + 1)
+        aligned_g.add(j + 1)
+    u_err = sum(1 for d, h, _ in u_arcs if d not in to_g or h not in to_g)
+    g_err = sum(1 for d, h, _ in g_arcs if d not in aligned_g or h not in aligned_g)
+    g_set = set(g_arcs)
+    shared = sum(1 for d, h, lab in u_arcs if d in to_g and h in to_g and any(
+        (dg, hg, lab) in g_set for dg in to_g[d] for hg in to_g[h]))
+    return F1Counts(shared, len(u_arcs), u_err, len(g_arcs), g_err, 1,
+                    int(u.failed is not None or g.failed is not None))
+
+
+@dataclass(slots=True)
+class F1Result:
+    total: F1Counts
+    by_errors: dict[int, F1Counts] = field(default_factory=dict)
+    by_type: dict[str, F1Counts] = field(default_factory=dict)
+
+
+def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
+                 alignments: Sequence[Alignment] | None, g_path: str, u_path: str,
+                 a_path: str = "", labeled: bool = False, punct: bool = True,
+                 root: bool = True) -> F1Result:
+    if len(grammatical) != len(ungrammatical):
+        raise InputError(f"{len(ungrammatical)} sentences, but {g_path} has "
+                         f"{len(grammatical)}", u_path)
+    if alignments is not None and len(alignments) != len(grammatical):
+        raise InputError(f"{len(alignments)} sentence pairs, but {g_path} has "
+                         f"{len(grammatical)} sentences", a_path)
+    result = F1Result(F1Counts())
+    for k, (g, u) in enumerate(zip(grammatical, ungrammatical, strict=True)):
+        a = alignments[k] if alignments is not None else edit_distance(u.forms, g.forms)
+        if a.corrected is not None and a.corrected != g.forms:
+            raise InputError(f"sentence pair {k + 1}: the M2 correction does not give the "
+                             f"words of the grammatical sentence at {g_path}:{g.line}",
+                             a_path or u_path)
+        for i, j in a.pairs:
+            if i >= len(u) or j >= len(g):
+                raise InputError(f"sentence pair {k + 1}: alignment pair {i}-{j} is outside "
+                                 f"the sentences ({len(u)} and {len(g)} words)",
+                                 a_path, k + 1)
+        c = score_pair(u, g, a, labeled, punct, root)
+        result.total.add(c)
+        errors = a.errors if a.errors is not None else unaligned_runs(a.pairs, len(u), len(g))
+        result.by_errors.setdefault(errors, F1Counts()).add(c)
+        for t in sorted(set(a.types)):
+            result.by_type.setdefault(t, F1Counts()).add(c)
+    return result

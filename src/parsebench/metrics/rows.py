@@ -1,0 +1,252 @@
+"""Unsupervised degradation estimates, row by row (Bigert et al. 2005).
+
+Files: m = gold (optional), 0 = parse of the clean text, n = parse of the text
+with misspellings, all with the same rows. The formulas (eqs. 6-22) are pure
+functions of numbers, so they work on exact fractions as well as on floats;
+the per-file work is counting the five cases of Table 1 and where the changes
+happen relative to the misspellings.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from parsebench.analysis import Parse, check_same_rows, misspelled_rows, project
+from parsebench.errors import InputError
+
+Number = float | Fraction
+DISTANCES = ("0", "1", "2", "3+", "none")
+"""Row's distance in words to the nearest misspelling of its sentence; none: no misspelling."""
+
+
+def estimates(acr_0n: Number, acr: Number) -> dict[str, Number]:
+    """Equations 6, 9, 16, 18-20: bounds and estimates from acr_0n and clean accuracy acr."""
+    upper = (1 - acr_0n) / acr
+    lower = upper / 2
+    estimate = 3 * upper / 4
+    return {"degr_lower": lower, "degr_upper": upper, "degr_estimate": estimate,
+            "acc_lower": acr * (1 - upper), "acc_upper": acr * (1 - lower),
+            "acc_estimate": acr * (1 - estimate)}
+
+
+def deviations(x: Mapping[str, Number], acr: Number) -> dict[str, Number]:
+    """Equations 8, 11, 15, 22 from the case frequencies x (keys aaa ... abc)."""
+    gamma = (7 * x["aba"] + 3 * x["abc"] - x["aab"]) / (4 * acr)
+    return {"epsilon": (2 * x["aba"] + x["abc"]) / acr,
+            "delta": (x["aab"] - 3 * x["aba"] - x["abc"]) / (2 * acr),
+            "gamma": gamma, "lambda": -acr * gamma}
+
+
+def warnings_for(acr: float) -> list[str]:
+    """Appendix A: when the lower bound holds and which way the estimate leans."""
+    out = []
+    if acr < 2 / 3:
+        out.append(f"accuracy {acr:.1%} is below 2/3: the lower bound of the degradation is "
+                   "not guaranteed (Appendix A)")
+    if acr >= 5 / 6:
+        out.append(f"accuracy {acr:.1%} >= 5/6: the estimate tends to understate the real "
+                   "degradation (gamma <= 0)")
+    elif acr <= 3 / 4:
+        out.append(f"accuracy {acr:.1%} <= 3/4: the estimate tends to overstate the real "
+                   "degradation (gamma >= 0)")
+    return out
+
+
+@dataclass(slots=True)
+class RowCounts:
+    """Sufficient statistics of one clean/noisy pair (and gold): counts, not ratios."""
+
+    rows: int = 0
+    misspelled: int = 0
+    agree_0n: int = 0
+    cases: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("aaa", "aab", "aba", "abb", "abc"), 0))
+    spread: dict[str, list[int]] = field(default_factory=lambda: {d: [0, 0, 0]
+                                                                  for d in DISTANCES})
+    """distance -> [rows, changed rows, changed rows that were right in the clean parse]."""
+    has_gold: bool = False
+
+
+def _bucket(d: int | None) -> str:
+    if d is None:
+        return "none"
+    return str(d) if d < 3 else "3+"
+
+
+def _distances(flags: list[bool]) -> list[int | None]:
+    """Distance of every position to the nearest True, None when there is none."""
+    n = len(flags)
+    out: list[int | None] = [None] * n
+    last = None
+    for i in range(n):
+        if flags[i]:
+            last = i
+        if last is not None:
+            out[i] = i - last
+    last = None
+    for i in range(n - 1, -1, -1):
+        if flags[i]:
+            last = i
+        if last is not None:
+            d = out[i]
+            out[i] = last - i if d is None else min(d, last - i)
+    return out
+
+
+def _flatten(parses: Sequence[Parse]) -> list[Parse]:
+    merged = Parse(forms=[], line=parses[0].line if parses else 1, kind="rows")
+    for p in parses:
+        merged.forms += p.forms
+        merged.noise += p.noise
+    return [merged]
+
+
+def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Parse] | None,
+               projection: str, paths: tuple[str, str, str]) -> RowCounts:
+    """Compare the rows of 0 and n (and m): the five cases and where the changes are.
+
+    A row file without sentence breaks is compared as one long sequence with
+    the others, as AutoEval did.
+    """
+    files = [clean, noisy] + ([gold] if gold is not None else [])
+    clean_path, noisy_path, gold_path = paths
+    if any(p.kind == "rows" for f in files for p in f) and \
+            len({len(f) for f in files}) > 1:
+        strings = [[s for p in f for s in project(p, projection, path)]
+                   for f, path in zip(files, paths, strict=False)]
+        sizes = {len(s) for s in strings}
+        if len(sizes) > 1:
+            raise InputError(f"{len(strings[1])} rows, but {clean_path} has "
+                             f"{len(strings[0])}; rows must correspond one to one", noisy_path)
+        c, n = _flatten(clean), _flatten(noisy)
+        row_strings = [strings]
+        pairs = [(c[0], n[0])]
+    else:
+        check_same_rows(clean, noisy, clean_path, noisy_path)
+        if gold is not None:
+            check_same_rows(clean, gold, clean_path, gold_path)
+        row_strings = [[project(p, projection, path) for p in f]
+                       for f, path in zip(files, paths, strict=False)]
+        row_strings = [list(t) for t in zip(*row_strings, strict=True)]
+        pairs = list(zip(clean, noisy, strict=True))
+    out = RowCounts(has_gold=gold is not None)
+    for (c_parse, n_parse), strs in zip(pairs, row_strings, strict=True):
+        zero, nth = strs[0], strs[1]
+        m = strs[2] if gold is not None else None
+        flags = misspelled_rows(c_parse, n_parse)
+        out.misspelled += sum(flags)
+        dists = _distances(flags)
+        out.rows += len(zero)
+        for i, (a0, an) in enumerate(zip(zero, nth, strict=True)):
+            same = a0 == an
+            out.agree_0n += same
+            cell = out.spread[_bucket(dists[i])]
+            cell[0] += 1
+            if not same:
+                cell[1] += 1
+            if m is None:
+                continue
+            gm = m[i]
+            if a0 == gm:
+                out.cases["aaa" if same else "aab"] += 1
+                if not same:
+                    cell[2] += 1
+            elif an == gm:
+                out.cases["aba"] += 1
+            else:
+                out.cases["abb" if same else "abc"] += 1
+    return out
+
+
+def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> dict[str, Any]:
+    """The figures of one noisy file, in the SPEC's JSON names (fractions in [0, 1])."""
+    if c.rows == 0:
+        raise InputError("no rows to compare", noisy_path)
+    acr_0n = c.agree_0n / c.rows
+    acr_m0 = (c.cases["aaa"] + c.cases["aab"]) / c.rows if c.has_gold else None
+    acr = accuracy if accuracy is not None else acr_m0
+    out: dict[str, Any] = {"rows": c.rows, "error_level": c.misspelled / c.rows,
+                           "acr_0n": acr_0n, "differs": 1 - acr_0n, "acr": acr}
+    changed = c.rows - c.agree_0n
+    spread: dict[str, dict[str, float | None]] = {d: {"rows": v[0], "changed": v[1],
+                  "share_of_changes": v[1] / changed if changed else 0.0,
+                  "changed_rate": v[1] / v[0] if v[0] else 0.0}
+              for d, v in c.spread.items()}
+    out["spread"] = spread
+    warnings: list[str] = []
+    if acr is None:
+        warnings.append("no clean accuracy: give --accuracy or --gold for the bounds")
+        out.update(dict.fromkeys(("degr_lower", "degr_upper", "degr_estimate", "acc_lower",
+                                  "acc_upper", "acc_estimate")))
+    elif acr <= 0:
+        raise InputError(f"clean accuracy is {acr}; the bounds need it above 0")
+    else:
+        out.update({k: float(v) for k, v in estimates(acr_0n, acr).items()})
+        warnings += warnings_for(acr)
+    if c.has_gold and acr_m0:
+        x = {k: v / c.rows for k, v in c.cases.items()}
+        acr_mn = (c.cases["aaa"] + c.cases["aba"]) / c.rows
+        degr_real = 1 - acr_mn / acr_m0
+        gold: dict[str, Any] = {"acr_m0": acr_m0, "acr_mn": acr_mn, "degr_real": degr_real,
+                                "acc_real": acr_mn, "cases": x}
+        gold.update({k: float(v) for k, v in deviations(x, acr_m0).items()})
+        lower, upper = out["degr_lower"], out["degr_upper"]
+        gold["within_bounds"] = bool(lower is not None and lower - 1e-12 <= degr_real
+                                     <= upper + 1e-12)
+        condition = x["aab"] >= 3 * x["aba"] + x["abc"]
+        share: float | None = x["aab"] / (1 - acr_0n) if acr_0n < 1 else None
+        right = sum(v[2] for v in c.spread.values())
+        gold["assumption"] = {
+            "aab_share_of_changes": share, "acr": acr_m0,
+            "condition_holds": condition,
+            "changed_rows_clean_accuracy": right / changed if changed else None,
+        }
+        for d, v in c.spread.items():
+            spread[d]["changed_clean_accuracy"] = v[2] / v[1] if v[1] else None
+        if not condition:
+            warnings.append("x_aab < 3 x_aba + x_abc on this file: the bounds are not "
+                            "guaranteed for this parser and projection")
+        elif share is not None and share < 0.8 * acr_m0:
+            warnings.append(f"the rows that change were right in the clean parse "
+                            f"{share:.1%} of the time, against {acr_m0:.1%} overall: the "
+                            "assumption of Appendix A fails, so the estimate is biased")
+        if accuracy is not None and abs(accuracy - acr_m0) > 0.005:
+            warnings.append(f"--accuracy {accuracy:.4f} differs from the gold accuracy "
+                            f"{acr_m0:.4f}; the bounds use --accuracy")
+        out["gold"] = gold
+    elif c.has_gold:
+        warnings.append("the clean parse agrees with the gold on no row")
+    out["warnings"] = warnings
+    return out
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    return {"mean": statistics.fmean(values),
+            "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+            "min": min(values), "max": max(values)}
+
+
+def aggregate(objs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Replicates: every number becomes {mean, std, min, max} (sample std, 0 for one file)."""
+    first = objs[0]
+    out: dict[str, Any] = {}
+    for k, v in first.items():
+        vals = [o[k] for o in objs]
+        if isinstance(v, dict):
+            out[k] = aggregate(vals)
+        elif isinstance(v, bool):
+            out[k] = sum(vals) / len(vals)
+        elif isinstance(v, (int, float)) and all(isinstance(x, (int, float)) for x in vals):
+            out[k] = _summary([float(x) for x in vals])
+        elif k == "warnings":
+            seen: list[str] = []
+            for o in vals:
+                seen += [w for w in o if w not in seen]
+            out[k] = seen
+        else:
+            out[k] = v if all(x == v for x in vals) else None
+    return out

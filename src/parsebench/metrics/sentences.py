@@ -1,0 +1,99 @@
+"""Sentence robustness scores, unlabeled and labeled (Kakkonen 2007).
+
+A clean/noisy pair matches when the noisy parse has the same structure as the
+clean one (and, labeled, the same labels). A failure on either side is a
+non-match that stays in the denominator and is counted, which is how the
+paper's footnote gets 72.94 = 186/255 rather than 80.17 = 186/232.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from parsebench.analysis import Parse, check_same_rows, misspelled_rows, structure
+
+
+@dataclass(slots=True)
+class Tally:
+    sentences: int = 0
+    unlabeled: int = 0
+    labeled: int = 0
+    failures: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.sentences += other.sentences
+        self.unlabeled += other.unlabeled
+        self.labeled += other.labeled
+        self.failures += other.failures
+
+    def scores(self) -> dict[str, Any]:
+        n = self.sentences
+        parsed = n - self.failures
+        return {"sentences": n, "failures": self.failures,
+                "unlabeled": self.unlabeled / n if n else None,
+                "labeled": self.labeled / n if n else None,
+                "parsed_only": {"unlabeled": self.unlabeled / parsed if parsed else None,
+                                "labeled": self.labeled / parsed if parsed else None}}
+
+
+@dataclass(slots=True)
+class SentenceScores:
+    by_errors: dict[int, Tally] = field(default_factory=dict)
+
+    def add_pair(self, clean: Parse, noisy: Parse) -> None:
+        errors = sum(misspelled_rows(clean, noisy)) if len(clean) == len(noisy) else \
+            sum(noisy.noise)
+        t = self.by_errors.setdefault(errors, Tally())
+        t.sentences += 1
+        if clean.failed is not None or noisy.failed is not None:
+            t.failures += 1
+            return
+        if len(clean) != len(noisy) or clean.kind != noisy.kind:
+            return
+        if structure(clean, False) == structure(noisy, False):
+            t.unlabeled += 1
+            if structure(clean, True) == structure(noisy, True):
+                t.labeled += 1
+
+    def overall(self) -> Tally:
+        """Pairs whose noisy side has a misspelling; all pairs when none has."""
+        total = Tally()
+        keys = [k for k in self.by_errors if k > 0] or list(self.by_errors)
+        for k in keys:
+            total.add(self.by_errors[k])
+        return total
+
+    def as_dict(self) -> dict[str, Any]:
+        total = self.overall()
+        out = total.scores()
+        out["unchanged_sentences"] = self.by_errors[0].sentences if 0 in self.by_errors \
+            and len(self.by_errors) > 1 else 0
+        out["by_errors"] = {str(k): self.by_errors[k].scores() for k in sorted(self.by_errors)}
+        levels = sorted(k for k in self.by_errors if k > 0)
+        drops: dict[str, float | None] = {"unlabeled": None, "labeled": None}
+        if len(levels) > 1:
+            lo, hi = self.by_errors[levels[0]].scores(), self.by_errors[levels[-1]].scores()
+            for key in drops:
+                if lo[key]:
+                    drops[key] = relative_drop(lo[key], hi[key])
+        out["relative_drop"] = drops
+        return out
+
+
+def relative_drop(low: float, high: float) -> float:
+    """(s_low - s_high) / s_low: the share of the score lost from the lowest error level."""
+    return (low - high) / low
+
+
+def score_sentences(clean: Sequence[Parse], noisy_files: Sequence[Sequence[Parse]],
+                    clean_path: str, noisy_paths: Sequence[str]) -> SentenceScores:
+    """Pool every noisy file's pairs (replicates) with the clean sentence at the same position."""
+    scores = SentenceScores()
+    for noisy, path in zip(noisy_files, noisy_paths, strict=True):
+        if len(noisy) != len(clean):
+            check_same_rows(clean, noisy, clean_path, path)
+        for c, n in zip(clean, noisy, strict=True):
+            scores.add_pair(c, n)
+    return scores

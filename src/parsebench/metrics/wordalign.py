@@ -1,0 +1,133 @@
+"""Word alignments between an ungrammatical sentence U and its correction G.
+
+Three sources: word-level edit distance (rapidfuzz's Levenshtein over word
+lists; a substitution pairs the two words 1:1, so they are not error words),
+a Pharaoh file (``i-j`` pairs, 0-based, i in U and j in G, one line per
+sentence pair, as fast_align and Moses write them), or an M2 error
+annotation (the first annotator's edits; words outside edits align 1:1, and
+inside an edit the words are aligned by edit distance too). M2 edits carry
+error types, which give the breakdown by type.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from rapidfuzz.distance import Levenshtein
+
+from parsebench.errors import InputError, read_lines
+
+
+@dataclass(slots=True)
+class Alignment:
+    pairs: list[tuple[int, int]]
+    """(i in U, j in G), 0-based."""
+    errors: int | None
+    """How many errors (edits) the sentence has; None: count the unaligned runs."""
+    types: list[str] = field(default_factory=list)
+    """Error types of the edits, when the source has them."""
+    corrected: list[str] | None = None
+    """G's words when the source spells them out (M2)."""
+
+
+def edit_distance(u: list[str], g: list[str]) -> Alignment:
+    """Align by word-level Levenshtein distance; each run of edits counts as one error.
+
+    Equal-cost alignments are broken the same way whichever side comes first, so
+    swapping U and G swaps precision and recall and nothing else.
+    """
+    if g < u:
+        back = edit_distance(g, u)
+        return Alignment(sorted((i, j) for j, i in back.pairs), back.errors)
+    pairs: list[tuple[int, int]] = []
+    errors = 0
+    for op in Levenshtein.opcodes(u, g):
+        if op.tag == "equal" or op.tag == "replace":
+            pairs += [(op.src_start + k, op.dest_start + k)
+                      for k in range(op.src_end - op.src_start)]
+        if op.tag != "equal":
+            errors += 1
+    return Alignment(pairs, errors)
+
+
+def read_pharaoh(path: str | os.PathLike[str]) -> list[Alignment]:
+    out = []
+    for n, line in enumerate(read_lines(path), 1):
+        pairs = []
+        for item in line.split():
+            i, dash, j = item.partition("-")
+            if not dash or not i.isdigit() or not j.isdigit():
+                raise InputError(f"bad alignment pair {item!r}, expected I-J", path, n)
+            pairs.append((int(i), int(j)))
+        out.append(Alignment(sorted(pairs), errors=None))
+    return out
+
+
+def unaligned_runs(pairs: list[tuple[int, int]], u_len: int, g_len: int) -> int:
+    """Runs of unaligned words on either side: the error count of a bare alignment."""
+    runs = 0
+    for side, length in ((0, u_len), (1, g_len)):
+        aligned = {p[side] for p in pairs}
+        prev = False
+        for k in range(length):
+            gap = k not in aligned
+            runs += gap and not prev
+            prev = gap
+    return runs
+
+
+def read_m2(path: str | os.PathLike[str]) -> list[tuple[list[str], Alignment]]:
+    """(U's words, alignment) per sentence of an M2 file, with the first annotator's edits."""
+    out: list[tuple[list[str], Alignment]] = []
+    lines = read_lines(path)
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        n += 1
+        if not line.strip():
+            continue
+        if not line.startswith("S "):
+            raise InputError("expected an 'S ' line to start an M2 sentence", path, n)
+        src = line[2:].split()
+        edits: list[tuple[int, int, str, list[str]]] = []
+        annotator = None
+        while n < len(lines) and lines[n].startswith("A "):
+            fields = lines[n][2:].split("|||")
+            n += 1
+            if len(fields) < 6:
+                raise InputError("expected 'A start end|||type|||correction|||...|||id'",
+                                 path, n)
+            span = fields[0].split()
+            if len(span) != 2 or not all(x.lstrip("-").isdigit() for x in span):
+                raise InputError(f"bad edit span {fields[0]!r}", path, n)
+            a, b = int(span[0]), int(span[1])
+            who = fields[5].strip()
+            annotator = who if annotator is None else annotator
+            if who != annotator or fields[1] in ("noop", "UNK") or a < 0:
+                continue
+            if not 0 <= a <= b <= len(src):
+                raise InputError(f"edit span {a} {b} outside the sentence of {len(src)} words",
+                                 path, n)
+            repl = [] if fields[2].strip() == "-NONE-" else fields[2].split()
+            edits.append((a, b, fields[1], repl))
+        out.append((src, _apply_m2(src, sorted(edits, key=lambda e: (e[0], e[1])))))
+    return out
+
+
+def _apply_m2(src: list[str], edits: list[tuple[int, int, str, list[str]]]) -> Alignment:
+    pairs: list[tuple[int, int]] = []
+    corrected: list[str] = []
+    pos = 0
+    for a, b, _, repl in edits:
+        for k in range(pos, a):
+            pairs.append((k, len(corrected)))
+            corrected.append(src[k])
+        inner = edit_distance(src[a:b], repl)
+        pairs += [(a + i, len(corrected) + j) for i, j in inner.pairs]
+        corrected += repl
+        pos = max(pos, b)
+    for k in range(pos, len(src)):
+        pairs.append((k, len(corrected)))
+        corrected.append(src[k])
+    return Alignment(pairs, len(edits), [t for _, _, t, _ in edits], corrected)
