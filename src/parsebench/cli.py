@@ -259,6 +259,51 @@ def noise_cmd(
                    f"{lex.name} loaded once in {t_lex:.3f} s", err=True)
 
 
+@app.command("parse")
+def parse_cmd(
+    source: Annotated[Path, typer.Argument(help="CoNLL-U (its words are the pre-tokenized "
+                                                "input) or text, one sentence a line.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="CoNLL-U, or one tree a line "
+                                         "for constituency parsers.")],
+    parser: Annotated[str, typer.Option(
+        "--parser", help="udpipe:MODEL, spacy:PIPELINE, linkgrammar, nltk-tnt:TRAIN.conllu, "
+        "nltk-earley:GRAMMAR.cfg, command:\"CMD\", command-text:\"CMD\", precomputed:FILE, "
+        "python:MODULE:CLASS.")],
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds one sentence may "
+                                           "take; then it is a failure.")] = 60.0,
+    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 1,
+    raw: Annotated[bool, typer.Option("--raw", help="Let the parser tokenize the text "
+                                      "itself (rows no longer 1:1).")] = False,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
+) -> None:
+    """Parse with a real parser in worker processes; failures are recorded, never fatal."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from parsebench.parsers.run import parse_sentences, read_input, write_run
+
+    sentences = read_input(source)
+    with Progress(TextColumn("parsing"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), transient=True, disable=not sys.stderr.isatty(),
+                  console=__import__("rich.console").console.Console(stderr=True)) as bar:
+        task = bar.add_task("parse", total=len(sentences))
+        run = parse_sentences(sentences, parser, workers, timeout, raw, batch_size,
+                              progress=lambda _t: bar.advance(task))
+    write_run(run, output)
+    sp = run.speed()
+    typer.echo(f"{output}: {sp['sentences']} sentences, {sp['words']} words, "
+               f"{sp['failures']} failures {sp['failure_reasons'] or ''}, "
+               f"{sp['words_per_second'] or 0:,.0f} words/s per worker, "
+               f"{sp['wall_words_per_second'] or 0:,.0f} words/s in all ({workers} worker(s), "
+               f"{sp['wall_seconds']:.1f} s with start-up); speed in {output}.speed.json",
+               err=True)
+
+
 robustness_app = typer.Typer(no_args_is_help=True,
                              help="How much parses change when the input gets noisy.")
 app.add_typer(robustness_app, name="robustness")

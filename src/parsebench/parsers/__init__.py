@@ -1,0 +1,1 @@
+"""Parser adapters, the worker pool that runs them, and ``parsebench parse``."""

@@ -1,0 +1,162 @@
+"""The adapter interface every parser sits behind, and the registry of adapters.
+
+An adapter turns a batch of sentences (pre-tokenized words, or raw text) into
+one outcome per sentence, in order: an :class:`Analysis` or a
+:class:`Failure` with its reason. Adapters run inside worker processes
+(:mod:`parsebench.parsers.pool`), so they may load big models and may crash or
+hang; the pool isolates that. Third-party adapters register under the entry
+point group ``parsebench.parsers`` (name -> class), or are named directly as
+``python:MODULE:CLASS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+from parsebench.errors import InputError
+
+ENTRY_POINT_GROUP = "parsebench.parsers"
+
+
+@dataclass(slots=True)
+class Item:
+    """One sentence to parse: its position in the input, its words, its text."""
+
+    index: int
+    words: list[str]
+    text: str
+
+
+@dataclass(slots=True)
+class Analysis:
+    """A parser's analysis of one sentence; unset columns stay ``_``."""
+
+    heads: list[int] | None = None
+    deprels: list[str] | None = None
+    upos: list[str] | None = None
+    xpos: list[str] | None = None
+    lemmas: list[str] | None = None
+    feats: list[str] | None = None
+    links: list[tuple[int, int, str]] | None = None
+    """Undirected links (i < j, 1-based, 0 = left wall, label)."""
+    tree: str | None = None
+    """A bracketed constituency tree."""
+    forms: list[str] | None = None
+    """The parser's own words, when it tokenized raw text itself."""
+
+
+@dataclass(slots=True)
+class Failure:
+    reason: str
+
+
+Outcome = Analysis | Failure
+
+
+@dataclass(slots=True)
+class Timed:
+    """An outcome with the seconds the parser spent on it."""
+
+    index: int
+    outcome: Outcome
+    seconds: float
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class Adapter(ABC):
+    """A parser. Subclasses set ``name`` and ``kind`` and implement ``parse``."""
+
+    name = "adapter"
+    kind = "deps"
+    """What the analyses hold: deps, links, tree or tags."""
+    streaming = True
+    """True when ``parse`` yields each sentence as soon as it is done (the pool
+    then times each sentence); False when it answers a batch at once."""
+    raw_text = False
+    """True when the adapter can tokenize raw text itself."""
+    timeout = 60.0
+    """Seconds one sentence may take; set by the pool."""
+
+    def __init__(self, arg: str | None) -> None:
+        self.arg = arg
+
+    @abstractmethod
+    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
+        """One outcome per item, in order."""
+
+    def identity(self) -> dict[str, str]:
+        """What decides the output: adapter, versions, model checksum, options."""
+        return {"adapter": self.name, "arg": self.arg or ""}
+
+
+def file_digest(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a model or grammar file, so a changed file is a different parser."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
+    return h.hexdigest()[:16]
+
+
+BUILTIN = {
+    "udpipe": "parsebench.parsers.udpipe:UDPipe",
+    "spacy": "parsebench.parsers.spacy:SpaCy",
+    "linkgrammar": "parsebench.parsers.linkgrammar:LinkGrammar",
+    "nltk-tnt": "parsebench.parsers.nltk:TnTTagger",
+    "nltk-earley": "parsebench.parsers.nltk:Earley",
+    "command": "parsebench.parsers.command:Command",
+    "command-text": "parsebench.parsers.command:CommandText",
+    "precomputed": "parsebench.parsers.precomputed:Precomputed",
+}
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    name, colon, arg = spec.partition(":")
+    if name == "python":
+        return spec, None
+    return name.strip(), (arg if colon else None)
+
+
+def _load(target: str, spec: str) -> type[Adapter]:
+    module, _, cls = target.rpartition(":")
+    try:
+        obj = getattr(importlib.import_module(module), cls)
+    except ImportError as exc:
+        raise InputError(f"parser {spec!r} needs a module that is not installed "
+                         f"({exc.name}); see the README for its extra") from None
+    except AttributeError:
+        raise InputError(f"parser {spec!r}: {module} has no {cls}") from None
+    if not (isinstance(obj, type) and issubclass(obj, Adapter)):
+        raise InputError(f"parser {spec!r}: {target} is not a parsebench Adapter")
+    return obj
+
+
+def adapter_class(spec: str) -> tuple[type[Adapter], str | None]:
+    """The class and argument a parser SPEC names (``udpipe:MODEL``, ``python:MOD:CLS``)."""
+    name, arg = split_spec(spec)
+    if name.startswith("python:"):
+        rest = name[len("python:"):]
+        target, _, arg_part = rest.partition("=")
+        return _load(target, spec), arg_part or None
+    if name in BUILTIN:
+        return _load(BUILTIN[name], spec), arg
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return _load(ep.value, spec), arg
+    known = sorted(set(BUILTIN) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
+    raise InputError(f"unknown parser {name!r}; known: {', '.join(known)}, python:MODULE:CLASS")
+
+
+def make_adapter(spec: str) -> Adapter:
+    cls, arg = adapter_class(spec)
+    return cls(arg)

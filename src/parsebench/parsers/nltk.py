@@ -1,0 +1,84 @@
+"""NLTK's TnT tagger and Earley chart parser (extra ``nltk``).
+
+``nltk-tnt:TRAIN.conllu`` trains TnT on the file's (FORM, UPOS) pairs when the
+worker starts; unknown words get a suffix tagger's guess (TnT's own idea,
+which NLTK leaves to the caller). ``nltk-earley:GRAMMAR.cfg`` parses with a
+hand-written grammar (NLTK's CFG notation, words quoted; ``english.cfg`` is
+the small example grammar that ships with parsebench); a sentence with a
+word the grammar lacks, or without a parse, is a failure: such failures are
+the data of a grammar-based parser, not bugs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from importlib.metadata import version
+from pathlib import Path
+
+from parsebench.errors import InputError, read_lines
+from parsebench.formats.conllu import read_conllu
+from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
+
+
+class TnTTagger(Adapter):
+    name = "nltk-tnt"
+    kind = "tags"
+
+    def __init__(self, arg: str | None) -> None:
+        super().__init__(arg)
+        if not arg:
+            raise InputError("nltk-tnt needs training data: nltk-tnt:TRAIN.conllu")
+        from nltk.tag import AffixTagger, DefaultTagger, tnt
+
+        train = [list(zip(s.forms, s.upos, strict=True)) for s in read_conllu(arg)]
+        unk = AffixTagger(train, affix_length=-3, backoff=DefaultTagger("NOUN"))
+        self.tagger = tnt.TnT(unk=unk, Trained=True, N=100)
+        self.tagger.train(train)
+
+    def identity(self) -> dict[str, str]:
+        assert self.arg is not None
+        return {"adapter": self.name, "version": version("nltk"),
+                "train": file_digest(self.arg), "beam": "100"}
+
+    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
+        for item in batch:
+            tags = [t for _, t in self.tagger.tag(item.words)]
+            yield Analysis(upos=tags)
+
+
+class Earley(Adapter):
+    name = "nltk-earley"
+    kind = "tree"
+
+    def __init__(self, arg: str | None) -> None:
+        super().__init__(arg)
+        if not arg:
+            raise InputError("nltk-earley needs a grammar: nltk-earley:GRAMMAR.cfg")
+        from nltk import CFG
+        from nltk.parse import EarleyChartParser
+
+        bundled = Path(__file__).resolve().parent.parent / "data" / "grammars" / arg
+        if not Path(arg).exists() and bundled.exists():
+            arg = self.arg = str(bundled)
+        try:
+            grammar = CFG.fromstring("\n".join(read_lines(arg)))
+        except ValueError as exc:
+            raise InputError(f"not an NLTK CFG grammar: {exc}", arg) from None
+        self.words = {t for p in grammar.productions() for t in p.rhs() if isinstance(t, str)}
+        self.parser = EarleyChartParser(grammar)
+
+    def identity(self) -> dict[str, str]:
+        assert self.arg is not None
+        return {"adapter": self.name, "version": version("nltk"), "grammar": file_digest(self.arg)}
+
+    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
+        for item in batch:
+            unknown = [w for w in item.words if w not in self.words]
+            if unknown:
+                yield Failure("not in the grammar: " + " ".join(unknown[:5]))
+                continue
+            tree = next(iter(self.parser.parse(item.words)), None)
+            if tree is None:
+                yield Failure("no parse")
+            else:
+                yield Analysis(tree=" ".join(str(tree).split()))

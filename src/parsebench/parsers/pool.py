@@ -1,0 +1,266 @@
+"""Long-lived worker processes that run an adapter, with a hard per-sentence timeout.
+
+Why by hand: the parsers are C libraries and external programs that can hang
+or crash the interpreter, so each worker is a fresh ``python -m`` process of
+its own (in its own session, so a parser's child processes die with it; no
+fork of a threaded parent, no re-import of the caller's main module), and the parent
+watches a deadline per sentence. concurrent.futures cannot kill a hung task,
+and a crashed worker breaks a whole ProcessPoolExecutor. A timeout or crash
+costs the sentence being parsed: it is recorded as a failure, the worker is
+restarted, and the rest of its batch goes on. An adapter that answers a batch
+at once (``streaming = False``) gets the timeout times the batch size; if that
+passes, the batch is retried sentence by sentence so the culprit is found.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.parsers.base import Failure, Item, Timed, make_adapter
+
+LOAD_TIMEOUT = 900.0
+"""Seconds a worker may take to load its model (or train, for TnT)."""
+
+
+def _worker(spec: str, timeout: float, tokenize: bool, conn: _Duplex) -> None:
+    try:
+        adapter = make_adapter(spec)
+        adapter.timeout = timeout
+    except InputError as exc:
+        conn.send(("fatal", exc.message, exc.path, exc.line))
+        return
+    except Exception as exc:  # a parser's own start-up failure, reported, not raised
+        conn.send(("fatal", f"parser {spec!r} failed to start: {type(exc).__name__}: {exc}",
+                   None, None))
+        return
+    conn.send(("ready", adapter.identity(), adapter.kind, adapter.streaming))
+    while True:
+        items = conn.recv()
+        if items is None:
+            return
+        todo = list(items)
+        while todo:
+            t0 = time.perf_counter()
+            done: list[tuple[int, Any, float]] = []
+            try:
+                for outcome in adapter.parse(todo, tokenize):
+                    t1 = time.perf_counter()
+                    done.append((todo[len(done)].index, outcome, t1 - t0))
+                    t0 = t1
+                    if adapter.streaming:
+                        conn.send(("result", *done[-1]))
+                failed = None
+            except InputError as exc:
+                conn.send(("fatal", exc.message, exc.path, exc.line))
+                return
+            except Exception as exc:  # the parser failed on this sentence: go on
+                failed = (todo[len(done)].index,
+                          Failure(f"error: {type(exc).__name__}: {exc}"[:300]),
+                          time.perf_counter() - t0)
+            if not adapter.streaming:
+                # a batch answered at once: share its time out by sentence length
+                total = sum(d[2] for d in done)
+                words = sum(len(it.words) for it in todo[:len(done)]) or 1
+                for it, (index, outcome, _) in zip(todo, done, strict=False):
+                    conn.send(("result", index, outcome, total * len(it.words) / words))
+            if failed is not None:
+                conn.send(("result", *failed))
+                todo = todo[len(done) + 1:]
+            else:
+                todo = []
+
+
+def main() -> None:
+    """Worker entry point: ``python -m parsebench.parsers.pool SPEC TIMEOUT TOKENIZE``.
+
+    The protocol runs over the original standard input and output; file
+    descriptor 1 is pointed at standard error first, so that a parser library
+    printing to stdout cannot corrupt it.
+    """
+    proto_out = os.dup(1)
+    os.dup2(2, 1)
+    conn = Connection(os.dup(0), readable=True, writable=False)
+    out = Connection(proto_out, readable=False, writable=True)
+    _worker(sys.argv[1], float(sys.argv[2]), sys.argv[3] == "1", _Duplex(conn, out))
+
+
+class _Duplex:
+    """Two one-way connections (stdin, stdout) used as one."""
+
+    def __init__(self, rd: Connection, wr: Connection) -> None:
+        self.rd, self.wr = rd, wr
+
+    def send(self, obj: object) -> None:
+        self.wr.send(obj)
+
+    def recv(self) -> Any:
+        return self.rd.recv()
+
+
+@dataclass
+class _Worker:
+    proc: subprocess.Popen[bytes]
+    conn: Connection
+    out: Connection
+    pending: list[Item] = field(default_factory=list)
+    deadline: float = 0.0
+
+
+class Pool:
+    """N workers of one parser SPEC; ``parse`` returns one timed outcome per item, in order."""
+
+    def __init__(self, spec: str, workers: int = 1, timeout: float = 60.0,
+                 batch_size: int = 16, tokenize: bool = False) -> None:
+        if workers < 1:
+            raise InputError(f"--workers {workers}: must be 1 or more")
+        if timeout <= 0:
+            raise InputError(f"--timeout {timeout}: must be above 0")
+        self.spec, self.timeout, self.batch_size, self.tokenize = spec, timeout, batch_size, \
+            tokenize
+        self.workers: list[_Worker] = []
+        self.identity: dict[str, str] = {}
+        self.kind = "deps"
+        self.streaming = True
+        self.restarts = 0
+        for _ in range(workers):
+            self.workers.append(self._start())
+
+    def _start(self) -> _Worker:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "parsebench.parsers.pool", self.spec, str(self.timeout),
+             "1" if self.tokenize else "0"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+        assert proc.stdin is not None and proc.stdout is not None
+        conn = Connection(os.dup(proc.stdout.fileno()), readable=True, writable=False)
+        out = Connection(os.dup(proc.stdin.fileno()), readable=False, writable=True)
+        proc.stdin.close()
+        proc.stdout.close()
+        if not conn.poll(LOAD_TIMEOUT):
+            self._kill(proc)
+            raise InputError(f"parser {self.spec!r} did not start within {LOAD_TIMEOUT:.0f} s")
+        try:
+            msg = conn.recv()
+        except EOFError:
+            proc.wait(5)
+            raise InputError(f"parser {self.spec!r} crashed while starting (exit code "
+                             f"{proc.returncode})") from None
+        if msg[0] == "fatal":
+            self._kill(proc)
+            raise InputError(msg[1], msg[2], msg[3])
+        _, self.identity, self.kind, self.streaming = msg
+        return _Worker(proc, conn, out)
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen[bytes]) -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+        proc.wait(5)
+
+    def _restart(self, w: _Worker) -> None:
+        self._kill(w.proc)
+        w.conn.close()
+        w.out.close()
+        fresh = self._start()
+        w.proc, w.conn, w.out = fresh.proc, fresh.conn, fresh.out
+        self.restarts += 1
+
+    def _send(self, w: _Worker, batch: list[Item]) -> None:
+        w.pending = list(batch)
+        w.out.send(batch)
+        self._arm(w)
+
+    def _arm(self, w: _Worker) -> None:
+        n = 1 if self.streaming else len(w.pending)
+        w.deadline = time.monotonic() + self.timeout * n
+
+    def parse(self, items: Sequence[Item],
+              progress: Callable[[Timed], None] | None = None) -> list[Timed]:
+        queue: deque[list[Item]] = deque(
+            list(items[k:k + self.batch_size]) for k in range(0, len(items), self.batch_size))
+        results: dict[int, Timed] = {}
+
+        def record(t: Timed) -> None:
+            results[t.index] = t
+            if progress is not None:
+                progress(t)
+
+        while queue or any(w.pending for w in self.workers):
+            for w in self.workers:
+                if not w.pending and queue:
+                    self._send(w, queue.popleft())
+            busy = [w for w in self.workers if w.pending]
+            now = time.monotonic()
+            ready = wait([w.conn for w in busy],
+                         timeout=max(0.0, min(w.deadline for w in busy) - now))
+            for w in busy:
+                if w.conn in ready:
+                    try:
+                        msg = w.conn.recv()
+                    except EOFError:
+                        code = w.proc.wait(5)
+                        first, rest = w.pending[0], w.pending[1:]
+                        record(Timed(first.index, Failure(f"crash (exit code {code})"), 0.0))
+                        w.pending = []
+                        self._restart(w)
+                        if rest:
+                            queue.appendleft(rest)
+                        continue
+                    if msg[0] == "fatal":
+                        self.close()
+                        raise InputError(msg[1], msg[2], msg[3])
+                    _, index, outcome, seconds = msg
+                    record(Timed(index, outcome, seconds))
+                    w.pending = [it for it in w.pending if it.index != index]
+                    if w.pending:
+                        self._arm(w)
+                elif time.monotonic() >= w.deadline:
+                    pending = w.pending
+                    w.pending = []
+                    self._restart(w)
+                    if len(pending) == 1 or self.streaming:
+                        record(Timed(pending[0].index,
+                                     Failure(f"timeout after {self.timeout:g} s"),
+                                     self.timeout))
+                        pending = pending[1:]
+                        if pending:
+                            queue.appendleft(pending)
+                    else:
+                        queue.extendleft([it] for it in reversed(pending))
+        return [results[it.index] for it in items]
+
+    def close(self) -> None:
+        for w in self.workers:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                w.out.send(None)
+        for w in self.workers:
+            try:
+                w.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                self._kill(w.proc)
+            w.conn.close()
+            w.out.close()
+        self.workers = []
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+if __name__ == "__main__":
+    main()

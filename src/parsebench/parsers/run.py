@@ -1,0 +1,163 @@
+"""``parsebench parse``: read sentences, run a parser in its pool, write parses and speed.
+
+Input is CoNLL-U (its word rows are the pre-tokenized input, and its comments
+and MISC noise records are carried over to the output) or text, one sentence
+a line with words separated by spaces. Output is CoNLL-U for dependency,
+link and tag parsers and one bracketed tree a line for constituency parsers.
+A failed sentence keeps its words: in CoNLL-U it has ``_`` heads and the
+comments ``# parse_status = failed`` and ``# parse_error = REASON``; as a tree
+it is the flat ``(PARSE-FAILED (X w1) ...)``. Speed (words/s, and seconds per
+sentence against its length) is written beside the output as OUT.speed.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from parsebench.analysis import FAILED_TREE
+from parsebench.errors import InputError, atomic_output, read_lines
+from parsebench.formats.conllu import (
+    NO_HEAD,
+    Sentence,
+    looks_like_conllu,
+    parse_conllu,
+    write_conllu,
+)
+from parsebench.parsers.base import Analysis, Item, Timed
+from parsebench.parsers.pool import Pool
+
+
+def read_input(path: str | os.PathLike[str]) -> list[Sentence]:
+    """Sentences of a CoNLL-U file, or of a text file (one a line, words split on spaces)."""
+    lines = read_lines(path)
+    if looks_like_conllu(path, lines):
+        return parse_conllu(lines, str(path))
+    out = []
+    for n, line in enumerate(lines, 1):
+        words = line.split()
+        if not words:
+            continue
+        k = len(words)
+        out.append(Sentence(forms=words, lemmas=["_"] * k, upos=["_"] * k, xpos=["_"] * k,
+                            feats=["_"] * k, heads=[NO_HEAD] * k, deprels=["_"] * k,
+                            deps=["_"] * k, misc=["_"] * k, comments=[f"# text = {line.strip()}"],
+                            line=n))
+    return out
+
+
+def items_of(sentences: Sequence[Sentence]) -> list[Item]:
+    return [Item(k, s.forms, s.text) for k, s in enumerate(sentences)]
+
+
+def _without_links(misc: str) -> str:
+    parts = [p for p in misc.split("|") if p != "_" and not p.startswith("Links=")]
+    return "|".join(parts) or "_"
+
+
+def to_conllu(s: Sentence, t: Timed, kind: str) -> Sentence:
+    """S with the parser's columns (or the failure marks), its comments and noise kept."""
+    comments = [c for c in s.comments if not c.startswith(("# parse_status", "# parse_error"))]
+    o = t.outcome
+    if isinstance(o, Analysis) and o.forms is not None and o.forms != s.forms:
+        n = len(o.forms)  # the parser tokenized raw text itself: its own words
+        base = Sentence(forms=list(o.forms), lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
+                        feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n,
+                        deps=["_"] * n, misc=["_"] * n, comments=comments, line=s.line)
+    else:
+        n = len(s.forms)
+        base = replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
+                       heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
+                       misc=[_without_links(m) for m in s.misc], comments=comments)
+    if not isinstance(o, Analysis):
+        base.comments = [*comments, "# parse_status = failed",
+                         f"# parse_error = {o.reason.replace(chr(10), ' ')}"]
+        return base
+    for col in ("heads", "deprels", "upos", "xpos", "lemmas", "feats"):
+        val = getattr(o, col)
+        if val is not None:
+            setattr(base, col, list(val))
+    if o.links is not None:
+        per: list[list[str]] = [[] for _ in range(n + 1)]
+        for i, j, lab in o.links:
+            per[i].append(f"{j}:{lab}")
+            per[j].append(f"{i}:{lab}")
+        for k in range(n):
+            if per[k + 1]:
+                rec = "Links=" + ",".join(per[k + 1])
+                base.misc[k] = rec if base.misc[k] == "_" else base.misc[k] + "|" + rec
+    return base
+
+
+def to_tree(s: Sentence, t: Timed) -> str:
+    o = t.outcome
+    if isinstance(o, Analysis) and o.tree is not None:
+        return o.tree
+    return f"({FAILED_TREE} " + " ".join(f"(X {w})" for w in s.forms) + ")"
+
+
+@dataclass
+class ParseRun:
+    sentences: list[Sentence]
+    timed: list[Timed]
+    kind: str
+    identity: dict[str, str]
+    wall: float
+    restarts: int
+
+    def speed(self) -> dict[str, Any]:
+        words = sum(len(s.forms) for s in self.sentences)
+        parse_seconds = sum(t.seconds for t in self.timed)
+        failures = Counter(t.outcome.reason.split(":")[0] for t in self.timed
+                           if not isinstance(t.outcome, Analysis))
+        by_len: dict[int, list[float]] = {}
+        for s, t in zip(self.sentences, self.timed, strict=True):
+            by_len.setdefault(len(s.forms), []).append(t.seconds)
+        return {"parser": self.identity, "sentences": len(self.sentences), "words": words,
+                "failures": sum(failures.values()), "failure_reasons": dict(failures),
+                "wall_seconds": self.wall, "parse_seconds": parse_seconds,
+                "words_per_second": words / parse_seconds if parse_seconds else None,
+                "wall_words_per_second": words / self.wall if self.wall else None,
+                "worker_restarts": self.restarts,
+                "seconds_by_length": {str(k): {"sentences": len(v),
+                                               "mean": statistics.fmean(v),
+                                               "max": max(v)}
+                                      for k, v in sorted(by_len.items())},
+                "per_sentence": [[len(s.forms), round(t.seconds, 6)]
+                                 for s, t in zip(self.sentences, self.timed, strict=True)]}
+
+
+def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
+                    timeout: float = 60.0, tokenize: bool = False, batch_size: int = 16,
+                    progress: Callable[[Timed], None] | None = None) -> ParseRun:
+    t0 = time.perf_counter()
+    with Pool(spec, workers, timeout, batch_size, tokenize) as pool:
+        if tokenize and not _raw_ok(spec):
+            raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
+        timed = pool.parse(items_of(sentences), progress)
+        return ParseRun(sentences, timed, pool.kind, pool.identity, time.perf_counter() - t0,
+                        pool.restarts)
+
+
+def _raw_ok(spec: str) -> bool:
+    from parsebench.parsers.base import adapter_class
+
+    return adapter_class(spec)[0].raw_text
+
+
+def write_run(run: ParseRun, output: str | os.PathLike[str]) -> None:
+    with atomic_output(output) as fh:
+        if run.kind == "tree":
+            fh.write("".join(to_tree(s, t) + "\n"
+                             for s, t in zip(run.sentences, run.timed, strict=True)))
+        else:
+            write_conllu([to_conllu(s, t, run.kind)
+                          for s, t in zip(run.sentences, run.timed, strict=True)], fh)
+    with atomic_output(str(output) + ".speed.json") as fh:
+        fh.write(json.dumps(run.speed(), indent=1) + "\n")

@@ -1,0 +1,57 @@
+"""spaCy with any installed pipeline (extra ``spacy``): ``spacy:PIPELINE_OR_PATH``.
+
+Pre-tokenized words become a ``Doc`` with every word after the first marked as
+not starting a sentence, so the parser keeps one sentence per input line and
+one row per word. spaCy's ``ROOT`` label is written as ``root``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from importlib.metadata import version
+
+from parsebench.errors import InputError
+from parsebench.parsers.base import Adapter, Analysis, Item, Outcome
+
+
+class SpaCy(Adapter):
+    name = "spacy"
+    kind = "deps"
+    raw_text = True
+    streaming = False  # nlp.pipe answers a batch at once
+
+    def __init__(self, arg: str | None) -> None:
+        super().__init__(arg)
+        if not arg:
+            raise InputError("spacy needs a pipeline: spacy:en_core_web_sm or spacy:PATH")
+        import spacy
+
+        try:
+            self.nlp = spacy.load(arg)
+        except OSError as exc:
+            raise InputError(f"spaCy cannot load pipeline {arg!r}: {exc}") from None
+
+    def identity(self) -> dict[str, str]:
+        meta = self.nlp.meta
+        return {"adapter": self.name, "version": version("spacy"),
+                "model": f"{meta.get('lang')}_{meta.get('name')}-{meta.get('version')}"}
+
+    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
+        from spacy.tokens import Doc
+
+        if tokenize:
+            docs = [self.nlp.make_doc(item.text) for item in batch]
+        else:
+            docs = []
+            for item in batch:
+                doc = Doc(self.nlp.vocab, words=item.words)
+                for tok in doc[1:]:
+                    tok.is_sent_start = False
+                docs.append(doc)
+        for doc in self.nlp.pipe(docs, batch_size=max(1, len(docs))):
+            yield Analysis(
+                forms=[t.text for t in doc],
+                heads=[0 if t.head.i == t.i else t.head.i + 1 for t in doc],
+                deprels=["root" if t.dep_ == "ROOT" else t.dep_ for t in doc],
+                upos=[t.pos_ or "_" for t in doc], xpos=[t.tag_ or "_" for t in doc],
+                lemmas=[t.lemma_ or "_" for t in doc], feats=[str(t.morph) or "_" for t in doc])

