@@ -321,9 +321,21 @@ def robustness_rows(
     projection: Annotated[str | None, typer.Option(
         "--project", help="Parse string of a row: " + "|".join(PROJECTIONS)
         + " (default: head+deprel, links, brackets or the row file's string).")] = None,
+    cal_gold: Annotated[Path | None, typer.Option(
+        "--calibrate-gold", help="Calibration sample: its gold (e.g. a dev set).")] = None,
+    cal_clean: Annotated[Path | None, typer.Option(
+        "--calibrate-clean", help="Calibration sample: the parse of its clean text.")] = None,
+    cal_noisy: Annotated[list[Path] | None, typer.Option(
+        "--calibrate-noisy", help="Calibration sample: a parse of its noisy text at the same "
+        "error level (repeat for replicates).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Bigert et al.'s degradation bounds and estimates, row by row, with and without gold."""
+    """Bigert et al.'s degradation bounds and estimates, row by row, with and without gold.
+
+    With a calibration sample (--calibrate-gold/-clean/-noisy) it also gives a
+    calibrated degradation learnt on the sample, with a bootstrap interval.
+    """
+    from parsebench.metrics import calibration
     from parsebench.metrics.rows import aggregate, count_rows, rows_figures
 
     if accuracy is not None and not 0 < accuracy <= 1:
@@ -333,15 +345,42 @@ def robustness_rows(
     c = read_parses(clean)
     m = read_parses(gold) if gold else None
     proj = projection or default_projection(c)
+    cal = None
+    cal_acr = None
+    if cal_gold or cal_clean or cal_noisy:
+        if not (cal_gold and cal_clean and cal_noisy):
+            raise InputError("calibration needs --calibrate-gold, --calibrate-clean and "
+                             "--calibrate-noisy")
+        sample: list[tuple[int, int, int]] = []
+        cg, cc = read_parses(cal_gold), read_parses(cal_clean)
+        agree = total = 0
+        for path in cal_noisy:
+            sc = count_rows(cc, read_parses(path), cg, proj,
+                            (str(cal_clean), str(path), str(cal_gold)))
+            sample += sc.per_sentence
+            agree += sc.cases["aaa"] + sc.cases["aab"]
+            total += sc.rows
+        cal = calibration.fit(sample)
+        cal_acr = agree / total
     objs = []
     for path in noisy:
         counts = count_rows(c, read_parses(path), m, proj, (str(clean), str(path), str(gold)))
-        objs.append(rows_figures(counts, accuracy, str(path)))
+        fig = rows_figures(counts, accuracy, str(path))
+        if cal is not None:
+            acr = fig["acr"] if fig["acr"] is not None else cal_acr
+            assert acr is not None
+            fig.update(calibration.apply(cal, counts.per_sentence, acr))
+            if fig["acr"] is None:
+                fig["warnings"].append(f"no --accuracy: the calibration uses the sample's "
+                                       f"clean accuracy {acr:.4f}")
+        objs.append(fig)
     out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
     out["acr_given"] = accuracy
     out["signature"] = signature(method="bigert-rows", projection=proj,
                                  acr=accuracy if accuracy is not None else "gold" if gold
-                                 else None, replicates=len(noisy))
+                                 else None, replicates=len(noisy),
+                                 calibration=None if cal is None else
+                                 f"{calibration.METHOD}:{cal.sample_sentences}")
     _warn(out["warnings"])
     if as_json:
         _emit_json(out)

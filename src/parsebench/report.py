@@ -92,6 +92,21 @@ def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str)
                  f"{_p(r['degr_lower'])} - {_p(r['degr_upper'])} ({_p(r['degr_estimate'])})"
                  f"  {real_d:>10}  {_p(r['acc_lower'])} - {_p(r['acc_upper'])} "
                  f"({_p(r['acc_estimate'])})  {real_a:>10}")
+    if "degr_calibrated" in r:
+        cal = r["calibration"]
+        ratio = _v(cal["ratio"]) or 0.0
+        lo, hi = (_v(x) for x in cal["interval"]) if isinstance(cal["interval"], list) \
+            else (None, None)
+        lines += ["", "Calibrated on an annotated sample (net loss per changed row "
+                  f"{ratio:.3f}, {int(_v(cal['sample_sentences']) or 0)} sentences)",
+                  "               degradation  accuracy",
+                  f"paper's est.   {_p(r['degr_estimate'], 11)}  {_p(r['acc_estimate'], 8)}",
+                  f"calibrated     {_p(r['degr_calibrated'], 11)}  "
+                  f"{_p(r['acc_calibrated'], 8)}"
+                  + (f"   95% interval {_p(lo, 1)} - {_p(hi, 1)}" if lo is not None else "")]
+        if gold:
+            lines.append(f"real           {_p(gold['degr_real'], 11)}  "
+                         f"{_p(gold['acc_real'], 8)}")
     if isinstance(r["differs"], dict):
         d = r["differs"]
         lines.append(f"parse differs over replicates: std {100 * d['std']:.3f}, "

@@ -69,6 +69,9 @@ class RowCounts:
                                                                   for d in DISTANCES})
     """distance -> [rows, changed rows, changed rows that were right in the clean parse]."""
     has_gold: bool = False
+    per_sentence: list[tuple[int, int, int]] = field(default_factory=list)
+    """(rows, changed rows, net loss x_aab - x_aba in rows) of every sentence, for the
+    bootstrap of the calibration."""
 
 
 def _bucket(d: int | None) -> str:
@@ -141,6 +144,7 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
         out.misspelled += sum(flags)
         dists = _distances(flags)
         out.rows += len(zero)
+        before = (out.agree_0n, out.cases["aab"], out.cases["aba"])
         for i, (a0, an) in enumerate(zip(zero, nth, strict=True)):
             same = a0 == an
             out.agree_0n += same
@@ -159,6 +163,8 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
                 out.cases["aba"] += 1
             else:
                 out.cases["abb" if same else "abc"] += 1
+        out.per_sentence.append((len(zero), len(zero) - (out.agree_0n - before[0]),
+                                 out.cases["aab"] - before[1] - (out.cases["aba"] - before[2])))
     return out
 
 
