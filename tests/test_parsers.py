@@ -18,7 +18,7 @@ from parsebench.metrics.deps import evaluate_deps
 from parsebench.metrics.robust_f1 import score_corpus
 from parsebench.metrics.sentences import score_sentences
 from parsebench.parsers.base import Analysis, Failure, adapter_class
-from parsebench.parsers.run import parse_sentences, read_input, to_conllu, write_run
+from parsebench.parsers.run import blank, parse_sentences, read_input, to_conllu, write_run
 
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
 EWT_TRAIN = "data/ud-english-ewt/en_ewt-ud-train.conllu"
@@ -133,14 +133,7 @@ def test_earley_with_the_bundled_grammar(tmp_path: Path) -> None:
 
 
 def _words(*sentences: str) -> list[Sentence]:
-    out = []
-    for s in sentences:
-        w = s.split()
-        n = len(w)
-        out.append(Sentence(forms=w, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
-                            feats=["_"] * n, heads=[-1] * n, deprels=["_"] * n,
-                            deps=["_"] * n, misc=["_"] * n, comments=[f"# text = {s}"]))
-    return out
+    return [blank(s.split(), [f"# text = {s}"]) for s in sentences]
 
 
 def test_command_that_crashes_hangs_and_drops_costs_one_sentence_each() -> None:

@@ -34,6 +34,14 @@ from parsebench.parsers.base import Analysis, Item, Timed
 from parsebench.parsers.pool import Pool
 
 
+def blank(words: list[str], comments: list[str], line: int = 0) -> Sentence:
+    """A sentence of WORDS with every other column ``_`` (no analysis yet)."""
+    n = len(words)
+    return Sentence(forms=list(words), lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
+                    feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
+                    misc=["_"] * n, comments=comments, line=line)
+
+
 def read_input(path: str | os.PathLike[str]) -> list[Sentence]:
     """Sentences of a CoNLL-U file, or of a text file (one a line, words split on spaces)."""
     lines = read_lines(path)
@@ -44,11 +52,7 @@ def read_input(path: str | os.PathLike[str]) -> list[Sentence]:
         words = line.split()
         if not words:
             continue
-        k = len(words)
-        out.append(Sentence(forms=words, lemmas=["_"] * k, upos=["_"] * k, xpos=["_"] * k,
-                            feats=["_"] * k, heads=[NO_HEAD] * k, deprels=["_"] * k,
-                            deps=["_"] * k, misc=["_"] * k, comments=[f"# text = {line.strip()}"],
-                            line=n))
+        out.append(blank(words, [f"# text = {line.strip()}"], n))
     return out
 
 
@@ -67,9 +71,7 @@ def to_conllu(s: Sentence, t: Timed, kind: str) -> Sentence:
     o = t.outcome
     if isinstance(o, Analysis) and o.forms is not None and o.forms != s.forms:
         n = len(o.forms)  # the parser tokenized raw text itself: its own words
-        base = Sentence(forms=list(o.forms), lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
-                        feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n,
-                        deps=["_"] * n, misc=["_"] * n, comments=comments, line=s.line)
+        base = blank(o.forms, comments, s.line)
     else:
         n = len(s.forms)
         base = replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
