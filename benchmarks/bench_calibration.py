@@ -32,25 +32,18 @@ REPLICATES = 3
 
 def parse(sentences: list[Sentence], spec: str, clean: list[Sentence] | None = None
           ) -> list[Sentence]:
-    """Parse; with CLEAN (its parse), only the sentences whose words changed."""
+    """Parse; with CLEAN (its parse), only the sentences whose words changed.
+
+    An unchanged sentence has no misspelling record either, so its clean parse
+    is its noisy parse as it stands.
+    """
     todo = [k for k, s in enumerate(sentences)
             if clean is None or s.forms != clean[k].forms]
     run = parse_sentences([sentences[k] for k in todo], spec, workers=2)
-    out = list(clean) if clean is not None else [None] * len(sentences)
+    out = list(clean) if clean is not None else list(sentences)
     for k, s, t in zip(todo, run.sentences, run.timed, strict=True):
         out[k] = to_conllu(s, t, run.kind)
-    if clean is not None:  # carry the noise records into reused parses too
-        for k, s in enumerate(sentences):
-            if k not in set(todo):
-                out[k] = to_conllu(s, _same(clean[k]), "deps")
-    return out  # type: ignore[return-value]
-
-
-def _same(parsed: Sentence):  # type: ignore[no-untyped-def]
-    from parsebench.parsers.base import Analysis, Timed
-
-    return Timed(0, Analysis(heads=parsed.heads, deprels=parsed.deprels, upos=parsed.upos,
-                             xpos=parsed.xpos, lemmas=parsed.lemmas, feats=parsed.feats), 0.0)
+    return out
 
 
 def noisy_versions(gold: list[Sentence], lang: str) -> dict[tuple[float, int], list[Sentence]]:
@@ -80,7 +73,8 @@ def main() -> None:
     for name, gold in (("sample", sample), ("target", target)):
         clean = parse(gold, spec)
         noisy = {key: parse(v, spec, clean) for key, v in noisy_versions(gold, lang).items()}
-        sets[name] = (gold, clean, noisy)
+        sets[name] = ([from_sentence(x) for x in gold], [from_sentence(x) for x in clean],
+                      {k: [from_sentence(x) for x in v] for k, v in noisy.items()})
         print(f"{name}: {len(gold)} sentences, {sum(len(s) for s in gold)} words parsed",
               file=sys.stderr)
     for proj in ("head+deprel", "upos"):
@@ -89,25 +83,19 @@ def main() -> None:
               "| real | paper - real | calibrated - real | within interval |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         worst = 0.0
+        sg, sc, sn = sets["sample"]
+        tg, tc, tn = sets["target"]
+        sample_acr = sum(a == b for g, c0 in zip(sg, sc, strict=True)
+                         for a, b in zip(project(g, proj), project(c0, proj), strict=True)) \
+            / sum(len(g) for g in sg)
         for rate in LEVELS:
-            sg, sc, sn = sets["sample"]
             per: list[tuple[int, int, int]] = []
             for seed in range(1, REPLICATES + 1):
-                per += count_rows([from_sentence(x) for x in sc],
-                                  [from_sentence(x) for x in sn[(rate, seed)]],
-                                  [from_sentence(x) for x in sg], proj,
-                                  ("", "", "")).per_sentence
+                per += count_rows(sc, sn[(rate, seed)], sg, proj, ("", "", "")).per_sentence
             cal = calibration.fit(per)
-            sample_acr = sum(ok for ok in (
-                a == b for g, c0 in zip(sg, sc, strict=True)
-                for a, b in zip(project(from_sentence(g), proj), project(from_sentence(c0), proj),
-                                strict=True))) / sum(len(g) for g in sg)
-            tg, tc, tn = sets["target"]
             rows = []
             for seed in range(1, REPLICATES + 1):
-                c = count_rows([from_sentence(x) for x in tc],
-                               [from_sentence(x) for x in tn[(rate, seed)]],
-                               [from_sentence(x) for x in tg], proj, ("", "", ""))
+                c = count_rows(tc, tn[(rate, seed)], tg, proj, ("", "", ""))
                 fig = rows_figures(c, None)
                 # as if the target had no gold: the clean accuracy is the sample's
                 fig.update(calibration.apply(cal, c.per_sentence, sample_acr))

@@ -16,7 +16,7 @@ from parsebench.analysis import Parse, read_parses
 from parsebench.errors import InputError
 from parsebench.metrics.robust_f1 import score_corpus, score_pair
 from parsebench.metrics.sentences import relative_drop, score_sentences
-from parsebench.metrics.wordalign import edit_distance, read_m2, read_pharaoh
+from parsebench.metrics.wordalign import edit_distance, read_alignments
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -183,9 +183,9 @@ def test_hashemi_hwa_via_files_and_every_alignment_source(tmp_path: Path) -> Non
 
 
 def test_m2_substitution_is_not_an_error_word() -> None:
-    (src, a), = read_m2_text("S He goed home\n"
+    a, = read_m2_text("S He goed home\n"
                              "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0\n")
-    assert src == ["He", "goed", "home"] and a.corrected == ["He", "went", "home"]
+    assert a.source == ["He", "goed", "home"] and a.corrected == ["He", "went", "home"]
     assert a.pairs == [(0, 0), (1, 1), (2, 2)] and a.types == ["R:VERB:TENSE"]
 
 
@@ -195,14 +195,16 @@ def read_m2_text(text: str) -> list:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "a.m2"
         path.write_text(text)
-        return read_m2(path)
+        kind, aligns = read_alignments(path)
+        assert kind == "m2"
+        return aligns
 
 
 def test_bad_pharaoh_pair_names_file_and_line(tmp_path: Path) -> None:
     p = tmp_path / "bad.pharaoh"
     p.write_text("0-0\n1:1\n")
     with pytest.raises(InputError) as e:
-        read_pharaoh(p)
+        read_alignments(p)
     assert str(e.value) == f"{p}:2: bad alignment pair '1:1', expected I-J"
 
 

@@ -203,11 +203,7 @@ def project(p: Parse, projection: str, path: str = "<input>") -> list[str]:
         if p.kind != "links":
             raise InputError("--project links needs Link Grammar output (MISC Links=)",
                              path, p.line)
-        per: list[list[str]] = [[] for _ in range(n + 1)]
-        for i, j, lab in p.links:
-            per[i].append(f"{j}:{lab}")
-            per[j].append(f"{i}:{lab}")
-        return [",".join(x) for x in per[1:]]
+        return link_strings(p.links, n)
     if projection == "head+deprel":
         return [f"{h}:{d}" for h, d in zip(p.heads, p.deprels, strict=True)]
     if projection == "head":
@@ -220,6 +216,15 @@ def project(p: Parse, projection: str, path: str = "<input>") -> list[str]:
         return p.xpos
     raise InputError(f"unknown projection {projection!r}; expected one of "
                      + ", ".join(PROJECTIONS))
+
+
+def link_strings(links: Sequence[tuple[int, int, str]], n: int) -> list[str]:
+    """Each word's links as ``OTHER:LABEL`` joined by commas (the MISC ``Links=`` value)."""
+    per: list[list[str]] = [[] for _ in range(n + 1)]
+    for i, j, lab in links:
+        per[i].append(f"{j}:{lab}")
+        per[j].append(f"{i}:{lab}")
+    return [",".join(x) for x in per[1:]]
 
 
 def _spans(tree: Tree, labeled: bool) -> Counter[tuple[int, int, str]]:

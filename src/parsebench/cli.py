@@ -277,6 +277,7 @@ def parse_cmd(
     batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
 ) -> None:
     """Parse with a real parser in worker processes; failures are recorded, never fatal."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -290,7 +291,7 @@ def parse_cmd(
     sentences = read_input(source)
     with Progress(TextColumn("parsing"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), transient=True, disable=not sys.stderr.isatty(),
-                  console=__import__("rich.console").console.Console(stderr=True)) as bar:
+                  console=Console(stderr=True)) as bar:
         task = bar.add_task("parse", total=len(sentences))
         run = parse_sentences(sentences, parser, workers, timeout, raw, batch_size,
                               progress=lambda _t: bar.advance(task))
@@ -429,28 +430,13 @@ def robustness_f1(
     as_json: JsonOpt = False,
 ) -> None:
     """Hashemi & Hwa's robustness F1, error-related dependencies excluded."""
-    from parsebench.errors import read_lines
     from parsebench.metrics.robust_f1 import score_corpus
-    from parsebench.metrics.wordalign import read_m2, read_pharaoh
+    from parsebench.metrics.wordalign import read_alignments
 
     g = read_parses(grammatical)
     u = read_parses(ungrammatical)
-    aligns = None
-    source = "edit-distance"
-    if alignment is not None:
-        head = next((ln for ln in read_lines(alignment) if ln.strip()), "")
-        if head.startswith("S "):
-            source = "m2"
-            m2 = read_m2(alignment)
-            for k, (src, _) in enumerate(m2[:len(u)]):
-                if src != u[k].forms:
-                    raise InputError(f"M2 sentence {k + 1} does not have the words of the "
-                                     f"ungrammatical sentence at {ungrammatical}:{u[k].line}",
-                                     alignment)
-            aligns = [a for _, a in m2]
-        else:
-            source = "pharaoh"
-            aligns = read_pharaoh(alignment)
+    source, aligns = ("edit-distance", None) if alignment is None else \
+        read_alignments(alignment)
     result = score_corpus(g, u, aligns, str(grammatical), str(ungrammatical),
                           str(alignment or ""), labeled, punct, not exclude_root)
     out = result.total.as_dict()

@@ -99,6 +99,10 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
     result = F1Result(F1Counts())
     for k, (g, u) in enumerate(zip(grammatical, ungrammatical, strict=True)):
         a = alignments[k] if alignments is not None else edit_distance(u.forms, g.forms)
+        if a.source is not None and a.source != u.forms:
+            raise InputError(f"sentence pair {k + 1}: the M2 sentence does not have the words "
+                             f"of the ungrammatical sentence at {u_path}:{u.line}",
+                             a_path or u_path)
         if a.corrected is not None and a.corrected != g.forms:
             raise InputError(f"sentence pair {k + 1}: the M2 correction does not give the "
                              f"words of the grammatical sentence at {g_path}:{g.line}",

@@ -29,6 +29,8 @@ class Alignment:
     """Error types of the edits, when the source has them."""
     corrected: list[str] | None = None
     """G's words when the source spells them out (M2)."""
+    source: list[str] | None = None
+    """U's words when the source spells them out (M2)."""
 
 
 def edit_distance(u: list[str], g: list[str]) -> Alignment:
@@ -51,9 +53,9 @@ def edit_distance(u: list[str], g: list[str]) -> Alignment:
     return Alignment(pairs, errors)
 
 
-def read_pharaoh(path: str | os.PathLike[str]) -> list[Alignment]:
+def _pharaoh(lines: list[str], path: str) -> list[Alignment]:
     out = []
-    for n, line in enumerate(read_lines(path), 1):
+    for n, line in enumerate(lines, 1):
         pairs = []
         for item in line.split():
             i, dash, j = item.partition("-")
@@ -77,10 +79,18 @@ def unaligned_runs(pairs: list[tuple[int, int]], u_len: int, g_len: int) -> int:
     return runs
 
 
-def read_m2(path: str | os.PathLike[str]) -> list[tuple[list[str], Alignment]]:
-    """(U's words, alignment) per sentence of an M2 file, with the first annotator's edits."""
-    out: list[tuple[list[str], Alignment]] = []
+def read_alignments(path: str | os.PathLike[str]) -> tuple[str, list[Alignment]]:
+    """An M2 file (it starts with an ``S`` line) or a Pharaoh file: (its kind, alignments)."""
     lines = read_lines(path)
+    head = next((ln for ln in lines if ln.strip()), "")
+    if head.startswith("S "):
+        return "m2", _m2(lines, str(path))
+    return "pharaoh", _pharaoh(lines, str(path))
+
+
+def _m2(lines: list[str], path: str) -> list[Alignment]:
+    """One alignment per sentence of an M2 file, with the first annotator's edits."""
+    out: list[Alignment] = []
     n = 0
     while n < len(lines):
         line = lines[n]
@@ -111,7 +121,7 @@ def read_m2(path: str | os.PathLike[str]) -> list[tuple[list[str], Alignment]]:
                                  path, n)
             repl = [] if fields[2].strip() == "-NONE-" else fields[2].split()
             edits.append((a, b, fields[1], repl))
-        out.append((src, _apply_m2(src, sorted(edits, key=lambda e: (e[0], e[1])))))
+        out.append(_apply_m2(src, sorted(edits, key=lambda e: (e[0], e[1]))))
     return out
 
 
@@ -130,4 +140,4 @@ def _apply_m2(src: list[str], edits: list[tuple[int, int, str, list[str]]]) -> A
     for k in range(pos, len(src)):
         pairs.append((k, len(corrected)))
         corrected.append(src[k])
-    return Alignment(pairs, len(edits), [t for _, _, t, _ in edits], corrected)
+    return Alignment(pairs, len(edits), [t for _, _, t, _ in edits], corrected, src)

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree, split_trees
-from parsebench.formats.conllu import NO_HEAD, parse_conllu
+from parsebench.formats.conllu import parse_conllu
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome
 
 
@@ -79,7 +79,7 @@ class Command(Adapter):
                 tree = parse_tree(t.text, "<command output>", t.line)
                 out.append(Analysis(tree=" ".join(str(tree).split()), forms=tree.words()))
             return out
-        return [Analysis(forms=s.forms, heads=[h if h != NO_HEAD else -1 for h in s.heads],
+        return [Analysis(forms=s.forms, heads=s.heads,
                          deprels=s.deprels, upos=s.upos, xpos=s.xpos, lemmas=s.lemmas,
                          feats=s.feats)
                 for s in parse_conllu(lines, "<command output>")]

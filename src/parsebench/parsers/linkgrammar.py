@@ -13,6 +13,7 @@ links to the right wall are dropped.
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -93,8 +94,7 @@ class LinkGrammar(Adapter):
                     owner.append(None)
                 else:
                     c = linkage.word_char_start(i)
-                    k = max(j for j, s in enumerate(starts) if s <= c)
-                    owner.append(k + 1)
+                    owner.append(bisect_right(starts, c))
             links = set()
             obj = linkage._obj
             for k in range(linkage.num_of_links()):

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from parsebench.analysis import FAILED_TREE
+from parsebench.analysis import FAILED_TREE, link_strings
 from parsebench.errors import InputError, atomic_output, read_lines
 from parsebench.formats.conllu import (
     NO_HEAD,
@@ -30,7 +30,7 @@ from parsebench.formats.conllu import (
     parse_conllu,
     write_conllu,
 )
-from parsebench.parsers.base import Analysis, Item, Timed
+from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
 from parsebench.parsers.pool import Pool
 
 
@@ -86,13 +86,9 @@ def to_conllu(s: Sentence, t: Timed, kind: str) -> Sentence:
         if val is not None:
             setattr(base, col, list(val))
     if o.links is not None:
-        per: list[list[str]] = [[] for _ in range(n + 1)]
-        for i, j, lab in o.links:
-            per[i].append(f"{j}:{lab}")
-            per[j].append(f"{i}:{lab}")
-        for k in range(n):
-            if per[k + 1]:
-                rec = "Links=" + ",".join(per[k + 1])
+        for k, val in enumerate(link_strings(o.links, n)):
+            if val:
+                rec = "Links=" + val
                 base.misc[k] = rec if base.misc[k] == "_" else base.misc[k] + "|" + rec
     return base
 
@@ -138,19 +134,13 @@ class ParseRun:
 def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
                     timeout: float = 60.0, tokenize: bool = False, batch_size: int = 16,
                     progress: Callable[[Timed], None] | None = None) -> ParseRun:
+    if tokenize and not adapter_class(spec)[0].raw_text:
+        raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
     t0 = time.perf_counter()
     with Pool(spec, workers, timeout, batch_size, tokenize) as pool:
-        if tokenize and not _raw_ok(spec):
-            raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
         timed = pool.parse(items_of(sentences), progress)
         return ParseRun(sentences, timed, pool.kind, pool.identity, time.perf_counter() - t0,
                         pool.restarts)
-
-
-def _raw_ok(spec: str) -> bool:
-    from parsebench.parsers.base import adapter_class
-
-    return adapter_class(spec)[0].raw_text
 
 
 def write_run(run: ParseRun, output: str | os.PathLike[str]) -> None:
