@@ -1,9 +1,11 @@
 # parsebench: `make test` sets up a virtualenv and runs the checks and the suite;
-# `make demo` sets it up and runs the demo on the bundled examples.
+# `make demo` sets it up and runs the bundled experiment (Link Grammar on a
+# bundled text) into demo-output/.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: test demo lint bench clean
 
@@ -15,18 +17,22 @@ $(STAMP): pyproject.toml tests/requirements-models.txt scripts/system-deps.sh
 	bash scripts/system-deps.sh $(VENV)
 	touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	bash scripts/system-deps.sh $(VENV) test
+	touch $(TEST_STAMP)
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint
+test: lint $(TEST_STAMP)
 	$(BIN)/pytest -q
 
 demo: $(STAMP)
-	$(BIN)/parsebench demo
+	$(BIN)/parsebench demo -o demo-output
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info demo-output test-artifacts

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Debian packages parsebench's parsers need (Link Grammar), and their Python
-# bindings made visible inside the virtualenv given as $1. Uses apt-get as root
-# (CI) or through sudo; without either it says what to install and goes on,
-# and the Link Grammar tests then skip (they fail under CI=true).
+# bindings made visible inside the virtualenv given as $1; with "test" as $2,
+# also Chromium, which the test of the HTML report renders it with. Uses
+# apt-get as root (CI) or through sudo; without either it says what to install
+# and goes on, and the tests that need them skip (they fail under CI=true).
 set -euo pipefail
 venv="$1"
 pkgs="link-grammar link-grammar-dictionaries-en python3-link-grammar"
+if [ "${2:-}" = test ]; then
+    pkgs="$pkgs chromium"
+fi
 if ! dpkg -s $pkgs >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs

@@ -22,3 +22,13 @@ def shared_path(rel: str) -> Path:
             pytest.fail(msg)
         pytest.skip(msg)
     return p
+
+
+def needs(module: str) -> None:
+    """Skip when an optional parser is not installed; CI installs them all, so fail there."""
+    try:
+        __import__(module)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{module} is not installed in CI")
+        pytest.skip(f"{module} is not installed (make test installs it)")

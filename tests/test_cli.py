@@ -74,7 +74,7 @@ def test_flatten_writes_nothing_on_bad_rules(tmp_path: Path) -> None:
 
 
 def test_demo_prints_all_tables() -> None:
-    p = cli("demo")
+    p = cli("demo", "--paper-examples")
     assert p.returncode == 0, p.stderr
     for title in ("Lin: dependency-based", "selective evaluation", "Parseval", "Flat keys"):
         assert title in p.stdout

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, shared_path
+from conftest import FIXTURES, needs, shared_path
 
 from parsebench.analysis import read_parses
 from parsebench.errors import InputError
@@ -27,16 +26,6 @@ UDPIPE_EN = "models/en_ewt.udpipe"
 
 def sample(rel: str, n: int) -> list[Sentence]:
     return read_conllu(shared_path(rel))[:n]
-
-
-def needs(module: str) -> None:
-    """Skip when an optional parser is not installed; CI installs them all, so fail there."""
-    try:
-        __import__(module)
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{module} is not installed in CI")
-        pytest.skip(f"{module} is not installed (make test installs it)")
 
 
 def upos_accuracy(gold: list[Sentence], out: list[Sentence]) -> float:

@@ -70,17 +70,7 @@ def eval_deps(
                     labels=labels.name if labels else None, by=by)
     _warn(result.warnings)
     if as_json:
-        t = result.total
-        out: dict[str, Any] = {
-            "uas": t.uas.as_dict(), "las": t.las.as_dict(), "clas": t.clas.as_dict(),
-            "unlabeled": t.unlabeled.as_dict(), "labeled": t.labeled.as_dict(),
-            "sentences": len(result.sentences), "words": t.words,
-            "warnings": result.warnings, "signature": sig,
-        }
-        if result.by is not None:
-            out["by"] = {k: {"sentences": b.sentences, "words": b.words,
-                             "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
-                         for k, b in sorted(result.by.items())}
+        out = {**result.as_dict(), "signature": sig}
         _emit_json(out)
     else:
         sys.stdout.write(deps_table(result, str(gold), str(system), sig))
@@ -337,7 +327,7 @@ def robustness_rows(
     calibrated degradation learnt on the sample, with a bootstrap interval.
     """
     from parsebench.metrics import calibration
-    from parsebench.metrics.rows import aggregate, count_rows, rows_figures
+    from parsebench.metrics.rows import calibration_sample, rows_report
 
     if accuracy is not None and not 0 < accuracy <= 1:
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
@@ -347,41 +337,21 @@ def robustness_rows(
     m = read_parses(gold) if gold else None
     proj = projection or default_projection(c)
     cal = None
-    cal_acr = None
     if cal_gold or cal_clean or cal_noisy:
         if not (cal_gold and cal_clean and cal_noisy):
             raise InputError("calibration needs --calibrate-gold, --calibrate-clean and "
                              "--calibrate-noisy")
-        sample: list[tuple[int, int, int]] = []
-        cg, cc = read_parses(cal_gold), read_parses(cal_clean)
-        agree = total = 0
-        for path in cal_noisy:
-            sc = count_rows(cc, read_parses(path), cg, proj,
-                            (str(cal_clean), str(path), str(cal_gold)))
-            sample += sc.per_sentence
-            agree += sc.cases["aaa"] + sc.cases["aab"]
-            total += sc.rows
-        cal = calibration.fit(sample)
-        cal_acr = agree / total
-    objs = []
-    for path in noisy:
-        counts = count_rows(c, read_parses(path), m, proj, (str(clean), str(path), str(gold)))
-        fig = rows_figures(counts, accuracy, str(path))
-        if cal is not None:
-            acr = fig["acr"] if fig["acr"] is not None else cal_acr
-            assert acr is not None
-            fig.update(calibration.apply(cal, counts.per_sentence, acr))
-            if fig["acr"] is None:
-                fig["warnings"].append(f"no --accuracy: the calibration uses the sample's "
-                                       f"clean accuracy {acr:.4f}")
-        objs.append(fig)
-    out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+        cal = calibration_sample(read_parses(cal_gold), read_parses(cal_clean),
+                                 [(str(p), read_parses(p)) for p in cal_noisy], proj,
+                                 str(cal_clean), str(cal_gold))
+    out = rows_report(c, [(str(p), read_parses(p)) for p in noisy], m, accuracy, proj,
+                      str(clean), str(gold), cal)
     out["acr_given"] = accuracy
     out["signature"] = signature(method="bigert-rows", projection=proj,
                                  acr=accuracy if accuracy is not None else "gold" if gold
                                  else None, replicates=len(noisy),
                                  calibration=None if cal is None else
-                                 f"{calibration.METHOD}:{cal.sample_sentences}")
+                                 f"{calibration.METHOD}:{cal[0].sample_sentences}")
     _warn(out["warnings"])
     if as_json:
         _emit_json(out)
@@ -452,12 +422,110 @@ def robustness_f1(
         sys.stdout.write(f1_table(out, str(grammatical), str(ungrammatical)))
 
 
-@app.command("demo")
-def demo() -> None:
-    """Score the bundled examples and print the tables."""
-    from parsebench.demo import run_demo
+class _Bars:
+    """Rich progress bars on standard error, one per stage (quiet when not a terminal)."""
 
-    run_demo()
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.console = Console(stderr=True)
+        self.bar = Progress(TextColumn("{task.description:<24}"), BarColumn(),
+                            MofNCompleteColumn(), TimeRemainingColumn(), console=self.console,
+                            disable=not sys.stderr.isatty())
+        self.task: Any = None
+
+    def __enter__(self) -> _Bars:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+
+    def stage(self, name: str, total: int) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, completed=self.bar.tasks[self.task].total)
+        self.task = self.bar.add_task(name, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        self.bar.advance(self.task, n)
+
+    def note(self, text: str) -> None:
+        self.console.print(text, highlight=False)
+
+
+@app.command("run")
+def run_cmd(
+    experiment: Annotated[Path, typer.Argument(help="Experiment file (TOML).")],
+    workers: Annotated[int, typer.Option("--workers", help="Parser processes (local), or "
+                                         "Dask workers of a LocalCluster.")] = 1,
+    store: Annotated[Path | None, typer.Option(
+        "--store", help="SQLite store (default: NAME.sqlite beside the experiment file).")
+    ] = None,
+    report: Annotated[Path | None, typer.Option(
+        "--report", help="Report folder (default: NAME-report beside the store).")] = None,
+    executor: Annotated[str, typer.Option("--executor", help="local or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Dask scheduler ADDRESS (default with --executor dask: a "
+        "LocalCluster of --workers processes).")] = None,
+) -> None:
+    """Noise, parse, score, store and report one experiment; a re-run resumes."""
+    from parsebench.experiment import load
+    from parsebench.parsers.executor import Executor
+    from parsebench.publish import summary_table, write_report
+    from parsebench.runner import run_experiment
+    from parsebench.store import Store
+
+    exp = load(experiment)
+    ex = Executor(executor, workers, scheduler)
+    store_path = store or experiment.with_name(exp.name + ".sqlite")
+    report_dir = report or store_path.with_name(exp.name + "-report")
+    with Store(store_path) as st, _Bars() as bars:
+        outcome = run_experiment(exp, st, ex, bars)
+        files = write_report(st, report_dir)
+        info = st.run_info(outcome.run_id)
+    sys.stdout.write(summary_table(outcome.results))
+    stats = outcome.stats
+    typer.echo(f"run {outcome.run_id}: {info['parsed']} sentences parsed, {info['cached']} "
+               f"from the cache; {stats['wall_seconds']:.1f} s", err=True)
+    typer.echo(f"store: {store_path}\nreport: {files['html']}", err=True)
+
+
+@app.command("report")
+def report_cmd(
+    store: Annotated[Path, typer.Argument(help="SQLite store written by parsebench run.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Report folder.")],
+) -> None:
+    """Markdown, one self-contained HTML page, plots, CSV and JSON from a store."""
+    from parsebench.publish import write_report
+    from parsebench.store import open_existing
+
+    with open_existing(store) as st:
+        files = write_report(st, output)
+    typer.echo(f"report: {files['html']}", err=True)
+
+
+@app.command("demo")
+def demo(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the store and "
+                                         "the report.")] = Path("demo-output"),
+    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 2,
+    paper_examples: Annotated[bool, typer.Option(
+        "--paper-examples", help="Instead: score the papers' bundled worked examples.")] = False,
+) -> None:
+    """Run the bundled experiment (Link Grammar on a bundled text) and write its report."""
+    from parsebench.demo import run_demo, run_paper_examples
+
+    if paper_examples:
+        run_paper_examples()
+    else:
+        run_demo(output, workers)
 
 
 def main() -> None:

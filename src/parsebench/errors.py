@@ -58,6 +58,10 @@ def text_line_of_offset(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     """Write to a temporary file beside PATH and rename it only on success.
@@ -72,6 +76,7 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             yield fh
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give what open() would
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import NO_HEAD, Sentence
@@ -146,6 +147,20 @@ class DepsResult:
     by: dict[str, Bucket] | None
     by_field: str | None
     warnings: list[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The SPEC's JSON of ``eval deps`` (without the signature)."""
+        t = self.total
+        out: dict[str, Any] = {
+            "uas": t.uas.as_dict(), "las": t.las.as_dict(), "clas": t.clas.as_dict(),
+            "unlabeled": t.unlabeled.as_dict(), "labeled": t.labeled.as_dict(),
+            "sentences": len(self.sentences), "words": t.words, "warnings": self.warnings,
+        }
+        if self.by is not None:
+            out["by"] = {k: {"sentences": b.sentences, "words": b.words,
+                             "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
+                         for k, b in sorted(self.by.items())}
+        return out
 
 
 class LabelMap:

@@ -256,3 +256,50 @@ def aggregate(objs: list[dict[str, Any]]) -> dict[str, Any]:
         else:
             out[k] = v if all(x == v for x in vals) else None
     return out
+
+
+def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Parse]]],
+                gold: Sequence[Parse] | None, accuracy: float | None, projection: str,
+                clean_path: str = "CLEAN", gold_path: str = "GOLD",
+                calibration: tuple[Any, float] | None = None) -> dict[str, Any]:
+    """The rows result of one clean parse against NOISY (path, parses) replicates.
+
+    CALIBRATION is a fitted :class:`~parsebench.metrics.calibration.Calibration`
+    with the sample's clean accuracy, used when neither ACCURACY nor GOLD gives one.
+    One replicate gives its figures; several give {mean, std, min, max} and
+    ``replicates``.
+    """
+    from parsebench.metrics import calibration as cal_mod
+
+    objs = []
+    for path, parses in noisy:
+        counts = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path))
+        fig = rows_figures(counts, accuracy, path)
+        if calibration is not None:
+            cal, cal_acr = calibration
+            acr = fig["acr"] if fig["acr"] is not None else cal_acr
+            fig.update(cal_mod.apply(cal, counts.per_sentence, acr))
+            if fig["acr"] is None:
+                fig["warnings"].append(f"no clean accuracy given: the calibration uses the "
+                                       f"sample's clean accuracy {acr:.4f}")
+        objs.append(fig)
+    return objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+
+
+def calibration_sample(gold: Sequence[Parse], clean: Sequence[Parse],
+                       noisy: Sequence[tuple[str, Sequence[Parse]]], projection: str,
+                       clean_path: str = "CALIBRATION-CLEAN",
+                       gold_path: str = "CALIBRATION-GOLD") -> tuple[Any, float]:
+    """Fit the calibration on an annotated sample; also return its clean accuracy."""
+    from parsebench.metrics import calibration as cal_mod
+
+    sample: list[tuple[int, int, int]] = []
+    agree = total = 0
+    for path, parses in noisy:
+        sc = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path))
+        sample += sc.per_sentence
+        agree += sc.cases["aaa"] + sc.cases["aab"]
+        total += sc.rows
+    if not total:
+        raise InputError("the calibration sample has no rows", clean_path)
+    return cal_mod.fit(sample), agree / total

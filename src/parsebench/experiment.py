@@ -1,0 +1,273 @@
+"""Experiment files: a TOML file naming the corpus, noise, parsers and metrics (SPEC 3).
+
+Read with the standard library's tomllib; every mistake is reported with the
+file and the line of the offending key, before any work starts. Relative
+paths (the corpus, and files named in a parser spec) are taken from the
+experiment file's folder, so an experiment runs the same from anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parsebench.analysis import PROJECTIONS
+from parsebench.errors import InputError, read_lines
+from parsebench.noise import KEYBOARDS, OPERATIONS
+
+TABLES: dict[str, set[str]] = {
+    "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report"},
+    "corpus": {"path", "limit", "corrected"},
+    "noise": {"rates", "per_sentence", "replicates", "seed", "lang", "lexicon", "keyboard",
+              "weights", "min_length"},
+    "parsers": {"name", "spec", "accuracy", "timeout", "batch_size"},
+    "metrics": {"rows", "sentences", "deps", "f1"},
+    "calibration": {"path", "limit"},
+    "report": {"examples"},
+}
+
+
+@dataclass(frozen=True)
+class Level:
+    """One error level: a rate of misspelled words, or misspellings per sentence."""
+
+    mode: str
+    value: float
+
+    @property
+    def label(self) -> str:
+        return f"rate={self.value:g}" if self.mode == "rate" else f"per-sentence={self.value:g}"
+
+    @property
+    def short(self) -> str:
+        return f"{self.value * 100:g}%" if self.mode == "rate" else f"{self.value:g}/sentence"
+
+
+@dataclass
+class ParserConf:
+    name: str
+    spec: str
+    accuracy: float | None = None
+    timeout: float = 60.0
+    batch_size: int = 16
+
+
+@dataclass
+class Experiment:
+    name: str
+    source: Path
+    corpus: Path
+    limit: int | None = None
+    corrected: Path | None = None
+    calibration: Path | None = None
+    calibration_limit: int | None = None
+    levels: list[Level] = field(default_factory=list)
+    replicates: int = 1
+    seed: int = 1
+    lang: str = "en"
+    lexicon: str | None = None
+    keyboard: str | None = None
+    weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
+    min_length: int = 2
+    parsers: list[ParserConf] = field(default_factory=list)
+    rows: list[str] = field(default_factory=list)
+    sentences: bool = True
+    deps: bool = True
+    f1: bool = True
+    examples: list[int] = field(default_factory=list)
+
+    def config(self) -> dict[str, Any]:
+        """The settings as stored with a run (paths as given, resolved)."""
+        return {"name": self.name, "corpus": str(self.corpus), "limit": self.limit,
+                "corrected": str(self.corrected) if self.corrected else None,
+                "calibration": str(self.calibration) if self.calibration else None,
+                "levels": [lv.label for lv in self.levels], "replicates": self.replicates,
+                "seed": self.seed, "lang": self.lang, "lexicon": self.lexicon,
+                "keyboard": self.keyboard, "weights": self.weights,
+                "min_length": self.min_length,
+                "parsers": [vars(p) for p in self.parsers], "rows": self.rows,
+                "sentences": self.sentences, "deps": self.deps, "f1": self.f1}
+
+
+def _line_of(lines: list[str], table: str, key: str) -> int | None:
+    """The line where KEY is set inside TABLE ("" = top level, where a table header counts)."""
+    header = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?")
+    setting = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    current = ""
+    for n, line in enumerate(lines, 1):
+        m = header.match(line)
+        if m:
+            current = m.group(1)
+            if table == "" and current == key:
+                return n
+        elif current == table and setting.match(line):
+            return n
+    return None
+
+
+class _Reader:
+    def __init__(self, path: Path, lines: list[str]) -> None:
+        self.path, self.lines = path, lines
+
+    def fail(self, msg: str, table: str = "", key: str = "") -> InputError:
+        return InputError(msg, self.path, _line_of(self.lines, table, key) if key else None)
+
+    def check_keys(self, d: dict[str, Any], table: str) -> None:
+        for k in d:
+            if k not in TABLES[table]:
+                where = f"[{table}]" if table else "the top level"
+                raise self.fail(f"unknown key {k!r} in {where}; known: "
+                                + ", ".join(sorted(TABLES[table])), table, k)
+
+    def get(self, d: dict[str, Any], table: str, key: str, kind: type | tuple[type, ...],
+            default: Any = None) -> Any:
+        if key not in d:
+            return default
+        v = d[key]
+        if isinstance(v, bool) and kind in (int, float, (int, float)):
+            raise self.fail(f"{key} must be a number, not {v!r}", table, key)
+        if not isinstance(v, kind):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(
+                k.__name__ for k in kind)
+            raise self.fail(f"{key} must be {names}, not {v!r}", table, key)
+        return v
+
+    def path_of(self, d: dict[str, Any], table: str, key: str, required: bool) -> Path | None:
+        v = self.get(d, table, key, str)
+        if v is None:
+            if required:
+                raise self.fail(f"[{table}] needs {key} = \"FILE\"", "", table)
+            return None
+        p = Path(v) if Path(v).is_absolute() else (self.path.parent / v)
+        if not p.is_file():
+            raise self.fail(f"{key} = {v!r}: no such file ({p})", table, key)
+        return p
+
+
+def resolve_spec(spec: str, base: Path) -> str:
+    """A parser spec with its file argument made absolute (relative to the experiment file)."""
+    name, colon, arg = spec.partition(":")
+    if not colon or name in ("python", "command", "command-text") or not arg:
+        return spec
+    candidate = Path(arg)
+    if not candidate.is_absolute() and (base / candidate).exists():
+        return f"{name}:{(base / candidate).resolve()}"
+    return spec
+
+
+def load(path: str | Path) -> Experiment:
+    path = Path(path)
+    lines = read_lines(path)
+    try:
+        data = tomllib.loads("\n".join(lines))
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise InputError(f"not valid TOML: {msg}", path, int(m.group(1)) if m else None
+                         ) from None
+    r = _Reader(path, lines)
+    r.check_keys(data, "")
+    name = r.get(data, "", "name", str) or path.stem
+    corpus_t = r.get(data, "", "corpus", dict)
+    if corpus_t is None:
+        raise r.fail("an experiment needs a [corpus] table with path = \"FILE\"")
+    r.check_keys(corpus_t, "corpus")
+    exp = Experiment(name=name, source=path,
+                     corpus=r.path_of(corpus_t, "corpus", "path", True) or path)
+    exp.limit = _positive(r, corpus_t, "corpus", "limit")
+    exp.corrected = r.path_of(corpus_t, "corpus", "corrected", False)
+
+    noise_t = r.get(data, "", "noise", dict, {})
+    r.check_keys(noise_t, "noise")
+    for v in r.get(noise_t, "noise", "rates", list, []):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1:
+            raise r.fail(f"rates: {v!r} is not a fraction in (0, 1], e.g. 0.05", "noise",
+                         "rates")
+        exp.levels.append(Level("rate", float(v)))
+    for v in r.get(noise_t, "noise", "per_sentence", list, []):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise r.fail(f"per_sentence: {v!r} is not a count of 1 or more", "noise",
+                         "per_sentence")
+        exp.levels.append(Level("per_sentence", v))
+    exp.replicates = _positive(r, noise_t, "noise", "replicates") or 1
+    exp.seed = r.get(noise_t, "noise", "seed", int, 1)
+    exp.lang = r.get(noise_t, "noise", "lang", str, "en")
+    exp.lexicon = r.get(noise_t, "noise", "lexicon", str)
+    exp.keyboard = r.get(noise_t, "noise", "keyboard", str) or KEYBOARDS.get(exp.lang,
+                                                                              "us-qwerty")
+    weights = r.get(noise_t, "noise", "weights", dict)
+    if weights is not None:
+        if set(weights) - set(OPERATIONS) or not all(
+                isinstance(w, (int, float)) and w >= 0 for w in weights.values()):
+            raise r.fail("weights: give {sub = W, ins = W, del = W, trans = W}, W >= 0",
+                         "noise", "weights")
+        exp.weights = {op: float(weights.get(op, 0.0)) for op in OPERATIONS}
+    exp.min_length = _positive(r, noise_t, "noise", "min_length") or 2
+
+    parsers = r.get(data, "", "parsers", list)
+    if not parsers:
+        raise r.fail("an experiment needs at least one [[parsers]] table with name and spec")
+    names: set[str] = set()
+    for p in parsers:
+        if not isinstance(p, dict):
+            raise r.fail("parsers must be [[parsers]] tables", "", "parsers")
+        r.check_keys(p, "parsers")
+        pname, spec = r.get(p, "parsers", "name", str), r.get(p, "parsers", "spec", str)
+        if not pname or not spec:
+            raise r.fail("every [[parsers]] needs name and spec", "", "parsers")
+        if pname in names:
+            raise r.fail(f"two parsers named {pname!r}", "parsers", "name")
+        names.add(pname)
+        acc = r.get(p, "parsers", "accuracy", (int, float))
+        if acc is not None and not 0 < acc <= 1:
+            raise r.fail(f"accuracy {acc}: expected a fraction in (0, 1], e.g. 0.89",
+                         "parsers", "accuracy")
+        timeout = r.get(p, "parsers", "timeout", (int, float), 60.0)
+        if timeout <= 0:
+            raise r.fail(f"timeout {timeout}: must be above 0", "parsers", "timeout")
+        exp.parsers.append(ParserConf(pname, resolve_spec(spec, path.parent),
+                                      None if acc is None else float(acc), float(timeout),
+                                      _positive(r, p, "parsers", "batch_size") or 16))
+
+    metrics_t = r.get(data, "", "metrics", dict, {})
+    r.check_keys(metrics_t, "metrics")
+    rows = r.get(metrics_t, "metrics", "rows", (list, bool), True)
+    if rows is True:
+        exp.rows = ["default"]
+    elif rows is False:
+        exp.rows = []
+    else:
+        for proj in rows:
+            if proj not in PROJECTIONS:
+                raise r.fail(f"rows: {proj!r} is not one of " + ", ".join(PROJECTIONS),
+                             "metrics", "rows")
+        exp.rows = list(rows)
+    exp.sentences = r.get(metrics_t, "metrics", "sentences", bool, True)
+    exp.deps = r.get(metrics_t, "metrics", "deps", bool, True)
+    exp.f1 = r.get(metrics_t, "metrics", "f1", bool, True)
+
+    cal_t = r.get(data, "", "calibration", dict)
+    if cal_t is not None:
+        r.check_keys(cal_t, "calibration")
+        exp.calibration = r.path_of(cal_t, "calibration", "path", True)
+        exp.calibration_limit = _positive(r, cal_t, "calibration", "limit")
+    report_t = r.get(data, "", "report", dict, {})
+    r.check_keys(report_t, "report")
+    ex = r.get(report_t, "report", "examples", list, [])
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in ex):
+        raise r.fail("examples: sentence numbers from 1", "report", "examples")
+    exp.examples = ex
+    if not exp.levels and not exp.corrected and not exp.deps:
+        raise r.fail("nothing to measure: give [noise] rates or per_sentence, [corpus] "
+                     "corrected, or a gold corpus with deps = true")
+    return exp
+
+
+def _positive(r: _Reader, d: dict[str, Any], table: str, key: str) -> int | None:
+    v = r.get(d, table, key, int)
+    if v is not None and v < 1:
+        raise r.fail(f"{key} must be 1 or more", table, key)
+    return None if v is None else int(v)

@@ -1,0 +1,124 @@
+"""Where parsing runs: local worker processes, or Dask distributed.
+
+One interface for both: open a session for a parser, learn its identity and
+kind, then hand it sentences and get each result back through a callback as
+soon as it is done (so the caller can store it at once). Local sessions are a
+:class:`~parsebench.parsers.pool.Pool` of N processes. Dask sessions submit
+chunks of sentences as tasks; on every Dask worker one pool process runs the
+parser, started on first use and kept for the worker's life, so the hang and
+crash isolation is the same as locally and a model loads once per worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.parsers.base import Item, Timed
+from parsebench.parsers.pool import Pool
+
+EXECUTORS = ("local", "dask")
+
+
+class Session:
+    identity: dict[str, str]
+    kind: str
+
+    def parse(self, items: Sequence[Item], on_result: Callable[[Timed], None]) -> None:
+        raise NotImplementedError
+
+
+class _LocalSession(Session):
+    def __init__(self, pool: Pool) -> None:
+        self.pool = pool
+        self.identity, self.kind = pool.identity, pool.kind
+
+    def parse(self, items: Sequence[Item], on_result: Callable[[Timed], None]) -> None:
+        self.pool.parse(items, on_result)
+
+
+_POOLS: dict[tuple[str, float, int], Pool] = {}
+
+
+def _worker_pool(spec: str, timeout: float, batch_size: int) -> Pool:
+    key = (spec, timeout, batch_size)
+    if key not in _POOLS:
+        _POOLS[key] = Pool(spec, 1, timeout, batch_size)
+    return _POOLS[key]
+
+
+def _dask_identity(spec: str, timeout: float, batch_size: int) -> tuple[dict[str, str], str]:
+    pool = _worker_pool(spec, timeout, batch_size)
+    return pool.identity, pool.kind
+
+
+def _dask_parse(spec: str, timeout: float, batch_size: int, items: list[Item]) -> list[Timed]:
+    return _worker_pool(spec, timeout, batch_size).parse(items)
+
+
+class _DaskSession(Session):
+    def __init__(self, client: Any, spec: str, timeout: float, batch_size: int) -> None:
+        self.client, self.args = client, (spec, timeout, batch_size)
+        self.identity, self.kind = client.submit(_dask_identity, *self.args,
+                                                 pure=False).result()
+        self.chunk = max(1, batch_size * 2)
+
+    def parse(self, items: Sequence[Item], on_result: Callable[[Timed], None]) -> None:
+        from distributed import as_completed
+
+        futures = [self.client.submit(_dask_parse, *self.args, list(items[k:k + self.chunk]),
+                                      pure=False)
+                   for k in range(0, len(items), self.chunk)]
+        for fut in as_completed(futures):
+            for t in fut.result():
+                on_result(t)
+
+
+class Executor:
+    """``local`` (N processes here) or ``dask`` (a scheduler ADDRESS, or a LocalCluster)."""
+
+    def __init__(self, kind: str = "local", workers: int = 1,
+                 scheduler: str | None = None) -> None:
+        if kind not in EXECUTORS:
+            raise InputError(f"--executor {kind}: expected one of " + ", ".join(EXECUTORS))
+        if workers < 1:
+            raise InputError(f"--workers {workers}: must be 1 or more")
+        if scheduler and kind != "dask":
+            raise InputError("--scheduler needs --executor dask")
+        self.kind, self.workers, self.scheduler = kind, workers, scheduler
+        self._stack = contextlib.ExitStack()
+        self.client: Any = None
+
+    def __enter__(self) -> Executor:
+        if self.kind == "dask":
+            try:
+                from distributed import Client, LocalCluster
+            except ImportError:
+                raise InputError("--executor dask needs Dask distributed: pip install "
+                                 "'parsebench[dask]'") from None
+            if self.scheduler:
+                try:
+                    self.client = self._stack.enter_context(Client(self.scheduler, timeout=30))
+                except OSError as exc:
+                    raise InputError(f"--scheduler {self.scheduler}: cannot connect "
+                                     f"({exc})") from None
+            else:
+                cluster = self._stack.enter_context(LocalCluster(
+                    n_workers=self.workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None))
+                self.client = self._stack.enter_context(Client(cluster))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    @contextlib.contextmanager
+    def session(self, spec: str, timeout: float = 60.0, batch_size: int = 16
+                ) -> Iterator[Session]:
+        if self.client is not None:
+            yield _DaskSession(self.client, spec, timeout, batch_size)
+            return
+        with Pool(spec, self.workers, timeout, batch_size) as pool:
+            yield _LocalSession(pool)

@@ -1,0 +1,85 @@
+"""The report's figures, drawn with matplotlib (Agg, no display) to PNG bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+LevelSeries = list[tuple[str, float, float, float]]
+"""(level label, mean, min, max) points of one line."""
+
+
+def _figure(width: float = 6.4, height: float = 3.6) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(width, height), dpi=100)
+    return plt, fig, ax
+
+
+def _png(plt: Any, fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> bytes:
+    """Lines against error level, with the replicates' min-max as a band."""
+    plt, fig, ax = _figure()
+    labels: list[str] = []
+    for pts in series.values():
+        for lab, *_ in pts:
+            if lab not in labels:
+                labels.append(lab)
+    pos = {lab: i for i, lab in enumerate(labels)}
+    for name, pts in series.items():
+        xs = [pos[p[0]] for p in pts]
+        style = "--" if "real" in name else ":" if "calibrated" in name else "-"
+        line, = ax.plot(xs, [100 * p[1] for p in pts], style, marker="o", label=name)
+        if any(p[2] != p[3] for p in pts):
+            ax.fill_between(xs, [100 * p[2] for p in pts], [100 * p[3] for p in pts],
+                            alpha=0.2, color=line.get_color())
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_xlabel("error level")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return _png(plt, fig)
+
+
+def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> bytes:
+    """Grouped bars: recall by relation, one colour per parser."""
+    plt, fig, ax = _figure(7.5, 3.8)
+    relations: list[str] = []
+    for d in bars.values():
+        relations += [r for r in d if r not in relations]
+    width = 0.8 / max(1, len(bars))
+    for k, (name, d) in enumerate(bars.items()):
+        ax.bar([i + k * width for i in range(len(relations))],
+               [100 * d.get(r, 0.0) for r in relations], width, label=name)
+    ax.set_xticks([i + width * (len(bars) - 1) / 2 for i in range(len(relations))],
+                  relations, rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel("labeled recall (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7)
+    return _png(plt, fig)
+
+
+def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> bytes:
+    """Mean parse time against sentence length, one line per parser (Lin, Fig. 18.1)."""
+    plt, fig, ax = _figure()
+    for name, pts in series.items():
+        ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name)
+    ax.set_xlabel("sentence length (words)")
+    ax.set_ylabel("mean parse time (ms)")
+    ax.set_title("Parse time against sentence length", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return _png(plt, fig)

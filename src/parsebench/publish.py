@@ -1,0 +1,446 @@
+"""``parsebench report``: the store's results as Markdown, one HTML page, CSV and JSON.
+
+Every table is built once as a :class:`Table` and rendered twice (Markdown,
+HTML), so both show the same numbers. The HTML page is self-contained: plots
+are embedded as PNG data, the style is inline, no script runs. Each number's
+signature is printed under its table.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parsebench import plots
+from parsebench.errors import InputError, atomic_output
+from parsebench.store import Store
+
+
+@dataclass
+class Table:
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    title: str
+    tables: list[Table] = field(default_factory=list)
+    images: list[tuple[str, str, bytes]] = field(default_factory=list)
+    """(file name, caption, PNG bytes)."""
+    html_extra: list[str] = field(default_factory=list)
+    md_extra: list[str] = field(default_factory=list)
+
+
+def _mean(x: Any) -> float | None:
+    v = x.get("mean") if isinstance(x, dict) else x
+    return None if v is None else float(v)
+
+
+def _spread(x: Any) -> tuple[float, float, float] | None:
+    if x is None:
+        return None
+    if isinstance(x, dict):
+        return x["mean"], x["min"], x["max"]
+    return float(x), float(x), float(x)
+
+
+def pct(x: Any, digits: int = 2) -> str:
+    """A fraction (or {mean, std}) as a percentage, with ± std for replicates."""
+    if x is None:
+        return "–"
+    if isinstance(x, dict):
+        if x.get("mean") is None:
+            return "–"
+        return f"{100 * x['mean']:.{digits}f} ± {100 * x['std']:.{digits}f}"
+    return f"{100 * x:.{digits}f}"
+
+
+def _sig(r: dict[str, Any]) -> str:
+    """A result's signature without its level, for a table that has one row a level."""
+    return re.sub(r"level:[^|]*\|", "", r["signature"])
+
+
+def _level_order(label: str) -> tuple[int, float]:
+    if label == "clean":
+        return (0, 0.0)
+    mode, _, value = label.partition("=")
+    if mode not in ("rate", "per-sentence"):
+        return (3, 0.0)
+    return (1 if mode == "rate" else 2, float(value))
+
+
+def _by(results: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
+    return sorted((r for r in results if r["metric"] == metric),
+                  key=lambda r: (r["parser"], r["projection"], _level_order(r["level"])))
+
+
+def _rows_section(results: list[dict[str, Any]]) -> Section | None:
+    rows = _by(results, "rows")
+    if not rows:
+        return None
+    sec = Section("Degradation, row by row (Bigert et al., Tables 3-12)")
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["parser"], r["projection"]), []).append(r)
+    lines: dict[str, dict[str, plots.LevelSeries]] = {}
+    for (parser, proj), rs in groups.items():
+        has_gold = any("gold" in r["value"] for r in rs)
+        has_cal = any("degr_calibrated" in r["value"] for r in rs)
+        headers = ["error level", "misspelled", "parse differs", "degr. lower", "degr. upper",
+                   "degr. estimate", "acc. lower", "acc. upper", "acc. estimate"]
+        if has_gold:
+            headers += ["real degr.", "real acc.", "within bounds"]
+        if has_cal:
+            headers += ["calibrated degr.", "95% interval"]
+        t = Table(f"{parser}, {proj}", headers, [])
+        for r in rs:
+            v = r["value"]
+            row = [v["error_level_label"], pct(v["error_level"]), pct(v["differs"]),
+                   pct(v["degr_lower"]), pct(v["degr_upper"]), pct(v["degr_estimate"]),
+                   pct(v["acc_lower"]), pct(v["acc_upper"]), pct(v["acc_estimate"])]
+            if has_gold:
+                g = v.get("gold", {})
+                wb = g.get("within_bounds")
+                row += [pct(g.get("degr_real")), pct(g.get("acc_real")),
+                        "–" if wb is None else (("yes" if wb else "no") if isinstance(wb, bool)
+                                                else f"{100 * float(wb):.0f}% of runs")]
+            if has_cal:
+                cal = v.get("calibration")
+                row.append(pct(v.get("degr_calibrated")))
+                if isinstance(cal, dict) and isinstance(cal.get("interval"), list):
+                    lo, hi = cal["interval"]
+                    row.append(f"{100 * lo:.2f}–{100 * hi:.2f}")
+                else:
+                    row.append("per replicate")
+            t.rows.append(row)
+            for w in v.get("warnings", []):
+                if w not in t.notes:
+                    t.notes.append("warning: " + w)
+        t.notes.append("signature: " + _sig(rs[0]))
+        sec.tables.append(t)
+        series = lines.setdefault(proj, {})
+        series[f"{parser} estimate"] = [(r["value"]["error_level_label"],
+                                         *(_spread(r["value"]["degr_estimate"]) or (0, 0, 0)))
+                                        for r in rs if r["value"]["degr_estimate"] is not None]
+        if has_gold:
+            series[f"{parser} real"] = [(r["value"]["error_level_label"],
+                                         *(_spread(r["value"]["gold"]["degr_real"])
+                                           or (0, 0, 0))) for r in rs]
+        if has_cal:
+            series[f"{parser} calibrated"] = [(r["value"]["error_level_label"],
+                                               *(_spread(r["value"]["degr_calibrated"])
+                                                 or (0, 0, 0))) for r in rs]
+    for proj, series in lines.items():
+        series = {k: v for k, v in series.items() if v}
+        if series:
+            sec.images.append((f"degradation-{proj.replace('+', '-')}.png",
+                               f"Degradation against error level ({proj}); bands: replicate "
+                               "min-max",
+                               plots.against_level(f"Degradation ({proj})", "degradation (%)",
+                                                   series)))
+    return sec
+
+
+def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "sentences")
+    if not rs:
+        return None
+    sec = Section("Sentence robustness (Kakkonen, Table 1)")
+    t = Table("Robustness: share of a noisy sentence's structure kept from the clean parse",
+              ["parser", "error level", "sentences", "failures", "unlabeled", "labeled"], [])
+    series: dict[str, plots.LevelSeries] = {}
+    for r in rs:
+        v = r["value"]
+        t.rows.append([r["parser"], v["error_level_label"], str(v["sentences"]),
+                       str(v["failures"]), pct(v["unlabeled"]), pct(v["labeled"])])
+        reps = v.get("replicates") or [{"unlabeled": v["unlabeled"], "labeled": v["labeled"]}]
+        for key in ("unlabeled", "labeled"):
+            vals = [x[key] for x in reps if x[key] is not None]
+            if vals:
+                series.setdefault(f"{r['parser']} {key}", []).append(
+                    (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals)))
+    t.notes.append("signature: " + _sig(rs[0]))
+    sec.tables.append(t)
+    if series:
+        sec.images.append(("robustness.png", "Sentence robustness against error level; bands: "
+                           "replicate min-max",
+                           plots.against_level("Sentence robustness (Kakkonen)",
+                                               "robustness (%)", series)))
+    return sec
+
+
+def _deps_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "deps")
+    if not rs:
+        return None
+    sec = Section("Dependency evaluation against the gold key (Lin; CoNLL 2018 UAS/LAS)")
+    t = Table("Accuracy, clean and at each error level (replicates pooled)",
+              ["parser", "input", "UAS", "LAS", "unlabeled P", "unlabeled R", "labeled P",
+               "labeled R"], [])
+    bars: dict[str, dict[str, float]] = {}
+    for r in rs:
+        v = r["value"]
+        label = "clean" if r["level"] == "clean" else r["level"]
+        t.rows.append([r["parser"], label, pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
+                       pct(v["unlabeled"]["precision"]), pct(v["unlabeled"]["recall"]),
+                       pct(v["labeled"]["precision"]), pct(v["labeled"]["recall"])])
+        if r["level"] == "clean" and v.get("by"):
+            top = sorted(v["by"].items(), key=lambda kv: -kv[1]["labeled"]["key"])[:15]
+            rel = Table(f"{r['parser']}: by relation, clean text (Lin, Table 18.3 style)",
+                        ["relation", "key", "answer", "matched", "precision", "recall"],
+                        [[k, str(b["labeled"]["key"]), str(b["labeled"]["answer"]),
+                          str(b["labeled"]["matched"]), pct(b["labeled"]["precision"]),
+                          pct(b["labeled"]["recall"])] for k, b in top])
+            rel.notes.append("signature: " + r["signature"])
+            sec.tables.append(rel)
+            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in top}
+    t.notes.append("signature: " + _sig(rs[0]))
+    sec.tables.insert(0, t)
+    if bars:
+        sec.images.append(("relations.png", "Labeled recall by relation (clean text, the 15 "
+                           "most frequent relations of the key)",
+                           plots.relation_bars("Recall by relation", bars)))
+    return sec
+
+
+def _f1_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "f1")
+    if not rs:
+        return None
+    t = Table("Robustness F1 of ungrammatical sentences against their corrections",
+              ["parser", "precision", "recall", "F1", "shared", "ungrammatical deps",
+               "grammatical deps"],
+              [[r["parser"], pct(r["value"]["precision"]), pct(r["value"]["recall"]),
+                pct(r["value"]["f1"]), str(r["value"]["shared"]),
+                str(r["value"]["ungrammatical_deps"]), str(r["value"]["grammatical_deps"])]
+               for r in rs])
+    t.notes.append("signature: " + rs[0]["signature"])
+    return Section("Robustness F1 (Hashemi & Hwa)", [t])
+
+
+def _speed_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "speed")
+    if not rs:
+        return None
+    t = Table("Parser speed on the distinct sentences of the corpus (clean and noisy)",
+              ["parser", "sentences", "words", "failures", "parse seconds", "words/s"],
+              [[r["parser"], str(r["value"]["sentences"]), str(r["value"]["words"]),
+                str(r["value"]["failures"]), f"{r['value']['parse_seconds']:.2f}",
+                f"{r['value']['words_per_second'] or 0:,.0f}"] for r in rs])
+    series: dict[str, Sequence[tuple[int, float]]] = {
+        r["parser"]: [(int(n), d["mean"]) for n, d in
+                            sorted(r["value"]["seconds_by_length"].items(),
+                                   key=lambda kv: int(kv[0]))] for r in rs}
+    return Section("Speed (Lin, Fig. 18.1)", [t], [("time-by-length.png",
+                                                     "Parse time against sentence length",
+                                                     plots.time_by_length(series))])
+
+
+def _example_html(parser: str, ex: dict[str, Any]) -> str:
+    out = [f"<h4>{html.escape(parser)}: sentence {ex['sentence']}, {html.escape(ex['level'])}"
+           f" (seed {ex['seed']})</h4>", "<table class='side'><tr><th>#</th><th>clean word</th>"
+           "<th>clean parse</th><th>noisy word</th><th>noisy parse</th></tr>"]
+    for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
+                                                   ex["clean"], ex["noisy"], ex["misspelled"],
+                                                   strict=True), 1):
+        changed = cp != np_
+        out.append(f"<tr><td>{i}</td><td>{html.escape(cw)}</td><td>{html.escape(cp)}</td>"
+                   f"<td{' class=miss' if miss else ''}>{html.escape(nw)}</td>"
+                   f"<td{' class=changed' if changed else ''}>{html.escape(np_)}</td></tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _example_md(parser: str, ex: dict[str, Any]) -> str:
+    lines = [f"#### {parser}: sentence {ex['sentence']}, {ex['level']} (seed {ex['seed']})", "",
+             "| # | clean word | clean parse | noisy word | noisy parse |",
+             "|---:|---|---|---|---|"]
+    for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
+                                                   ex["clean"], ex["noisy"], ex["misspelled"],
+                                                   strict=True), 1):
+        nw_s = f"**{_md(nw)}**" if miss else _md(nw)
+        np_s = f"**{_md(np_)}** (changed)" if cp != np_ else _md(np_)
+        lines.append(f"| {i} | {_md(cw)} | {_md(cp)} | {nw_s} | {np_s} |")
+    return "\n".join(lines)
+
+
+def _examples_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = [r for r in results if r["metric"] == "examples"]
+    if not rs:
+        return None
+    sec = Section("Clean and noisy parses side by side")
+    note = ("Misspelled words are marked, and so are the rows whose parse changed "
+            "(head:relation, or the links of the word).")
+    sec.html_extra.append(f"<p>{note}</p>")
+    sec.md_extra.append(note)
+    for r in rs:
+        for ex in r["value"]:
+            sec.html_extra.append(_example_html(r["parser"], ex))
+            sec.md_extra.append(_example_md(r["parser"], ex))
+    return sec
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _run_table(info: dict[str, Any]) -> Table:
+    cfg, stats = info["config"], info["stats"] or {}
+    rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
+            ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
+            ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
+            ["sentences parsed in this run", str(info["parsed"])],
+            ["sentences from the cache", str(info["cached"])]]
+    if stats:
+        rows.append(["wall time", f"{stats['wall_seconds']:.1f} s ({stats['workers']} "
+                                  f"worker(s), {stats['executor']})"])
+        for name, ps in stats.get("parsers", {}).items():
+            rows.append([f"{name}: words parsed / naive",
+                         f"{ps['parsed_words']:,} / {ps['naive_words']:,}"])
+    return Table("Run", ["setting", "value"], rows)
+
+
+def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    out = [(store.run_info(run), list(store.results(name))) for name, run in store.experiments()]
+    if not out:
+        raise InputError("the store has no results yet; run parsebench run first", store.path)
+    return out
+
+
+def _sections(results: list[dict[str, Any]]) -> list[Section]:
+    makers = (_rows_section, _sentences_section, _deps_section, _f1_section, _speed_section,
+              _examples_section)
+    return [s for s in (m(results) for m in makers) if s is not None]
+
+
+def _table_md(t: Table) -> str:
+    lines = [f"**{t.title}**", "", "| " + " | ".join(t.headers) + " |",
+             "|" + "|".join("---" for _ in t.headers) + "|"]
+    lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in t.rows]
+    lines += [""] + [f"- {_md(n)}" for n in t.notes]
+    return "\n".join(lines)
+
+
+def _table_html(t: Table) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in t.headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                   for row in t.rows)
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in t.notes)
+    return (f"<table><caption>{html.escape(t.title)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>" + (f"<ul class='notes'>{notes}</ul>" if notes
+                                                else ""))
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}caption{text-align:left;
+font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
+th{background:#f3f3f3}td:first-child{text-align:left}ul.notes{font-size:12px;color:#555}
+td.miss{background:#ffe08a;font-weight:bold}td.changed{background:#f8b4b4}
+figure{margin:1em 0}figcaption{font-size:12px;color:#555}img{max-width:100%}"""
+
+
+def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]:
+    out = []
+
+    def walk(prefix: str, v: Any, r: dict[str, Any]) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(f"{prefix}.{k}" if prefix else k, x, r)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append([experiment, r["parser"], r["metric"], r["projection"], r["level"],
+                        prefix, repr(v)])
+
+    for r in results:
+        if r["metric"] != "examples":
+            walk("", {k: x for k, x in r["value"].items() if k != "replicates"}, r)
+    return out
+
+
+def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
+    """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR."""
+    outdir = Path(outdir)
+    data = collect(store)
+    outdir.mkdir(parents=True, exist_ok=True)
+    (outdir / "plots").mkdir(exist_ok=True)
+    md: list[str] = ["# parsebench report", ""]
+    body: list[str] = ["<h1>parsebench report</h1>"]
+    csv_rows: list[list[str]] = []
+    for info, results in data:
+        name = info["experiment"]
+        md += [f"## {name}", "", _table_md(_run_table(info)), ""]
+        body += [f"<h2>{html.escape(name)}</h2>", _table_html(_run_table(info))]
+        for sec in _sections(results):
+            md += [f"### {sec.title}", ""]
+            body.append(f"<h3>{html.escape(sec.title)}</h3>")
+            for t in sec.tables:
+                md += [_table_md(t), ""]
+                body.append(_table_html(t))
+            for fname, caption, png in sec.images:
+                fname = f"{name}-{fname}"
+                _write_bytes(outdir / "plots" / fname, png)
+                md += [f"![{caption}](plots/{fname})", f"*{caption}*", ""]
+                body.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;"
+                            f"base64,{base64.b64encode(png).decode()}'><figcaption>"
+                            f"{html.escape(caption)}</figcaption></figure>")
+            md += sec.md_extra + ([""] if sec.md_extra else [])
+            body += sec.html_extra
+        csv_rows += _csv_rows(results, name)
+    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
+            f"<style>{STYLE}</style></head><body>" + "\n".join(body) + "</body></html>\n")
+    files = {"markdown": outdir / "index.md", "html": outdir / "index.html",
+             "csv": outdir / "results.csv", "json": outdir / "results.json"}
+    with atomic_output(files["markdown"]) as fh:
+        fh.write("\n".join(md) + "\n")
+    with atomic_output(files["html"]) as fh:
+        fh.write(page)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
+    w.writerows(csv_rows)
+    with atomic_output(files["csv"]) as fh:
+        fh.write(buf.getvalue())
+    with atomic_output(files["json"]) as fh:
+        fh.write(json.dumps([{"run": info, "results": results} for info, results in data],
+                            indent=1, ensure_ascii=False) + "\n")
+    return files
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def summary_table(results: list[tuple[str, str, str, str, str, Any]]) -> str:
+    """The end-of-run table on the terminal: the headline figure of every result."""
+    lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]
+    for parser, metric, proj, level, _sig, v in results:
+        if metric == "rows":
+            g = v.get("gold")
+            head = (f"differs {pct(v['differs'])}  estimate {pct(v['degr_estimate'])}"
+                    + (f"  real {pct(g['degr_real'])}" if g else "")
+                    + (f"  calibrated {pct(v['degr_calibrated'])}"
+                       if "degr_calibrated" in v else ""))
+        elif metric == "sentences":
+            head = f"unlabeled {pct(v['unlabeled'])}  labeled {pct(v['labeled'])}"
+        elif metric == "deps":
+            head = f"UAS {pct(v['uas']['f1'])}  LAS {pct(v['las']['f1'])}"
+        elif metric == "f1":
+            head = f"P {pct(v['precision'])}  R {pct(v['recall'])}  F1 {pct(v['f1'])}"
+        elif metric == "speed":
+            head = f"{v['words_per_second'] or 0:,.0f} words/s, {v['failures']} failures"
+        else:
+            continue
+        lines.append(f"{parser:<16} {metric:<10} {proj:<12} {level:<18} {head}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,445 @@
+"""``parsebench run``: noise, parse, score and store one experiment.
+
+The stages, each resumable: (1) the corpus and its noisy versions (every
+level and replicate, planned once and stored as change lists); (2) parsing,
+per parser, of every distinct sentence not yet in the store's cache, each
+result committed as soon as it is done; (3) scoring from the cached
+parses; (4) the results, written in one transaction. A killed run started
+again redoes only what it had not committed: noise is read back, cached
+parses are reused, and the scores are recomputed from them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from parsebench.analysis import Parse, default_projection, from_sentence, from_tree
+from parsebench.errors import InputError
+from parsebench.experiment import Experiment, Level, ParserConf
+from parsebench.formats.brackets import parse_tree
+from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.noise import Change, Corpus, Keyboard, Lexicon, Report, Settings, apply_to_conllu
+from parsebench.parsers.base import Analysis, Item, Timed
+from parsebench.parsers.executor import Executor
+from parsebench.parsers.run import read_input, to_conllu
+from parsebench.signature import signature
+from parsebench.store import Store, parser_key, sentence_key
+
+GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos")
+"""Projections a CoNLL-U gold file can give (links and brackets it cannot)."""
+
+
+class Progress(Protocol):
+    """What the runner tells its user; the CLI passes one with rich progress bars."""
+
+    def stage(self, name: str, total: int) -> None: ...
+
+    def advance(self, n: int = 1) -> None: ...
+
+    def note(self, text: str) -> None: ...
+
+
+class Quiet:
+    """Progress that shows nothing (the Python API's default)."""
+
+    def stage(self, name: str, total: int) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def note(self, text: str) -> None:
+        pass
+
+
+@dataclass
+class Version:
+    """The corpus at one error level and seed (level None: the clean text)."""
+
+    level: Level | None
+    seed: int
+    sentences: list[Sentence]
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return "clean" if self.level is None else f"{self.level.label}/seed={self.seed}"
+
+
+@dataclass
+class CorpusData:
+    path: Path
+    digest: str
+    sentences: list[Sentence]
+    gold: bool
+    versions: list[Version]
+
+    @property
+    def words(self) -> int:
+        return sum(len(s.forms) for s in self.sentences)
+
+
+def _digest(path: Path, limit: int | None) -> str:
+    h = hashlib.sha256(path.read_bytes())
+    h.update(f"|limit={limit}".encode())
+    return h.hexdigest()[:24]
+
+
+def load_corpus(path: Path, limit: int | None, store: Store) -> CorpusData:
+    sents = read_input(path)
+    if limit is not None:
+        sents = sents[:limit]
+    if not sents:
+        raise InputError("no sentences", path)
+    gold = any(h != NO_HEAD for s in sents for h in s.heads)
+    digest = _digest(path, limit)
+    store.add_corpus(digest, str(path), len(sents), sum(len(s.forms) for s in sents), gold)
+    return CorpusData(path, digest, sents, gold, [Version(None, 0, sents)])
+
+
+def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
+                   progress: Progress) -> None:
+    """Add every level x replicate of CORPUS, from the store when it has them."""
+    kb = Keyboard.load(exp.keyboard or "us-qwerty")
+    lexicon: Lexicon | None = None
+    plan: Corpus | None = None
+    settings_key = signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
+                             weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
+                             min_length=exp.min_length)
+    progress.stage(f"noise {corpus.path.name}", len(exp.levels) * exp.replicates)
+    for level in exp.levels:
+        for seed in range(exp.seed, exp.seed + exp.replicates):
+            got = store.noisy(corpus.digest, settings_key, level.label, seed)
+            changes: list[list[Any]]
+            if got is None:
+                if lexicon is None:
+                    lexicon = Lexicon.load(exp.lexicon, exp.lang)
+                    plan = Corpus([s.forms for s in corpus.sentences],
+                                  [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
+                                   for s in corpus.sentences])
+                assert plan is not None
+                st = Settings(level.value if level.mode == "rate" else None,
+                              int(level.value) if level.mode == "per_sentence" else None,
+                              seed, exp.weights, exp.min_length)
+                rep = plan.plan(st, kb, lexicon)
+                changes = [[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes]
+                summary = {"words": rep.words, "eligible": rep.eligible,
+                           "misspelled": len(rep.changes), "no_nonword": rep.no_nonword,
+                           "short_sentences": len(rep.short_sentences),
+                           "shortfall": rep.shortfall}
+                store.add_noisy(corpus.digest, settings_key, level.label, seed, changes,
+                                summary)
+            else:
+                changes, summary = got
+            report = Report(changes=[Change(*c) for c in changes])
+            corpus.versions.append(Version(level, seed,
+                                           apply_to_conllu(corpus.sentences, report), summary))
+            progress.advance()
+
+
+class _Parsed:
+    """The outcomes of one parser by sentence key, turned into Parse objects on demand."""
+
+    def __init__(self, kind: str, outcomes: dict[str, tuple[Any, float]]) -> None:
+        self.kind, self.outcomes = kind, outcomes
+        self._memo: dict[int, Parse] = {}
+
+    def parse_of(self, s: Sentence) -> Parse:
+        got = self._memo.get(id(s))
+        if got is not None:
+            return got
+        outcome, seconds = self.outcomes[sentence_key(s.forms)]
+        if self.kind == "tree":
+            if isinstance(outcome, Analysis) and outcome.tree is not None:
+                p = from_tree(parse_tree(outcome.tree, "<parser output>", s.line), s.line)
+            else:
+                p = Parse(forms=list(s.forms), line=s.line, kind="tree",
+                          failed=getattr(outcome, "reason", "no tree"),
+                          noise=[False] * len(s.forms))
+        else:
+            p = from_sentence(to_conllu(s, Timed(0, outcome, seconds), self.kind))
+        self._memo[id(s)] = p
+        return p
+
+    def sentences_of(self, v: Version) -> list[Sentence]:
+        return [to_conllu(s, Timed(0, self.outcomes[sentence_key(s.forms)][0], 0.0), self.kind)
+                for s in v.sentences]
+
+    def parses(self, v: Version) -> list[Parse]:
+        return [self.parse_of(s) for s in v.sentences]
+
+
+def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
+              executor: Executor, run_id: int, progress: Progress) -> tuple[_Parsed, str,
+                                                                          dict[str, Any]]:
+    """Parse every distinct sentence of CORPORA not yet cached; return all outcomes."""
+    needed: dict[str, list[str]] = {}
+    naive_words = 0
+    for c in corpora:
+        for v in c.versions:
+            for s in v.sentences:
+                naive_words += len(s.forms)
+                needed.setdefault(sentence_key(s.forms), s.forms)
+    t0 = time.perf_counter()
+    with executor.session(conf.spec, conf.timeout, conf.batch_size) as session:
+        key = parser_key(session.identity, False)
+        store.add_parser(key, session.identity, session.kind)
+        cached = store.cached_keys(key)
+        todo = [(k, w) for k, w in needed.items() if k not in cached]
+        progress.stage(f"parse {conf.name}", len(todo))
+        if cached:
+            progress.note(f"{conf.name}: {len(needed) - len(todo)} of {len(needed)} distinct "
+                          "sentences already parsed (cache)")
+        items = [Item(i, words, " ".join(words)) for i, (_, words) in enumerate(todo)]
+        def on_result(t: Timed) -> None:
+            # committed at once: a kill loses no finished parse (about 50 us a commit)
+            k, words = todo[t.index]
+            store.add_parses(key, [(k, t.outcome, t.seconds, len(words))])
+            progress.advance()
+
+        if items:
+            session.parse(items, on_result)
+        kind = session.kind
+    store.count_run(run_id, len(todo), len(needed) - len(todo))
+    wall = time.perf_counter() - t0
+    outcomes = store.parses(key, needed)
+    parsed_words = sum(len(w) for _, w in todo)
+    stats = {"parser_key": key, "identity": session.identity, "kind": kind,
+             "distinct_sentences": len(needed), "parsed_sentences": len(todo),
+             "parsed_words": parsed_words, "naive_words": naive_words,
+             "parse_seconds": sum(outcomes[k][1] for k, _ in todo), "wall_seconds": wall}
+    return _Parsed(kind, outcomes), key, stats
+
+
+def _levels(corpus: CorpusData) -> dict[Level, list[Version]]:
+    out: dict[Level, list[Version]] = {}
+    for v in corpus.versions:
+        if v.level is not None:
+            out.setdefault(v.level, []).append(v)
+    return out
+
+
+def _speed(parsed: _Parsed, corpora: Sequence[CorpusData]) -> dict[str, Any]:
+    """Words per second and seconds against length, over the distinct sentences parsed."""
+    seen: dict[str, int] = {}
+    for c in corpora:
+        for v in c.versions:
+            for s in v.sentences:
+                seen.setdefault(sentence_key(s.forms), len(s.forms))
+    pairs = [(n, parsed.outcomes[k][1]) for k, n in seen.items()]
+    words = sum(n for n, _ in pairs)
+    secs = sum(t for _, t in pairs)
+    failures = sum(1 for k in seen if not isinstance(parsed.outcomes[k][0], Analysis))
+    by_len: dict[int, list[float]] = {}
+    for n, t in pairs:
+        by_len.setdefault(n, []).append(t)
+    return {"sentences": len(pairs), "words": words, "parse_seconds": secs,
+            "failures": failures, "words_per_second": words / secs if secs else None,
+            "seconds_by_length": {str(n): {"sentences": len(v), "mean": statistics.fmean(v),
+                                           "max": max(v)} for n, v in sorted(by_len.items())}}
+
+
+def _example(clean: Parse, noisy: Parse, number: int, level: Level, seed: int
+             ) -> dict[str, Any]:
+    """One sentence's clean and noisy parse side by side, for the report."""
+    def rows(p: Parse) -> list[str]:
+        if p.failed:
+            return ["(failed)"] * len(p.forms)
+        if p.kind == "links":
+            from parsebench.analysis import link_strings
+            return link_strings(p.links, len(p.forms))
+        if p.kind == "tree":
+            from parsebench.analysis import project
+            return project(p, "brackets")
+        return [f"{h}:{d}" for h, d in zip(p.heads, p.deprels, strict=True)]
+
+    return {"sentence": number, "level": level.short, "seed": seed,
+            "clean_words": clean.forms, "noisy_words": noisy.forms,
+            "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=True)],
+            "clean": rows(clean), "noisy": rows(noisy),
+            "heads_clean": clean.heads if clean.kind == "deps" else None,
+            "heads_noisy": noisy.heads if noisy.kind == "deps" else None}
+
+
+def _examples(parsed: _Parsed, corpus: CorpusData, wanted: Sequence[int],
+              count: int = 3) -> list[dict[str, Any]]:
+    levels = _levels(corpus)
+    if not levels:
+        return []
+    level = min(levels, key=lambda lv: lv.value)
+    version = levels[level][0]
+    out = []
+    numbers = list(wanted) or range(1, len(corpus.sentences) + 1)
+    for n in numbers:
+        if n > len(corpus.sentences):
+            continue
+        c = parsed.parse_of(corpus.sentences[n - 1])
+        v = parsed.parse_of(version.sentences[n - 1])
+        if len(c.forms) != len(v.forms):
+            continue
+        ex = _example(c, v, n, level, version.seed)
+        if wanted or (c.forms != v.forms and ex["clean"] != ex["noisy"]):
+            out.append(ex)
+        if not wanted and len(out) >= count:
+            break
+    return out
+
+
+Result = tuple[str, str, str, str, str, Any]
+"""(parser, metric, projection, level, signature, value) as the store keeps it."""
+
+
+def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
+          corpus: CorpusData, calibration: tuple[CorpusData, _Parsed] | None,
+          corrected: tuple[CorpusData, _Parsed] | None) -> list[Result]:
+    from parsebench.metrics.rows import calibration_sample, rows_report
+    from parsebench.metrics.sentences import score_sentences
+
+    base = {"corpus": corpus.path.name, "sentences": len(corpus.sentences),
+            "noise": [lv.label for lv in exp.levels], "replicates": exp.replicates,
+            "seed": exp.seed, "lexicon": exp.lexicon or f"wordfreq:{exp.lang}",
+            "keyboard": exp.keyboard, "parser": conf.name, "model": model}
+    out: list[Result] = []
+    clean = parsed.parses(corpus.versions[0])
+    gold = [from_sentence(s) for s in corpus.sentences] if corpus.gold else None
+    levels = _levels(corpus)
+    projections = [default_projection(clean) if p == "default" else p for p in exp.rows]
+    for proj in dict.fromkeys(projections):
+        if not _fits(proj, parsed.kind):
+            continue
+        use_gold = gold if proj in GOLD_PROJECTIONS else None
+        for level, versions in levels.items():
+            noisy = [(v.label, parsed.parses(v)) for v in versions]
+            cal = None
+            if calibration is not None and proj in GOLD_PROJECTIONS:
+                cc, cp = calibration
+                c_levels = _levels(cc)
+                cal = calibration_sample([from_sentence(s) for s in cc.sentences],
+                                         cp.parses(cc.versions[0]),
+                                         [(v.label, cp.parses(v)) for v in c_levels[level]],
+                                         proj, str(cc.path), str(cc.path))
+            value = rows_report(clean, noisy, use_gold, conf.accuracy, proj,
+                                f"{conf.name}:clean", str(corpus.path), cal)
+            value["error_level_label"] = level.short
+            sig = signature(method="bigert-rows", projection=proj, level=level.label,
+                            acr=conf.accuracy if conf.accuracy is not None else
+                            "gold" if use_gold else None,
+                            calibration=None if cal is None else
+                            f"ratio-to-upper-bound:{cal[0].sample_sentences}", **base)
+            out.append((conf.name, "rows", proj, level.label, sig, value))
+    if exp.sentences and levels:
+        for level, versions in levels.items():
+            s = score_sentences(clean, [parsed.parses(v) for v in versions], "clean",
+                                [v.label for v in versions]).as_dict()
+            s["error_level_label"] = level.short
+            if len(versions) > 1:
+                s["replicates"] = [
+                    {k: one[k] for k in ("unlabeled", "labeled", "sentences", "failures")}
+                    for one in (score_sentences(clean, [parsed.parses(v)], "clean",
+                                                [v.label]).as_dict() for v in versions)]
+            sig = signature(method="kakkonen-sentences", structure=parsed.kind,
+                            level=level.label, **base)
+            out.append((conf.name, "sentences", parsed.kind, level.label, sig, s))
+    if exp.deps and corpus.gold and parsed.kind == "deps":
+        from parsebench.metrics.deps import evaluate_deps
+
+        groups: list[tuple[str, list[Version]]] = [("clean", [corpus.versions[0]])]
+        groups += [(lv.label, vs) for lv, vs in levels.items()]
+        for label, versions in groups:
+            # the words as in the gold, so that misspellings do not upset the alignment
+            gold_s = [s for _ in versions for s in corpus.sentences]
+            sys_s = [replace(s, forms=g.forms) for v in versions
+                     for s, g in zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+            res = evaluate_deps(gold_s, sys_s, by="deprel", gold_path=str(corpus.path),
+                                system_path=f"{conf.name}:{label}").as_dict()
+            sig = signature(method="lin-deps", by="deprel", level=label, **base)
+            out.append((conf.name, "deps", "deprel", label, sig, res))
+    if corrected is not None and exp.f1 and parsed.kind == "deps":
+        from parsebench.metrics.robust_f1 import score_corpus
+
+        gc, gp = corrected
+        g = gp.parses(gc.versions[0])
+        f1r = score_corpus(g, clean, None, str(gc.path), str(corpus.path))
+        f1 = f1r.total.as_dict()
+        f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
+        sig = signature(method="hashemi-hwa-f1", alignment="edit-distance", labeled=False,
+                        punct=True, root=True, **base)
+        out.append((conf.name, "f1", "deps", "corrected", sig, f1))
+    return out
+
+
+def _fits(projection: str, kind: str) -> bool:
+    if kind == "links":
+        return projection == "links"
+    if kind == "tree":
+        return projection in ("brackets", "upos", "xpos", "tag")
+    return projection not in ("links", "brackets")
+
+
+@dataclass
+class RunOutcome:
+    run_id: int
+    results: list[Result]
+    stats: dict[str, Any]
+
+
+def run_experiment(exp: Experiment, store: Store, executor: Executor,
+                   progress: Progress | None = None,
+                   on_parser: Callable[[str], None] | None = None) -> RunOutcome:
+    progress = progress or Quiet()
+    t0 = time.perf_counter()
+    run_id = store.start_run(exp.name, exp.config())
+    corpus = load_corpus(exp.corpus, exp.limit, store)
+    noise_t = time.perf_counter()
+    noise_versions(exp, corpus, store, progress)
+    cal = None
+    if exp.calibration is not None:
+        cal_corpus = load_corpus(exp.calibration, exp.calibration_limit, store)
+        if not cal_corpus.gold:
+            raise InputError("the calibration corpus needs gold heads and relations",
+                             exp.calibration)
+        noise_versions(exp, cal_corpus, store, progress)
+        cal = cal_corpus
+    corr = None
+    if exp.corrected is not None:
+        corr = load_corpus(exp.corrected, exp.limit, store)
+        if len(corr.sentences) != len(corpus.sentences):
+            raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
+                             f"{corpus.path} has {len(corpus.sentences)}", exp.corrected)
+    noise_seconds = time.perf_counter() - noise_t
+    results: list[Result] = []
+    parser_stats = {}
+    score_seconds = 0.0
+    with executor:
+        for conf in exp.parsers:
+            if on_parser is not None:
+                on_parser(conf.name)
+            corpora = [corpus] + [c for c in (cal, corr) if c is not None]
+            parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, progress)
+            ts = time.perf_counter()
+            progress.stage(f"score {conf.name}", 1)
+            results += score(exp, conf, parsed, key[:12], corpus,
+                             None if cal is None else (cal, parsed),
+                             None if corr is None else (corr, parsed))
+            speed = _speed(parsed, [corpus])
+            results.append((conf.name, "speed", "-", "all",
+                            signature(method="speed", parser=conf.name, model=key[:12]),
+                            {**speed, "identity": stats["identity"]}))
+            examples = _examples(parsed, corpus, exp.examples)
+            if examples:
+                results.append((conf.name, "examples", parsed.kind, "lowest", "", examples))
+            progress.advance()
+            score_seconds += time.perf_counter() - ts
+            parser_stats[conf.name] = stats
+    stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise_seconds,
+             "score_seconds": score_seconds, "parsers": parser_stats,
+             "workers": executor.workers, "executor": executor.kind}
+    store.replace_results(run_id, exp.name, results)
+    store.finish_run(run_id, stats)
+    return RunOutcome(run_id, results, stats)

@@ -1,0 +1,248 @@
+"""The experiment store: one SQLite file with corpora, noisy versions, parses and results.
+
+Why SQLite (the standard library's sqlite3): it is embedded, one file, and
+transactional, so a run killed with SIGKILL loses at most the parses of its
+last open transaction and never leaves the file corrupt (WAL journal). The
+parse cache is keyed by the parser's identity (adapter, version, model
+checksum, options) and the sentence's words, so a sentence parsed once by the
+same parser is never parsed again, whichever corpus or noise level it came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.parsers.base import Analysis, Failure, Outcome
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS corpora (
+    digest TEXT PRIMARY KEY, path TEXT NOT NULL, sentences INTEGER NOT NULL,
+    words INTEGER NOT NULL, gold INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS noisy (
+    corpus TEXT NOT NULL, settings TEXT NOT NULL, level TEXT NOT NULL, seed INTEGER NOT NULL,
+    changes TEXT NOT NULL, summary TEXT NOT NULL,
+    PRIMARY KEY (corpus, settings, level, seed));
+CREATE TABLE IF NOT EXISTS parsers (
+    key TEXT PRIMARY KEY, identity TEXT NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS parses (
+    parser TEXT NOT NULL, sentence TEXT NOT NULL, outcome TEXT NOT NULL,
+    seconds REAL NOT NULL, words INTEGER NOT NULL,
+    PRIMARY KEY (parser, sentence)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, experiment TEXT NOT NULL, config TEXT NOT NULL,
+    started REAL NOT NULL, finished REAL, parsed INTEGER NOT NULL DEFAULT 0,
+    cached INTEGER NOT NULL DEFAULT 0, stats TEXT);
+CREATE TABLE IF NOT EXISTS results (
+    experiment TEXT NOT NULL, parser TEXT NOT NULL, metric TEXT NOT NULL,
+    projection TEXT NOT NULL, level TEXT NOT NULL, signature TEXT NOT NULL,
+    value TEXT NOT NULL, run INTEGER NOT NULL,
+    PRIMARY KEY (experiment, parser, metric, projection, level));
+"""
+
+
+def sentence_key(words: Sequence[str], text: str | None = None) -> str:
+    """The cache key of one input sentence: its words (and its text when tokenizing)."""
+    h = hashlib.sha256("\x1f".join(words).encode())
+    if text is not None:
+        h.update(b"\x1e" + text.encode())
+    return h.hexdigest()[:32]
+
+
+def parser_key(identity: dict[str, str], tokenize: bool) -> str:
+    blob = json.dumps({"identity": identity, "tokenize": tokenize}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def encode(outcome: Outcome) -> str:
+    if isinstance(outcome, Failure):
+        return json.dumps({"failed": outcome.reason}, ensure_ascii=False)
+    return json.dumps({k: getattr(outcome, k) for k in Analysis.__slots__
+                       if getattr(outcome, k) is not None}, ensure_ascii=False)
+
+
+def decode(text: str) -> Outcome:
+    d = json.loads(text)
+    if "failed" in d:
+        return Failure(d["failed"])
+    if "links" in d:
+        d["links"] = [tuple(x) for x in d["links"]]
+    return Analysis(**d)
+
+
+class Store:
+    """An open store; writes go through short transactions, reads see committed data."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.parent and not self.path.parent.is_dir():
+            raise InputError("directory of the store does not exist", self.path.parent)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            version = self._version()
+        except sqlite3.DatabaseError as exc:
+            raise InputError(f"not a parsebench store ({exc})", self.path) from None
+        if version is None:
+            self.db.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}INSERT OR REPLACE INTO meta "
+                                  f"VALUES ('schema', '{SCHEMA_VERSION}');COMMIT;")
+        elif version != SCHEMA_VERSION:
+            raise InputError(f"store schema {version}, this parsebench reads "
+                             f"{SCHEMA_VERSION}", self.path)
+
+    def _version(self) -> str | None:
+        has = self.db.execute("SELECT name FROM sqlite_master WHERE name='meta'").fetchone()
+        if not has:
+            if self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise InputError("an SQLite file, but not a parsebench store", self.path)
+            return None
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, exc_type: object, *rest: object) -> None:
+            self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+    def transaction(self) -> Store._Tx:
+        return Store._Tx(self.db)
+
+    # corpora and noisy versions ------------------------------------------------------
+
+    def add_corpus(self, digest: str, path: str, sentences: int, words: int,
+                   gold: bool) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO corpora VALUES (?, ?, ?, ?, ?)",
+                       (digest, path, sentences, words, int(gold)))
+
+    def noisy(self, corpus: str, settings: str, level: str, seed: int
+              ) -> tuple[list[list[Any]], dict[str, Any]] | None:
+        row = self.db.execute("SELECT changes, summary FROM noisy WHERE corpus=? AND "
+                              "settings=? AND level=? AND seed=?",
+                              (corpus, settings, level, seed)).fetchone()
+        return None if row is None else (json.loads(row[0]), json.loads(row[1]))
+
+    def add_noisy(self, corpus: str, settings: str, level: str, seed: int,
+                  changes: list[list[Any]], summary: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO noisy VALUES (?, ?, ?, ?, ?, ?)",
+                       (corpus, settings, level, seed, json.dumps(changes, ensure_ascii=False),
+                        json.dumps(summary)))
+
+    # parses ----------------------------------------------------------------------
+
+    def add_parser(self, key: str, identity: dict[str, str], kind: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO parsers VALUES (?, ?, ?)",
+                       (key, json.dumps(identity, sort_keys=True), kind))
+
+    def parser_kind(self, key: str) -> str | None:
+        row = self.db.execute("SELECT kind FROM parsers WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def cached_keys(self, parser: str) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT sentence FROM parses WHERE parser=?",
+                                              (parser,))}
+
+    def add_parses(self, parser: str, rows: Iterable[tuple[str, Outcome, float, int]]) -> None:
+        with self.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?)",
+                           [(parser, k, encode(o), s, w) for k, o, s, w in rows])
+
+    def parses(self, parser: str, keys: Iterable[str] | None = None
+               ) -> dict[str, tuple[Outcome, float]]:
+        want = None if keys is None else set(keys)
+        out = {}
+        for k, o, s in self.db.execute("SELECT sentence, outcome, seconds FROM parses "
+                                       "WHERE parser=?", (parser,)):
+            if want is None or k in want:
+                out[k] = (decode(o), s)
+        return out
+
+    def count_parses(self, parser: str | None = None) -> int:
+        if parser is None:
+            return int(self.db.execute("SELECT count(*) FROM parses").fetchone()[0])
+        return int(self.db.execute("SELECT count(*) FROM parses WHERE parser=?",
+                                   (parser,)).fetchone()[0])
+
+    # runs and results ------------------------------------------------------------
+
+    def start_run(self, experiment: str, config: dict[str, Any]) -> int:
+        with self.transaction() as db:
+            cur = db.execute("INSERT INTO runs (experiment, config, started) VALUES (?, ?, ?)",
+                             (experiment, json.dumps(config, sort_keys=True), time.time()))
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    def count_run(self, run: int, parsed: int, cached: int) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE runs SET parsed = parsed + ?, cached = cached + ? WHERE id=?",
+                       (parsed, cached, run))
+
+    def finish_run(self, run: int, stats: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE runs SET finished=?, stats=? WHERE id=?",
+                       (time.time(), json.dumps(stats), run))
+
+    def run_info(self, run: int) -> dict[str, Any]:
+        row = self.db.execute("SELECT experiment, config, started, finished, parsed, cached, "
+                              "stats FROM runs WHERE id=?", (run,)).fetchone()
+        if row is None:
+            raise InputError(f"no run {run}", self.path)
+        return {"id": run, "experiment": row[0], "config": json.loads(row[1]),
+                "started": row[2], "finished": row[3], "parsed": row[4], "cached": row[5],
+                "stats": json.loads(row[6]) if row[6] else None}
+
+    def replace_results(self, run: int, experiment: str,
+                        results: Iterable[tuple[str, str, str, str, str, Any]]) -> None:
+        """Write every result of EXPERIMENT at once: the old ones go in the same transaction."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM results WHERE experiment=?", (experiment,))
+            db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(experiment, p, m, proj, lvl, sig,
+                             json.dumps(v, ensure_ascii=False, allow_nan=False), run)
+                            for p, m, proj, lvl, sig, v in results])
+
+    def experiments(self) -> list[tuple[str, int]]:
+        """Experiments with results, each with the run that wrote them, oldest first."""
+        return [(r[0], r[1]) for r in self.db.execute(
+            "SELECT experiment, max(run) FROM results GROUP BY experiment ORDER BY max(run)")]
+
+    def results(self, experiment: str) -> Iterator[dict[str, Any]]:
+        for p, m, proj, lvl, sig, v in self.db.execute(
+                "SELECT parser, metric, projection, level, signature, value FROM results "
+                "WHERE experiment=? ORDER BY rowid", (experiment,)):
+            yield {"parser": p, "metric": m, "projection": proj, "level": lvl,
+                   "signature": sig, "value": json.loads(v)}
+
+
+def open_existing(path: str | Path) -> Store:
+    """A store that must exist already (for ``parsebench report``)."""
+    if not Path(path).is_file():
+        raise InputError("no such store", path)
+    return Store(path)

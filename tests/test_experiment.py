@@ -1,0 +1,315 @@
+"""`parsebench run` and `report`: experiment files, the store and its parse cache, resume
+after kill -9, identical results with 1 and 2 workers and on Dask, and the HTML report
+rendered by headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, needs, shared_path
+
+from parsebench.errors import InputError
+from parsebench.experiment import load
+from parsebench.parsers.executor import Executor
+from parsebench.runner import run_experiment
+from parsebench.store import Store
+
+DEMO_TEXT = ROOT / "src" / "parsebench" / "data" / "demo" / "sample.txt"
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def cli(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, **kw)
+
+
+def write_exp(tmp: Path, body: str, name: str = "exp") -> Path:
+    p = tmp / f"{name}.toml"
+    p.write_text(f'name = "{name}"\n' + body, encoding="utf-8")
+    return p
+
+
+def lg_exp(tmp: Path, rates: str = "[0.05, 0.10]", limit: int = 12) -> Path:
+    return write_exp(tmp, f'''
+[corpus]
+path = "{DEMO_TEXT}"
+limit = {limit}
+[noise]
+rates = {rates}
+replicates = 2
+seed = 3
+[[parsers]]
+name = "lg"
+spec = "linkgrammar"
+accuracy = 0.8
+''')
+
+
+def comparable(store: Path) -> list[tuple[str, str, str, str, Any]]:
+    """Every stored result except timings, which differ from run to run."""
+    with Store(store) as st:
+        return [(r["parser"], r["metric"], r["projection"], r["level"], r["value"])
+                for name, _ in st.experiments() for r in st.results(name)
+                if r["metric"] != "speed"]
+
+
+def run(exp: Path, store: Path, workers: int = 1, executor: str = "local") -> dict[str, Any]:
+    with Store(store) as st:
+        out = run_experiment(load(exp), st, Executor(executor, workers))
+        return st.run_info(out.run_id)
+
+
+# experiment files -------------------------------------------------------------------
+
+def test_experiment_file_errors_name_file_and_line(tmp_path: Path) -> None:
+    bad = write_exp(tmp_path, f'[corpus]\npath = "{DEMO_TEXT}"\n[noise]\nrate = [0.1]\n')
+    with pytest.raises(InputError) as e:
+        load(bad)
+    assert e.value.line == 5 and "unknown key 'rate' in [noise]" in str(e.value)
+    broken = write_exp(tmp_path, '[corpus\npath = "x"\n', "broken")
+    p = cli("run", str(broken))
+    assert p.returncode == 2 and p.stderr.startswith(f"parsebench: {broken}:2: not valid TOML")
+    assert "Traceback" not in p.stderr
+    missing = write_exp(tmp_path, '[corpus]\npath = "nowhere.conllu"\n[[parsers]]\n'
+                        'name = "a"\nspec = "linkgrammar"\n', "missing")
+    with pytest.raises(InputError, match=r"no such file") as e:
+        load(missing)
+    assert e.value.line == 3
+    acc = write_exp(tmp_path, f'[corpus]\npath = "{DEMO_TEXT}"\n[noise]\nrates = [0.1]\n'
+                    '[[parsers]]\nname = "a"\nspec = "linkgrammar"\naccuracy = 80\n', "acc")
+    with pytest.raises(InputError, match="accuracy 80") as e:
+        load(acc)
+    assert e.value.line == 9
+
+
+def test_paths_are_relative_to_the_experiment_file(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    shutil.copy(DEMO_TEXT, tmp_path / "sub" / "text.txt")
+    (tmp_path / "sub" / "model.bin").write_bytes(b"x")
+    p = write_exp(tmp_path / "sub", '[corpus]\npath = "text.txt"\n[noise]\nrates = [0.1]\n'
+                  '[[parsers]]\nname = "a"\nspec = "udpipe:model.bin"\n')
+    exp = load(p)
+    assert exp.corpus == tmp_path / "sub" / "text.txt"
+    assert exp.parsers[0].spec == f"udpipe:{(tmp_path / 'sub' / 'model.bin').resolve()}"
+    assert exp.rows == ["default"] and exp.levels[0].label == "rate=0.1"
+
+
+def test_store_refuses_other_files(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
+    with pytest.raises(InputError, match="not a parsebench store"):
+        Store(other)
+    text = tmp_path / "text.sqlite"
+    text.write_text("hello\n" * 100)
+    p = cli("report", str(text), "-o", str(tmp_path / "r"))
+    assert p.returncode == 2 and "not a parsebench store" in p.stderr
+
+
+# the cache, workers, Dask ------------------------------------------------------------
+
+def test_cache_second_run_parses_nothing_and_new_level_parses_only_new(tmp_path: Path) -> None:
+    needs("linkgrammar")
+    exp = lg_exp(tmp_path)
+    store = tmp_path / "s.sqlite"
+    first = run(exp, store)
+    assert first["parsed"] > 12 and first["cached"] == 0
+    before = comparable(store)
+    second = run(exp, store)
+    assert second["parsed"] == 0 and second["cached"] == first["parsed"]
+    assert comparable(store) == before
+    more = lg_exp(tmp_path, "[0.05, 0.10, 0.20]")
+    third = run(more, store)
+    assert 0 < third["parsed"] < first["parsed"]  # only the sentences new at 20%
+    assert third["cached"] == first["parsed"]
+    with Store(store) as st:
+        assert st.count_parses() == first["parsed"] + third["parsed"]
+        stats = third["stats"]["parsers"]["lg"]
+    assert stats["parsed_sentences"] == third["parsed"]
+
+
+def test_same_results_with_one_and_two_workers_and_dask(tmp_path: Path) -> None:
+    needs("linkgrammar")
+    needs("distributed")
+    exp = lg_exp(tmp_path, limit=20)
+    one, two, dask = (tmp_path / f"{n}.sqlite" for n in ("one", "two", "dask"))
+    run(exp, one, 1)
+    run(exp, two, 2)
+    info = run(exp, dask, 2, "dask")
+    assert info["stats"]["executor"] == "dask" and info["parsed"] > 20
+    a = comparable(one)
+    assert any(m == "rows" for _, m, *_ in a) and any(m == "sentences" for _, m, *_ in a)
+    assert comparable(two) == a
+    assert comparable(dask) == a
+
+
+def test_resume_after_kill_9_in_the_middle_of_parsing(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    corpus = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    model = shared_path("models/en_ewt.udpipe")
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{corpus}"
+limit = 250
+[noise]
+rates = [0.05, 0.10]
+replicates = 2
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{model}"
+[metrics]
+rows = ["head+deprel", "upos"]
+''')
+    killed, clean = tmp_path / "killed.sqlite", tmp_path / "clean.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "parsebench.cli", "run", str(exp),
+                             "--store", str(killed), "--report", str(tmp_path / "r1")],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    done_before = 0
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(killed, timeout=5) as db:
+                done_before = db.execute("SELECT count(*) FROM parses").fetchone()[0]
+        except sqlite3.OperationalError:
+            continue
+        if done_before >= 100:
+            break
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(killed) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        kept = db.execute("SELECT count(*) FROM parses").fetchone()[0]
+        assert db.execute("SELECT count(*) FROM results").fetchone()[0] == 0
+    assert kept >= done_before >= 100
+    resumed = run(exp, killed)
+    assert resumed["cached"] == kept  # nothing committed before the kill is parsed again
+    fresh = run(exp, clean)
+    assert resumed["parsed"] + kept == fresh["parsed"]
+    with Store(killed) as a, Store(clean) as b:
+        assert a.count_parses() == b.count_parses() == fresh["parsed"]
+    assert comparable(killed) == comparable(clean)
+
+
+# reports ------------------------------------------------------------------------------
+
+def _chromium() -> str:
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("chromium is not installed in CI")
+        pytest.skip("chromium is not installed (make test installs Debian's chromium)")
+    return exe
+
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--disable-background-networking", "--disable-extensions", "--no-first-run",
+                  "--mute-audio", "--hide-scrollbars"]
+
+
+def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
+    needs("linkgrammar")
+    exe = _chromium()
+    store = tmp_path / "s.sqlite"
+    run(lg_exp(tmp_path), store)
+    p = cli("report", str(store), "-o", str(tmp_path / "report"))
+    assert p.returncode == 0, p.stderr
+    page = tmp_path / "report" / "index.html"
+    text = page.read_text(encoding="utf-8")
+    assert "<script" not in text and "src='data:image/png;base64," in text
+    # a copy of the page that writes what the browser rendered into the DOM
+    probe = tmp_path / "probe.html"
+    probe.write_text(text.replace("</body>", """<script>
+window.addEventListener('load', () => {
+  const imgs = [...document.images];
+  document.body.setAttribute('data-images', imgs.length);
+  document.body.setAttribute('data-decoded', imgs.filter(i => i.naturalWidth > 100).length);
+  document.body.setAttribute('data-tables', document.querySelectorAll('table').length);
+  document.body.setAttribute('data-rows', document.querySelectorAll('tbody tr').length);
+});</script></body>"""), encoding="utf-8")
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home))
+    dom = subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={home}/a",
+                          "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    attrs = dict(part.split('="')[0:2] for part in dom.stdout.split("<body ", 1)[1]
+                 .split(">", 1)[0].replace('" ', '"\x00').split("\x00") if '="' in part)
+    attrs = {k.strip(): v.strip('"') for k, v in attrs.items()}
+    assert int(attrs["data-images"]) == 3 == int(attrs["data-decoded"])
+    assert int(attrs["data-tables"]) >= 5 and int(attrs["data-rows"]) >= 20
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "report-screenshot.png"
+    shot.unlink(missing_ok=True)
+    p = subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={home}/b",
+                        "--window-size=1200,2400", f"--screenshot={shot}", page.as_uri()],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0 and shot.stat().st_size > 50_000, p.stderr[-2000:]
+    for name in ("index.md", "results.csv", "results.json"):
+        assert (tmp_path / "report" / name).stat().st_size > 0
+    md = (tmp_path / "report" / "index.md").read_text(encoding="utf-8")
+    assert "Bigert et al., Tables 3-12" in md and "Kakkonen, Table 1" in md
+    assert "side by side" in md and "signature: method:bigert-rows\\|projection:links" in md
+
+
+def test_report_with_gold_deps_and_calibration(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    test = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    dev = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
+    model = shared_path("models/en_ewt.udpipe")
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{test}"
+limit = 150
+[noise]
+rates = [0.05]
+replicates = 2
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{model}"
+[metrics]
+rows = ["head+deprel", "upos"]
+[calibration]
+path = "{dev}"
+limit = 150
+[report]
+examples = [2]
+''')
+    store = tmp_path / "s.sqlite"
+    p = cli("run", str(exp), "--store", str(store), "--workers", "2")
+    assert p.returncode == 0, p.stderr
+    assert "calibrated" in p.stdout and "UAS" in p.stdout
+    with Store(store) as st:
+        res = {(r["metric"], r["projection"], r["level"]): r for r in st.results("exp")}
+    rows = res[("rows", "head+deprel", "rate=0.05")]["value"]
+    assert rows["gold"]["degr_real"]["mean"] > 0 and "degr_calibrated" in rows
+    assert "calibration:ratio-to-upper-bound:300" in res[("rows", "head+deprel",
+                                                          "rate=0.05")]["signature"]
+    clean = res[("deps", "deprel", "clean")]["value"]
+    noisy = res[("deps", "deprel", "rate=0.05")]["value"]
+    assert clean["las"]["f1"] > 0.75 and noisy["las"]["f1"] < clean["las"]["f1"]
+    assert res[("examples", "deps", "lowest")]["value"][0]["sentence"] == 2
+    html = (tmp_path / "exp-report" / "index.html").read_text(encoding="utf-8")
+    assert "calibrated degr." in html and "real degr." in html and "Table 18.3" in html
+
+
+def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
+    needs("linkgrammar")
+    p = cli("demo", "-o", str(tmp_path / "d"))
+    assert p.returncode == 0, p.stderr
+    assert f"report: {tmp_path / 'd' / 'report' / 'index.html'}" in p.stdout
+    assert "link-grammar     rows       links" in p.stdout
+    data = json.loads((tmp_path / "d" / "report" / "results.json").read_text())
+    assert {r["metric"] for r in data[0]["results"]} >= {"rows", "sentences", "speed",
+                                                          "examples"}
