@@ -329,3 +329,29 @@ def test_ewt_gold_against_a_relabelled_copy(tmp_path: Path) -> None:
     r = rows_figures(c, None)
     assert r["gold"]["degr_real"] == pytest.approx(changed / rows)
     assert r["degr_upper"] == pytest.approx(changed / rows)  # acr = 1: upper bound is exact
+
+
+def test_unchanged_sentences_shared_with_the_clean_parse_count_as_compared_ones() -> None:
+    """The runner passes the clean Parse object itself for a sentence the noise left alone;
+    rows and sentence scores must be what comparing a copy gives."""
+    import dataclasses
+
+    from conftest import DATA
+
+    from parsebench.metrics.sentences import score_sentences
+
+    gold = read_parses(DATA / "lin-key.conllu")
+    clean = read_parses(DATA / "lin-answer.conllu")
+    shared = list(clean)
+    copied = [dataclasses.replace(p, heads=list(p.heads)) for p in clean]
+    changed = dataclasses.replace(clean[0], heads=[0] * len(clean[0].heads),
+                                  noise=[True] + [False] * (len(clean[0]) - 1))
+    shared[0] = copied[0] = changed
+    for proj in ("head+deprel", "upos"):
+        a = count_rows(clean, shared, gold, proj, ("c", "n", "g"), {})
+        b = count_rows(clean, copied, gold, proj, ("c", "n", "g"))
+        assert a == b
+        assert (a.cases["aab"] + a.cases["abc"] > 0) == (proj == "head+deprel")
+    a_s = score_sentences(clean, [shared], "c", ["n"]).as_dict()
+    b_s = score_sentences(clean, [copied], "c", ["n"]).as_dict()
+    assert a_s == b_s and a_s["by_errors"]["0"]["sentences"] == len(clean) - 1

@@ -314,6 +314,7 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
         if not _fits(proj, parsed.kind):
             continue
         use_gold = gold if proj in GOLD_PROJECTIONS else None
+        cache: dict[tuple[int, str], list[str]] = {}
         for level, versions in levels.items():
             noisy = [(v.label, parsed.parses(v)) for v in versions]
             cal = None
@@ -325,7 +326,7 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
                                          [(v.label, cp.parses(v)) for v in c_levels[level]],
                                          proj, str(cc.path), str(cc.path))
             value = rows_report(clean, noisy, use_gold, conf.accuracy, proj,
-                                f"{conf.name}:clean", str(corpus.path), cal)
+                                f"{conf.name}:clean", str(corpus.path), cal, cache)
             value["error_level_label"] = level.short
             sig = signature(method="bigert-rows", projection=proj, level=level.label,
                             acr=conf.accuracy if conf.accuracy is not None else
@@ -334,15 +335,20 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
                             f"ratio-to-upper-bound:{cal[0].sample_sentences}", **base)
             out.append((conf.name, "rows", proj, level.label, sig, value))
     if exp.sentences and levels:
+        from parsebench.metrics.sentences import SentenceScores
+
         for level, versions in levels.items():
-            s = score_sentences(clean, [parsed.parses(v) for v in versions], "clean",
-                                [v.label for v in versions]).as_dict()
+            per = [score_sentences(clean, [parsed.parses(v)], "clean", [v.label])
+                   for v in versions]
+            pooled = SentenceScores()
+            for one in per:
+                pooled.add(one)
+            s = pooled.as_dict()
             s["error_level_label"] = level.short
-            if len(versions) > 1:
-                s["replicates"] = [
-                    {k: one[k] for k in ("unlabeled", "labeled", "sentences", "failures")}
-                    for one in (score_sentences(clean, [parsed.parses(v)], "clean",
-                                                [v.label]).as_dict() for v in versions)]
+            if len(per) > 1:
+                s["replicates"] = [{k: d[k] for k in ("unlabeled", "labeled", "sentences",
+                                                      "failures")}
+                                   for d in (one.as_dict() for one in per)]
             sig = signature(method="kakkonen-sentences", structure=parsed.kind,
                             level=level.label, **base)
             out.append((conf.name, "sentences", parsed.kind, level.label, sig, s))

@@ -109,12 +109,25 @@ def _flatten(parses: Sequence[Parse]) -> list[Parse]:
 
 
 def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Parse] | None,
-               projection: str, paths: tuple[str, str, str]) -> RowCounts:
+               projection: str, paths: tuple[str, str, str],
+               cache: dict[tuple[int, str], list[str]] | None = None) -> RowCounts:
     """Compare the rows of 0 and n (and m): the five cases and where the changes are.
 
     A row file without sentence breaks is compared as one long sequence with
-    the others, as AutoEval did.
+    the others, as AutoEval did. A noisy sentence that is the clean Parse
+    object itself (unchanged by the noise) agrees on every row without being
+    compared. CACHE keeps projected rows by parse object across calls (for
+    the replicates of one clean parse); its parses must outlive it.
     """
+    memo = {} if cache is None else cache
+
+    def proj(p: Parse, path: str) -> list[str]:
+        key = (id(p), projection)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = project(p, projection, path)
+        return got
+
     files = [clean, noisy] + ([gold] if gold is not None else [])
     clean_path, noisy_path, gold_path = paths
     if any(p.kind == "rows" for f in files for p in f) and \
@@ -132,14 +145,25 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
         check_same_rows(clean, noisy, clean_path, noisy_path)
         if gold is not None:
             check_same_rows(clean, gold, clean_path, gold_path)
-        row_strings = [[project(p, projection, path) for p in f]
-                       for f, path in zip(files, paths, strict=False)]
-        row_strings = [list(t) for t in zip(*row_strings, strict=True)]
+        row_strings = [[proj(c, clean_path), proj(n, noisy_path)]
+                       + ([] if gold is None else [proj(gold[k], gold_path)])
+                       for k, (c, n) in enumerate(zip(clean, noisy, strict=True))]
         pairs = list(zip(clean, noisy, strict=True))
     out = RowCounts(has_gold=gold is not None)
     for (c_parse, n_parse), strs in zip(pairs, row_strings, strict=True):
         zero, nth = strs[0], strs[1]
         m = strs[2] if gold is not None else None
+        if n_parse is c_parse and not any(c_parse.noise):
+            size = len(zero)  # unchanged: every row agrees, none is misspelled
+            out.rows += size
+            out.agree_0n += size
+            out.spread["none"][0] += size
+            if m is not None:
+                right = sum(a == b for a, b in zip(zero, m, strict=True))
+                out.cases["aaa"] += right
+                out.cases["abb"] += size - right
+            out.per_sentence.append((size, 0, 0))
+            continue
         flags = misspelled_rows(c_parse, n_parse)
         out.misspelled += sum(flags)
         dists = _distances(flags)
@@ -261,7 +285,8 @@ def aggregate(objs: list[dict[str, Any]]) -> dict[str, Any]:
 def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Parse]]],
                 gold: Sequence[Parse] | None, accuracy: float | None, projection: str,
                 clean_path: str = "CLEAN", gold_path: str = "GOLD",
-                calibration: tuple[Any, float] | None = None) -> dict[str, Any]:
+                calibration: tuple[Any, float] | None = None,
+                cache: dict[tuple[int, str], list[str]] | None = None) -> dict[str, Any]:
     """The rows result of one clean parse against NOISY (path, parses) replicates.
 
     CALIBRATION is a fitted :class:`~parsebench.metrics.calibration.Calibration`
@@ -272,8 +297,10 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
     from parsebench.metrics import calibration as cal_mod
 
     objs = []
+    cache = {} if cache is None else cache
     for path, parses in noisy:
-        counts = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path))
+        counts = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path),
+                            cache)
         fig = rows_figures(counts, accuracy, path)
         if calibration is not None:
             cal, cal_acr = calibration
@@ -295,8 +322,9 @@ def calibration_sample(gold: Sequence[Parse], clean: Sequence[Parse],
 
     sample: list[tuple[int, int, int]] = []
     agree = total = 0
+    cache: dict[tuple[int, str], list[str]] = {}
     for path, parses in noisy:
-        sc = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path))
+        sc = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path), cache)
         sample += sc.per_sentence
         agree += sc.cases["aaa"] + sc.cases["aab"]
         total += sc.rows

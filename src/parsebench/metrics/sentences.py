@@ -43,6 +43,15 @@ class SentenceScores:
     by_errors: dict[int, Tally] = field(default_factory=dict)
 
     def add_pair(self, clean: Parse, noisy: Parse) -> None:
+        if noisy is clean and not any(clean.noise):
+            t = self.by_errors.setdefault(0, Tally())  # unchanged by the noise
+            t.sentences += 1
+            if clean.failed is not None:
+                t.failures += 1
+            else:
+                t.unlabeled += 1
+                t.labeled += 1
+            return
         errors = sum(misspelled_rows(clean, noisy)) if len(clean) == len(noisy) else \
             sum(noisy.noise)
         t = self.by_errors.setdefault(errors, Tally())
@@ -56,6 +65,10 @@ class SentenceScores:
             t.unlabeled += 1
             if structure(clean, True) == structure(noisy, True):
                 t.labeled += 1
+
+    def add(self, other: SentenceScores) -> None:
+        for k, t in other.by_errors.items():
+            self.by_errors.setdefault(k, Tally()).add(t)
 
     def overall(self) -> Tally:
         """Pairs whose noisy side has a misspelling; all pairs when none has."""

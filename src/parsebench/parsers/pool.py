@@ -46,7 +46,10 @@ def _worker(spec: str, timeout: float, tokenize: bool, conn: _Duplex) -> None:
         return
     conn.send(("ready", adapter.identity(), adapter.kind, adapter.streaming))
     while True:
-        items = conn.recv()
+        try:
+            items = conn.recv()
+        except EOFError:  # the parent is gone (killed, or a Dask worker shut down)
+            return
         if items is None:
             return
         todo = list(items)
@@ -133,10 +136,17 @@ class Pool:
         self.kind = "deps"
         self.streaming = True
         self.restarts = 0
-        for _ in range(workers):
-            self.workers.append(self._start())
+        # all workers load their model at once; then each is waited for
+        spawned = [self._spawn() for _ in range(workers)]
+        try:
+            for one in spawned:
+                self.workers.append(self._ready(*one))
+        except BaseException:
+            for proc, *_ in spawned:
+                self._kill(proc)
+            raise
 
-    def _start(self) -> _Worker:
+    def _spawn(self) -> tuple[subprocess.Popen[bytes], Connection, Connection]:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         proc = subprocess.Popen(
             [sys.executable, "-m", "parsebench.parsers.pool", self.spec, str(self.timeout),
@@ -147,6 +157,13 @@ class Pool:
         out = Connection(os.dup(proc.stdin.fileno()), readable=False, writable=True)
         proc.stdin.close()
         proc.stdout.close()
+        return proc, conn, out
+
+    def _start(self) -> _Worker:
+        return self._ready(*self._spawn())
+
+    def _ready(self, proc: subprocess.Popen[bytes], conn: Connection, out: Connection
+               ) -> _Worker:
         if not conn.poll(LOAD_TIMEOUT):
             self._kill(proc)
             raise InputError(f"parser {self.spec!r} did not start within {LOAD_TIMEOUT:.0f} s")
