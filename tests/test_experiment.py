@@ -313,3 +313,26 @@ def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "d" / "report" / "results.json").read_text())
     assert {r["metric"] for r in data[0]["results"]} >= {"rows", "sentences", "speed",
                                                           "examples"}
+
+
+def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
+    """The runner builds Parse objects straight from the analyses; files give the same."""
+    from parsebench.analysis import from_sentence
+    from parsebench.formats.conllu import NO_HEAD
+    from parsebench.parsers.base import Analysis, Failure, Timed
+    from parsebench.parsers.run import blank, to_conllu
+    from parsebench.runner import parse_from
+
+    s = blank(["The", "cta", "sat", "."], ["# text = The cta sat ."])
+    s.misc[1] = "Noise=trans|Orig=cat"
+    outcomes = [Analysis(heads=[2, 3, 0, 3], deprels=["det", "nsubj", "root", "punct"],
+                         upos=["DET", "NOUN", "VERB", "PUNCT"]),
+                Analysis(links=[(0, 3, "WV"), (1, 2, "Ds**c"), (2, 3, "Ss"), (0, 4, "Xp")]),
+                Analysis(upos=["DET", "NOUN", "VERB", "PUNCT"]),
+                Failure("timeout after 1 s\nsecond line")]
+    for o in outcomes:
+        direct = parse_from(s, o)
+        via = from_sentence(to_conllu(s, Timed(0, o, 0.0), "deps"))
+        assert direct == via, o
+    assert parse_from(s, outcomes[0]).noise == [False, True, False, False]
+    assert parse_from(s, outcomes[3]).heads == [NO_HEAD] * 4

@@ -11,8 +11,10 @@ parses are reused, and the scores are recomputed from them.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import statistics
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -143,6 +145,26 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
             progress.advance()
 
 
+def parse_from(s: Sentence, outcome: Any) -> Parse:
+    """What ``from_sentence(to_conllu(s, outcome))`` gives, without writing CoNLL-U between."""
+    n = len(s.forms)
+    noise = [m != "_" and ("|Noise=" in m or m.startswith("Noise=")) for m in s.misc]
+    if not isinstance(outcome, Analysis):
+        return Parse(forms=s.forms, line=s.line, kind="deps",
+                     failed=outcome.reason.replace("\n", " ").strip(), heads=[NO_HEAD] * n,
+                     deprels=["_"] * n, upos=["_"] * n, xpos=["_"] * n, noise=noise)
+    if outcome.forms is not None and outcome.forms != s.forms:
+        return from_sentence(to_conllu(s, Timed(0, outcome, 0.0), "deps"))
+    links = outcome.links
+    return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
+                 heads=list(outcome.heads) if outcome.heads is not None else [NO_HEAD] * n,
+                 deprels=list(outcome.deprels) if outcome.deprels is not None else ["_"] * n,
+                 upos=list(outcome.upos) if outcome.upos is not None else ["_"] * n,
+                 xpos=list(outcome.xpos) if outcome.xpos is not None else ["_"] * n,
+                 links=sorted({(min(i, j), max(i, j), lab) for i, j, lab in links})
+                 if links is not None else [], noise=noise)
+
+
 class _Parsed:
     """The outcomes of one parser by sentence key, turned into Parse objects on demand."""
 
@@ -154,7 +176,7 @@ class _Parsed:
         got = self._memo.get(id(s))
         if got is not None:
             return got
-        outcome, seconds = self.outcomes[sentence_key(s.forms)]
+        outcome = self.outcomes[sentence_key(s.forms)][0]
         if self.kind == "tree":
             if isinstance(outcome, Analysis) and outcome.tree is not None:
                 p = from_tree(parse_tree(outcome.tree, "<parser output>", s.line), s.line)
@@ -163,7 +185,7 @@ class _Parsed:
                           failed=getattr(outcome, "reason", "no tree"),
                           noise=[False] * len(s.forms))
         else:
-            p = from_sentence(to_conllu(s, Timed(0, outcome, seconds), self.kind))
+            p = parse_from(s, outcome)
         self._memo[id(s)] = p
         return p
 
@@ -175,44 +197,62 @@ class _Parsed:
         return [self.parse_of(s) for s in v.sentences]
 
 
+def _parse_missing(session: Any, key: str, needed: dict[str, list[str]], store: Store,
+                   progress: Progress, name: str) -> list[tuple[str, list[str]]]:
+    """Parse the sentences of NEEDED that the cache does not have; return them."""
+    cached = store.cached_keys(key)
+    todo = [(k, w) for k, w in needed.items() if k not in cached]
+    progress.stage(f"parse {name}", len(todo))
+    items = [Item(i, words, " ".join(words)) for i, (_, words) in enumerate(todo)]
+
+    def on_result(t: Timed) -> None:
+        # committed at once: a kill loses no finished parse (about 50 us a commit)
+        k, words = todo[t.index]
+        store.add_parses(key, [(k, t.outcome, t.seconds, len(words))])
+        progress.advance()
+
+    if items:
+        session.parse(items, on_result)
+    return todo
+
+
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
-              executor: Executor, run_id: int, progress: Progress) -> tuple[_Parsed, str,
-                                                                          dict[str, Any]]:
-    """Parse every distinct sentence of CORPORA not yet cached; return all outcomes."""
-    needed: dict[str, list[str]] = {}
-    naive_words = 0
-    for c in corpora:
-        for v in c.versions:
-            for s in v.sentences:
-                naive_words += len(s.forms)
-                needed.setdefault(sentence_key(s.forms), s.forms)
+              executor: Executor, run_id: int, progress: Progress,
+              meanwhile: Callable[[], None] | None = None
+              ) -> tuple[_Parsed, str, dict[str, Any]]:
+    """Parse every distinct sentence of CORPORA not yet cached; return all outcomes.
+
+    With MEANWHILE (which waits for the noisy versions being made in the
+    background), the clean texts are parsed first, then MEANWHILE is called,
+    then the noisy versions are parsed.
+    """
     t0 = time.perf_counter()
+    todo: list[tuple[str, list[str]]] = []
     with executor.session(conf.spec, conf.timeout, conf.batch_size) as session:
         key = parser_key(session.identity, False)
         store.add_parser(key, session.identity, session.kind)
-        cached = store.cached_keys(key)
-        todo = [(k, w) for k, w in needed.items() if k not in cached]
-        progress.stage(f"parse {conf.name}", len(todo))
-        if cached:
-            progress.note(f"{conf.name}: {len(needed) - len(todo)} of {len(needed)} distinct "
-                          "sentences already parsed (cache)")
-        items = [Item(i, words, " ".join(words)) for i, (_, words) in enumerate(todo)]
-        def on_result(t: Timed) -> None:
-            # committed at once: a kill loses no finished parse (about 50 us a commit)
-            k, words = todo[t.index]
-            store.add_parses(key, [(k, t.outcome, t.seconds, len(words))])
-            progress.advance()
-
-        if items:
-            session.parse(items, on_result)
+        if meanwhile is not None:
+            clean = {sentence_key(s.forms): s.forms for c in corpora for s in c.sentences}
+            todo += _parse_missing(session, key, clean, store, progress, conf.name)
+            meanwhile()
+        needed: dict[str, list[str]] = {}
+        naive_words = 0
+        for c in corpora:
+            for v in c.versions:
+                for s in v.sentences:
+                    naive_words += len(s.forms)
+                    needed.setdefault(sentence_key(s.forms), s.forms)
+        todo += _parse_missing(session, key, needed, store, progress, conf.name)
         kind = session.kind
     store.count_run(run_id, len(todo), len(needed) - len(todo))
+    if len(todo) < len(needed):
+        progress.note(f"{conf.name}: {len(needed) - len(todo)} of {len(needed)} distinct "
+                      "sentences came from the cache")
     wall = time.perf_counter() - t0
     outcomes = store.parses(key, needed)
-    parsed_words = sum(len(w) for _, w in todo)
     stats = {"parser_key": key, "identity": session.identity, "kind": kind,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
-             "parsed_words": parsed_words, "naive_words": naive_words,
+             "parsed_words": sum(len(w) for _, w in todo), "naive_words": naive_words,
              "parse_seconds": sum(outcomes[k][1] for k, _ in todo), "wall_seconds": wall}
     return _Parsed(kind, outcomes), key, stats
 
@@ -314,7 +354,7 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
         if not _fits(proj, parsed.kind):
             continue
         use_gold = gold if proj in GOLD_PROJECTIONS else None
-        cache: dict[tuple[int, str], list[str]] = {}
+        cache: dict[Any, Any] = {}
         for level, versions in levels.items():
             noisy = [(v.label, parsed.parses(v)) for v in versions]
             cal = None
@@ -388,6 +428,33 @@ def _fits(projection: str, kind: str) -> bool:
     return projection not in ("links", "brackets")
 
 
+class _Noise:
+    """The noisy versions, made in a thread with its own store connection while the
+    first parser loads its model and parses the clean text."""
+
+    def __init__(self, exp: Experiment, corpora: list[CorpusData], path: Path) -> None:
+        self.error: BaseException | None = None
+        self.seconds = 0.0
+        self.thread = threading.Thread(target=self._make, args=(exp, corpora, path),
+                                       daemon=True)
+        self.thread.start()
+
+    def _make(self, exp: Experiment, corpora: list[CorpusData], path: Path) -> None:
+        t0 = time.perf_counter()
+        try:
+            with Store(path) as own:
+                for c in corpora:
+                    noise_versions(exp, c, own, Quiet())
+        except BaseException as exc:  # handed to the main thread by wait()
+            self.error = exc
+        self.seconds = time.perf_counter() - t0
+
+    def wait(self) -> None:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
 @dataclass
 class RunOutcome:
     run_id: int
@@ -398,36 +465,48 @@ class RunOutcome:
 def run_experiment(exp: Experiment, store: Store, executor: Executor,
                    progress: Progress | None = None,
                    on_parser: Callable[[str], None] | None = None) -> RunOutcome:
+    """Run EXP into STORE. The cyclic garbage collector is paused meanwhile: the run
+    builds hundreds of thousands of small objects and no cycles, and the collector's
+    passes over them took a third of the toolkit's own time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(exp, store, executor, progress, on_parser)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress | None,
+         on_parser: Callable[[str], None] | None) -> RunOutcome:
     progress = progress or Quiet()
     t0 = time.perf_counter()
     run_id = store.start_run(exp.name, exp.config())
     corpus = load_corpus(exp.corpus, exp.limit, store)
-    noise_t = time.perf_counter()
-    noise_versions(exp, corpus, store, progress)
     cal = None
     if exp.calibration is not None:
-        cal_corpus = load_corpus(exp.calibration, exp.calibration_limit, store)
-        if not cal_corpus.gold:
+        cal = load_corpus(exp.calibration, exp.calibration_limit, store)
+        if not cal.gold:
             raise InputError("the calibration corpus needs gold heads and relations",
                              exp.calibration)
-        noise_versions(exp, cal_corpus, store, progress)
-        cal = cal_corpus
     corr = None
     if exp.corrected is not None:
         corr = load_corpus(exp.corrected, exp.limit, store)
         if len(corr.sentences) != len(corpus.sentences):
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
                              f"{corpus.path} has {len(corpus.sentences)}", exp.corrected)
-    noise_seconds = time.perf_counter() - noise_t
+    Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
+    noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path)
     results: list[Result] = []
     parser_stats = {}
     score_seconds = 0.0
     with executor:
-        for conf in exp.parsers:
+        for k, conf in enumerate(exp.parsers):
             if on_parser is not None:
                 on_parser(conf.name)
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
-            parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, progress)
+            parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, progress,
+                                           noise.wait if k == 0 else None)
             ts = time.perf_counter()
             progress.stage(f"score {conf.name}", 1)
             results += score(exp, conf, parsed, key[:12], corpus,
@@ -443,7 +522,8 @@ def run_experiment(exp: Experiment, store: Store, executor: Executor,
             progress.advance()
             score_seconds += time.perf_counter() - ts
             parser_stats[conf.name] = stats
-    stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise_seconds,
+    noise.wait()
+    stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
              "score_seconds": score_seconds, "parsers": parser_stats,
              "workers": executor.workers, "executor": executor.kind}
     store.replace_results(run_id, exp.name, results)

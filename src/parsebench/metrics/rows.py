@@ -110,7 +110,7 @@ def _flatten(parses: Sequence[Parse]) -> list[Parse]:
 
 def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Parse] | None,
                projection: str, paths: tuple[str, str, str],
-               cache: dict[tuple[int, str], list[str]] | None = None) -> RowCounts:
+               cache: dict[Any, Any] | None = None) -> RowCounts:
     """Compare the rows of 0 and n (and m): the five cases and where the changes are.
 
     A row file without sentence breaks is compared as one long sequence with
@@ -159,7 +159,10 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
             out.agree_0n += size
             out.spread["none"][0] += size
             if m is not None:
-                right = sum(a == b for a, b in zip(zero, m, strict=True))
+                key = (id(c_parse), projection, "right")
+                right = memo.get(key)
+                if right is None:
+                    right = memo[key] = sum(a == b for a, b in zip(zero, m, strict=True))
                 out.cases["aaa"] += right
                 out.cases["abb"] += size - right
             out.per_sentence.append((size, 0, 0))
@@ -286,7 +289,7 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
                 gold: Sequence[Parse] | None, accuracy: float | None, projection: str,
                 clean_path: str = "CLEAN", gold_path: str = "GOLD",
                 calibration: tuple[Any, float] | None = None,
-                cache: dict[tuple[int, str], list[str]] | None = None) -> dict[str, Any]:
+                cache: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The rows result of one clean parse against NOISY (path, parses) replicates.
 
     CALIBRATION is a fitted :class:`~parsebench.metrics.calibration.Calibration`
@@ -322,7 +325,7 @@ def calibration_sample(gold: Sequence[Parse], clean: Sequence[Parse],
 
     sample: list[tuple[int, int, int]] = []
     agree = total = 0
-    cache: dict[tuple[int, str], list[str]] = {}
+    cache: dict[Any, Any] = {}
     for path, parses in noisy:
         sc = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path), cache)
         sample += sc.per_sentence
