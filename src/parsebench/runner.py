@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import statistics
 import threading
 import time
@@ -430,14 +431,18 @@ def _fits(projection: str, kind: str) -> bool:
 
 class _Noise:
     """The noisy versions, made in a thread with its own store connection while the
-    first parser loads its model and parses the clean text."""
+    first parser loads its model and parses the clean text; in the foreground when
+    the parser workers take every core (the thread would only slow them down)."""
 
-    def __init__(self, exp: Experiment, corpora: list[CorpusData], path: Path) -> None:
+    def __init__(self, exp: Experiment, corpora: list[CorpusData], path: Path,
+                 background: bool) -> None:
         self.error: BaseException | None = None
         self.seconds = 0.0
         self.thread = threading.Thread(target=self._make, args=(exp, corpora, path),
                                        daemon=True)
         self.thread.start()
+        if not background:
+            self.wait()
 
     def _make(self, exp: Experiment, corpora: list[CorpusData], path: Path) -> None:
         t0 = time.perf_counter()
@@ -496,7 +501,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress |
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
                              f"{corpus.path} has {len(corpus.sentences)}", exp.corrected)
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
-    noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path)
+    free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
+    noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path, free_core)
     results: list[Result] = []
     parser_stats = {}
     score_seconds = 0.0
