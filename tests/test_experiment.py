@@ -55,6 +55,26 @@ accuracy = 0.8
 ''')
 
 
+def udpipe_exp(tmp: Path, limit: int, rates: str, extra: str = "") -> Path:
+    """UDPipe on the first LIMIT sentences of EWT test (gold), 2 replicates a level."""
+    needs("ufal.udpipe")
+    corpus = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    model = shared_path("models/en_ewt.udpipe")
+    return write_exp(tmp, f'''
+[corpus]
+path = "{corpus}"
+limit = {limit}
+[noise]
+rates = {rates}
+replicates = 2
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{model}"
+[metrics]
+rows = ["head+deprel", "upos"]
+''' + extra)
+
+
 def comparable(store: Path) -> list[tuple[str, str, str, str, Any]]:
     """Every stored result except timings, which differ from run to run."""
     with Store(store) as st:
@@ -153,22 +173,7 @@ def test_same_results_with_one_and_two_workers_and_dask(tmp_path: Path) -> None:
 
 
 def test_resume_after_kill_9_in_the_middle_of_parsing(tmp_path: Path) -> None:
-    needs("ufal.udpipe")
-    corpus = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
-    model = shared_path("models/en_ewt.udpipe")
-    exp = write_exp(tmp_path, f'''
-[corpus]
-path = "{corpus}"
-limit = 250
-[noise]
-rates = [0.05, 0.10]
-replicates = 2
-[[parsers]]
-name = "udpipe"
-spec = "udpipe:{model}"
-[metrics]
-rows = ["head+deprel", "upos"]
-''')
+    exp = udpipe_exp(tmp_path, 250, "[0.05, 0.10]")
     killed, clean = tmp_path / "killed.sqlite", tmp_path / "clean.sqlite"
     proc = subprocess.Popen([sys.executable, "-m", "parsebench.cli", "run", str(exp),
                              "--store", str(killed), "--report", str(tmp_path / "r1")],
@@ -264,22 +269,8 @@ window.addEventListener('load', () => {
 
 
 def test_report_with_gold_deps_and_calibration(tmp_path: Path) -> None:
-    needs("ufal.udpipe")
-    test = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
     dev = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
-    model = shared_path("models/en_ewt.udpipe")
-    exp = write_exp(tmp_path, f'''
-[corpus]
-path = "{test}"
-limit = 150
-[noise]
-rates = [0.05]
-replicates = 2
-[[parsers]]
-name = "udpipe"
-spec = "udpipe:{model}"
-[metrics]
-rows = ["head+deprel", "upos"]
+    exp = udpipe_exp(tmp_path, 150, "[0.05]", f'''
 [calibration]
 path = "{dev}"
 limit = 150
