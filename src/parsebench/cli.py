@@ -267,24 +267,13 @@ def parse_cmd(
     batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
 ) -> None:
     """Parse with a real parser in worker processes; failures are recorded, never fatal."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from parsebench.parsers.run import parse_sentences, read_input, write_run
 
     sentences = read_input(source)
-    with Progress(TextColumn("parsing"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), transient=True, disable=not sys.stderr.isatty(),
-                  console=Console(stderr=True)) as bar:
-        task = bar.add_task("parse", total=len(sentences))
+    with _Bars(transient=True) as bars:
+        bars.stage("parsing", len(sentences))
         run = parse_sentences(sentences, parser, workers, timeout, raw, batch_size,
-                              progress=lambda _t: bar.advance(task))
+                              progress=lambda _t: bars.advance())
     write_run(run, output)
     sp = run.speed()
     typer.echo(f"{output}: {sp['sentences']} sentences, {sp['words']} words, "
@@ -425,7 +414,7 @@ def robustness_f1(
 class _Bars:
     """Rich progress bars on standard error, one per stage (quiet when not a terminal)."""
 
-    def __init__(self) -> None:
+    def __init__(self, transient: bool = False) -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -438,7 +427,7 @@ class _Bars:
         self.console = Console(stderr=True)
         self.bar = Progress(TextColumn("{task.description:<24}"), BarColumn(),
                             MofNCompleteColumn(), TimeRemainingColumn(), console=self.console,
-                            disable=not sys.stderr.isatty())
+                            transient=transient, disable=not sys.stderr.isatty())
         self.task: Any = None
 
     def __enter__(self) -> _Bars:
@@ -476,6 +465,12 @@ def run_cmd(
         "LocalCluster of --workers processes).")] = None,
 ) -> None:
     """Noise, parse, score, store and report one experiment; a re-run resumes."""
+    _run_and_report(experiment, store, report, executor, workers, scheduler)
+
+
+def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
+                    executor: str, workers: int, scheduler: str | None) -> None:
+    """``run`` and ``demo``: run, write the report, print the summary and where things are."""
     from parsebench.experiment import load
     from parsebench.parsers.executor import Executor
     from parsebench.publish import summary_table, write_report
@@ -491,10 +486,10 @@ def run_cmd(
         files = write_report(st, report_dir)
         info = st.run_info(outcome.run_id)
     sys.stdout.write(summary_table(outcome.results))
-    stats = outcome.stats
-    typer.echo(f"run {outcome.run_id}: {info['parsed']} sentences parsed, {info['cached']} "
-               f"from the cache; {stats['wall_seconds']:.1f} s", err=True)
-    typer.echo(f"store: {store_path}\nreport: {files['html']}", err=True)
+    sys.stdout.write(f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "
+                     f"{info['cached']} from the cache; {outcome.stats['wall_seconds']:.1f} s\n"
+                     f"store: {store_path}\nreport: {files['html']} (and "
+                     f"{files['markdown'].name}, {files['csv'].name}, {files['json'].name})\n")
 
 
 @app.command("report")
@@ -520,12 +515,14 @@ def demo(
         "--paper-examples", help="Instead: score the papers' bundled worked examples.")] = False,
 ) -> None:
     """Run the bundled experiment (Link Grammar on a bundled text) and write its report."""
-    from parsebench.demo import run_demo, run_paper_examples
+    from parsebench.demo import bundled_experiment, run_paper_examples
 
     if paper_examples:
         run_paper_examples()
-    else:
-        run_demo(output, workers)
+        return
+    output.mkdir(parents=True, exist_ok=True)
+    with bundled_experiment() as toml:
+        _run_and_report(toml, output / "demo.sqlite", output / "report", "local", workers, None)
 
 
 def main() -> None:

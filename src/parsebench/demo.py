@@ -10,6 +10,8 @@ error) need no parser at all.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.resources import as_file, files
 from pathlib import Path
 
@@ -60,21 +62,8 @@ def run_paper_examples() -> None:
 
 
 
-def run_demo(output: Path, workers: int) -> None:
-    """Run the bundled experiment into OUTPUT and print the summary and the report's path."""
-    from parsebench.experiment import load
-    from parsebench.parsers.executor import Executor
-    from parsebench.publish import summary_table, write_report
-    from parsebench.runner import run_experiment
-    from parsebench.store import Store
-
-    output.mkdir(parents=True, exist_ok=True)
+@contextmanager
+def bundled_experiment() -> Iterator[Path]:
+    """The path of the bundled experiment file (its text lies beside it)."""
     with as_file(files("parsebench") / "data" / "demo" / "experiment.toml") as toml:
-        exp = load(toml)
-        with Store(output / "demo.sqlite") as st:
-            outcome = run_experiment(exp, st, Executor("local", workers))
-            report = write_report(st, output / "report")
-    sys.stdout.write(summary_table(outcome.results))
-    sys.stdout.write(f"\nstore: {output / 'demo.sqlite'}\nreport: {report['html']} "
-                     f"(and {report['markdown'].name}, {report['csv'].name}, "
-                     f"{report['json'].name})\n")
+        yield toml

@@ -42,9 +42,11 @@ class Section:
     md_extra: list[str] = field(default_factory=list)
 
 
-def _mean(x: Any) -> float | None:
-    v = x.get("mean") if isinstance(x, dict) else x
-    return None if v is None else float(v)
+def _dig(d: Any, path: tuple[str, ...]) -> Any:
+    """The value at PATH in nested dicts, None where a key is missing."""
+    for k in path:
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
 
 
 def _spread(x: Any) -> tuple[float, float, float] | None:
@@ -130,17 +132,13 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
         t.notes.append("signature: " + _sig(rs[0]))
         sec.tables.append(t)
         series = lines.setdefault(proj, {})
-        series[f"{parser} estimate"] = [(r["value"]["error_level_label"],
-                                         *(_spread(r["value"]["degr_estimate"]) or (0, 0, 0)))
-                                        for r in rs if r["value"]["degr_estimate"] is not None]
-        if has_gold:
-            series[f"{parser} real"] = [(r["value"]["error_level_label"],
-                                         *(_spread(r["value"]["gold"]["degr_real"])
-                                           or (0, 0, 0))) for r in rs]
-        if has_cal:
-            series[f"{parser} calibrated"] = [(r["value"]["error_level_label"],
-                                               *(_spread(r["value"]["degr_calibrated"])
-                                                 or (0, 0, 0))) for r in rs]
+        for name, path, wanted in (("estimate", ("degr_estimate",), True),
+                                   ("real", ("gold", "degr_real"), has_gold),
+                                   ("calibrated", ("degr_calibrated",), has_cal)):
+            if wanted:
+                series[f"{parser} {name}"] = [(r["value"]["error_level_label"], *pts)
+                                              for r in rs
+                                              if (pts := _spread(_dig(r["value"], path)))]
     for proj, series in lines.items():
         series = {k: v for k, v in series.items() if v}
         if series:

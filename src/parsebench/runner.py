@@ -18,11 +18,11 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from parsebench.analysis import Parse, default_projection, from_sentence, from_tree
+from parsebench.analysis import Parse, default_projection, from_sentence, from_tree, project
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.brackets import parse_tree
@@ -68,7 +68,6 @@ class Version:
     level: Level | None
     seed: int
     sentences: list[Sentence]
-    summary: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -139,10 +138,10 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
                 store.add_noisy(corpus.digest, settings_key, level.label, seed, changes,
                                 summary)
             else:
-                changes, summary = got
+                changes = got[0]
             report = Report(changes=[Change(*c) for c in changes])
             corpus.versions.append(Version(level, seed,
-                                           apply_to_conllu(corpus.sentences, report), summary))
+                                           apply_to_conllu(corpus.sentences, report)))
             progress.advance()
 
 
@@ -167,17 +166,24 @@ def parse_from(s: Sentence, outcome: Any) -> Parse:
 
 
 class _Parsed:
-    """The outcomes of one parser by sentence key, turned into Parse objects on demand."""
+    """The outcomes of one parser by sentence key, turned into Parse objects on demand.
 
-    def __init__(self, kind: str, outcomes: dict[str, tuple[Any, float]]) -> None:
-        self.kind, self.outcomes = kind, outcomes
+    KEYS maps every input Sentence object (by id; they live as long as the run) to
+    its cache key, computed once when the work was collected."""
+
+    def __init__(self, kind: str, outcomes: dict[str, tuple[Any, float]],
+                 keys: dict[int, str]) -> None:
+        self.kind, self.outcomes, self.keys = kind, outcomes, keys
         self._memo: dict[int, Parse] = {}
+
+    def outcome(self, s: Sentence) -> tuple[Any, float]:
+        return self.outcomes[self.keys[id(s)]]
 
     def parse_of(self, s: Sentence) -> Parse:
         got = self._memo.get(id(s))
         if got is not None:
             return got
-        outcome = self.outcomes[sentence_key(s.forms)][0]
+        outcome = self.outcome(s)[0]
         if self.kind == "tree":
             if isinstance(outcome, Analysis) and outcome.tree is not None:
                 p = from_tree(parse_tree(outcome.tree, "<parser output>", s.line), s.line)
@@ -191,8 +197,7 @@ class _Parsed:
         return p
 
     def sentences_of(self, v: Version) -> list[Sentence]:
-        return [to_conllu(s, Timed(0, self.outcomes[sentence_key(s.forms)][0], 0.0), self.kind)
-                for s in v.sentences]
+        return [to_conllu(s, Timed(0, self.outcome(s)[0], 0.0), self.kind) for s in v.sentences]
 
     def parses(self, v: Version) -> list[Parse]:
         return [self.parse_of(s) for s in v.sentences]
@@ -230,10 +235,12 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     t0 = time.perf_counter()
     todo: list[tuple[str, list[str]]] = []
     with executor.session(conf.spec, conf.timeout, conf.batch_size) as session:
-        key = parser_key(session.identity, False)
+        key = parser_key(session.identity)
         store.add_parser(key, session.identity, session.kind)
+        keys: dict[int, str] = {}
         if meanwhile is not None:
-            clean = {sentence_key(s.forms): s.forms for c in corpora for s in c.sentences}
+            clean = {keys.setdefault(id(s), sentence_key(s.forms)): s.forms
+                     for c in corpora for s in c.sentences}
             todo += _parse_missing(session, key, clean, store, progress, conf.name)
             meanwhile()
         needed: dict[str, list[str]] = {}
@@ -242,7 +249,10 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
             for v in c.versions:
                 for s in v.sentences:
                     naive_words += len(s.forms)
-                    needed.setdefault(sentence_key(s.forms), s.forms)
+                    k = keys.get(id(s))
+                    if k is None:
+                        k = keys[id(s)] = sentence_key(s.forms)
+                    needed.setdefault(k, s.forms)
         todo += _parse_missing(session, key, needed, store, progress, conf.name)
         kind = session.kind
     store.count_run(run_id, len(todo), len(needed) - len(todo))
@@ -255,7 +265,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
              "parsed_words": sum(len(w) for _, w in todo), "naive_words": naive_words,
              "parse_seconds": sum(outcomes[k][1] for k, _ in todo), "wall_seconds": wall}
-    return _Parsed(kind, outcomes), key, stats
+    return _Parsed(kind, outcomes, keys), key, stats
 
 
 def _levels(corpus: CorpusData) -> dict[Level, list[Version]]:
@@ -266,13 +276,12 @@ def _levels(corpus: CorpusData) -> dict[Level, list[Version]]:
     return out
 
 
-def _speed(parsed: _Parsed, corpora: Sequence[CorpusData]) -> dict[str, Any]:
+def _speed(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
     """Words per second and seconds against length, over the distinct sentences parsed."""
     seen: dict[str, int] = {}
-    for c in corpora:
-        for v in c.versions:
-            for s in v.sentences:
-                seen.setdefault(sentence_key(s.forms), len(s.forms))
+    for v in corpus.versions:
+        for s in v.sentences:
+            seen.setdefault(parsed.keys[id(s)], len(s.forms))
     pairs = [(n, parsed.outcomes[k][1]) for k, n in seen.items()]
     words = sum(n for n, _ in pairs)
     secs = sum(t for _, t in pairs)
@@ -292,20 +301,12 @@ def _example(clean: Parse, noisy: Parse, number: int, level: Level, seed: int
     def rows(p: Parse) -> list[str]:
         if p.failed:
             return ["(failed)"] * len(p.forms)
-        if p.kind == "links":
-            from parsebench.analysis import link_strings
-            return link_strings(p.links, len(p.forms))
-        if p.kind == "tree":
-            from parsebench.analysis import project
-            return project(p, "brackets")
-        return [f"{h}:{d}" for h, d in zip(p.heads, p.deprels, strict=True)]
+        return project(p, {"links": "links", "tree": "brackets"}.get(p.kind, "head+deprel"))
 
     return {"sentence": number, "level": level.short, "seed": seed,
             "clean_words": clean.forms, "noisy_words": noisy.forms,
             "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=True)],
-            "clean": rows(clean), "noisy": rows(noisy),
-            "heads_clean": clean.heads if clean.kind == "deps" else None,
-            "heads_noisy": noisy.heads if noisy.kind == "deps" else None}
+            "clean": rows(clean), "noisy": rows(noisy)}
 
 
 def _examples(parsed: _Parsed, corpus: CorpusData, wanted: Sequence[int],
@@ -356,14 +357,16 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
             continue
         use_gold = gold if proj in GOLD_PROJECTIONS else None
         cache: dict[Any, Any] = {}
+        cal_gold = None if calibration is None else \
+            [from_sentence(s) for s in calibration[0].sentences]
         for level, versions in levels.items():
             noisy = [(v.label, parsed.parses(v)) for v in versions]
             cal = None
             if calibration is not None and proj in GOLD_PROJECTIONS:
                 cc, cp = calibration
                 c_levels = _levels(cc)
-                cal = calibration_sample([from_sentence(s) for s in cc.sentences],
-                                         cp.parses(cc.versions[0]),
+                assert cal_gold is not None
+                cal = calibration_sample(cal_gold, cp.parses(cc.versions[0]),
                                          [(v.label, cp.parses(v)) for v in c_levels[level]],
                                          proj, str(cc.path), str(cc.path))
             value = rows_report(clean, noisy, use_gold, conf.accuracy, proj,
@@ -410,9 +413,9 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
     if corrected is not None and exp.f1 and parsed.kind == "deps":
         from parsebench.metrics.robust_f1 import score_corpus
 
-        gc, gp = corrected
-        g = gp.parses(gc.versions[0])
-        f1r = score_corpus(g, clean, None, str(gc.path), str(corpus.path))
+        corr, corr_parsed = corrected
+        g = corr_parsed.parses(corr.versions[0])
+        f1r = score_corpus(g, clean, None, str(corr.path), str(corpus.path))
         f1 = f1r.total.as_dict()
         f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
         sig = signature(method="hashemi-hwa-f1", alignment="edit-distance", labeled=False,
@@ -468,23 +471,20 @@ class RunOutcome:
 
 
 def run_experiment(exp: Experiment, store: Store, executor: Executor,
-                   progress: Progress | None = None,
-                   on_parser: Callable[[str], None] | None = None) -> RunOutcome:
+                   progress: Progress | None = None) -> RunOutcome:
     """Run EXP into STORE. The cyclic garbage collector is paused meanwhile: the run
     builds hundreds of thousands of small objects and no cycles, and the collector's
     passes over them took a third of the toolkit's own time."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run(exp, store, executor, progress, on_parser)
+        return _run(exp, store, executor, progress or Quiet())
     finally:
         if enabled:
             gc.enable()
 
 
-def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress | None,
-         on_parser: Callable[[str], None] | None) -> RunOutcome:
-    progress = progress or Quiet()
+def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) -> RunOutcome:
     t0 = time.perf_counter()
     run_id = store.start_run(exp.name, exp.config())
     corpus = load_corpus(exp.corpus, exp.limit, store)
@@ -508,8 +508,6 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress |
     score_seconds = 0.0
     with executor:
         for k, conf in enumerate(exp.parsers):
-            if on_parser is not None:
-                on_parser(conf.name)
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
             parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, progress,
                                            noise.wait if k == 0 else None)
@@ -518,7 +516,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress |
             results += score(exp, conf, parsed, key[:12], corpus,
                              None if cal is None else (cal, parsed),
                              None if corr is None else (corr, parsed))
-            speed = _speed(parsed, [corpus])
+            speed = _speed(parsed, corpus)
             results.append((conf.name, "speed", "-", "all",
                             signature(method="speed", parser=conf.name, model=key[:12]),
                             {**speed, "identity": stats["identity"]}))

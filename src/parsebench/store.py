@@ -50,16 +50,15 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
-def sentence_key(words: Sequence[str], text: str | None = None) -> str:
-    """The cache key of one input sentence: its words (and its text when tokenizing)."""
-    h = hashlib.sha256("\x1f".join(words).encode())
-    if text is not None:
-        h.update(b"\x1e" + text.encode())
-    return h.hexdigest()[:32]
+def sentence_key(words: Sequence[str]) -> str:
+    """The cache key of one pre-tokenized input sentence: its words."""
+    return hashlib.sha256("\x1f".join(words).encode()).hexdigest()[:32]
 
 
-def parser_key(identity: dict[str, str], tokenize: bool) -> str:
-    blob = json.dumps({"identity": identity, "tokenize": tokenize}, sort_keys=True)
+def parser_key(identity: dict[str, str]) -> str:
+    """The cache key of a parser: its identity (adapter, versions, model checksum)."""
+    # "tokenize" stays in the hash so that the keys of stores written so far hold
+    blob = json.dumps({"identity": identity, "tokenize": False}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
@@ -160,10 +159,6 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT OR IGNORE INTO parsers VALUES (?, ?, ?)",
                        (key, json.dumps(identity, sort_keys=True), kind))
-
-    def parser_kind(self, key: str) -> str | None:
-        row = self.db.execute("SELECT kind FROM parsers WHERE key=?", (key,)).fetchone()
-        return None if row is None else str(row[0])
 
     def cached_keys(self, parser: str) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT sentence FROM parses WHERE parser=?",
