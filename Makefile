@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo lint bench clean
+.PHONY: test demo lint bench studies clean
 
 $(STAMP): pyproject.toml tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,24 @@ test: lint $(TEST_STAMP)
 demo: $(STAMP)
 	$(BIN)/parsebench demo -o demo-output
 
+# The studies of docs/study.md (issue 5), in an order that lets later ones reuse the
+# parses of earlier ones; they need ../shared/data and ../shared/models. About
+# 25 minutes on 2 cores (see docs/study.md).
+STUDIES := bigert-en lin-en kakkonen-en natural-typos-en bigert-sv hashemi-jfleg-dev \
+	hashemi-jfleg-test bigert-en-unsupervised
+study-output/studies.sqlite: studies/*.toml | $(STAMP)
+	mkdir -p study-output
+	for s in $(STUDIES); do \
+		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
+			--report study-output/report || exit 1; done
+
+studies: study-output/studies.sqlite
+	$(BIN)/parsebench report $< -o docs/study
+	rm -f docs/study/index.html
+	$(BIN)/python scripts/study_doc.py docs/study docs/study.in.md docs/study.md
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info demo-output test-artifacts
+	rm -rf $(VENV) build *.egg-info demo-output study-output test-artifacts

@@ -119,7 +119,7 @@ def test_paths_are_relative_to_the_experiment_file(tmp_path: Path) -> None:
     p = write_exp(tmp_path / "sub", '[corpus]\npath = "text.txt"\n[noise]\nrates = [0.1]\n'
                   '[[parsers]]\nname = "a"\nspec = "udpipe:model.bin"\n')
     exp = load(p)
-    assert exp.corpus == tmp_path / "sub" / "text.txt"
+    assert exp.corpus == [tmp_path / "sub" / "text.txt"]
     assert exp.parsers[0].spec == f"udpipe:{(tmp_path / 'sub' / 'model.bin').resolve()}"
     assert exp.rows == ["default"] and exp.levels[0].label == "rate=0.1"
 

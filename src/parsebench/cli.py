@@ -463,14 +463,23 @@ def run_cmd(
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Dask scheduler ADDRESS (default with --executor dask: a "
         "LocalCluster of --workers processes).")] = None,
+    limit: Annotated[int | None, typer.Option(
+        "--limit", min=1, help="A small version: at most N sentences.")] = None,
+    replicates: Annotated[int | None, typer.Option(
+        "--replicates", min=1, help="A small version: R replicates a level.")] = None,
 ) -> None:
     """Noise, parse, score, store and report one experiment; a re-run resumes."""
-    _run_and_report(experiment, store, report, executor, workers, scheduler)
+    _run_and_report(experiment, store, report, executor, workers, scheduler, limit,
+                    replicates)
 
 
 def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
-                    executor: str, workers: int, scheduler: str | None) -> None:
-    """``run`` and ``demo``: run, write the report, print the summary and where things are."""
+                    executor: str, workers: int, scheduler: str | None,
+                    limit: int | None = None, replicates: int | None = None) -> None:
+    """``run`` and ``demo``: run, write the report, print the summary and where things are.
+
+    LIMIT and REPLICATES make a small version of the experiment, stored under its own
+    name so that it never replaces the full run's results."""
     from parsebench.experiment import load
     from parsebench.parsers.executor import Executor
     from parsebench.publish import summary_table, write_report
@@ -478,9 +487,13 @@ def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
     from parsebench.store import Store
 
     exp = load(experiment)
-    ex = Executor(executor, workers, scheduler)
     store_path = store or experiment.with_name(exp.name + ".sqlite")
     report_dir = report or store_path.with_name(exp.name + "-report")
+    if limit is not None or replicates is not None:
+        exp.limit = min(limit, exp.limit or limit) if limit is not None else exp.limit
+        exp.replicates = replicates or exp.replicates
+        exp.name += f" (limit {exp.limit}, {exp.replicates} replicates)"
+    ex = Executor(executor, workers, scheduler)
     with Store(store_path) as st, _Bars() as bars:
         outcome = run_experiment(exp, st, ex, bars)
         files = write_report(st, report_dir)

@@ -20,9 +20,9 @@ from parsebench.noise import KEYBOARDS, OPERATIONS
 
 TABLES: dict[str, set[str]] = {
     "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report"},
-    "corpus": {"path", "limit", "corrected"},
-    "noise": {"rates", "per_sentence", "replicates", "seed", "lang", "lexicon", "keyboard",
-              "weights", "min_length"},
+    "corpus": {"path", "limit", "corrected", "gold", "typos_only"},
+    "noise": {"rates", "per_sentence", "natural", "replicates", "seed", "lang", "lexicon",
+              "keyboard", "weights", "min_length"},
     "parsers": {"name", "spec", "accuracy", "timeout", "batch_size"},
     "metrics": {"rows", "sentences", "deps", "f1"},
     "calibration": {"path", "limit"},
@@ -39,11 +39,15 @@ class Level:
 
     @property
     def label(self) -> str:
+        if self.mode == "natural":
+            return "natural"
         return f"rate={self.value:g}" if self.mode == "rate" else f"per-sentence={self.value:g}"
 
     @property
     def short(self) -> str:
-        return f"{self.value * 100:g}%" if self.mode == "rate" else f"{self.value:g}/sentence"
+        if self.mode == "natural":
+            return "natural"
+        return f"{self.value * 100:.3g}%" if self.mode == "rate" else f"{self.value:g}/sentence"
 
 
 @dataclass
@@ -59,9 +63,17 @@ class ParserConf:
 class Experiment:
     name: str
     source: Path
-    corpus: Path
+    corpus: list[Path]
+    """One or more files, read as one corpus in this order."""
     limit: int | None = None
-    corrected: Path | None = None
+    corrected: list[Path] | None = None
+    gold: bool = True
+    """False: the corpus's annotation is ignored (its words used as unannotated text)."""
+    typos_only: bool = False
+    """Keep only the sentences with a natural typo (``CorrectForm=`` in MISC)."""
+    natural: bool = False
+    """The text as written is one error level against its CorrectForm corrections,
+    and an artificial level at the same rate is added beside it."""
     calibration: Path | None = None
     calibration_limit: int | None = None
     levels: list[Level] = field(default_factory=list)
@@ -76,20 +88,24 @@ class Experiment:
     rows: list[str] = field(default_factory=list)
     sentences: bool = True
     deps: bool = True
+    deps_by: list[str] = field(default_factory=lambda: ["deprel"])
+    """Breakdowns of the clean text's dependency scores (noisy levels: by deprel only)."""
     f1: bool = True
     examples: list[int] = field(default_factory=list)
 
     def config(self) -> dict[str, Any]:
         """The settings as stored with a run (paths as given, resolved)."""
-        return {"name": self.name, "corpus": str(self.corpus), "limit": self.limit,
-                "corrected": str(self.corrected) if self.corrected else None,
+        return {"name": self.name, "corpus": " + ".join(map(str, self.corpus)),
+                "limit": self.limit,
+                "corrected": " + ".join(map(str, self.corrected)) if self.corrected else None,
+                "gold": self.gold, "typos_only": self.typos_only, "natural": self.natural,
                 "calibration": str(self.calibration) if self.calibration else None,
                 "levels": [lv.label for lv in self.levels], "replicates": self.replicates,
                 "seed": self.seed, "lang": self.lang, "lexicon": self.lexicon,
                 "keyboard": self.keyboard, "weights": self.weights,
                 "min_length": self.min_length,
                 "parsers": [vars(p) for p in self.parsers], "rows": self.rows,
-                "sentences": self.sentences, "deps": self.deps, "f1": self.f1}
+                "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1}
 
 
 def _line_of(lines: list[str], table: str, key: str) -> int | None:
@@ -136,15 +152,27 @@ class _Reader:
         return v
 
     def path_of(self, d: dict[str, Any], table: str, key: str, required: bool) -> Path | None:
-        v = self.get(d, table, key, str)
+        got = self.paths_of(d, table, key, required, many=False)
+        return got[0] if got else None
+
+    def paths_of(self, d: dict[str, Any], table: str, key: str, required: bool,
+                 many: bool = True) -> list[Path] | None:
+        """KEY's file (or, with MANY, list of files) resolved from the experiment's folder."""
+        v = self.get(d, table, key, (str, list) if many else str)
         if v is None:
             if required:
                 raise self.fail(f"[{table}] needs {key} = \"FILE\"", "", table)
             return None
-        p = Path(v) if Path(v).is_absolute() else (self.path.parent / v)
-        if not p.is_file():
-            raise self.fail(f"{key} = {v!r}: no such file ({p})", table, key)
-        return p
+        names = v if isinstance(v, list) else [v]
+        if not names or not all(isinstance(x, str) for x in names):
+            raise self.fail(f"{key} must be a file name or a list of them", table, key)
+        out = []
+        for x in names:
+            p = Path(x) if Path(x).is_absolute() else (self.path.parent / x)
+            if not p.is_file():
+                raise self.fail(f"{key} = {x!r}: no such file ({p})", table, key)
+            out.append(p)
+        return out
 
 
 def resolve_spec(spec: str, base: Path) -> str:
@@ -176,9 +204,11 @@ def load(path: str | Path) -> Experiment:
         raise r.fail("an experiment needs a [corpus] table with path = \"FILE\"")
     r.check_keys(corpus_t, "corpus")
     exp = Experiment(name=name, source=path,
-                     corpus=r.path_of(corpus_t, "corpus", "path", True) or path)
+                     corpus=r.paths_of(corpus_t, "corpus", "path", True) or [path])
     exp.limit = _positive(r, corpus_t, "corpus", "limit")
-    exp.corrected = r.path_of(corpus_t, "corpus", "corrected", False)
+    exp.corrected = r.paths_of(corpus_t, "corpus", "corrected", False)
+    exp.gold = r.get(corpus_t, "corpus", "gold", bool, True)
+    exp.typos_only = r.get(corpus_t, "corpus", "typos_only", bool, False)
 
     noise_t = r.get(data, "", "noise", dict, {})
     r.check_keys(noise_t, "noise")
@@ -192,6 +222,7 @@ def load(path: str | Path) -> Experiment:
             raise r.fail(f"per_sentence: {v!r} is not a count of 1 or more", "noise",
                          "per_sentence")
         exp.levels.append(Level("per_sentence", v))
+    exp.natural = r.get(noise_t, "noise", "natural", bool, False)
     exp.replicates = _positive(r, noise_t, "noise", "replicates") or 1
     exp.seed = r.get(noise_t, "noise", "seed", int, 1)
     exp.lang = r.get(noise_t, "noise", "lang", str, "en")
@@ -246,7 +277,16 @@ def load(path: str | Path) -> Experiment:
                              "metrics", "rows")
         exp.rows = list(rows)
     exp.sentences = r.get(metrics_t, "metrics", "sentences", bool, True)
-    exp.deps = r.get(metrics_t, "metrics", "deps", bool, True)
+    deps = r.get(metrics_t, "metrics", "deps", (bool, list), True)
+    exp.deps = deps is not False
+    if isinstance(deps, list):
+        from parsebench.metrics.deps import BY_FIELDS
+
+        for by in deps:
+            if by not in BY_FIELDS:
+                raise r.fail(f"deps: {by!r} is not one of " + ", ".join(BY_FIELDS),
+                             "metrics", "deps")
+        exp.deps_by = list(dict.fromkeys(["deprel", *deps]))
     exp.f1 = r.get(metrics_t, "metrics", "f1", bool, True)
 
     cal_t = r.get(data, "", "calibration", dict)
@@ -260,7 +300,7 @@ def load(path: str | Path) -> Experiment:
     if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in ex):
         raise r.fail("examples: sentence numbers from 1", "report", "examples")
     exp.examples = ex
-    if not exp.levels and not exp.corrected and not exp.deps:
+    if not exp.levels and not exp.natural and not exp.corrected and not exp.deps:
         raise r.fail("nothing to measure: give [noise] rates or per_sentence, [corpus] "
                      "corrected, or a gold corpus with deps = true")
     return exp

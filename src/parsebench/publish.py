@@ -127,7 +127,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
                     row.append("per replicate")
             t.rows.append(row)
             for w in v.get("warnings", []):
-                if w not in t.notes:
+                if "warning: " + w not in t.notes:
                     t.notes.append("warning: " + w)
         t.notes.append("signature: " + _sig(rs[0]))
         sec.tables.append(t)
@@ -139,6 +139,9 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
                 series[f"{parser} {name}"] = [(r["value"]["error_level_label"], *pts)
                                               for r in rs
                                               if (pts := _spread(_dig(r["value"], path)))]
+    check = _bounds_check(groups)
+    if check is not None:
+        sec.tables.insert(0, check)
     for proj, series in lines.items():
         series = {k: v for k, v in series.items() if v}
         if series:
@@ -148,6 +151,27 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
                                plots.against_level(f"Degradation ({proj})", "degradation (%)",
                                                    series)))
     return sec
+
+
+def _bounds_check(groups: dict[tuple[str, str], list[dict[str, Any]]]) -> Table | None:
+    """How the unsupervised estimates fared against the gold: the share of runs (level
+    x replicate) whose real degradation lies within the bounds, and |estimate - real|."""
+    t = Table("The estimates against the real degradation (every level and replicate)",
+              ["parser", "projection", "runs", "real within bounds", "mean |estimate - real|",
+               "max |estimate - real|", "mean estimate - real"], [])
+    for (parser, proj), rs in groups.items():
+        runs = [x for r in rs for x in (r["value"].get("replicates") or [r["value"]])
+                if isinstance(x.get("gold"), dict) and x.get("degr_estimate") is not None]
+        if not runs:
+            continue
+        inside = sum(bool(x["gold"]["within_bounds"]) for x in runs)
+        diffs = [x["degr_estimate"] - x["gold"]["degr_real"] for x in runs]
+        t.rows.append([parser, proj, str(len(runs)),
+                       f"{inside}/{len(runs)} ({100 * inside / len(runs):.0f}%)",
+                       f"{100 * sum(map(abs, diffs)) / len(diffs):.2f} points",
+                       f"{100 * max(map(abs, diffs)):.2f} points",
+                       f"{100 * sum(diffs) / len(diffs):+.2f} points"])
+    return t if t.rows else None
 
 
 def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
@@ -178,6 +202,26 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
+def _pr_row(name: str, b: dict[str, Any], extra: Sequence[str] = ()) -> list[str]:
+    return [name, str(b["labeled"]["key"]), str(b["labeled"]["answer"]),
+            pct(b["unlabeled"]["precision"]), pct(b["unlabeled"]["recall"]),
+            pct(b["labeled"]["precision"]), pct(b["labeled"]["recall"]), *extra]
+
+
+PR_HEADERS = ["key deps", "answer deps", "unlabeled P", "unlabeled R", "labeled P",
+              "labeled R"]
+BREAKDOWNS = {
+    "deprel": "by relation, the 15 most frequent in the key (Lin, Table 18.3 style)",
+    "group": "by relation group (Lin, Table 18.3)",
+    "preposition": "attachment of prepositional phrases, the ten most frequent "
+                   "prepositions (Lin, Table 18.4)",
+    "category": "by genre, with parse speed (Lin, Table 18.2)",
+    "upos": "by part of speech of the dependent",
+    "word": "by dependent word, the 15 most frequent",
+}
+TOP = {"deprel": 15, "preposition": 10, "word": 15}
+
+
 def _deps_section(results: list[dict[str, Any]]) -> Section | None:
     rs = _by(results, "deps")
     if not rs:
@@ -189,20 +233,25 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
     bars: dict[str, dict[str, float]] = {}
     for r in rs:
         v = r["value"]
-        label = "clean" if r["level"] == "clean" else r["level"]
-        t.rows.append([r["parser"], label, pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
-                       pct(v["unlabeled"]["precision"]), pct(v["unlabeled"]["recall"]),
-                       pct(v["labeled"]["precision"]), pct(v["labeled"]["recall"])])
-        if r["level"] == "clean" and v.get("by"):
-            top = sorted(v["by"].items(), key=lambda kv: -kv[1]["labeled"]["key"])[:15]
-            rel = Table(f"{r['parser']}: by relation, clean text (Lin, Table 18.3 style)",
-                        ["relation", "key", "answer", "matched", "precision", "recall"],
-                        [[k, str(b["labeled"]["key"]), str(b["labeled"]["answer"]),
-                          str(b["labeled"]["matched"]), pct(b["labeled"]["precision"]),
-                          pct(b["labeled"]["recall"])] for k, b in top])
-            rel.notes.append("signature: " + r["signature"])
-            sec.tables.append(rel)
-            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in top}
+        if r["projection"] == "deprel":
+            t.rows.append([r["parser"], r["level"], pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
+                           pct(v["unlabeled"]["precision"]), pct(v["unlabeled"]["recall"]),
+                           pct(v["labeled"]["precision"]), pct(v["labeled"]["recall"])])
+        if r["level"] != "clean" or not v.get("by"):
+            continue
+        by = r["projection"]
+        items = sorted(v["by"].items(), key=lambda kv: -kv[1]["labeled"]["key"])
+        items = items[:TOP[by]] if by in TOP else items
+        extra = ["words/s"] if by == "category" else []
+        sub = Table(f"{r['parser']}: {BREAKDOWNS.get(by, 'by ' + by)}, clean text",
+                    [by, *PR_HEADERS, *extra],
+                    [_pr_row(k, b, [f"{b['words_per_second']:,.0f}"
+                                    if b.get("words_per_second") else "–"] if extra else [])
+                     for k, b in items])
+        sub.notes.append("signature: " + r["signature"])
+        sec.tables.append(sub)
+        if by == "deprel":
+            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in items}
     t.notes.append("signature: " + _sig(rs[0]))
     sec.tables.insert(0, t)
     if bars:
@@ -224,7 +273,17 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
                 str(r["value"]["ungrammatical_deps"]), str(r["value"]["grammatical_deps"])]
                for r in rs])
     t.notes.append("signature: " + rs[0]["signature"])
-    return Section("Robustness F1 (Hashemi & Hwa)", [t])
+    sec = Section("Robustness F1 (Hashemi & Hwa)", [t])
+    by = Table("Robustness F1 by the number of errors in the sentence (word edits against "
+               "the correction)", ["parser", "errors", "sentences", "precision", "recall",
+                                   "F1"], [])
+    for r in rs:
+        for n, b in r["value"].get("by_errors", {}).items():
+            by.rows.append([r["parser"], n, str(b.get("sentences", "–")), pct(b["precision"]),
+                            pct(b["recall"]), pct(b["f1"])])
+    if by.rows:
+        sec.tables.append(by)
+    return sec
 
 
 def _speed_section(results: list[dict[str, Any]]) -> Section | None:
@@ -304,8 +363,13 @@ def _run_table(info: dict[str, Any]) -> Table:
         rows.append(["wall time", f"{stats['wall_seconds']:.1f} s ({stats['workers']} "
                                   f"worker(s), {stats['executor']})"])
         for name, ps in stats.get("parsers", {}).items():
+            hits = ps["distinct_sentences"] - ps["parsed_sentences"]
             rows.append([f"{name}: words parsed / naive",
                          f"{ps['parsed_words']:,} / {ps['naive_words']:,}"])
+            rows.append([f"{name}: distinct sentences, cache hits",
+                         f"{ps['distinct_sentences']:,}, {hits:,} "
+                         f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
+            rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
     return Table("Run", ["setting", "value"], rows)
 
 

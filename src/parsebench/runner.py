@@ -34,7 +34,7 @@ from parsebench.parsers.run import read_input, to_conllu
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
 
-GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos")
+GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "tag")
 """Projections a CoNLL-U gold file can give (links and brackets it cannot)."""
 
 
@@ -76,33 +76,94 @@ class Version:
 
 @dataclass
 class CorpusData:
-    path: Path
+    paths: list[Path]
     digest: str
     sentences: list[Sentence]
     gold: bool
     versions: list[Version]
+    natural: list[Change] | None = None
+    """With natural typos: the corrections that give back the text as written."""
+
+    @property
+    def path(self) -> Path:
+        return self.paths[0]
+
+    @property
+    def name(self) -> str:
+        return " + ".join(p.name for p in self.paths)
 
     @property
     def words(self) -> int:
         return sum(len(s.forms) for s in self.sentences)
 
 
-def _digest(path: Path, limit: int | None) -> str:
-    h = hashlib.sha256(path.read_bytes())
-    h.update(f"|limit={limit}".encode())
+def _digest(paths: Sequence[Path], *options: Any) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.read_bytes())
+    h.update(f"|{options}".encode())
     return h.hexdigest()[:24]
 
 
-def load_corpus(path: Path, limit: int | None, store: Store) -> CorpusData:
-    sents = read_input(path)
+def _correct_form(misc: str) -> str | None:
+    for part in misc.split("|"):
+        if part.startswith("CorrectForm="):
+            return part[len("CorrectForm="):] or None
+    return None
+
+
+def corrected_typos(sents: Sequence[Sentence]) -> tuple[list[Sentence], list[Change]]:
+    """The sentences with every natural typo corrected (``CorrectForm=`` in MISC), and the
+    changes that write the typos back in, as a noise report would list them."""
+    clean, changes = [], []
+    for k, s in enumerate(sents):
+        fixes = [(i, c) for i, m in enumerate(s.misc) if "CorrectForm=" in m
+                 and (c := _correct_form(m)) is not None and c != s.forms[i]]
+        if not fixes:
+            clean.append(s)
+            continue
+        forms = list(s.forms)
+        for i, c in fixes:
+            changes.append(Change(k, i, "natural", c, s.forms[i]))
+            forms[i] = c
+        clean.append(replace(s, forms=forms,
+                             comments=[c for c in s.comments if not c.startswith("# text")]))
+    return clean, changes
+
+
+def load_corpus(paths: Sequence[Path], limit: int | None, store: Store, gold: bool = True,
+                typos_only: bool = False, natural: bool = False) -> CorpusData:
+    """The corpus files read as one; with TYPOS_ONLY, just the sentences with a natural
+    typo; with NATURAL, the clean text is the corrected one."""
+    sents = [s for p in paths for s in read_input(p)]
+    if typos_only:
+        sents = [s for s in sents if any("CorrectForm=" in m for m in s.misc)]
     if limit is not None:
         sents = sents[:limit]
     if not sents:
-        raise InputError("no sentences", path)
-    gold = any(h != NO_HEAD for s in sents for h in s.heads)
-    digest = _digest(path, limit)
-    store.add_corpus(digest, str(path), len(sents), sum(len(s.forms) for s in sents), gold)
-    return CorpusData(path, digest, sents, gold, [Version(None, 0, sents)])
+        raise InputError("no sentences" + (" with a CorrectForm= typo" if typos_only else ""),
+                         paths[0])
+    changes = None
+    if natural:
+        sents, changes = corrected_typos(sents)
+        if not changes:
+            raise InputError("natural = true, but no word has a CorrectForm= in MISC",
+                             paths[0])
+    gold = gold and any(h != NO_HEAD for s in sents for h in s.heads)
+    digest = _digest(paths, limit, typos_only, natural)
+    store.add_corpus(digest, " + ".join(map(str, paths)), len(sents),
+                     sum(len(s.forms) for s in sents), gold)
+    return CorpusData(list(paths), digest, sents, gold, [Version(None, 0, sents)], changes)
+
+
+def levels_of(exp: Experiment, corpus: CorpusData) -> list[Level]:
+    """The experiment's error levels; with natural typos, the natural level and an
+    artificial one at the same rate of misspelled words come first."""
+    if corpus.natural is None:
+        return list(exp.levels)
+    rate = len(corpus.natural) / corpus.words
+    extra = [Level("natural", rate), Level("rate", rate)]
+    return extra + [lv for lv in exp.levels if lv not in extra]
 
 
 def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
@@ -114,8 +175,15 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
     settings_key = signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
                              weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
                              min_length=exp.min_length)
-    progress.stage(f"noise {corpus.path.name}", len(exp.levels) * exp.replicates)
-    for level in exp.levels:
+    levels = levels_of(exp, corpus)
+    progress.stage(f"noise {corpus.name}", len(levels) * exp.replicates)
+    for level in levels:
+        if level.mode == "natural":
+            assert corpus.natural is not None
+            corpus.versions.append(Version(level, 0, apply_to_conllu(
+                corpus.sentences, Report(changes=corpus.natural))))
+            progress.advance(exp.replicates)
+            continue
         for seed in range(exp.seed, exp.seed + exp.replicates):
             got = store.noisy(corpus.digest, settings_key, level.label, seed)
             changes: list[list[Any]]
@@ -343,8 +411,8 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
     from parsebench.metrics.rows import calibration_sample, rows_report
     from parsebench.metrics.sentences import score_sentences
 
-    base = {"corpus": corpus.path.name, "sentences": len(corpus.sentences),
-            "noise": [lv.label for lv in exp.levels], "replicates": exp.replicates,
+    base = {"corpus": corpus.name, "sentences": len(corpus.sentences),
+            "noise": [lv.label for lv in levels_of(exp, corpus)], "replicates": exp.replicates,
             "seed": exp.seed, "lexicon": exp.lexicon or f"wordfreq:{exp.lang}",
             "keyboard": exp.keyboard, "parser": conf.name, "model": model}
     out: list[Result] = []
@@ -397,19 +465,7 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
                             level=level.label, **base)
             out.append((conf.name, "sentences", parsed.kind, level.label, sig, s))
     if exp.deps and corpus.gold and parsed.kind == "deps":
-        from parsebench.metrics.deps import evaluate_deps
-
-        groups: list[tuple[str, list[Version]]] = [("clean", [corpus.versions[0]])]
-        groups += [(lv.label, vs) for lv, vs in levels.items()]
-        for label, versions in groups:
-            # the words as in the gold, so that misspellings do not upset the alignment
-            gold_s = [s for _ in versions for s in corpus.sentences]
-            sys_s = [replace(s, forms=g.forms) for v in versions
-                     for s, g in zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
-            res = evaluate_deps(gold_s, sys_s, by="deprel", gold_path=str(corpus.path),
-                                system_path=f"{conf.name}:{label}").as_dict()
-            sig = signature(method="lin-deps", by="deprel", level=label, **base)
-            out.append((conf.name, "deps", "deprel", label, sig, res))
+        out += _deps_results(exp, conf, parsed, corpus, levels, base)
     if corrected is not None and exp.f1 and parsed.kind == "deps":
         from parsebench.metrics.robust_f1 import score_corpus
 
@@ -424,11 +480,45 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
     return out
 
 
+def _deps_results(exp: Experiment, conf: ParserConf, parsed: _Parsed, corpus: CorpusData,
+                  levels: dict[Level, list[Version]], base: dict[str, Any]) -> list[Result]:
+    """Lin's scores against the gold key: the clean text with every breakdown asked
+    for (by genre also with words per second, his Table 18.2), each error level by
+    relation (replicates pooled)."""
+    from parsebench.metrics.deps import evaluate_deps
+
+    out: list[Result] = []
+    groups: list[tuple[str, list[Version], list[str]]] = [
+        ("clean", [corpus.versions[0]], exp.deps_by)]
+    groups += [(lv.label, vs, ["deprel"]) for lv, vs in levels.items()]
+    for label, versions, bys in groups:
+        # the words as in the gold, so that misspellings do not upset the alignment
+        gold_s = [s for _ in versions for s in corpus.sentences]
+        sys_s = [replace(s, forms=g.forms) for v in versions
+                 for s, g in zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+        for by in bys:
+            res = evaluate_deps(gold_s, sys_s, by=by, gold_path=str(corpus.path),
+                                system_path=f"{conf.name}:{label}").as_dict()
+            if by == "category":
+                secs: dict[str, float] = {}
+                for s in corpus.sentences:
+                    cat = s.category or "(none)"
+                    secs[cat] = secs.get(cat, 0.0) + parsed.outcome(s)[1]
+                for cat, b in res["by"].items():
+                    b["seconds"] = secs.get(cat, 0.0)
+                    b["words_per_second"] = b["words"] / secs[cat] if secs.get(cat) else None
+            sig = signature(method="lin-deps", by=by, level=label, **base)
+            out.append((conf.name, "deps", by, label, sig, res))
+    return out
+
+
 def _fits(projection: str, kind: str) -> bool:
     if kind == "links":
         return projection == "links"
     if kind == "tree":
         return projection in ("brackets", "upos", "xpos", "tag")
+    if kind == "tags":
+        return projection in ("upos", "xpos", "tag")
     return projection not in ("links", "brackets")
 
 
@@ -487,10 +577,10 @@ def run_experiment(exp: Experiment, store: Store, executor: Executor,
 def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) -> RunOutcome:
     t0 = time.perf_counter()
     run_id = store.start_run(exp.name, exp.config())
-    corpus = load_corpus(exp.corpus, exp.limit, store)
+    corpus = load_corpus(exp.corpus, exp.limit, store, exp.gold, exp.typos_only, exp.natural)
     cal = None
     if exp.calibration is not None:
-        cal = load_corpus(exp.calibration, exp.calibration_limit, store)
+        cal = load_corpus([exp.calibration], exp.calibration_limit, store)
         if not cal.gold:
             raise InputError("the calibration corpus needs gold heads and relations",
                              exp.calibration)
@@ -499,7 +589,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
         corr = load_corpus(exp.corrected, exp.limit, store)
         if len(corr.sentences) != len(corpus.sentences):
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
-                             f"{corpus.path} has {len(corpus.sentences)}", exp.corrected)
+                             f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
     noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path, free_core)

@@ -42,7 +42,12 @@ DEPREL_GROUPS: dict[str, frozenset[str]] = {
 }
 
 SELECT_FIELDS = ("deprel", "upos", "word")
-BY_FIELDS = ("deprel", "upos", "word", "category")
+BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition")
+"""Breakdowns: ``group`` is Lin's Table 18.3 (DEPREL_GROUPS; other relations are left
+out), ``preposition`` his Table 18.4: the attachment of each prepositional phrase
+(an obl or nmod word with a ``case`` child tagged ADP), by that preposition."""
+
+_GROUP_OF = {d: g for g, ds in DEPREL_GROUPS.items() for d in ds}
 
 ROOT = -1
 MISSING = -2
@@ -223,13 +228,24 @@ class Selection:
         return sent.forms[i].lower() in self.values
 
 
-def _bucket_value(by: str, sent: Sentence, i: int) -> str:
+def _bucket_value(by: str, sent: Sentence, i: int) -> str | None:
+    """The bucket of word I's dependency, None when the breakdown leaves it out."""
     if by == "deprel":
         return sent.deprels[i]
     if by == "upos":
         return sent.upos[i]
     if by == "word":
         return sent.forms[i].lower()
+    if by == "group":
+        d = sent.deprels[i]
+        return _GROUP_OF.get(d) or _GROUP_OF.get(base(d))
+    if by == "preposition":
+        if base(sent.deprels[i]) not in ("obl", "nmod"):
+            return None
+        for j, h in enumerate(sent.heads):
+            if h == i + 1 and base(sent.deprels[j]) == "case" and sent.upos[j] == "ADP":
+                return sent.forms[j].lower()
+        return None
     return sent.category or "(none)"
 
 
@@ -370,8 +386,9 @@ def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
             counts.unlabeled.key_found += 1
             if label_ok:
                 counts.labeled.key_found += 1
-        if buckets is not None:
-            b = bucket(_bucket_value(by or "", gs, i))
+        name = _bucket_value(by, gs, i) if by else None
+        if name is not None:
+            b = bucket(name)
             b.unlabeled.key += 1
             b.labeled.key += 1
             if head_ok:
@@ -408,11 +425,11 @@ def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
             counts.unlabeled.answer_found += 1
             if labeled_found:
                 counts.labeled.answer_found += 1
-        if buckets is not None:
-            if by == "category":
-                name = gold[g_sentence_of_sys[j]].category or "(none)"
-            else:
-                name = _bucket_value(by or "", ss, i)
+        if by == "category":
+            name = gold[g_sentence_of_sys[j]].category or "(none)"
+        else:
+            name = _bucket_value(by, ss, i) if by else None
+        if name is not None:
             b = bucket(name)
             b.unlabeled.answer += 1
             b.labeled.answer += 1

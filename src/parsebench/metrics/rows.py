@@ -211,12 +211,12 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> 
               for d, v in c.spread.items()}
     out["spread"] = spread
     warnings: list[str] = []
-    if acr is None:
-        warnings.append("no clean accuracy: give --accuracy or --gold for the bounds")
+    if acr is None or acr <= 0:
+        warnings.append("no clean accuracy: give --accuracy or --gold for the bounds"
+                        if acr is None else "the clean parse agrees with the gold on no "
+                        "row: no bounds")
         out.update(dict.fromkeys(("degr_lower", "degr_upper", "degr_estimate", "acc_lower",
                                   "acc_upper", "acc_estimate")))
-    elif acr <= 0:
-        raise InputError(f"clean accuracy is {acr}; the bounds need it above 0")
     else:
         out.update({k: float(v) for k, v in estimates(acr_0n, acr).items()})
         warnings += warnings_for(acr)

@@ -1,0 +1,181 @@
+"""The studies (issue 5): what they need beyond the runner (natural typos, Lin's
+breakdowns by relation group, preposition and genre, the bounds check), and a
+CI-sized run of every studies/*.toml whose report must be complete."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, ROOT, needs, shared_path
+
+from parsebench.errors import InputError
+from parsebench.experiment import load
+from parsebench.formats.conllu import read_conllu
+from parsebench.metrics.deps import evaluate_deps
+from parsebench.parsers.executor import Executor
+from parsebench.publish import _bounds_check
+from parsebench.runner import corrected_typos, run_experiment
+from parsebench.store import Store
+
+TYPOS = FIXTURES / "typos.conllu"
+STUDIES = ROOT / "studies"
+
+
+def _system() -> list[Any]:
+    """The fixture's gold with two PP attachments wrong: "mat" on "dog" (nmod) and
+    "Paris" on "received" (obl)."""
+    gold = read_conllu(TYPOS)
+    s2, s3 = gold[1], gold[2]
+    s2 = replace(s2, heads=[2, 3, 0, 6, 6, 2], deprels=[*s2.deprels[:5], "nmod"])
+    s3 = replace(s3, heads=[2, 0, 4, 2, 6, 2], deprels=[*s3.deprels[:5], "obl"])
+    return [gold[0], s2, s3, gold[3]]
+
+
+def test_lin_breakdown_by_preposition() -> None:
+    gold = read_conllu(TYPOS)
+    by = evaluate_deps(gold, _system(), by="preposition").as_dict()["by"]
+    # the PPs of the key: on (mat), from (Paris), in (town); "tonite" has no case child
+    assert set(by) == {"on", "from", "in"}
+    u = by["in"]["unlabeled"]
+    assert (u["key"], u["answer"], u["matched"], u["precision"], u["recall"]) == (1, 1, 1, 1, 1)
+    for p in ("on", "from"):
+        u = by[p]["unlabeled"]
+        assert (u["key"], u["answer"], u["matched"], u["recall"]) == (1, 1, 0, 0)
+
+
+def test_lin_breakdown_by_relation_group() -> None:
+    by = evaluate_deps(read_conllu(TYPOS), _system(), by="group").as_dict()["by"]
+    assert set(by) == {"subject", "complement", "pp-attachment", "conjunction"}
+    assert by["subject"]["unlabeled"]["key"] == 4 and by["subject"]["unlabeled"]["recall"] == 1
+    pp = by["pp-attachment"]
+    # key: tonite (obl:tmod), mat, Paris, town; two attached right
+    assert (pp["unlabeled"]["key"], pp["unlabeled"]["answer"]) == (4, 4)
+    assert (pp["unlabeled"]["matched"], pp["unlabeled"]["precision"]) == (2, 0.5)
+    assert pp["labeled"]["matched"] == 2 and by["conjunction"]["labeled"]["recall"] == 1
+
+
+def test_corrected_typos_gives_the_corrections_and_the_changes_back() -> None:
+    sents = read_conllu(TYPOS)
+    clean, changes = corrected_typos(sents)
+    assert clean[0].forms == ["I", "can't", "sleep", "tonight"]
+    assert clean[2].forms[1] == "received" and clean[1] is sents[1]
+    assert [(c.sentence, c.token, c.orig, c.new) for c in changes] == [
+        (0, 1, "can't", "cant"), (0, 3, "tonight", "tonite"), (2, 1, "received", "recieved")]
+
+
+def _typos_exp(tmp: Path, extra: str = "") -> Path:
+    p = tmp / "typos.toml"
+    p.write_text(f'''name = "typos"
+[corpus]
+path = ["{TYPOS}", "{TYPOS}"]
+typos_only = true
+[noise]
+natural = true
+replicates = 2
+[[parsers]]
+name = "tnt"
+spec = "nltk-tnt:{TYPOS}"
+[metrics]
+rows = ["tag"]
+''' + extra, encoding="utf-8")
+    return p
+
+
+def test_natural_typos_level_beside_artificial_at_the_same_rate(tmp_path: Path) -> None:
+    needs("nltk")
+    exp = load(_typos_exp(tmp_path))
+    assert exp.corpus == [TYPOS, TYPOS] and exp.typos_only and exp.natural
+    with Store(tmp_path / "s.sqlite") as st:
+        out = run_experiment(exp, st, Executor("local", 1))
+    rows = {(r[1], r[3]): r[5] for r in out.results if r[1] == "rows"}
+    # two files read as one, the typo-free sentences dropped: 2 x (4 + 6) words, 6 typos
+    rate = 6 / 20
+    assert rows[("rows", "natural")]["error_level"] == pytest.approx(rate)
+    artificial = rows[("rows", f"rate={rate:g}")]
+    assert artificial["error_level"]["mean"] == pytest.approx(rate)
+    assert len(artificial["replicates"]) == 2
+
+
+def test_experiment_keys_of_the_studies_are_checked(tmp_path: Path) -> None:
+    bad = _typos_exp(tmp_path, 'deps = ["genre"]\n')
+    with pytest.raises(InputError, match="'genre' is not one of") as e:
+        load(bad)
+    assert e.value.line is not None
+    (tmp_path / "x.toml").write_text(f'[corpus]\npath = "{TYPOS}"\ngold = false\n'
+                                     '[noise]\nrates = [0.1]\n[[parsers]]\nname = "a"\n'
+                                     'spec = "linkgrammar"\n', encoding="utf-8")
+    assert load(tmp_path / "x.toml").gold is False
+
+
+def test_bounds_check_counts_runs_within_bounds_and_the_error() -> None:
+    def run(est: float, real: float, inside: bool) -> dict[str, Any]:
+        return {"degr_estimate": est, "gold": {"degr_real": real, "within_bounds": inside}}
+
+    groups = {("p", "head"): [
+        {"value": {**run(0.1, 0.1, True), "replicates": [run(0.10, 0.08, True),
+                                                         run(0.12, 0.16, False)]}},
+        {"value": run(0.20, 0.21, True)}]}
+    t = _bounds_check(groups)
+    assert t is not None
+    assert t.rows == [["p", "head", "3", "2/3 (67%)", "2.33 points", "4.00 points",
+                       "-1.00 points"]]
+    assert _bounds_check({("p", "head"): [{"value": {"degr_estimate": 0.1}}]}) is None
+
+
+# the studies, CI-sized ----------------------------------------------------------------
+
+EXPECTED = {
+    "bigert-en": ["The estimates against the real degradation", "spacy, head",
+                  "udpipe, head+deprel", "tnt, tag", "real within bounds"],
+    "bigert-en-unsupervised": ["link-grammar, links", "udpipe, head+deprel", "tnt, tag",
+                               "below 2/3", "Kakkonen, Table 1"],
+    "bigert-sv": ["udpipe-sv, head+deprel", "tnt-sv, tag", "real within bounds"],
+    "kakkonen-en": ["Kakkonen, Table 1", "1/sentence", "3/sentence", "link-grammar"],
+    "hashemi-jfleg-dev": ["Robustness F1 (Hashemi & Hwa)", "by the number of errors"],
+    "hashemi-jfleg-test": ["Robustness F1 (Hashemi & Hwa)", "by the number of errors"],
+    "lin-en": ["Table 18.2", "Table 18.3", "Table 18.4", "words/s", "pp-attachment"],
+    "natural-typos-en": ["natural", "rate=0.", "real within bounds", "Kakkonen, Table 1"],
+}
+SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30}
+"""Sentences for the CI-sized version (Link Grammar is slow on misspelled text)."""
+
+
+def test_every_study_has_its_expectations() -> None:
+    assert sorted(p.stem for p in STUDIES.glob("*.toml")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) -> None:
+    shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")  # skips in a fresh clone
+    load(STUDIES / f"{name}.toml")
+    for spec in ("udpipe", "spacy", "nltk", "linkgrammar"):
+        if spec in (STUDIES / f"{name}.toml").read_text(encoding="utf-8"):
+            needs({"udpipe": "ufal.udpipe"}.get(spec, spec))
+    store, report = tmp_path / "s.sqlite", tmp_path / "report"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run",
+                        str(STUDIES / f"{name}.toml"), "--limit", str(SMALL.get(name, 200)),
+                        "--replicates", "2", "--workers", "2", "--store", str(store),
+                        "--report", str(report)], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr[-3000:]
+    md = (report / "index.md").read_text(encoding="utf-8")
+    assert f"## {name} (limit " in md and ", 2 replicates)" in md
+    for needle in EXPECTED[name]:
+        assert needle in md, needle
+    assert "–" not in _headline_cells(md), "a headline cell of the report is empty"
+    assert (report / "index.html").stat().st_size > 10_000
+
+
+def _headline_cells(md: str) -> str:
+    """The first data row of every table (an empty headline means a broken study)."""
+    out = []
+    lines = md.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("|---") and i + 1 < len(lines):
+            out.append(lines[i + 1])
+    return "\n".join(out)
