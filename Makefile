@@ -22,7 +22,7 @@ $(TEST_STAMP): $(STAMP)
 	touch $(TEST_STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
 
 test: lint $(TEST_STAMP)

@@ -179,3 +179,41 @@ def _headline_cells(md: str) -> str:
         if line.startswith("|---") and i + 1 < len(lines):
             out.append(lines[i + 1])
     return "\n".join(out)
+
+
+def test_f1_error_bins_are_micro_averaged_from_the_counts() -> None:
+    from parsebench.publish import _error_bins
+
+    def counts(shared: int, u: int, ue: int, g: int, ge: int, n: int) -> dict[str, int]:
+        return {"shared": shared, "ungrammatical_deps": u, "ungrammatical_error_deps": ue,
+                "grammatical_deps": g, "grammatical_error_deps": ge, "sentences": n,
+                "failures": 0}
+
+    rows = _error_bins({"1": counts(2, 5, 3, 4, 0, 1),       # the paper's example: P 1, R 0.5
+                        "4": counts(6, 10, 0, 10, 2, 2), "6": counts(3, 5, 1, 4, 0, 1),
+                        "9": counts(0, 3, 0, 3, 0, 1)})
+    # 4-6: shared 9, P = 9 / (15 - 1) = 64.29%, R = 9 / (14 - 2) = 75%
+    assert rows == [["1", "1", "100.00", "50.00", "66.67"],
+                    ["4-6", "3", "64.29", "75.00", "69.23"],
+                    ["7+", "1", "0.00", "0.00", "0.00"]]
+
+
+def test_study_doc_fills_the_template_from_the_report(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("study_doc", ROOT / "scripts" /
+                                                  "study_doc.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    (tmp_path / "study").mkdir()
+    (tmp_path / "study" / "index.md").write_text(
+        "# parsebench report\n\n## a\n\n### Speed\n\n![x](plots/a-x.png)\n\n## b\n\nB\n",
+        encoding="utf-8")
+    (tmp_path / "t.md").write_text("intro\n<!-- study: a -->\nmid\n<!-- study: c -->\n",
+                                   encoding="utf-8")
+    missing = mod.build(tmp_path / "study", tmp_path / "t.md", tmp_path / "out.md")
+    assert missing == ["c"]
+    assert (tmp_path / "out.md").read_text(encoding="utf-8") == (
+        "intro\n#### Speed\n\n![x](study/plots/a-x.png)\nmid\n"
+        "*(study c has not been run: `make studies`)*\n")

@@ -15,12 +15,13 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from parsebench import plots
 from parsebench.errors import InputError, atomic_output
+from parsebench.metrics.robust_f1 import F1Counts
 from parsebench.store import Store
 
 
@@ -278,12 +279,29 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
                "the correction)", ["parser", "errors", "sentences", "precision", "recall",
                                    "F1"], [])
     for r in rs:
-        for n, b in r["value"].get("by_errors", {}).items():
-            by.rows.append([r["parser"], n, str(b.get("sentences", "–")), pct(b["precision"]),
-                            pct(b["recall"]), pct(b["f1"])])
+        by.rows += [[r["parser"], *row] for row in _error_bins(r["value"].get("by_errors", {}))]
     if by.rows:
         sec.tables.append(by)
     return sec
+
+
+ERROR_BINS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3", 3, 3), ("4-6", 4, 6),
+              ("7+", 7, 10**9))
+
+
+def _error_bins(by_errors: dict[str, dict[str, Any]]) -> list[list[str]]:
+    """Robustness F1 of the sentences with 0, 1, 2, 3, 4-6 and 7+ errors, micro-averaged
+    from the counts (the JSON keeps every count)."""
+    rows = []
+    for label, lo, hi in ERROR_BINS:
+        got = [b for n, b in by_errors.items() if lo <= int(n) <= hi]
+        if not got:
+            continue
+        c = F1Counts()
+        for b in got:
+            c.add(F1Counts(**{f.name: b[f.name] for f in fields(F1Counts)}))
+        rows.append([label, str(c.sentences), pct(c.precision), pct(c.recall), pct(c.f1)])
+    return rows
 
 
 def _speed_section(results: list[dict[str, Any]]) -> Section | None:
