@@ -50,7 +50,8 @@ class Parse:
         return len(self.forms)
 
 
-def _misc_value(misc: str, key: str) -> str | None:
+def misc_value(misc: str, key: str) -> str | None:
+    """The value of KEY=VALUE in a MISC column, None where it is absent."""
     if misc == "_":
         return None
     prefix = key + "="
@@ -64,7 +65,7 @@ def _links_of(s: Sentence, path: str) -> list[tuple[int, int, str]] | None:
     found = False
     out: set[tuple[int, int, str]] = set()
     for i, misc in enumerate(s.misc):
-        val = _misc_value(misc, "Links")
+        val = misc_value(misc, "Links")
         if val is None:
             continue
         found = True
@@ -84,7 +85,7 @@ def from_sentence(s: Sentence, path: str = "<input>") -> Parse:
     if status is not None and status.strip() == "failed":
         failed = (s.comment_value("parse_error") or "failed").strip()
     links = _links_of(s, path)
-    noise = [_misc_value(m, "Noise") is not None for m in s.misc]
+    noise = [misc_value(m, "Noise") is not None for m in s.misc]
     return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
                  failed=failed, heads=s.heads, deprels=s.deprels, upos=s.upos, xpos=s.xpos,
                  links=links or [], noise=noise)

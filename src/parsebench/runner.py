@@ -22,7 +22,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from parsebench.analysis import Parse, default_projection, from_sentence, from_tree, project
+from parsebench.analysis import (
+    Parse,
+    default_projection,
+    from_sentence,
+    from_tree,
+    misc_value,
+    project,
+)
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.brackets import parse_tree
@@ -105,20 +112,13 @@ def _digest(paths: Sequence[Path], *options: Any) -> str:
     return h.hexdigest()[:24]
 
 
-def _correct_form(misc: str) -> str | None:
-    for part in misc.split("|"):
-        if part.startswith("CorrectForm="):
-            return part[len("CorrectForm="):] or None
-    return None
-
-
 def corrected_typos(sents: Sequence[Sentence]) -> tuple[list[Sentence], list[Change]]:
     """The sentences with every natural typo corrected (``CorrectForm=`` in MISC), and the
     changes that write the typos back in, as a noise report would list them."""
     clean, changes = [], []
     for k, s in enumerate(sents):
         fixes = [(i, c) for i, m in enumerate(s.misc) if "CorrectForm=" in m
-                 and (c := _correct_form(m)) is not None and c != s.forms[i]]
+                 and (c := misc_value(m, "CorrectForm")) and c != s.forms[i]]
         if not fixes:
             clean.append(s)
             continue
