@@ -217,3 +217,14 @@ def test_study_doc_fills_the_template_from_the_report(tmp_path: Path) -> None:
     assert (tmp_path / "out.md").read_text(encoding="utf-8") == (
         "intro\n#### Speed\n\n![x](study/plots/a-x.png)\nmid\n"
         "*(study c has not been run: `make studies`)*\n")
+
+
+def test_accuracy_can_be_given_per_projection(tmp_path: Path) -> None:
+    body = (f'[corpus]\npath = "{TYPOS}"\n[noise]\nrates = [0.1]\n[[parsers]]\nname = "a"\n'
+            'spec = "linkgrammar"\naccuracy = {{"head+deprel" = 0.8, tag = 0.95}}\n')
+    (tmp_path / "x.toml").write_text(body.format(), encoding="utf-8")
+    conf = load(tmp_path / "x.toml").parsers[0]
+    assert conf.accuracy_for("tag") == 0.95 and conf.accuracy_for("head") is None
+    (tmp_path / "x.toml").write_text(body.format().replace("tag", "tags"), encoding="utf-8")
+    with pytest.raises(InputError, match="'tags' is not one of"):
+        load(tmp_path / "x.toml")

@@ -54,7 +54,13 @@ class Level:
 class ParserConf:
     name: str
     spec: str
-    accuracy: float | None = None
+    accuracy: float | dict[str, float] | None = None
+    """Clean-text accuracy for the bounds: one figure, or one per projection."""
+
+    def accuracy_for(self, projection: str) -> float | None:
+        if isinstance(self.accuracy, dict):
+            return self.accuracy.get(projection)
+        return self.accuracy
     timeout: float = 60.0
     batch_size: int = 16
 
@@ -252,14 +258,21 @@ def load(path: str | Path) -> Experiment:
         if pname in names:
             raise r.fail(f"two parsers named {pname!r}", "parsers", "name")
         names.add(pname)
-        acc = r.get(p, "parsers", "accuracy", (int, float))
-        if acc is not None and not 0 < acc <= 1:
-            raise r.fail(f"accuracy {acc}: expected a fraction in (0, 1], e.g. 0.89",
-                         "parsers", "accuracy")
+        acc = r.get(p, "parsers", "accuracy", (int, float, dict))
+        for proj, v in (acc.items() if isinstance(acc, dict) else [("", acc)]):
+            if proj and proj not in PROJECTIONS:
+                raise r.fail(f"accuracy: {proj!r} is not one of " + ", ".join(PROJECTIONS),
+                             "parsers", "accuracy")
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or not 0 < v <= 1):
+                raise r.fail(f"accuracy {v!r}: expected a fraction in (0, 1], e.g. 0.89",
+                             "parsers", "accuracy")
         timeout = r.get(p, "parsers", "timeout", (int, float), 60.0)
         if timeout <= 0:
             raise r.fail(f"timeout {timeout}: must be above 0", "parsers", "timeout")
         exp.parsers.append(ParserConf(pname, resolve_spec(spec, path.parent),
+                                      {k: float(v) for k, v in acc.items()}
+                                      if isinstance(acc, dict) else
                                       None if acc is None else float(acc), float(timeout),
                                       _positive(r, p, "parsers", "batch_size") or 16))
 

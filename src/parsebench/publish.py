@@ -370,7 +370,7 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _run_table(info: dict[str, Any]) -> Table:
+def _run_table(info: dict[str, Any], earlier: Sequence[dict[str, Any]] = ()) -> Table:
     cfg, stats = info["config"], info["stats"] or {}
     rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
             ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
@@ -388,11 +388,19 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"{ps['distinct_sentences']:,}, {hits:,} "
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
+    for e in earlier:
+        wall = (e["stats"] or {}).get("wall_seconds")
+        rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
+                     f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
     return Table("Run", ["setting", "value"], rows)
 
 
 def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    out = [(store.run_info(run), list(store.results(name))) for name, run in store.experiments()]
+    out = []
+    for name, run in store.experiments():
+        info = store.run_info(run)
+        info["earlier"] = store.earlier_runs(name, run)
+        out.append((info, list(store.results(name))))
     if not out:
         raise InputError("the store has no results yet; run parsebench run first", store.path)
     return out
@@ -458,8 +466,9 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     csv_rows: list[list[str]] = []
     for info, results in data:
         name = info["experiment"]
-        md += [f"## {name}", "", _table_md(_run_table(info)), ""]
-        body += [f"<h2>{html.escape(name)}</h2>", _table_html(_run_table(info))]
+        run_table = _run_table(info, info["earlier"])
+        md += [f"## {name}", "", _table_md(run_table), ""]
+        body += [f"<h2>{html.escape(name)}</h2>", _table_html(run_table)]
         for sec in _sections(results):
             md += [f"### {sec.title}", ""]
             body.append(f"<h3>{html.escape(sec.title)}</h3>")

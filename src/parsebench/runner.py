@@ -437,11 +437,12 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
                 cal = calibration_sample(cal_gold, cp.parses(cc.versions[0]),
                                          [(v.label, cp.parses(v)) for v in c_levels[level]],
                                          proj, str(cc.path), str(cc.path))
-            value = rows_report(clean, noisy, use_gold, conf.accuracy, proj,
+            acc = conf.accuracy_for(proj)
+            value = rows_report(clean, noisy, use_gold, acc, proj,
                                 f"{conf.name}:clean", str(corpus.path), cal, cache)
             value["error_level_label"] = level.short
             sig = signature(method="bigert-rows", projection=proj, level=level.label,
-                            acr=conf.accuracy if conf.accuracy is not None else
+                            acr=acc if acc is not None else
                             "gold" if use_gold else None,
                             calibration=None if cal is None else
                             f"ratio-to-upper-bound:{cal[0].sample_sentences}", **base)

@@ -213,6 +213,12 @@ class Store:
                 "started": row[2], "finished": row[3], "parsed": row[4], "cached": row[5],
                 "stats": json.loads(row[6]) if row[6] else None}
 
+    def earlier_runs(self, experiment: str, before: int) -> list[dict[str, Any]]:
+        """The finished runs of EXPERIMENT before run BEFORE, oldest first."""
+        rows = self.db.execute("SELECT id FROM runs WHERE experiment=? AND id<? AND finished "
+                               "IS NOT NULL ORDER BY id", (experiment, before)).fetchall()
+        return [self.run_info(r[0]) for r in rows]
+
     def replace_results(self, run: int, experiment: str,
                         results: Iterable[tuple[str, str, str, str, str, Any]]) -> None:
         """Write every result of EXPERIMENT at once: the old ones go in the same transaction."""
