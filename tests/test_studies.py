@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
 from parsebench.errors import InputError
-from parsebench.experiment import load
+from parsebench.experiment import Level, load
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.deps import evaluate_deps
 from parsebench.parsers.executor import Executor
@@ -228,3 +228,14 @@ def test_accuracy_can_be_given_per_projection(tmp_path: Path) -> None:
     (tmp_path / "x.toml").write_text(body.format().replace("tag", "tags"), encoding="utf-8")
     with pytest.raises(InputError, match="'tags' is not one of"):
         load(tmp_path / "x.toml")
+
+
+def test_natural_typos_with_a_calibration_sample(tmp_path: Path) -> None:
+    """The calibration sample has the artificial levels only; the natural ones go without."""
+    needs("nltk")
+    exp = load(_typos_exp(tmp_path, f'[calibration]\npath = "{TYPOS}"\n'))
+    exp.levels = [Level("rate", 0.2)]
+    with Store(tmp_path / "s.sqlite") as st:
+        out = run_experiment(exp, st, Executor("local", 1))
+    rows = {r[3]: r[5] for r in out.results if r[1] == "rows"}
+    assert "degr_calibrated" in rows["rate=0.2"] and "degr_calibrated" not in rows["natural"]

@@ -56,13 +56,13 @@ class ParserConf:
     spec: str
     accuracy: float | dict[str, float] | None = None
     """Clean-text accuracy for the bounds: one figure, or one per projection."""
+    timeout: float = 60.0
+    batch_size: int = 16
 
     def accuracy_for(self, projection: str) -> float | None:
         if isinstance(self.accuracy, dict):
             return self.accuracy.get(projection)
         return self.accuracy
-    timeout: float = 60.0
-    batch_size: int = 16
 
 
 @dataclass

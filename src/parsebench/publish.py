@@ -370,7 +370,7 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _run_table(info: dict[str, Any], earlier: Sequence[dict[str, Any]] = ()) -> Table:
+def _run_table(info: dict[str, Any]) -> Table:
     cfg, stats = info["config"], info["stats"] or {}
     rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
             ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
@@ -388,7 +388,7 @@ def _run_table(info: dict[str, Any], earlier: Sequence[dict[str, Any]] = ()) -> 
                          f"{ps['distinct_sentences']:,}, {hits:,} "
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
-    for e in earlier:
+    for e in info.get("earlier", ()):
         wall = (e["stats"] or {}).get("wall_seconds")
         rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
                      f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
@@ -466,7 +466,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     csv_rows: list[list[str]] = []
     for info, results in data:
         name = info["experiment"]
-        run_table = _run_table(info, info["earlier"])
+        run_table = _run_table(info)
         md += [f"## {name}", "", _table_md(run_table), ""]
         body += [f"<h2>{html.escape(name)}</h2>", _table_html(run_table)]
         for sec in _sections(results):

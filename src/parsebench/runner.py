@@ -427,12 +427,13 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
         cache: dict[Any, Any] = {}
         cal_gold = None if calibration is None else \
             [from_sentence(s) for s in calibration[0].sentences]
+        c_levels = {} if calibration is None else _levels(calibration[0])
         for level, versions in levels.items():
             noisy = [(v.label, parsed.parses(v)) for v in versions]
             cal = None
-            if calibration is not None and proj in GOLD_PROJECTIONS:
+            # the natural-typo levels exist in the corpus only, not in the calibration sample
+            if calibration is not None and proj in GOLD_PROJECTIONS and level in c_levels:
                 cc, cp = calibration
-                c_levels = _levels(cc)
                 assert cal_gold is not None
                 cal = calibration_sample(cal_gold, cp.parses(cc.versions[0]),
                                          [(v.label, cp.parses(v)) for v in c_levels[level]],

@@ -211,10 +211,9 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> 
               for d, v in c.spread.items()}
     out["spread"] = spread
     warnings: list[str] = []
-    if acr is None or acr <= 0:
-        warnings.append("no clean accuracy: give --accuracy or --gold for the bounds"
-                        if acr is None else "the clean parse agrees with the gold on no "
-                        "row: no bounds")
+    if acr is None or acr <= 0:  # 0: the gold branch below says why
+        if acr is None:
+            warnings.append("no clean accuracy: give --accuracy or --gold for the bounds")
         out.update(dict.fromkeys(("degr_lower", "degr_upper", "degr_estimate", "acc_lower",
                                   "acc_upper", "acc_estimate")))
     else:
@@ -252,7 +251,7 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> 
                             f"{acr_m0:.4f}; the bounds use --accuracy")
         out["gold"] = gold
     elif c.has_gold:
-        warnings.append("the clean parse agrees with the gold on no row")
+        warnings.append("the clean parse agrees with the gold on no row: no bounds")
     out["warnings"] = warnings
     return out
 
