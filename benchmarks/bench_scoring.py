@@ -15,9 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from parsebench.formats.brackets import read_tree_texts
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.evalb import evaluate_bracket_files, read_prm
+from parsebench.metrics.evalb import ACCELERATED, EvalbResult, evaluate_brackets, read_prm
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EWT = SHARED / "data" / "ud-english-ewt"
@@ -119,22 +120,39 @@ def bench_brackets(tmp: Path) -> None:
     test.write_text("\n".join(test_lines) + "\n")
     prm = tmp / "bench.prm"
     prm.write_text("MAX_ERROR 100000\nDELETE_LABEL PUNCT\nDELETE_LABEL_FOR_LENGTH PUNCT\n")
-    best = float("inf")
-    for _ in range(2):
+    params = read_prm(prm)
+
+    def score(accelerated: bool) -> tuple[float, EvalbResult]:
         t = time.perf_counter()
-        r = evaluate_bracket_files(str(gold), str(test), read_prm(prm))
-        best = min(best, time.perf_counter() - t)
+        r = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), params,
+                              accelerated=accelerated)
+        r.report()
+        return time.perf_counter() - t, r
+
+    best, r = min((score(True) for _ in range(3)), key=lambda x: x[0])
     f1 = 200 * r.all.matched / (r.all.gold + r.all.test)
-    print(f"eval brackets, {len(gold_lines)} trees, {words} words: {best:.3f} s, "
-          f"{words / best:,.0f} words/s (F {f1:.2f})")
+    print(f"eval brackets (read both files + score + report), {len(gold_lines)} trees, "
+          f"{words} words: {best:.3f} s, {words / best:,.0f} words/s (F {f1:.2f}; "
+          f"C accelerator {'built' if ACCELERATED else 'NOT built'})")
+    slow, _ = score(False)
+    print(f"  pure-Python scorer (accelerated=False): {slow:.3f} s, {words / slow:,.0f} words/s")
+    cli = [str(Path(sys.executable).with_name("parsebench")), "eval", "brackets",
+           str(gold), str(test), "--prm", str(prm)]
+    whole = min(timed(cli) for _ in range(3))
+    print(f"  `parsebench eval brackets` > report, whole process: {whole:.3f} s, "
+          f"{words / whole:,.0f} words/s")
     evalb = os.environ.get("EVALB")
     if evalb:
-        t = time.perf_counter()
-        subprocess.run([evalb, "-p", str(prm), str(gold), str(test)], capture_output=True,
-                       check=True)
-        dt = time.perf_counter() - t
-        print(f"EVALB (C) on the same files: {dt:.3f} s, {words / dt:,.0f} words/s "
-              f"-> parsebench takes {best / dt:.2f}x EVALB's time")
+        dt = min(timed([evalb, "-p", str(prm), str(gold), str(test)]) for _ in range(3))
+        print(f"EVALB (C) on the same files, whole process: {dt:.3f} s, {words / dt:,.0f} "
+              f"words/s -> parsebench takes {best / dt:.2f}x EVALB's time in process, "
+              f"{whole / dt:.2f}x as a command")
+
+
+def timed(command: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t
 
 
 def main() -> None:

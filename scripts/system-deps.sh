@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Debian packages parsebench's parsers need (Link Grammar), and their Python
-# bindings made visible inside the virtualenv given as $1; with "test" as $2,
+# Debian packages parsebench needs: a C compiler and Python's headers for the
+# accelerator of `eval brackets`, Link Grammar for its parser, whose Python
+# bindings are made visible inside the virtualenv given as $1; with "test" as $2,
 # also Chromium, which the test of the HTML report renders it with. Uses
 # apt-get as root (CI) or through sudo; without either it says what to install
 # and goes on, and the tests that need them skip (they fail under CI=true).
 set -euo pipefail
 venv="$1"
-pkgs="link-grammar link-grammar-dictionaries-en python3-link-grammar"
+pkgs="gcc python3-dev link-grammar link-grammar-dictionaries-en python3-link-grammar"
 if [ "${2:-}" = test ]; then
     pkgs="$pkgs chromium"
 fi

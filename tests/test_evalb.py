@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import random
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
+import pytest
 from conftest import DATA, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, split_trees
-from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
+from parsebench.metrics.evalb import ACCELERATED, EvalbParams, evaluate_brackets, read_prm
 
 
 def texts(*lines: str) -> list[TreeText]:
@@ -151,3 +156,78 @@ def test_recall_and_precision_swap_with_gold_and_test(data: st.DataObject) -> No
     assert (a.matched, a.gold, a.test) == (b.matched, b.test, b.gold)
     same = evaluate_brackets(texts(g), texts(g), params).rows[0]
     assert same.matched == same.gold == same.test and same.crossing == 0
+
+
+LABELS = ["S", "NP", "VP", "PP", "NP-SBJ", "PP=2", "-NONE-", "", "X", ",", "''", "``", "PUNCT"]
+WORDS = ["a", "b", "c", "'", '"', "/", "é", "a\u00a0b", "(", ")"]
+
+
+def tree_pair(rng: random.Random) -> tuple[str, str]:
+    """Two bracketings of one word sequence, as parsers and people write them:
+    sometimes with other tags or words, a bracket with no words, malformed or blank."""
+    n = rng.randint(1, 8)
+    leaves = [(rng.choice(LABELS), rng.choice(WORDS)) for _ in range(n)]
+
+    def bracket(lo: int, hi: int, depth: int, out: list[tuple[str, str]]) -> str:
+        label = rng.choice(LABELS)
+        if hi - lo == 1 and (depth > 2 or rng.random() < 0.5):
+            tag, word = out[lo]
+            return f"({tag})" if word in "()" else f"({tag} {word})"
+        cuts = sorted({rng.randint(lo + 1, hi - 1) for _ in range(rng.randint(0, 2))}) \
+            if hi - lo > 1 else []
+        bounds = [lo, *cuts, hi]
+        kids = [bracket(a, b, depth + 1, out) for a, b in pairwise(bounds)]
+        return f"({label} {' '.join(kids)})"
+
+    def damaged(text: str) -> str:
+        damage = rng.randint(0, 11)
+        if damage == 0:
+            return ""
+        if damage == 1:
+            cut = rng.randrange(len(text))
+            return text[:cut] + text[cut + 1:]
+        if damage == 2:
+            return text.replace(" (", "  stray (", 1)
+        return text
+
+    other = [(rng.choice(LABELS), w) if rng.random() < 0.5 else (t, w) for t, w in leaves]
+    if rng.random() < 0.2:
+        other[rng.randrange(n)] = ("X", rng.choice(WORDS))
+    return damaged(bracket(0, n, 0, leaves)), damaged(bracket(0, n, 0, other))
+
+
+@st.composite
+def evalb_params(draw: st.DrawFn) -> EvalbParams:
+    pick = st.lists(st.sampled_from(LABELS), max_size=3)
+    pairs = st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), max_size=2)
+    return EvalbParams(
+        max_error=draw(st.integers(0, 4)), cutoff_len=draw(st.integers(1, 6)),
+        labeled=draw(st.booleans()), delete_labels=draw(pick),
+        delete_labels_for_length=draw(pick), quote_labels=draw(pick), eq_labels=draw(pairs),
+        eq_words=draw(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(WORDS)),
+                               max_size=2)))
+
+
+def outcome(gold: list[TreeText], test: list[TreeText], params: EvalbParams,
+            accelerated: bool) -> object:
+    try:
+        r = evaluate_brackets(gold, test, params, accelerated=accelerated)
+    except InputError as exc:
+        return str(exc)
+    return ([x.as_dict() for x in r.rows], r.all.as_dict(), r.cut.as_dict(), r.messages,
+            r.aborted, r.report())
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 6), evalb_params())
+def test_c_accelerator_gives_the_reference_scorer_s_results(
+        rng: random.Random, lines: int, params: EvalbParams) -> None:
+    if not ACCELERATED:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C accelerator of eval brackets was not built")
+        pytest.skip("the C accelerator is not built (no C compiler at install time)")
+    pairs = [tree_pair(rng) for _ in range(lines)]
+    gold = texts(*(g for g, _ in pairs))
+    test = texts(*(t for _, t in pairs))
+    assert outcome(gold, test, params, True) == outcome(gold, test, params, False)
+    assert outcome(gold, gold, params, True) == outcome(gold, gold, params, False)

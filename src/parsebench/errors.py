@@ -51,6 +51,8 @@ def read_lines(path: str | os.PathLike[str]) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if "\r" not in text:  # the common case, spared a pass over every line
+        return lines
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
