@@ -95,34 +95,26 @@ cdef class _Labels:
         return False
 
 
+cdef void* resized(void* p, Py_ssize_t size) except NULL:
+    """PyMem_Realloc that raises; P stays valid (and owned by the caller) if it fails."""
+    cdef void* q = PyMem_Realloc(p, size)
+    if not q:
+        raise MemoryError()
+    return q
+
+
 cdef int grow(Side* s, Py_ssize_t need) except -1:
     """Room for NEED brackets and words (each takes at least one byte of the text)."""
     if need <= s.cap:
         return 0
     need = max(need, 2 * s.cap)
-    cdef Span* words = <Span*>PyMem_Realloc(s.words, need * sizeof(Span))
-    if words:
-        s.words = words
-    cdef Span* tags = <Span*>PyMem_Realloc(s.tags, need * sizeof(Span))
-    if tags:
-        s.tags = tags
-    cdef Span* labels = <Span*>PyMem_Realloc(s.labels, need * sizeof(Span))
-    if labels:
-        s.labels = labels
-    cdef int* starts = <int*>PyMem_Realloc(s.starts, need * sizeof(int))
-    if starts:
-        s.starts = starts
-    cdef int* ends = <int*>PyMem_Realloc(s.ends, need * sizeof(int))
-    if ends:
-        s.ends = ends
-    cdef int* stack = <int*>PyMem_Realloc(s.stack, need * sizeof(int))
-    if stack:
-        s.stack = stack
-    cdef int* keep = <int*>PyMem_Realloc(s.keep, need * sizeof(int))
-    if keep:
-        s.keep = keep
-    if not (words and tags and labels and starts and ends and stack and keep):
-        raise MemoryError()
+    s.words = <Span*>resized(s.words, need * sizeof(Span))
+    s.tags = <Span*>resized(s.tags, need * sizeof(Span))
+    s.labels = <Span*>resized(s.labels, need * sizeof(Span))
+    s.starts = <int*>resized(s.starts, need * sizeof(int))
+    s.ends = <int*>resized(s.ends, need * sizeof(int))
+    s.stack = <int*>resized(s.stack, need * sizeof(int))
+    s.keep = <int*>resized(s.keep, need * sizeof(int))
     s.cap = need
     return 0
 
