@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import conllu
 import pytest
 from conftest import shared_path
 
 from parsebench.errors import InputError
-from parsebench.formats.conllu import NO_HEAD, parse_conllu, read_conllu, write_conllu
+from parsebench.formats.conllu import (
+    NO_HEAD,
+    iter_conllu,
+    parse_conllu,
+    read_conllu,
+    write_conllu,
+)
 
 
 @pytest.mark.parametrize("rel", ["data/ud-english-ewt/en_ewt-ud-test.conllu",
@@ -44,6 +51,15 @@ def test_round_trip_is_byte_identical() -> None:
     ("1\ta\t_\t_\t_\t_\tX\troot\t_\t_\n", 1, "HEAD 'X'"),
     ("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t7\tx\t_\t_\n", 2, "outside"),
     ("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n# late\n", 2, "comment line inside"),
+    # digits that str.isdigit accepts and int() does not: an ID, a HEAD, ranges, empty nodes
+    ("\u00b2\ta\t_\t_\t_\t_\t0\troot\t_\t_\n", 1, "bad word id"),
+    ("1\ta\t_\t_\t_\t_\t\u00b9\troot\t_\t_\n", 1, "HEAD '\u00b9'"),
+    ("1-\u00b2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n", 1,
+     "multiword token range"),
+    ("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n1.\u00b9\tb\t_\t_\t_\t_\t_\t_\t_\t_\n", 2,
+     "empty node"),
+    ("1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n", 1,
+     "past the sentence end"),
 ])
 def test_malformed_input_names_file_and_line(text: str, line: int, what: str) -> None:
     with pytest.raises(InputError) as e:
@@ -58,3 +74,14 @@ def test_categories_from_genre_comments_and_newdoc_ids() -> None:
             "# genre = fiction\n1\tc\t_\t_\t_\t_\t0\troot\t_\t_\n\n")
     assert [s.category for s in parse_conllu(text.splitlines())] == \
         ["email", "email", "fiction"]
+
+
+def test_streaming_reader_gives_the_same_sentences_and_errors(tmp_path: Path) -> None:
+    text = ("# sent_id = a-1\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\n\n"
+            "1\tb\t_\t_\t_\t_\t0\troot\t_\t_\n\n")
+    f = tmp_path / "x.conllu"
+    f.write_bytes(text.encode())
+    assert list(iter_conllu(f)) == read_conllu(f)
+    f.write_bytes(text.encode() + b"1\t\xff\t_\t_\t_\t_\t0\troot\t_\t_\n")
+    with pytest.raises(InputError, match=r"x.conllu:6: not valid UTF-8"):
+        list(iter_conllu(f))

@@ -208,6 +208,19 @@ def test_bad_pharaoh_pair_names_file_and_line(tmp_path: Path) -> None:
     assert str(e.value) == f"{p}:2: bad alignment pair '1:1', expected I-J"
 
 
+@pytest.mark.parametrize(("text", "line", "what"), [
+    ("0-0\n0-\u00b2\n", 2, "bad alignment pair"),
+    ("S a b\nA \u00b2 \u00b3|||R:NOUN|||c|||REQUIRED|||-NONE-|||0\n", 2, "bad edit span"),
+    ("S a b\nA -\u00b9 -\u00b9|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n", 2, "bad edit span"),
+])
+def test_unicode_digits_in_alignments_are_bad_input(tmp_path: Path, text: str, line: int,
+                                                    what: str) -> None:
+    p = tmp_path / ("a.m2" if text.startswith("S") else "a.pharaoh")
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=f"^{p}:{line}: {what}"):
+        read_alignments(p)
+
+
 def test_punctuation_switch_and_failed_parse() -> None:
     g = _parse(["hi", "there", "."], [0, 1, 1])
     g.upos[2] = "PUNCT"

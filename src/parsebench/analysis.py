@@ -71,7 +71,7 @@ def _links_of(s: Sentence, path: str) -> list[tuple[int, int, str]] | None:
         found = True
         for item in filter(None, val.split(",")):
             other, _, label = item.partition(":")
-            if not other.isdigit() or int(other) > len(s.forms):
+            if not (other.isascii() and other.isdigit()) or int(other) > len(s.forms):
                 raise InputError(f"bad link {item!r} in MISC Links of word {i + 1}",
                                  path, s.line)
             j = int(other)

@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any, TextIO, cast
 
 
 class InputError(Exception):
@@ -30,7 +30,13 @@ class InputError(Exception):
 
 def open_text(path: str | os.PathLike[str]) -> TextIO:
     """Open a UTF-8 text file, turning the usual failures into an InputError."""
+    return cast(TextIO, _open(path, binary=False))
+
+
+def _open(path: str | os.PathLike[str], binary: bool) -> IO[Any]:
     try:
+        if binary:
+            return open(path, "rb")
         return open(path, encoding="utf-8", newline="")
     except FileNotFoundError:
         raise InputError("no such file", path) from None
@@ -54,6 +60,25 @@ def read_lines(path: str | os.PathLike[str]) -> list[str]:
     if "\r" not in text:  # the common case, spared a pass over every line
         return lines
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def iter_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a UTF-8 file one at a time, without their line ends.
+
+    Lines are split on ``\\n`` only and a trailing ``\\r`` is dropped, as
+    :func:`read_lines` does, so streaming and whole-file readers see the same lines;
+    memory stays flat in the file's size.
+    """
+    with _open(path, binary=True) as fh:
+        for n, raw in enumerate(fh, 1):
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("not valid UTF-8", path, n) from None
 
 
 def text_line_of_offset(data: bytes, offset: int) -> int:

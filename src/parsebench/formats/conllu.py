@@ -12,11 +12,11 @@ checks it against the ``conllu`` library on the real treebanks.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from parsebench.errors import InputError, read_lines
+from parsebench.errors import InputError, iter_lines, read_lines
 
 NO_HEAD = -1
 """HEAD written as ``_``: a word without a dependency (a fragment or a failed parse)."""
@@ -102,35 +102,55 @@ def read_conllu(path: str | os.PathLike[str]) -> list[Sentence]:
     return parse_conllu(lines, str(path))
 
 
+def iter_conllu(path: str | os.PathLike[str]) -> Iterator[Sentence]:
+    """The sentences of a CoNLL-U file one at a time: memory flat in the file's size."""
+    return iter_sentences(iter_lines(path), str(path))
+
+
 def parse_conllu(lines: Iterable[str], path: str = "<input>") -> list[Sentence]:
-    sentences: list[Sentence] = []
+    return list(iter_sentences(lines, path))
+
+
+def _number(text: str) -> int | None:
+    """TEXT as a non-negative integer if it is written in ASCII digits (``int`` takes
+    ``'²'`` for no number, but ``str.isdigit`` says it is one)."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def iter_sentences(lines: Iterable[str], path: str = "<input>") -> Iterator[Sentence]:
+    """Sentences from CoNLL-U lines, each checked as soon as its blank line is read."""
     sent = Sentence()
     doc_category: str | None = None
     head_lines: list[int] = []
     lineno = 0
 
-    def finish(end_line: int) -> None:
+    def finish() -> Sentence:
         nonlocal sent, head_lines, doc_category
         n = len(sent.forms)
         for i, h in enumerate(sent.heads):
             if h > n:
                 raise InputError(f"HEAD {h} points outside the sentence of {n} words",
                                  path, head_lines[i])
+        for _first, last, mw_cols in sent.multiword:
+            if last >= n:
+                raise InputError(f"multiword token {mw_cols[0]} goes past the sentence end",
+                                 path, sent.line)
         genre = sent.comment_value("genre") or sent.comment_value("category")
         if genre is not None and any(c.startswith("# newdoc") for c in sent.comments):
             doc_category = genre.strip()
         sent.category = (genre.strip() if genre is not None else None) or doc_category \
             or _sent_id_category(sent.comment_value("sent_id"))
-        sentences.append(sent)
+        done = sent
         sent = Sentence()
         head_lines = []
+        return done
 
     for lineno, line in enumerate(lines, 1):
         if not line:
             if sent.forms or sent.comments or sent.multiword or sent.empty_nodes:
                 if not sent.forms:
                     raise InputError("sentence has no words", path, lineno)
-                finish(lineno)
+                yield finish()
             continue
         if line[0] == "#":
             if not sent.forms:
@@ -149,13 +169,15 @@ def parse_conllu(lines: Iterable[str], path: str = "<input>") -> list[Sentence]:
         if not sent.forms and not sent.comments and not sent.multiword:
             sent.line = lineno
         wid = cols[0]
-        if wid.isdigit():
+        number = _number(wid)
+        if number is not None:
             expected = len(sent.forms) + 1
-            if int(wid) != expected:
+            if number != expected:
                 raise InputError(f"word id {wid}, expected {expected}", path, lineno)
             head = cols[6]
-            if head.isdigit():
-                h = int(head)
+            h_or_none = _number(head)
+            if h_or_none is not None:
+                h = h_or_none
             elif head == "_":
                 h = NO_HEAD
             else:
@@ -172,27 +194,21 @@ def parse_conllu(lines: Iterable[str], path: str = "<input>") -> list[Sentence]:
             head_lines.append(lineno)
         elif "-" in wid:
             a, _, b = wid.partition("-")
-            if not (a.isdigit() and b.isdigit()) or int(a) != len(sent.forms) + 1 \
-                    or int(b) < int(a):
+            first, last = _number(a), _number(b)
+            if first is None or last is None or first != len(sent.forms) + 1 or last < first:
                 raise InputError(f"bad multiword token range {wid!r}", path, lineno)
-            sent.multiword.append((int(a) - 1, int(b) - 1, cols))
+            sent.multiword.append((first - 1, last - 1, cols))
         elif "." in wid:
             a, _, b = wid.partition(".")
-            if not (a.isdigit() and b.isdigit()):
+            if _number(a) is None or _number(b) is None:
                 raise InputError(f"bad empty node id {wid!r}", path, lineno)
             sent.empty_nodes.append((len(sent.forms), cols))
         else:
             raise InputError(f"bad word id {wid!r}", path, lineno)
     if sent.forms:
-        finish(lineno)
+        yield finish()
     elif sent.comments or sent.multiword:
         raise InputError("sentence has no words", path, lineno)
-    for done in sentences:
-        for _first, last, mw_cols in done.multiword:
-            if last >= len(done.forms):
-                raise InputError(f"multiword token {mw_cols[0]} goes past the sentence end",
-                                 path, done.line)
-    return sentences
 
 
 def write_conllu(sentences: Iterable[Sentence], fh: TextIO) -> None:

@@ -53,13 +53,18 @@ def edit_distance(u: list[str], g: list[str]) -> Alignment:
     return Alignment(pairs, errors)
 
 
+def _ascii_int(text: str) -> bool:
+    """Digits that ``int`` reads: ``str.isdigit`` also accepts ``'²'``."""
+    return text.isascii() and text.isdigit()
+
+
 def _pharaoh(lines: list[str], path: str) -> list[Alignment]:
     out = []
     for n, line in enumerate(lines, 1):
         pairs = []
         for item in line.split():
             i, dash, j = item.partition("-")
-            if not dash or not i.isdigit() or not j.isdigit():
+            if not dash or not _ascii_int(i) or not _ascii_int(j):
                 raise InputError(f"bad alignment pair {item!r}, expected I-J", path, n)
             pairs.append((int(i), int(j)))
         out.append(Alignment(sorted(pairs), errors=None))
@@ -109,7 +114,7 @@ def _m2(lines: list[str], path: str) -> list[Alignment]:
                 raise InputError("expected 'A start end|||type|||correction|||...|||id'",
                                  path, n)
             span = fields[0].split()
-            if len(span) != 2 or not all(x.lstrip("-").isdigit() for x in span):
+            if len(span) != 2 or not all(_ascii_int(x.removeprefix("-")) for x in span):
                 raise InputError(f"bad edit span {fields[0]!r}", path, n)
             a, b = int(span[0]), int(span[1])
             who = fields[5].strip()
