@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsebench.errors import InputError
-from parsebench.formats.brackets import TreeText, split_trees
+from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
 from parsebench.metrics.evalb import ACCELERATED, EvalbParams, evaluate_brackets, read_prm
 
 
@@ -118,7 +118,6 @@ def test_multiline_mrg_files_are_read_tree_by_tree() -> None:
 
 
 def test_bundled_demo_trees_score_as_computed_by_hand() -> None:
-    from parsebench.formats.brackets import read_tree_texts
     r = evaluate_brackets(read_tree_texts(DATA / "demo-gold.mrg"),
                           read_tree_texts(DATA / "demo-test.mrg"), EvalbParams())
     # sentence 1: gold S NP VP NP PP NP(care) = 6; test moves PP into the object NP,
@@ -231,3 +230,54 @@ def test_c_accelerator_gives_the_reference_scorer_s_results(
     test = texts(*(t for _, t in pairs))
     assert outcome(gold, test, params, True) == outcome(gold, test, params, False)
     assert outcome(gold, gold, params, True) == outcome(gold, gold, params, False)
+
+
+GOLD4 = ("(S (NP (DT a) (NN b)) (VP (VB c)))\n(S (NP (DT d)) (VP (VB e) (NP (NN f))))\n"
+         "(S (NP (DT g)) (VP (VB h)))\n(S (X (Y i)))\n")
+
+
+def test_a_test_line_cut_short_is_an_error_sentence_and_the_rest_is_scored(
+        tmp_path: Path) -> None:
+    # EVALB reads one tree a line: line 2 is a parser's output cut short (its unclosed
+    # brackets end at -1 and match nothing), line 3 has a ')' too many. Both are error
+    # sentences with EVALB's one message; lines 1 and 4 are scored.
+    gold, test = tmp_path / "g.txt", tmp_path / "t.txt"
+    gold.write_text(GOLD4)
+    test.write_text("(S (NP (DT a) (NN b)) (VP (VB c)))\n(S (NP (DT d)) (VP (VB e) (NP (NN f)\n"
+                    "(S (NP (DT g)) (VP (VB h))))\n(S (X (Y i)))\n")
+    p = run_cli("eval", "brackets", str(gold), str(test))
+    assert p.returncode == 0
+    assert p.stderr == ("2 : Bracketing is unbalanced (too many open bracket)\n"
+                        "3 : Bracketing is unbalanced (too many open bracket)\n")
+    rows = [ln.split() for ln in p.stdout.splitlines()[3:7]]
+    assert [r[:3] for r in rows] == [["1", "3", "0"], ["2", "3", "1"], ["3", "2", "1"],
+                                     ["4", "1", "0"]]
+    assert rows[1][5:8] == ["1", "4", "4"]  # only NP(d) closes: 1 of 4 brackets match
+    assert "Number of Error sentence  =      2" in p.stdout
+    assert "Number of Valid sentence  =      2" in p.stdout
+    for accelerated in (True, False):
+        r = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), EvalbParams(),
+                              accelerated=accelerated)
+        assert (r.all.errors, r.all.valid, r.all.matched, r.all.gold) == (2, 2, 5, 5)
+
+
+def test_a_word_outside_brackets_stops_evalb_after_max_error(tmp_path: Path) -> None:
+    # "(NP d e)": EVALB reports more than two elements, then cannot read on and repeats
+    # "Reading sentence" until MAX_ERROR (10) is passed: it gives up with status 1.
+    gold, test = tmp_path / "g.txt", tmp_path / "t.txt"
+    gold.write_text(GOLD4)
+    test.write_text(GOLD4.replace("(NP (DT d))", "(NP d e)"))
+    p = run_cli("eval", "brackets", str(gold), str(test))
+    assert p.returncode == 1
+    assert p.stderr.splitlines() == ["2 : More than two elements in a bracket"] + \
+        ["2 : Reading sentence"] * 11
+
+
+def test_a_multiline_file_that_cannot_be_split_is_still_an_input_error(
+        tmp_path: Path) -> None:
+    test = tmp_path / "t.mrg"
+    test.write_text("( (S\n  (NP (DT a))\n  (VP (VB b))\n")
+    p = run_cli("eval", "brackets", str(test), str(test))
+    assert p.returncode == 2
+    assert p.stderr == f"parsebench: {test}:1: unbalanced brackets: tree not closed at " \
+        "end of file\n"

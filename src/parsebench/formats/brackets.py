@@ -2,7 +2,9 @@
 
 A file whose every line is balanced is read line by line, as EVALB reads it
 (a blank line is then an empty sentence); otherwise lines are grouped into
-trees by bracket balance and blank lines only separate them.
+trees by bracket balance and blank lines only separate them. A file whose every
+line starts with ``(`` is one tree a line even when some trees do not balance (a
+parser's output cut short): the scorer treats those lines as EVALB does.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ class TreeText(NamedTuple):
 def split_trees(lines: list[str], path: str) -> list[TreeText]:
     opens = list(map(str.count, lines, repeat("(")))
     closes = list(map(str.count, lines, repeat(")")))
-    if opens == closes:
-        return list(map(TreeText, lines, range(1, len(lines) + 1)))
+    if opens == closes or _starts_every_line(lines):
+        return _one_per_line(lines)
     changes = [a - b for a, b in zip(opens, closes, strict=True)]
     trees: list[TreeText] = []
     depth = 0
@@ -49,6 +51,18 @@ def split_trees(lines: list[str], path: str) -> list[TreeText]:
     if depth:
         raise InputError("unbalanced brackets: tree not closed at end of file", path, start)
     return trees
+
+
+def _one_per_line(lines: list[str]) -> list[TreeText]:
+    return list(map(TreeText, lines, range(1, len(lines) + 1)))
+
+
+def _starts_every_line(lines: list[str]) -> bool:
+    """Every non-blank line opens a tree at its first character: a file of one tree a
+    line, as EVALB reads every file, even where some trees are cut short or have a
+    ``)`` too many. The later lines of a multi-line tree are indented or start with
+    ``)``, so a multi-line file never passes this test."""
+    return all(ln.startswith("(") for ln in lines if ln.strip())
 
 
 def read_tree_texts(path: str | os.PathLike[str]) -> list[TreeText]:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from parsebench.errors import InputError, read_lines
+from parsebench.errors import read_lines
 from parsebench.formats.brackets import TreeText, read_tree_texts
 
 if TYPE_CHECKING:
@@ -153,9 +153,23 @@ class _Parsed:
     labels: list[str]
     length: int
     quotes: list[_Quote]
+    errors: list[str]
+    """EVALB's messages on reading the line (brackets that do not balance, a bracket
+    with more than two elements): an error sentence, not an error of the file."""
+    stuck: bool
 
 
-def _parse(text: str, rules: _Rules, path: str, line: int) -> _Parsed:
+_UNBALANCED = "Bracketing is unbalanced (too many open bracket)"
+"""EVALB's one message for both kinds (its check for a ')' too many never fires: the
+stack counter goes below zero and the sentence ends with a non-empty stack)."""
+_SPACE = " \t\n\r\f\v"
+
+
+def _parse(text: str, rules: _Rules) -> _Parsed:
+    """One line as EVALB's read_line sees it, with the errors it reports on the way.
+
+    A word outside a (TAG word) bracket stops EVALB's reader for good: it reports
+    "Reading sentence" until MAX_ERROR is passed and gives up (``stuck``)."""
     words: list[str] = []
     tags: list[str] = []
     starts: list[int] = []
@@ -163,14 +177,18 @@ def _parse(text: str, rules: _Rules, path: str, line: int) -> _Parsed:
     labels: list[str] = []
     quotes: list[_Quote] = []
     stack: list[int] = []
+    errors: list[str] = []
     length = 0
     delete, delete_len, quote_labels = rules.delete, rules.delete_len, rules.quote
-    for label, space, word, close, stray in _TOKEN.findall(text):
+    stuck = stray_close = False
+    for m in _TOKEN.finditer(text):
+        label, space, word, close, stray = m.groups()
         if close:
-            if not stack:
-                raise InputError("unbalanced brackets: too many ')'", path, line)
+            if not stack:  # EVALB reads before its stack array here; the ')' is dropped
+                stray_close = True
+                continue
             ends[stack.pop()] = len(words)
-        elif space:
+        elif space is not None:
             if label not in delete_len:
                 length += 1
             if quote_labels and label in quote_labels and word in ("'", '"', "/"):
@@ -180,15 +198,32 @@ def _parse(text: str, rules: _Rules, path: str, line: int) -> _Parsed:
             words.append(word)
             tags.append(label)
         elif stray:
-            raise InputError(f"word {stray!r} outside a (TAG word) bracket", path, line)
+            stuck = True
+            break
         else:
+            if _more_than_two(text, m.end()):
+                errors.append("More than two elements in a bracket")
             stack.append(len(starts))
             starts.append(len(words))
             ends.append(-1)
             labels.append(label)
-    if stack:
-        raise InputError("unbalanced brackets: too many '('", path, line)
-    return _Parsed(words, tags, starts, ends, labels, length, quotes)
+    if (stack or stray_close) and not stuck:  # unclosed brackets keep the end -1
+        errors.append(_UNBALANCED)
+    return _Parsed(words, tags, starts, ends, labels, length, quotes, errors, stuck)
+
+
+def _more_than_two(text: str, at: int) -> bool:
+    """After ``(LABEL``, EVALB reads a word when a space follows; unless a ``)`` or a
+    ``(`` comes next, the bracket has "more than two elements". The line is taken to
+    end with its newline, as EVALB's buffer does."""
+    n = len(text)
+    if at < n and text[at] not in _SPACE:
+        return False
+    while at < n and text[at] in _SPACE:
+        at += 1
+    while at < n and text[at] not in _SPACE and text[at] not in "()":
+        at += 1
+    return at >= n or text[at] != "("
 
 
 def _reinsert(p: _Parsed, q: _Quote) -> None:
@@ -463,6 +498,15 @@ def _fast_score(rules: _Rules) -> Callable[[str, str], tuple[int, ...] | None] |
     return scorer.score
 
 
+def _read(text: str, rules: _Rules, error: Callable[[str], None]) -> _Parsed:
+    p = _parse(text, rules)
+    for message in p.errors:
+        error(message)
+    while p.stuck:  # EVALB's reader loops on the word until MAX_ERROR ends the run
+        error("Reading sentence")
+    return p
+
+
 def evaluate_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params: EvalbParams,
                       gold_path: str = "GOLD", test_path: str = "TEST",
                       accelerated: bool = True) -> EvalbResult:
@@ -488,12 +532,14 @@ def evaluate_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params
             if counts is not None:
                 r = SentenceResult(current, *counts)
             else:
-                gp = _parse(g.text, rules, gold_path, g.line)
+                gp = _read(g.text, rules, error)
                 if k >= len(test):
                     error("Number of lines unmatch (too many lines in gold file)")
                     break
-                tp = _parse(test[k].text, rules, test_path, test[k].line)
+                tp = _read(test[k].text, rules, error)
                 r = score_sentence(gp, tp, current, rules, error)
+                if r.status == 0 and (gp.errors or tp.errors):
+                    r.status = 1  # EVALB scores the row, but as an error sentence
             rows.append(r)
         else:
             current = len(gold) + 1
