@@ -52,8 +52,9 @@ def test_bad_input_is_one_line_with_file_line_and_status_2(tmp_path: Path) -> No
 
 
 def test_unbalanced_trees_are_an_error(tmp_path: Path) -> None:
+    # a multi-line tree never closed; one tree a line, it would be an EVALB error sentence
     t = tmp_path / "t.mrg"
-    t.write_text("(S (A a))\n(S (A a)\n")
+    t.write_text("(S (A a))\n(S\n  (A a)\n")
     p = cli("eval", "brackets", str(t), str(t))
     assert p.returncode == 2
     assert f"{t}:2: unbalanced brackets" in p.stderr

@@ -144,6 +144,8 @@ def default_projection(parses: Sequence[Parse]) -> str:
         return "links"
     if "rows" in kinds:
         return "tag"
+    if not carries(parses, "head+deprel") and carries(parses, "upos"):
+        return "upos"  # a tagger's output
     return "head+deprel"
 
 
@@ -300,3 +302,16 @@ def check_same_rows(clean: Sequence[Parse], other: Sequence[Parse], clean_path: 
             raise InputError(f"sentence has {len(b)} words, but the one at {clean_path}:"
                              f"{a.line} has {len(a)}; rows must correspond one to one",
                              other_path, b.line)
+
+
+def carries(parses: Sequence[Parse], projection: str) -> bool:
+    """Whether any parsed sentence has PROJECTION at all: a tagger's CoNLL-U has ``_``
+    heads and relations, and a figure made of those would be a perfect score that the
+    parser never earned."""
+    done = [p for p in parses if p.failed is None and p.kind == "deps"]
+    if not done or projection in ("links", "brackets"):
+        return True
+    if projection in ("head", "head+deprel"):
+        return any(h != NO_HEAD for p in done for h in p.heads)
+    column = {"deprel": "deprels", "upos": "upos", "tag": "upos", "xpos": "xpos"}
+    return any(v != "_" for p in done for v in getattr(p, column[projection]))

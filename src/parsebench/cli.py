@@ -365,6 +365,7 @@ def robustness_sentences(
     kinds = sorted({p.kind for p in c})
     out["signature"] = signature(method="kakkonen-sentences", structure=kinds,
                                  files=len(noisy))
+    _warn(out["warnings"])
     if as_json:
         _emit_json(out)
     else:

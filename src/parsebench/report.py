@@ -8,8 +8,9 @@ from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.flat import FlatCounts
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:6.2f}"
+def _pct(x: float | None) -> str:
+    """A fraction as a percentage; "n/a" where the method cannot give one."""
+    return f"{'n/a':>6}" if x is None else f"{100 * x:6.2f}"
 
 
 def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
@@ -71,7 +72,7 @@ def _v(x: Any) -> float | None:
 
 def _p(x: Any, width: int = 5, digits: int = 2) -> str:
     v = _v(x)
-    return f"{'-':>{width}}" if v is None else f"{100 * v:{width}.{digits}f}"
+    return f"{'n/a':>{width}}" if v is None else f"{100 * v:{width}.{digits}f}"
 
 
 def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str) -> str:

@@ -37,18 +37,21 @@ class F1Counts:
             setattr(self, f.name, getattr(self, f.name) + getattr(o, f.name))
 
     @property
-    def precision(self) -> float:
+    def precision(self) -> float | None:
+        """None (n/a) without dependencies to score: a tagger's output, or only failures."""
         d = self.ungrammatical_deps - self.ungrammatical_error_deps
-        return self.shared / d if d else 0.0
+        return self.shared / d if d else None
 
     @property
-    def recall(self) -> float:
+    def recall(self) -> float | None:
         d = self.grammatical_deps - self.grammatical_error_deps
-        return self.shared / d if d else 0.0
+        return self.shared / d if d else None
 
     @property
-    def f1(self) -> float:
+    def f1(self) -> float | None:
         p, r = self.precision, self.recall
+        if p is None or r is None:
+            return None
         return 2 * p * r / (p + r) if p + r else 0.0
 
     def as_dict(self) -> dict[str, Any]:

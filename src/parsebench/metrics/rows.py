@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from parsebench.analysis import Parse, check_same_rows, misspelled_rows, project
+from parsebench.analysis import Parse, carries, check_same_rows, misspelled_rows, project
 from parsebench.errors import InputError
 
 Number = float | Fraction
@@ -300,7 +300,11 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
 
     objs = []
     cache = {} if cache is None else cache
+    if not carries(clean, projection):
+        return _not_applicable(clean, projection, clean_path)
     for path, parses in noisy:
+        if gold is not None:
+            check_is_parse(gold, parses, gold_path, path)
         counts = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path),
                             cache)
         fig = rows_figures(counts, accuracy, path)
@@ -313,6 +317,48 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
                                        f"sample's clean accuracy {acr:.4f}")
         objs.append(fig)
     return objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+
+
+def _not_applicable(clean: Sequence[Parse], projection: str, clean_path: str
+                    ) -> dict[str, Any]:
+    """The figures of a projection the clean parse does not carry: all n/a (None)."""
+    out: dict[str, Any] = dict.fromkeys(
+        ("error_level", "acr_0n", "differs", "acr", "degr_lower", "degr_upper",
+         "degr_estimate", "acc_lower", "acc_upper", "acc_estimate"))
+    out.update(rows=sum(len(p) for p in clean), spread={}, not_applicable=True,
+               warnings=[f"{clean_path} carries no {projection} (every value is _): its "
+                         f"rows figures are n/a"])
+    return out
+
+
+MIN_MISSPELLED_ROWS = 5
+"""Misspelled words that must all carry the gold's analysis before a file is taken
+for the noisy text itself rather than a parse of it (a perfect parse of a few words
+can happen; of every misspelled word in a corpus, not)."""
+
+
+def check_is_parse(gold: Sequence[Parse], noisy: Sequence[Parse], gold_path: str,
+                   noisy_path: str) -> None:
+    """Refuse a NOISY file that is the noisy text, not a parse of it.
+
+    ``parsebench noise`` keeps the gold's columns so that its output can be parsed
+    with the words pre-tokenized; scored as if it were a parse, it gives a real
+    accuracy of 100 and a negative degradation. Its mark: heads, relations and tags
+    equal to the gold's on every word, the misspelled ones included.
+    """
+    misspelled = 0
+    for g, n in zip(gold, noisy, strict=False):
+        if n.failed is not None or n.kind != "deps" or g.kind != "deps" or len(g) != len(n):
+            return
+        if n.heads != g.heads or n.deprels != g.deprels or n.upos != g.upos \
+                or n.xpos != g.xpos:
+            return
+        misspelled += sum(1 for a, b in zip(g.forms, n.forms, strict=True) if a != b)
+    if misspelled >= MIN_MISSPELLED_ROWS:
+        raise InputError(f"the same heads, relations and tags as the gold {gold_path} on "
+                         f"every word, {misspelled} misspelled words included: this is the "
+                         "noisy text (as `parsebench noise` writes it), not a parse of it; "
+                         "parse it first (`parsebench parse`)", noisy_path)
 
 
 def calibration_sample(gold: Sequence[Parse], clean: Sequence[Parse],

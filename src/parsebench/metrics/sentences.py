@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parsebench.analysis import Parse, check_same_rows, misspelled_rows, structure
+from parsebench.formats.conllu import NO_HEAD
 
 
 @dataclass(slots=True)
@@ -41,6 +42,11 @@ class Tally:
 @dataclass(slots=True)
 class SentenceScores:
     by_errors: dict[int, Tally] = field(default_factory=dict)
+    structure: bool = True
+    """False when no clean parse has a structure to compare (a tagger's CoNLL-U, with
+    ``_`` heads): every score is then n/a, not a perfect match of nothing."""
+    labels: bool = True
+    """False when the clean parses have no labels: the labeled score is n/a."""
 
     def add_pair(self, clean: Parse, noisy: Parse) -> None:
         if noisy is clean and not any(clean.noise):
@@ -69,6 +75,8 @@ class SentenceScores:
     def add(self, other: SentenceScores) -> None:
         for k, t in other.by_errors.items():
             self.by_errors.setdefault(k, Tally()).add(t)
+        self.structure = self.structure and other.structure
+        self.labels = self.labels and other.labels
 
     def overall(self) -> Tally:
         """Pairs whose noisy side has a misspelling; all pairs when none has."""
@@ -80,10 +88,11 @@ class SentenceScores:
 
     def as_dict(self) -> dict[str, Any]:
         total = self.overall()
-        out = total.scores()
+        out = self._scores(total)
         out["unchanged_sentences"] = self.by_errors[0].sentences if 0 in self.by_errors \
             and len(self.by_errors) > 1 else 0
-        out["by_errors"] = {str(k): self.by_errors[k].scores() for k in sorted(self.by_errors)}
+        out["by_errors"] = {str(k): self._scores(self.by_errors[k])
+                            for k in sorted(self.by_errors)}
         levels = sorted(k for k in self.by_errors if k > 0)
         drops: dict[str, float | None] = {"unlabeled": None, "labeled": None}
         if len(levels) > 1:
@@ -92,6 +101,18 @@ class SentenceScores:
                 if lo[key]:
                     drops[key] = relative_drop(lo[key], hi[key])
         out["relative_drop"] = drops
+        out["warnings"] = [] if self.structure and self.labels else [
+            "the clean parses have no " + ("heads (a tagger's output?): the sentence "
+                                           "scores are n/a" if not self.structure else
+                                           "labels: the labeled score is n/a")]
+        return out
+
+    def _scores(self, t: Tally) -> dict[str, Any]:
+        out = t.scores()
+        missing = [] if self.structure and self.labels else \
+            ["labeled"] if self.structure else ["unlabeled", "labeled"]
+        for key in missing:
+            out[key] = out["parsed_only"][key] = None
         return out
 
 
@@ -103,7 +124,10 @@ def relative_drop(low: float, high: float) -> float:
 def score_sentences(clean: Sequence[Parse], noisy_files: Sequence[Sequence[Parse]],
                     clean_path: str, noisy_paths: Sequence[str]) -> SentenceScores:
     """Pool every noisy file's pairs (replicates) with the clean sentence at the same position."""
-    scores = SentenceScores()
+    done = [c for c in clean if c.failed is None and c.kind == "deps"]
+    scores = SentenceScores(structure=not done or any(h != NO_HEAD for c in done
+                                                       for h in c.heads),
+                            labels=not done or any(d != "_" for c in done for d in c.deprels))
     for noisy, path in zip(noisy_files, noisy_paths, strict=True):
         if len(noisy) != len(clean):
             check_same_rows(clean, noisy, clean_path, path)
