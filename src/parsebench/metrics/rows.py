@@ -17,6 +17,7 @@ from typing import Any
 
 from parsebench.analysis import Parse, carries, check_same_rows, misspelled_rows, project
 from parsebench.errors import InputError
+from parsebench.metrics.scheme import scheme_warning
 
 Number = float | Fraction
 DISTANCES = ("0", "1", "2", "3+", "none")
@@ -302,6 +303,7 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
     cache = {} if cache is None else cache
     if not carries(clean, projection):
         return _not_applicable(clean, projection, clean_path)
+    scheme = None if gold is None else _scheme(clean, gold, projection, clean_path, gold_path)
     for path, parses in noisy:
         if gold is not None:
             check_is_parse(gold, parses, gold_path, path)
@@ -315,8 +317,26 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
             if fig["acr"] is None:
                 fig["warnings"].append(f"no clean accuracy given: the calibration uses the "
                                        f"sample's clean accuracy {acr:.4f}")
+        if scheme:
+            fig["warnings"].append(scheme)
         objs.append(fig)
     return objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+
+
+def _scheme(clean: Sequence[Parse], gold: Sequence[Parse], projection: str,
+            clean_path: str, gold_path: str) -> str | None:
+    """A warning when the clean parse's labels (or tags) are another scheme than the gold's."""
+    column, what = {"head+deprel": ("deprels", "relations"), "head": ("deprels", "relations"),
+                    "deprel": ("deprels", "relations"), "upos": ("upos", "tags"),
+                    "tag": ("upos", "tags"), "xpos": ("xpos", "tags")}.get(projection,
+                                                                          ("", ""))
+    if not column:
+        return None
+    deps = [(c, g) for c, g in zip(clean, gold, strict=False)
+            if c.kind == "deps" and g.kind == "deps" and c.failed is None]
+    return scheme_warning((x for _, g in deps for x in getattr(g, column)),
+                          (x for c, _ in deps for x in getattr(c, column)), what,
+                          gold_path, clean_path)
 
 
 def _not_applicable(clean: Sequence[Parse], projection: str, clean_path: str
