@@ -1,0 +1,150 @@
+"""Confidence intervals and paired significance tests over per-sentence statistics.
+
+Every metric gives each sentence a short vector of additive counts (its
+sufficient statistics) and its corpus score from their sum, so one resampling
+routine serves them all, as in sacreBLEU. Resampling sentences with replacement
+is done with weights (how often each sentence is drawn) and one matrix
+product per batch of samples, so 10,000 samples of a treebank's test set
+take a fraction of a second; the same weights go to every system, which is what
+makes the bootstrap paired.
+
+Definitions:
+- percentile bootstrap: the score of each of N resampled corpora; the interval
+  is their (alpha/2, 1 - alpha/2) percentiles.
+- paired bootstrap (sacreBLEU's ``paired_bs``): d = score(B) - score(A); d* the
+  same difference on each resample; two-sided p = (1 + #{|d* - mean(d*)| >= |d|})
+  / (1 + N); the interval of the difference is the percentiles of d*.
+- approximate randomization: each sentence's statistics of A and B are swapped
+  with probability 1/2; p = (1 + #{|d*| >= |d|}) / (1 + N).
+- Holm's step-down correction when several pairs are tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Stats = npt.NDArray[np.float64]
+"""Per-sentence statistics: one row a sentence, one column a count."""
+ScoreFn = Callable[[Stats], npt.NDArray[np.float64]]
+"""Corpus scores from summed statistics: rows of sums in, one score a row out
+(NaN where the score is not defined)."""
+
+BATCH = 512
+"""Resamples drawn at once: a BATCH x sentences weight matrix stays a few MB."""
+
+
+def _weights(n: int, samples: int, rng: np.random.Generator) -> Iterator[npt.NDArray[np.float64]]:
+    """How often each of N sentences is drawn, for SAMPLES resamples, batch by batch."""
+    done = 0
+    while done < samples:
+        k = min(BATCH, samples - done)
+        # draws of resample r land in cells r*n..r*n+n-1: one bincount for the batch
+        # (7x faster than Generator.multinomial, same distribution)
+        cells = rng.integers(0, n, size=(k, n)) + (np.arange(k) * n)[:, None]
+        yield np.bincount(cells.ravel(), minlength=k * n).reshape(k, n).astype(np.float64)
+        done += k
+
+
+def bootstrap_scores(stats: Sequence[Stats], score: ScoreFn, samples: int, seed: int
+                     ) -> list[npt.NDArray[np.float64]]:
+    """The score of every system on the same SAMPLES resamples of the sentences."""
+    n = _sentences(stats)
+    rng = np.random.default_rng(seed)
+    out: list[list[npt.NDArray[np.float64]]] = [[] for _ in stats]
+    for w in _weights(n, samples, rng):
+        for k, s in enumerate(stats):
+            out[k].append(score(w @ s))
+    return [np.concatenate(x) for x in out]
+
+
+def interval(values: npt.NDArray[np.float64], alpha: float) -> tuple[float, float] | None:
+    """The (alpha/2, 1 - alpha/2) percentile interval; None when no resample has a value."""
+    ok = values[~np.isnan(values)]
+    if not len(ok):
+        return None
+    lo, hi = np.percentile(ok, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return float(lo), float(hi)
+
+
+@dataclass(frozen=True)
+class PairTest:
+    delta: float | None
+    """Score of the system minus score of the baseline on the whole corpus."""
+    ci: tuple[float, float] | None
+    p: float | None
+
+
+def paired_bootstrap(base: Stats, system: Stats, score: ScoreFn, samples: int, seed: int,
+                     alpha: float = 0.05) -> PairTest:
+    a, b = bootstrap_scores([base, system], score, samples, seed)
+    d = _delta(base, system, score)
+    if d is None:
+        return PairTest(None, None, None)
+    ds = b - a
+    ds = ds[~np.isnan(ds)]
+    if not len(ds):
+        return PairTest(d, None, None)
+    p = (1 + int(np.sum(np.abs(ds - ds.mean()) >= abs(d) - _EPS))) / (1 + len(ds))
+    return PairTest(d, interval(ds, alpha), p)
+
+
+def randomization(base: Stats, system: Stats, score: ScoreFn, samples: int, seed: int,
+                  alpha: float = 0.05) -> PairTest:
+    """Approximate randomization; its interval is the paired bootstrap's (a swap test
+    gives a p-value, not an interval), drawn from the same seed."""
+    d = _delta(base, system, score)
+    if d is None:
+        return PairTest(None, None, None)
+    n = _sentences([base, system])
+    rng = np.random.default_rng(seed)
+    diff = system - base
+    sum_a, sum_b = base.sum(axis=0), system.sum(axis=0)
+    hits = total = 0
+    done = 0
+    while done < samples:
+        k = min(BATCH, samples - done)
+        swap = (rng.random((k, n)) < 0.5).astype(np.float64) @ diff
+        ds = score(sum_b - swap) - score(sum_a + swap)
+        ds = ds[~np.isnan(ds)]
+        hits += int(np.sum(np.abs(ds) >= abs(d) - _EPS))
+        total += len(ds)
+        done += k
+    ci = paired_bootstrap(base, system, score, samples, seed, alpha).ci
+    return PairTest(d, ci, (1 + hits) / (1 + total))
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (family-wise error), in the given order."""
+    known = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(known)
+    out: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    for rank, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
+_EPS = 1e-12
+"""Differences equal to the observed one up to rounding count as at least as large."""
+
+
+def _delta(base: Stats, system: Stats, score: ScoreFn) -> float | None:
+    both = score(np.stack([base.sum(axis=0), system.sum(axis=0)]))
+    if np.isnan(both).any():
+        return None
+    return float(both[1] - both[0])
+
+
+def _sentences(stats: Sequence[Stats]) -> int:
+    sizes = {s.shape[0] for s in stats}
+    if len(sizes) != 1:
+        raise ValueError(f"systems with different numbers of sentences: {sorted(sizes)}")
+    n = sizes.pop()
+    if n == 0:
+        raise ValueError("no sentences to resample")
+    return n

@@ -1,0 +1,86 @@
+"""Bootstrap intervals and paired tests: exact on the trivial cases, calibrated in simulation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parsebench.metrics.resample import (
+    bootstrap_scores,
+    holm,
+    interval,
+    paired_bootstrap,
+    randomization,
+)
+
+
+def accuracy(sums: np.ndarray) -> np.ndarray:
+    """Columns (correct, words): the share of words right; NaN without words."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return sums[..., 0] / sums[..., 1]
+
+
+def sentences(rng: np.random.Generator, n: int, p: float) -> np.ndarray:
+    words = rng.integers(5, 30, size=n).astype(float)
+    return np.stack([rng.binomial(words.astype(int), p).astype(float), words], axis=1)
+
+
+@pytest.mark.parametrize("test", [paired_bootstrap, randomization])
+def test_a_system_against_itself_differs_by_nothing_with_p_one(test) -> None:
+    s = sentences(np.random.default_rng(1), 200, 0.8)
+    r = test(s, s.copy(), accuracy, 1000, 1)
+    assert r.delta == 0 and r.p == 1 and r.ci == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("test", [paired_bootstrap, randomization])
+def test_one_percent_of_words_made_wrong_is_significant(test) -> None:
+    rng = np.random.default_rng(2)
+    a = sentences(rng, 2000, 0.85)
+    b = a.copy()
+    right = np.repeat(np.arange(len(a)), a[:, 0].astype(int))  # one entry per right word
+    hit = rng.choice(right, size=int(0.01 * a[:, 1].sum()), replace=False)
+    np.subtract.at(b[:, 0], hit, 1)
+    r = test(a, b, accuracy, 10_000, 1)
+    assert r.delta is not None and r.delta < 0 and r.p is not None and r.p < 0.001
+    assert r.ci is not None and r.ci[1] < 0
+
+
+def test_same_seed_same_result_and_batches_do_not_matter() -> None:
+    s = sentences(np.random.default_rng(3), 300, 0.7)
+    t = sentences(np.random.default_rng(4), 300, 0.72)
+    assert paired_bootstrap(s, t, accuracy, 1500, 7) == paired_bootstrap(s, t, accuracy,
+                                                                          1500, 7)
+    assert paired_bootstrap(s, t, accuracy, 1500, 7) != paired_bootstrap(s, t, accuracy,
+                                                                          1500, 8)
+
+
+def test_false_positives_and_coverage_in_simulation() -> None:
+    """Two systems from the same distribution: at alpha 0.05 at most 5% of trials are
+    significant (within Monte Carlo error), and the 95% interval of a score covers the
+    true value in at least 93% of trials."""
+    rng = np.random.default_rng(5)
+    trials, n, p_true = 200, 150, 0.8
+    fp_boot = fp_rand = covered = 0
+    for t in range(trials):
+        words = rng.integers(5, 30, size=n)
+        a = np.stack([rng.binomial(words, p_true), words], axis=1).astype(float)
+        b = np.stack([rng.binomial(words, p_true), words], axis=1).astype(float)
+        fp_boot += paired_bootstrap(a, b, accuracy, 400, t).p <= 0.05  # type: ignore[operator]
+        fp_rand += randomization(a, b, accuracy, 400, t).p <= 0.05  # type: ignore[operator]
+        ci = interval(bootstrap_scores([a], accuracy, 400, t)[0], 0.05)
+        assert ci is not None
+        covered += ci[0] <= p_true <= ci[1]
+    # 5% of 200 is 10, with a binomial standard error of 3.1: allow two of them
+    assert fp_boot <= 16 and fp_rand <= 16, (fp_boot, fp_rand)
+    assert covered >= 0.93 * trials, covered
+
+
+def test_holm_steps_down_and_keeps_order() -> None:
+    assert holm([0.01, 0.04, 0.03, None]) == [0.03, 0.06, 0.06, None]
+    assert holm([0.5]) == [0.5]
+
+
+def test_an_undefined_score_gives_no_number() -> None:
+    empty = np.zeros((10, 2))
+    r = paired_bootstrap(empty, empty, accuracy, 100, 1)
+    assert r.delta is None and r.p is None and r.ci is None
