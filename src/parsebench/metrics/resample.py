@@ -147,4 +147,4 @@ def _sentences(stats: Sequence[Stats]) -> int:
     n = sizes.pop()
     if n == 0:
         raise ValueError("no sentences to resample")
-    return n
+    return int(n)
