@@ -1,0 +1,108 @@
+"""``parsebench compare``: is one parser really better than another on this gold?
+
+Each system's score gets a 95% percentile-bootstrap interval over sentences; each
+system is tested against the first (or every pair against each other) with a
+paired test on the same sentences; with several pairs the p-values are Holm-
+corrected. Definitions are in :mod:`parsebench.metrics.resample`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.metrics.base import REGISTRY, sentence_stats
+from parsebench.metrics.resample import (
+    bootstrap_scores,
+    holm,
+    interval,
+    paired_bootstrap,
+    randomization,
+)
+
+TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
+
+
+def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[str]],
+            metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
+            seed: int = 1, alpha: float = 0.05, all_pairs: bool = False) -> dict[str, Any]:
+    """The JSON object of ``compare`` (without its signature); fractions in [0, 1]."""
+    if metric not in REGISTRY:
+        raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(REGISTRY))
+    if test not in TESTS:
+        raise InputError(f"--test {test!r}: expected bootstrap or randomization")
+    if samples < 1:
+        raise InputError(f"--samples {samples}: must be 1 or more")
+    if not 0 < alpha < 1:
+        raise InputError(f"--alpha {alpha}: must be in (0, 1)")
+    if len(systems) < 1:
+        raise InputError("give at least one system file")
+    m = REGISTRY[metric]
+    stats = [sentence_stats(m, gold, s) for s in systems]
+    for s, path in zip(stats, systems, strict=True):
+        if s.shape[0] != stats[0].shape[0]:
+            raise InputError(f"{s.shape[0]} sentences scored, but {systems[0]} gives "
+                             f"{stats[0].shape[0]}: the systems must parse the same sentences",
+                             path)
+    if stats[0].shape[0] == 0:
+        raise InputError("no sentences to compare", gold)
+    boot = bootstrap_scores(stats, m.score, samples, seed)
+    out_systems = [{"file": str(path), "score": m.corpus(s), "ci": _pair(interval(b, alpha))}
+                   for path, s, b in zip(systems, stats, boot, strict=True)]
+    pairs_idx = [(i, j) for i in range(len(systems)) for j in range(i + 1, len(systems))] \
+        if all_pairs else [(0, j) for j in range(1, len(systems))]
+    results = [TESTS[test](stats[i], stats[j], m.score, samples, seed, alpha)
+               for i, j in pairs_idx]
+    corrected = holm([r.p for r in results]) if len(results) > 1 else [r.p for r in results]
+    pairs = [{"baseline": i, "system": j, "delta": r.delta, "ci": _pair(r.ci),
+              "p": p, "p_uncorrected": r.p,
+              "significant": None if p is None else p < alpha}
+             for (i, j), r, p in zip(pairs_idx, results, corrected, strict=True)]
+    return {"metric": metric, "title": m.title, "test": test, "samples": samples,
+            "seed": seed, "alpha": alpha, "sentences": int(stats[0].shape[0]),
+            "correction": "holm" if len(results) > 1 else None,
+            "systems": out_systems, "pairs": pairs}
+
+
+def _pair(x: tuple[float, float] | None) -> list[float] | None:
+    return None if x is None else [x[0], x[1]]
+
+
+def compare_table(r: dict[str, Any]) -> str:
+    """The terminal table, laid out like sacreBLEU's paired comparison."""
+    level = round(100 * (1 - r["alpha"]))
+
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:.2f}"
+
+    def ci(x: list[float] | None) -> str:
+        return "n/a" if x is None else f"({100 * x[0]:.2f}, {100 * x[1]:.2f})"
+
+    test = "paired bootstrap" if r["test"] == "bootstrap" else "approximate randomization"
+    lines = [f"{r['title']} ({r['metric']}) on {r['sentences']} sentences; {test}, "
+             f"{r['samples']:,} samples, seed {r['seed']}; {level}% intervals over sentences",
+             ""]
+    width = max(12, *(len(s["file"]) for s in r["systems"])) + 2
+    lines.append(f"{'system':<{width}} {'score':>7}  {f'{level}% CI':<18}")
+    for k, s in enumerate(r["systems"]):
+        mark = " (baseline)" if k == 0 and all(p["baseline"] == 0 for p in r["pairs"]) \
+            else ""
+        lines.append(f"{s['file']:<{width}} {pct(s['score']):>7}  {ci(s['ci']):<18}{mark}")
+    if r["pairs"]:
+        names = [f"{r['systems'][p['system']]['file']} - {r['systems'][p['baseline']]['file']}"
+                 for p in r["pairs"]]
+        pw = max(len(n) for n in names) + 2
+        lines += ["", f"{'pair':<{pw}} {'delta':>7}  {f'{level}% CI':<18} {'p':>8}"]
+        for name, p in zip(names, r["pairs"], strict=True):
+            delta = "n/a" if p["delta"] is None else f"{100 * p['delta']:+.2f}"
+            pv = "n/a" if p["p"] is None else f"{p['p']:.4f}"
+            star = " *" if p["significant"] else ""
+            lines.append(f"{name:<{pw}} {delta:>7}  {ci(p['ci']):<18} "
+                         f"{pv:>8}{star}")
+        lines.append("")
+        lines.append(f"* significant at alpha {r['alpha']}"
+                     + (f"; p-values Holm-corrected for {len(r['pairs'])} comparisons"
+                        if r["correction"] == "holm" else ""))
+    return "\n".join(lines) + "\n"

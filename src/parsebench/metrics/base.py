@@ -1,0 +1,117 @@
+"""One interface for the metrics that score a system against a gold: per-sentence
+sufficient statistics, and a corpus score computed from their sum.
+
+Resampling (:mod:`parsebench.metrics.resample`) then works for every metric in
+the registry at once: a metric only says how to count a sentence and how to
+turn summed counts into a score. The counting itself stays in each method's
+module (deps for Lin and CoNLL 2018, evalb, flat); this module adapts their
+per-sentence results to rows of numbers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from parsebench.errors import InputError
+from parsebench.metrics.resample import Stats
+
+Score = npt.NDArray[np.float64]
+
+
+def _ratio(num: Score, den: Score) -> Score:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def _f1_of_counts(s: Stats) -> Score:
+    """Columns (correct, gold, system): CoNLL 2018's F1 = 2 correct / (gold + system)."""
+    return _ratio(2 * s[..., 0], s[..., 1] + s[..., 2])
+
+
+def _f1_of_pr(s: Stats) -> Score:
+    """Columns (key, answer, key matched, answer matched): Lin's F1 of precision and recall."""
+    p = _ratio(s[..., 3], s[..., 1])
+    r = _ratio(s[..., 2], s[..., 0])
+    return _ratio(2 * p * r, p + r)
+
+
+def _flat_recall(s: Stats) -> Score:
+    return _ratio(s[..., 2], s[..., 0])
+
+
+def _conformance(s: Stats) -> Score:
+    return _ratio(s[..., 0] - s[..., 3], s[..., 0])
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    title: str
+    reads: str
+    """What the gold and system files are: ``deps`` (CoNLL-U) or ``trees`` (brackets)."""
+    columns: tuple[str, ...]
+    score: Callable[[Stats], Score]
+    """Scores from rows of summed statistics; NaN where not defined."""
+
+    def corpus(self, stats: Stats) -> float | None:
+        v = float(self.score(stats.sum(axis=0)[None, :])[0])
+        return None if np.isnan(v) else v
+
+
+_COUNTS = ("correct", "gold", "system")
+_PR = ("key", "answer", "key_matched", "answer_matched")
+REGISTRY: dict[str, Metric] = {m.name: m for m in (
+    Metric("uas", "CoNLL 2018 UAS (F1)", "deps", _COUNTS, _f1_of_counts),
+    Metric("las", "CoNLL 2018 LAS (F1)", "deps", _COUNTS, _f1_of_counts),
+    Metric("clas", "CoNLL 2018 CLAS (F1)", "deps", _COUNTS, _f1_of_counts),
+    Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, _f1_of_pr),
+    Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, _f1_of_pr),
+    Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
+           ("matched", "gold", "test"), _f1_of_counts),
+    Metric("flat-recall", "Gaizauskas et al.'s recall against a flat key", "trees",
+           ("key", "response", "matched", "violated"), _flat_recall),
+    Metric("flat-conformance", "Gaizauskas et al.'s conformance to a flat key", "trees",
+           ("key", "response", "matched", "violated"), _conformance),
+)}
+
+
+def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
+                   system: str | os.PathLike[str]) -> Stats:
+    """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence."""
+    if metric.reads == "deps":
+        from parsebench.formats.conllu import read_conllu
+        from parsebench.metrics.deps import evaluate_deps
+
+        res = evaluate_deps(read_conllu(gold), read_conllu(system), gold_path=str(gold),
+                            system_path=str(system))
+        rows: list[tuple[int, ...]]
+        if metric.name in ("uas", "las", "clas"):
+            rows = [(c.correct, c.gold, c.system) for c in
+                    (getattr(s, metric.name) for s in res.sentences)]
+        else:
+            rows = [(c.key, c.answer, c.key_found, c.answer_found) for c in
+                    (getattr(s, metric.name.removeprefix("lin-")) for s in res.sentences)]
+        return np.array(rows, dtype=np.float64).reshape(-1, len(metric.columns))
+    from parsebench.formats.brackets import read_tree_texts
+
+    if metric.name == "evalb":
+        from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
+
+        ev = evaluate_brackets(read_tree_texts(gold), read_tree_texts(system), EvalbParams(),
+                               str(gold), str(system))
+        if ev.aborted:
+            raise InputError("EVALB gave up on these files (MAX_ERROR errors): no score to "
+                             "compare", system)
+        rows = [(r.matched, r.gold, r.test) if r.status == 0 else (0, 0, 0) for r in ev.rows]
+        return np.array(rows, dtype=np.float64).reshape(-1, 3)
+    from parsebench.metrics.flat import evaluate_flat
+
+    _, per = evaluate_flat(read_tree_texts(gold), read_tree_texts(system), str(gold),
+                           str(system))
+    return np.array([(c.key, c.response, c.matched, c.violated) for c in per],
+                    dtype=np.float64).reshape(-1, 4)

@@ -1,0 +1,92 @@
+"""parsebench compare: intervals and paired tests through the real command."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA, shared_path
+
+from parsebench.formats.conllu import read_conllu, write_conllu
+
+
+def compare(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", "compare", *args],
+                          capture_output=True, text=True)
+
+
+def _worse(gold: Path, out: Path, share: float, seed: int) -> Path:
+    """GOLD with the head of a random SHARE of its words moved: a system that much worse."""
+    sents = read_conllu(gold)
+    rng = random.Random(seed)
+    words = [(k, i) for k, s in enumerate(sents) for i in range(len(s))]
+    for k, i in rng.sample(words, round(share * len(words))):
+        s = sents[k]
+        s.heads[i] = (s.heads[i] + 1) % (len(s) + 1) if len(s) > 1 else s.heads[i]
+    with out.open("w", encoding="utf-8") as fh:
+        write_conllu(sents, fh)
+    return out
+
+
+def test_a_system_against_itself(tmp_path: Path) -> None:
+    key, answer = DATA / "lin-key.conllu", DATA / "lin-answer.conllu"
+    p = compare(str(key), str(answer), str(answer), "--json", "--samples", "500")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["pairs"][0]["delta"] == 0 and d["pairs"][0]["p"] == 1
+    assert d["pairs"][0]["significant"] is False and d["correction"] is None
+    # the bundled Lin example: LAS as CoNLL 2018 computes it, 6 of 12 words
+    assert d["systems"][0]["score"] == pytest.approx(6 / 12)
+    lo, hi = d["systems"][0]["ci"]
+    assert 0 <= lo <= 6 / 12 <= hi <= 1
+    assert "signature" in d and set(d) >= {"metric", "test", "samples", "seed", "systems",
+                                           "pairs"}
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "randomization"])
+def test_one_percent_worse_on_ewt_is_significant_and_holm_is_said(tmp_path: Path,
+                                                                  test: str) -> None:
+    gold = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    worse = _worse(gold, tmp_path / "worse.conllu", 0.01, 1)
+    much = _worse(gold, tmp_path / "much.conllu", 0.05, 2)
+    p = compare(str(gold), str(gold), str(worse), str(much), "--test", test, "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["systems"][0]["score"] == 1.0
+    for pair, share in zip(d["pairs"], (0.01, 0.05), strict=True):
+        assert pair["delta"] == pytest.approx(-share, abs=0.002)
+        assert pair["p"] < 0.001 and pair["significant"] is True
+        assert pair["ci"][1] < 0
+    assert d["correction"] == "holm"
+    text = compare(str(gold), str(gold), str(worse), str(much), "--test", test,
+                   "--samples", "1000").stdout
+    assert "Holm-corrected for 2 comparisons" in text and "(baseline)" in text
+
+
+def test_same_seed_same_output_and_all_pairs(tmp_path: Path) -> None:
+    key, answer = DATA / "lin-key.conllu", DATA / "lin-answer.conllu"
+    args = (str(key), str(answer), str(key), "--samples", "300", "--json")
+    assert compare(*args).stdout == compare(*args).stdout
+    d = json.loads(compare(*args, "--all-pairs", "--metric", "lin-labeled").stdout)
+    assert [(p["baseline"], p["system"]) for p in d["pairs"]] == [(0, 1)]
+    d = json.loads(compare(str(key), str(answer), str(key), str(answer), "--samples", "300",
+                           "--json", "--all-pairs").stdout)
+    assert [(p["baseline"], p["system"]) for p in d["pairs"]] == [(0, 1), (0, 2), (1, 2)]
+
+
+def test_trees_metrics_and_bad_input(tmp_path: Path) -> None:
+    gold, test = DATA / "demo-gold.mrg", DATA / "demo-test.mrg"
+    d = json.loads(compare(str(gold), str(gold), str(test), "--metric", "evalb",
+                           "--samples", "300", "--json").stdout)
+    # EVALB on the bundled trees: 15 of 17 gold brackets, 15 of 16 test brackets
+    assert d["systems"][1]["score"] == pytest.approx(2 * 15 / (17 + 16))
+    p = compare(str(gold), str(test), "--metric", "nope")
+    assert p.returncode == 2 and p.stderr.startswith("parsebench: --metric 'nope'")
+    short = tmp_path / "short.mrg"
+    short.write_text(test.read_text().splitlines()[0] + "\n")
+    p = compare(str(gold), str(test), str(short), "--metric", "flat-recall")
+    assert p.returncode == 2 and "parsebench: " in p.stderr
