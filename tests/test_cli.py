@@ -80,3 +80,66 @@ def test_demo_prints_all_tables() -> None:
     for title in ("Lin: dependency-based", "selective evaluation", "Parseval", "Flat keys"):
         assert title in p.stdout
     assert "unlabeled         60.00   60.00" in p.stdout
+
+
+COMMANDS = [["eval", "deps"], ["eval", "brackets"], ["eval", "flat"], ["flatten"], ["noise"],
+            ["parse"], ["robustness", "rows"], ["robustness", "sentences"],
+            ["robustness", "f1"], ["run"], ["report"], ["compare"]]
+
+
+def test_usage_errors_are_one_line_with_status_2() -> None:
+    for args, message in (
+            (["eval", "deps"], "Missing argument 'gold'."),
+            (["eval", "deps", "a", "b", "--bogus"], "No such option: --bogus"),
+            (["noise", "x", "-o", "y", "--rate", "abc"], "Invalid value for '--rate'"),
+            (["nosuch"], "No such command 'nosuch'.")):
+        p = cli(*args)
+        assert p.returncode == 2, (args, p.stderr)
+        assert p.stdout == "" and len(p.stderr.splitlines()) == 1, (args, p.stderr)
+        assert p.stderr.startswith("parsebench: " + message), p.stderr
+        assert "╭" not in p.stderr and "Traceback" not in p.stderr
+
+
+def test_help_reads_as_plain_text() -> None:
+    for args in [[], *COMMANDS]:
+        p = cli(*args, "--help")
+        assert p.returncode == 0, (args, p.stderr)
+        assert "Usage: parsebench" in p.stdout
+        for bad in ("<bool>", "<path>", "<str>", "{", "╭", "│"):
+            assert bad not in p.stdout, (args, bad, p.stdout)
+    assert cli().stdout.startswith("Usage: parsebench [OPTIONS] COMMAND")
+
+
+def test_an_output_that_cannot_be_a_file_is_a_clear_error(tmp_path: Path) -> None:
+    gold, rules = str(DATA / "demo-gold.mrg"), str(DATA / "demo-rules.txt")
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for out, says in ((str(tmp_path), "is a directory"), (".", "is a directory"),
+                      ("", "is a directory"), (str(afile / "x.mrg"), "does not exist")):
+        for args in (["flatten", gold, "--rules", rules, "-o", out],
+                     ["parse", str(DATA / "lin-key.conllu"), "-o", out, "--parser",
+                      f"precomputed:{DATA / 'lin-key.conllu'}"]):
+            p = cli(*args)
+            assert p.returncode == 2, (args, p.stderr)
+            assert says in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["afile"]
+
+
+def test_a_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
+    big = tmp_path / "big.mrg"
+    big.write_text("(S (NP (DT a)) (VP (VB b)))\n" * 20000)
+    p = subprocess.run(f"{sys.executable} -m parsebench.cli eval brackets {big} {big} | head -1",
+                       shell=True, capture_output=True, text=True)
+    assert p.stdout.startswith("  Sent.") and p.stderr == ""
+
+
+def test_noise_json(tmp_path: Path) -> None:
+    out = tmp_path / "n.conllu"
+    p = cli("noise", str(DATA / "lin-key.conllu"), "-o", str(out), "--rate", "0.2",
+            "--replicates", "2", "--lexicon", str(Path(__file__).parent / "fixtures" /
+                                                     "lexicon.txt"), "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert [f["seed"] for f in d["files"]] == [1, 2]
+    assert all(f["words"] == 12 and f["misspelled"] == 2 for f in d["files"])
+    assert "weights:sub=1,ins=1,del=1,trans=1" in d["signature"]

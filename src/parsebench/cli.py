@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,9 +21,39 @@ from parsebench.metrics.flat import evaluate_flat, flatten, read_rules
 from parsebench.report import deps_table, f1_table, flat_table, rows_table, sentences_table
 from parsebench.signature import signature
 
+
+def _plain_help() -> None:
+    """Help in click's words: ``GOLD``, ``--gold PATH``, not typer's ``{gold}`` and
+    ``<path>`` (typer 0.2x). Guarded, so another typer version keeps its own look."""
+    core = typer.core
+    argument, option = getattr(core, "TyperArgument", None), getattr(core, "TyperOption", None)
+
+    def bare(self: Any, ctx: Any, _orig: Any) -> str:
+        label = str(_orig(self, ctx)).strip("<>")
+        return label.removeprefix("list[").removesuffix("]").upper()
+
+    if argument is not None and hasattr(argument, "_usage_display_name"):
+        def usage(self: Any) -> str:
+            name = str(self.metavar or self.name).upper()
+            name = name if self.required else f"[{name}]"
+            return name + ("..." if self.nargs != 1 else "")
+
+        argument._usage_display_name = usage
+        argument._rich_display_name = usage
+        argument.display_type_rich = lambda self, ctx: None
+    if option is not None and hasattr(option, "display_type"):
+        orig = option.display_type
+        option.display_type = lambda self, ctx: bare(self, ctx, orig)
+
+
+_plain_help()
+# Plain click formatting (no rich boxes) for help and errors: main() prints usage
+# errors itself, as one line like every other error.
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,
                   help="Measure how accurate parsers are and how well they hold up on noisy input.")
-eval_app = typer.Typer(no_args_is_help=True, help="Score parser output against a gold standard.")
+eval_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                       help="Score parser output against a gold standard.")
 app.add_typer(eval_app, name="eval")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
@@ -188,11 +219,12 @@ def noise_cmd(
     drop_short: Annotated[bool, typer.Option(
         "--drop-short", help="With --per-sentence, leave out sentences with too few "
         "eligible words.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Misspell words with one keyboard edit each, non-words only, seeded and recorded."""
     import time
 
-    from parsebench.errors import read_lines
+    from parsebench.errors import check_output, read_lines
     from parsebench.formats.conllu import looks_like_conllu, parse_conllu, write_conllu
     from parsebench.noise import (
         KEYBOARDS,
@@ -206,6 +238,7 @@ def noise_cmd(
 
     if replicates < 1:
         raise InputError(f"--replicates {replicates}: must be 1 or more")
+    check_output(output)
     w = parse_weights(weights)
     Settings(rate, per_sentence, seed, w, min_length).check()
     kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
@@ -220,6 +253,7 @@ def noise_cmd(
     t0 = time.perf_counter()
     lex = Lexicon.load(lexicon, lang)
     t_lex = time.perf_counter() - t0
+    files: list[dict[str, Any]] = []
     for s in range(seed, seed + replicates):
         target = _replicate_path(output, s, replicates)
         t1 = time.perf_counter()
@@ -244,9 +278,20 @@ def noise_cmd(
                                  "orig": c.orig, "new": c.new} for c in report.changes]}
             with atomic_output(target.with_name(target.name + ".noise.json")) as fh:
                 fh.write(json.dumps(side, ensure_ascii=False, indent=1) + "\n")
+        files.append({"file": str(target), "seed": s, "words": report.words,
+                      "eligible": report.eligible, "misspelled": len(report.changes),
+                      "skipped_no_nonword": report.no_nonword,
+                      "short_sentences": len(report.short_sentences),
+                      "shortfall": report.shortfall})
         typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "), err=True)
         typer.echo(f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); lexicon "
                    f"{lex.name} loaded once in {t_lex:.3f} s", err=True)
+    if as_json:
+        _emit_json({"files": files, "signature": signature(
+            method="noise", rate=rate, per_sentence=per_sentence, seed=seed,
+            replicates=replicates, lexicon=lex.name, keyboard=kb.name,
+            weights=",".join(f"{k}={v:g}" for k, v in w.items()),
+            min_length=min_length, drop_short=drop_short)})
 
 
 @app.command("parse")
@@ -265,10 +310,15 @@ def parse_cmd(
     raw: Annotated[bool, typer.Option("--raw", help="Let the parser tokenize the text "
                                       "itself (rows no longer 1:1).")] = False,
     batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
+    as_json: JsonOpt = False,
 ) -> None:
     """Parse with a real parser in worker processes; failures are recorded, never fatal."""
+    from parsebench.errors import check_output
+    from parsebench.parsers.pool import check_options
     from parsebench.parsers.run import parse_sentences, read_input, write_run
 
+    check_options(workers, timeout, batch_size)
+    check_output(output)
     sentences = read_input(source)
     with _Bars(transient=True) as bars:
         bars.stage("parsing", len(sentences))
@@ -276,6 +326,11 @@ def parse_cmd(
                               progress=lambda _t: bars.advance())
     write_run(run, output)
     sp = run.speed()
+    if as_json:
+        _emit_json({"output": str(output), "speed": f"{output}.speed.json",
+                    **{k: v for k, v in sp.items() if k != "per_sentence"},
+                    "signature": signature(method="parse", parser=parser, raw=raw,
+                                           timeout=timeout, workers=workers)})
     typer.echo(f"{output}: {sp['sentences']} sentences, {sp['words']} words, "
                f"{sp['failures']} failures {sp['failure_reasons'] or ''}, "
                f"{sp['words_per_second'] or 0:,.0f} words/s per worker, "
@@ -284,7 +339,7 @@ def parse_cmd(
                err=True)
 
 
-robustness_app = typer.Typer(no_args_is_help=True,
+robustness_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                              help="How much parses change when the input gets noisy.")
 app.add_typer(robustness_app, name="robustness")
 
@@ -570,14 +625,48 @@ def compare_cmd(
         sys.stdout.write(compare_table(r) + f"\nsignature: {r['signature']}\n")
 
 
-def main() -> None:
+def _click_errors() -> tuple[type[Exception], ...]:
+    """Click's exception base, as typer carries it (typer 0.2x vendors its own click)."""
+    import click
+
+    vendored = [c for c in type.mro(typer.BadParameter) if c.__name__ == "ClickException"]
+    return (click.ClickException, *vendored)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script: every error is one line ``parsebench: ...`` with exit status 2
+    (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C."""
     try:
-        app()
+        code = app(args=argv, prog_name="parsebench", standalone_mode=False)
     except InputError as exc:
-        typer.echo(f"parsebench: {exc}", err=True)
-        sys.exit(2)
+        _fail(str(exc))
+    except _click_errors() as exc:
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            sys.stdout.write(ctx.get_help() + "\n")  # a group named without its command
+            sys.exit(0)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        _fail(" ".join(message.split()) + hint)
+    except KeyboardInterrupt:
+        typer.echo("parsebench: interrupted", err=True)
+        sys.exit(130)
     except BrokenPipeError:
+        # the reader went away (| head): say nothing, and keep Python from complaining
+        # again when it flushes stdout at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
+    except Exception as exc:
+        if type(exc).__name__ == "Abort":  # click's Ctrl-C at a prompt
+            sys.exit(130)
+        raise
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"parsebench: {message}", err=True)
+    sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -89,22 +90,48 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
+
+
+def check_output(path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """PATH as an output file and its folder, or an InputError saying why it cannot be
+    one; commands call it before long work, so a typo in -o does not cost the work."""
+    if not str(path):
+        raise InputError("the output file name is empty")
+    target = Path(path)
+    if target.is_dir():
+        raise InputError("is a directory; give a file name for the output", target)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError("output directory does not exist", directory)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise InputError("cannot write the output here (permission denied)", target)
+    return target, directory
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     """Write to a temporary file beside PATH and rename it only on success.
 
-    A failed or interrupted run therefore never leaves a half-written output.
+    A failed or interrupted run therefore never leaves a half-written output, and a
+    path that cannot be written (a directory, a read-only folder, a full disk) is an
+    InputError naming it, not a traceback.
     """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError("output directory does not exist", directory)
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", dir=directory)
+    target, directory = check_output(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            yield fh
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give what open() would
-        os.replace(tmp, target)
+        fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", dir=directory)
+    except OSError as exc:
+        raise InputError(f"cannot write the output here ({exc.strerror})", target) from None
+    try:
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                yield fh
+            os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give what open() would
+            os.replace(tmp, target)
+        except OSError as exc:
+            if exc.errno in _WRITE_ERRORS or exc.filename in (tmp, str(target)):
+                raise InputError(f"cannot write the output ({exc.strerror})", target) from None
+            raise
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -5,20 +5,67 @@ or one sentence a line with words separated by spaces) and writes CoNLL-U or
 bracketed trees, one per sentence, on standard output. A batch that fails
 (non-zero exit, wrong number of sentences or words) is re-run sentence by
 sentence, so a crash costs only the sentence that caused it; the pool's
-timeout covers hangs. The command runs in its own process group, killed with
-its worker.
+timeout covers hangs. The command runs in its worker's process group, so a
+timeout, or parsebench ending, kills it with the worker; what it writes is capped.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shlex
 import subprocess
+import threading
 from collections.abc import Iterator, Sequence
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree, split_trees
 from parsebench.formats.conllu import parse_conllu
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome
+
+MAX_OUTPUT = 64 * 2**20
+"""Bytes of output read from a command for one batch, at the least..."""
+OUTPUT_PER_INPUT = 1000
+"""...or this many times its input: a parse is a few times longer than its words, so
+more is a command writing without end (memory grew 1.7 GB in 2 s before the cap)."""
+
+
+def _capped(proc: subprocess.Popen[bytes], data: bytes, limit: int
+            ) -> tuple[bytes, bytes, bool]:
+    """Feed DATA to PROC and read its output, but no more than LIMIT bytes of stdout
+    (and the last 64 kB of stderr): past the limit the command is killed."""
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    err_tail = bytearray()
+
+    def feed() -> None:
+        with contextlib.suppress(OSError):  # the command may exit without reading it all
+            assert proc.stdin is not None
+            proc.stdin.write(data)
+            proc.stdin.close()
+
+    def drain_stderr() -> None:
+        assert proc.stderr is not None
+        while chunk := os.read(proc.stderr.fileno(), 65536):
+            err_tail.extend(chunk)
+            del err_tail[:-65536]
+
+    threads = [threading.Thread(target=feed, daemon=True),
+               threading.Thread(target=drain_stderr, daemon=True)]
+    for t in threads:
+        t.start()
+    out = bytearray()
+    too_much = False
+    while chunk := os.read(proc.stdout.fileno(), 1 << 20):
+        out.extend(chunk)
+        if len(out) > limit:
+            too_much = True
+            proc.kill()
+            break
+    proc.stdout.close()
+    proc.wait()
+    for t in threads:
+        t.join(5)
+    return bytes(out), bytes(err_tail), too_much
 
 
 class Command(Adapter):
@@ -44,16 +91,22 @@ class Command(Adapter):
         return "".join(out)
 
     def _run(self, batch: Sequence[Item]) -> list[Outcome] | str:
+        data = self._input(batch).encode()
         try:
-            p = subprocess.run(self.argv, input=self._input(batch), capture_output=True,
-                               text=True)
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
         except OSError as exc:
             return f"cannot run {self.argv[0]}: {exc.strerror}"
-        if p.returncode != 0:
-            last = (p.stderr.strip().splitlines() or [""])[-1][:200]
-            return f"exit status {p.returncode}" + (f": {last}" if last else "")
+        limit = max(MAX_OUTPUT, OUTPUT_PER_INPUT * len(data))
+        out, err, too_much = _capped(proc, data, limit)
+        if too_much:
+            return f"output too large (over {limit // 2**20} MB)"
+        if proc.returncode != 0:
+            text = err.decode(errors="replace")
+            last = (text.strip().splitlines() or [""])[-1][:200]
+            return f"exit status {proc.returncode}" + (f": {last}" if last else "")
         try:
-            outcomes = self._read(p.stdout)
+            outcomes = self._read(out.decode(errors="replace"))
         except InputError as exc:
             return f"unreadable output: {exc.message}"
         if len(outcomes) != len(batch):

@@ -15,10 +15,12 @@ passes, the batch is retried sentence by sentence so the culprit is found.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -91,11 +93,42 @@ def main() -> None:
     descriptor 1 is pointed at standard error first, so that a parser library
     printing to stdout cannot corrupt it.
     """
+    _watch_parent()
     proto_out = os.dup(1)
     os.dup2(2, 1)
     conn = Connection(os.dup(0), readable=True, writable=False)
     out = Connection(proto_out, readable=False, writable=True)
     _worker(sys.argv[1], float(sys.argv[2]), sys.argv[3] == "1", _Duplex(conn, out))
+
+
+def _watch_parent() -> None:
+    """Kill this worker's process group (itself, a ``command:`` parser and what that
+    started) as soon as the parent is gone, even while a parser hangs: a killed
+    ``parsebench`` leaves no orphans. A thread, since the main thread may be stuck
+    inside a parser's C code."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os.killpg(os.getpgid(0), signal.SIGKILL)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def worker_path() -> list[str]:
+    """The import path a worker gets: this process's, without the current folder.
+
+    ``python -m`` (and ``-c``) put the folder the user is in first on the path, so a
+    ``contextlib.py`` or ``ufal.py`` lying there would run inside every worker. The
+    worker starts with ``-P``, and the folder is left out here unless the user put it
+    in PYTHONPATH.
+    """
+    user = {os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+            if p}
+    cwd = os.getcwd()
+    return [p for p in sys.path
+            if p and (os.path.abspath(p) != cwd or os.path.abspath(p) in user)]
 
 
 class _Duplex:
@@ -120,15 +153,23 @@ class _Worker:
     deadline: float = 0.0
 
 
+def check_options(workers: int, timeout: float, batch_size: int) -> None:
+    """A NaN or infinite timeout would let a hung parser run for ever (NaN compares false
+    with every deadline): refuse it, and counts below 1, before a worker starts."""
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise InputError(f"--timeout {timeout}: give a number of seconds above 0")
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be 1 or more")
+    if batch_size < 1:
+        raise InputError(f"--batch-size {batch_size}: must be 1 or more")
+
+
 class Pool:
     """N workers of one parser SPEC; ``parse`` returns one timed outcome per item, in order."""
 
     def __init__(self, spec: str, workers: int = 1, timeout: float = 60.0,
                  batch_size: int = 16, tokenize: bool = False) -> None:
-        if workers < 1:
-            raise InputError(f"--workers {workers}: must be 1 or more")
-        if timeout <= 0:
-            raise InputError(f"--timeout {timeout}: must be above 0")
+        check_options(workers, timeout, batch_size)
         self.spec, self.timeout, self.batch_size, self.tokenize = spec, timeout, batch_size, \
             tokenize
         self.workers: list[_Worker] = []
@@ -147,10 +188,10 @@ class Pool:
             raise
 
     def _spawn(self) -> tuple[subprocess.Popen[bytes], Connection, Connection]:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(worker_path()))
         proc = subprocess.Popen(
-            [sys.executable, "-m", "parsebench.parsers.pool", self.spec, str(self.timeout),
-             "1" if self.tokenize else "0"],
+            [sys.executable, "-P", "-m", "parsebench.parsers.pool", self.spec,
+             str(self.timeout), "1" if self.tokenize else "0"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
         assert proc.stdin is not None and proc.stdout is not None
         conn = Connection(os.dup(proc.stdout.fileno()), readable=True, writable=False)

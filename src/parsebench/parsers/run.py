@@ -31,7 +31,7 @@ from parsebench.formats.conllu import (
     write_conllu,
 )
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
-from parsebench.parsers.pool import Pool
+from parsebench.parsers.pool import Pool, check_options
 
 
 def blank(words: list[str], comments: list[str], line: int = 0) -> Sentence:
@@ -134,6 +134,7 @@ class ParseRun:
 def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
                     timeout: float = 60.0, tokenize: bool = False, batch_size: int = 16,
                     progress: Callable[[Timed], None] | None = None) -> ParseRun:
+    check_options(workers, timeout, batch_size)
     if tokenize and not adapter_class(spec)[0].raw_text:
         raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
     t0 = time.perf_counter()
