@@ -143,3 +143,20 @@ def test_noise_json(tmp_path: Path) -> None:
     assert [f["seed"] for f in d["files"]] == [1, 2]
     assert all(f["words"] == 12 and f["misspelled"] == 2 for f in d["files"])
     assert "weights:sub=1,ins=1,del=1,trans=1" in d["signature"]
+
+
+def test_trees_nested_100000_levels_deep(tmp_path: Path) -> None:
+    d = 100_000
+    deep = tmp_path / "deep.mrg"
+    deep.write_text("(S " * d + "(NN w)" + ")" * d + "\n(S (NN a) (VB b))\n")
+    rules = tmp_path / "rules.txt"
+    rules.write_text("(S S^)\n")
+    p = cli("robustness", "rows", str(deep), str(deep), "--accuracy", "0.9", "--json")
+    assert p.returncode == 0, p.stderr[-500:]
+    assert json.loads(p.stdout)["differs"] == 0
+    p = cli("robustness", "sentences", str(deep), str(deep), "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["unlabeled"] == 1.0
+    p = cli("flatten", str(deep), "--rules", str(rules))
+    assert p.returncode == 0 and p.stdout == "(S (NN w))\n(S (NN a) (VB b))\n"
+    p = cli("eval", "flat", str(deep), str(deep), "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["recall"] == 1.0

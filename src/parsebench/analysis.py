@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from parsebench.errors import InputError, read_lines
-from parsebench.formats.brackets import Tree, parse_tree, split_trees
+from parsebench.formats.brackets import CLOSE, OPEN, WORD, Tree, parse_tree, split_trees
 from parsebench.formats.conllu import NO_HEAD, Sentence, looks_like_conllu, parse_conllu
 
 PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
@@ -157,32 +157,21 @@ def bracket_strings(tree: Tree) -> list[str]:
     """
     opens: list[list[str]] = []
     closes: list[int] = []
-
-    def walk(node: Tree) -> int:
-        """Add node's words; return how many it covered."""
-        if node.is_preterminal() or not node.children:
-            if node.label == "-NONE-" or not node.children:
-                return 0
-            for _ in node.children:
-                opens.append([])
-                closes.append(0)
-            return len(node.children)
-        start = len(opens)
-        covered = 0
-        for c in node.children:
-            if isinstance(c, str):
-                opens.append([])
-                closes.append(0)
-                covered += 1
-            else:
-                covered += walk(c)
-        if covered and node.label:
-            opens[start].insert(0, node.label)
-            closes[start + covered - 1] += 1
-        return covered
-
-    walk(tree)
-    return ["".join("(" + lab for lab in o) + "*" + ")" * c
+    starts: list[int] = []
+    for kind, node, _ in tree.events():  # iterative: no depth limit
+        leaf = node.is_preterminal() or not node.children
+        if kind == OPEN:
+            starts.append(len(opens))
+        elif kind == WORD and (not leaf or node.label != "-NONE-"):
+            opens.append([])
+            closes.append(0)
+        elif kind == CLOSE:
+            start = starts.pop()
+            covered = len(opens) - start
+            if not leaf and covered and node.label:
+                opens[start].append(node.label)  # inner first: read back reversed
+                closes[start + covered - 1] += 1
+    return ["".join("(" + lab for lab in reversed(o)) + "*" + ")" * c
             for o, c in zip(opens, closes, strict=True)]
 
 
@@ -232,18 +221,18 @@ def link_strings(links: Sequence[tuple[int, int, str]], n: int) -> list[str]:
 
 def _spans(tree: Tree, labeled: bool) -> Counter[tuple[int, int, str]]:
     out: Counter[tuple[int, int, str]] = Counter()
-
-    def walk(node: Tree, start: int) -> int:
-        if node.is_preterminal() or not node.children:
-            return 0 if node.label == "-NONE-" else len(node.children)
-        end = start
-        for c in node.children:
-            end += 1 if isinstance(c, str) else walk(c, end)
-        if end > start and node.label:
-            out[(start, end, node.label if labeled else "")] += 1
-        return end - start
-
-    walk(tree, 0)
+    starts: list[int] = []
+    pos = 0
+    for kind, node, _ in tree.events():  # iterative: no depth limit
+        leaf = node.is_preterminal() or not node.children
+        if kind == OPEN:
+            starts.append(pos)
+        elif kind == WORD and (not leaf or node.label != "-NONE-"):
+            pos += 1
+        elif kind == CLOSE:
+            start = starts.pop()
+            if not leaf and pos > start and node.label:
+                out[(start, pos, node.label if labeled else "")] += 1
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import NamedTuple
@@ -82,31 +83,70 @@ class Tree:
     def is_phrasal(self) -> bool:
         return any(isinstance(c, Tree) for c in self.children)
 
-    def words(self) -> list[str]:
-        out: list[str] = []
-        for c in self.children:
-            if isinstance(c, str):
-                out.append(c)
+    def events(self) -> Iterator[tuple[int, Tree, str]]:
+        """The tree in document order as (OPEN, node, ""), (WORD, parent, word) and
+        (CLOSE, node, ""), without recursion: a tree nested 100,000 levels deep (a
+        broken parser's output) is read like any other."""
+        stack: list[tuple[Tree, Iterator[Tree | str]]] = [(self, iter(self.children))]
+        yield OPEN, self, ""
+        while stack:
+            node, it = stack[-1]
+            for c in it:
+                if isinstance(c, str):
+                    yield WORD, node, c
+                else:
+                    yield OPEN, c, ""
+                    stack.append((c, iter(c.children)))
+                    break
             else:
-                out.extend(c.words())
-        return out
+                stack.pop()
+                yield CLOSE, node, ""
+
+    def nodes(self) -> Iterator[Tree]:
+        """Every node, parents before children."""
+        return (n for kind, n, _ in self.events() if kind == OPEN)
+
+    def postorder(self) -> list[Tree]:
+        """Every node, children before parents."""
+        return [n for kind, n, _ in self.events() if kind == CLOSE]
+
+    def words(self) -> list[str]:
+        return [w for kind, _, w in self.events() if kind == WORD]
 
     def leaves(self) -> list[tuple[str, str]]:
         """(tag, word) of every word, in order."""
-        out: list[tuple[str, str]] = []
-        for c in self.children:
-            if isinstance(c, str):
-                out.append((self.label, c))
-            else:
-                out.extend(c.leaves())
-        return out
+        return [(n.label, w) for kind, n, w in self.events() if kind == WORD]
 
     def __str__(self) -> str:
-        inner = " ".join(str(c) for c in self.children)
-        return f"({self.label} {inner})" if inner else f"({self.label})"
+        out: list[str] = []
+        for kind, node, word in self.events():
+            if kind == OPEN:
+                if out:
+                    out.append(" ")
+                out.append("(" + node.label if node.children else f"({node.label})")
+            elif kind == WORD:
+                out.append(" " + word)
+            elif node.children:
+                out.append(")")
+        return "".join(out)
 
     def copy(self) -> Tree:
-        return Tree(self.label, [c if isinstance(c, str) else c.copy() for c in self.children])
+        root = Tree(self.label)
+        made: list[Tree] = []
+        for kind, node, word in self.events():
+            if kind == OPEN:
+                new = root if not made else Tree(node.label)
+                if made:
+                    made[-1].children.append(new)
+                made.append(new)
+            elif kind == WORD:
+                made[-1].children.append(word)
+            else:
+                made.pop()
+        return root
+
+
+OPEN, WORD, CLOSE = 0, 1, 2
 
 
 _TOK = re.compile(r"\(|\)|[^\s()]+")

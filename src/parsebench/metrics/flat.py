@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from parsebench.errors import InputError, read_lines
-from parsebench.formats.brackets import Tree, TreeText, parse_tree
+from parsebench.formats.brackets import OPEN, WORD, Tree, TreeText, parse_tree
 
 NONE_TAG = "-NONE-"
 
@@ -81,25 +81,37 @@ def _label(c: Tree | str) -> str | None:
 
 
 def _strip_labels(node: Tree) -> None:
-    if node.is_phrasal():
-        node.label = strip_label(node.label)
-    for c in node.children:
-        if isinstance(c, Tree):
-            _strip_labels(c)
+    for n in node.nodes():
+        if n.is_phrasal():
+            n.label = strip_label(n.label)
 
 
-def _apply_rules(node: Tree, rules: Sequence[Rule], is_root: bool) -> tuple[list[Tree | str], bool]:
-    """Rewrite bottom-up; return what replaces NODE in its parent and whether anything changed."""
+# The rewrites below go bottom-up over Tree.postorder() instead of recursing, so that a
+# tree nested thousands of levels deep is flattened like any other.
+
+def _apply_rules(root: Tree, rules: Sequence[Rule]) -> bool:
+    """Rewrite bottom-up; whether anything changed. A node's replacement in its parent
+    is the node itself, or its children when a rule removes it."""
     changed = False
-    kids: list[Tree | str] = []
-    for c in node.children:
-        if isinstance(c, Tree) and c.is_phrasal():
-            repl, ch = _apply_rules(c, rules, False)
-            kids.extend(repl)
-            changed |= ch
-        else:
-            kids.append(c)
-    node.children = kids
+    repl: dict[int, list[Tree | str]] = {}
+    for node in root.postorder():
+        if not node.is_phrasal() and node is not root:
+            continue
+        kids: list[Tree | str] = []
+        for c in node.children:
+            if isinstance(c, Tree) and id(c) in repl:
+                kids.extend(repl.pop(id(c)))
+            else:
+                kids.append(c)
+        node.children = kids
+        repl[id(node)], ch = _rule_result(node, rules, node is root)
+        changed |= ch
+    return changed
+
+
+def _rule_result(node: Tree, rules: Sequence[Rule], is_root: bool
+                 ) -> tuple[list[Tree | str], bool]:
+    kids = node.children
     labels = tuple(_label(c) for c in kids)
     for rule in rules:
         if rule.parent != node.label:
@@ -119,41 +131,36 @@ def _apply_rules(node: Tree, rules: Sequence[Rule], is_root: bool) -> tuple[list
             continue
         node.children = kids[:rule.target] + child.children + kids[rule.target + 1:]
         return [node], True
-    return [node], changed
+    return [node], False
 
 
-def _remove_empty(node: Tree) -> bool:
+def _remove_empty(root: Tree) -> bool:
     """Drop -NONE- preterminals and the nodes they leave without children."""
     changed = False
-    kids: list[Tree | str] = []
-    for c in node.children:
-        if isinstance(c, Tree):
-            if c.label == NONE_TAG and c.is_preterminal():
+    for node in root.postorder():
+        kids: list[Tree | str] = []
+        for c in node.children:
+            if isinstance(c, Tree) and ((c.label == NONE_TAG and c.is_preterminal())
+                                        or not c.children):
                 changed = True
                 continue
-            changed |= _remove_empty(c)
-            if not c.children:
-                changed = True
-                continue
-        kids.append(c)
-    node.children = kids
+            kids.append(c)
+        node.children = kids
     return changed
 
 
-def _remove_unary(node: Tree, is_root: bool) -> tuple[Tree | str, bool]:
+def _remove_unary(root: Tree) -> tuple[Tree, bool]:
+    """Replace every non-root node that has exactly one child node by that child."""
     changed = False
-    kids: list[Tree | str] = []
-    for c in node.children:
-        if isinstance(c, Tree):
-            r, ch = _remove_unary(c, False)
-            kids.append(r)
-            changed |= ch
-        else:
-            kids.append(c)
-    node.children = kids
-    if not is_root and len(kids) == 1 and isinstance(kids[0], Tree):
-        return kids[0], True
-    return node, changed
+    repl: dict[int, Tree] = {}
+    for node in root.postorder():
+        node.children = [repl.pop(id(c), c) if isinstance(c, Tree) else c
+                         for c in node.children]
+        if node is not root and len(node.children) == 1 and isinstance(node.children[0],
+                                                                       Tree):
+            repl[id(node)] = node.children[0]
+            changed = True
+    return root, changed
 
 
 def flatten(tree: Tree, rules: Sequence[Rule], max_passes: int = 1000) -> Tree:
@@ -161,11 +168,9 @@ def flatten(tree: Tree, rules: Sequence[Rule], max_passes: int = 1000) -> Tree:
     root = tree.copy()
     _strip_labels(root)
     for _ in range(max_passes):
-        _, c1 = _apply_rules(root, rules, True)
+        c1 = _apply_rules(root, rules)
         c2 = _remove_empty(root)
-        new_root, c3 = _remove_unary(root, True)
-        assert isinstance(new_root, Tree)
-        root = new_root
+        root, c3 = _remove_unary(root)
         if not (c1 or c2 or c3):
             return root
     raise RuntimeError("flattening did not reach a fixpoint")  # pragma: no cover
@@ -179,21 +184,19 @@ def spans(tree: Tree, labels: frozenset[str] | None = None,
     depth of the root is 0.
     """
     out: set[tuple[int, int]] = set()
-
-    def walk(node: Tree, start: int, depth: int) -> int:
-        pos = start
-        for c in node.children:
-            if isinstance(c, str):
-                if node.label != NONE_TAG:
-                    pos += 1
-            else:
-                pos = walk(c, pos, depth + 1)
-        if node.is_phrasal() and pos > start and (labels is None or node.label in labels) \
-                and (max_depth is None or depth <= max_depth):
-            out.add((start, pos))
-        return pos
-
-    walk(tree, 0, 0)
+    starts: list[int] = []
+    pos = 0
+    for kind, node, _ in tree.events():
+        if kind == OPEN:
+            starts.append(pos)
+        elif kind == WORD:
+            if node.label != NONE_TAG:
+                pos += 1
+        else:
+            start = starts.pop()
+            if node.is_phrasal() and pos > start and (labels is None or node.label in labels) \
+                    and (max_depth is None or len(starts) <= max_depth):
+                out.add((start, pos))
     return out
 
 
