@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -536,29 +537,60 @@ def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
 
     LIMIT and REPLICATES make a small version of the experiment, stored under its own
     name so that it never replaces the full run's results."""
+    from parsebench.errors import check_folder, check_output
     from parsebench.experiment import load
     from parsebench.parsers.executor import Executor
-    from parsebench.publish import summary_table, write_report
+    from parsebench.publish import safe_name, summary_table, write_report
     from parsebench.runner import run_experiment
     from parsebench.store import Store
 
     exp = load(experiment)
-    store_path = store or experiment.with_name(exp.name + ".sqlite")
-    report_dir = report or store_path.with_name(exp.name + "-report")
+    store_path = store or experiment.with_name(safe_name(exp.name) + ".sqlite")
+    report_dir = report or store_path.with_name(safe_name(exp.name) + "-report")
+    # both checked before the run, which may take hours
+    if not store_path.exists():
+        check_output(store_path)
+    elif store_path.is_dir():
+        raise InputError("is a directory; give a file name for the store", store_path)
+    check_folder(report_dir)
     if limit is not None or replicates is not None:
         exp.limit = min(limit, exp.limit or limit) if limit is not None else exp.limit
         exp.replicates = replicates or exp.replicates
         exp.name += f" (limit {exp.limit}, {exp.replicates} replicates)"
     ex = Executor(executor, workers, scheduler)
-    with Store(store_path) as st, _Bars() as bars:
-        outcome = run_experiment(exp, st, ex, bars)
-        files = write_report(st, report_dir)
-        info = st.run_info(outcome.run_id)
+    new_store = not store_path.exists()
+    try:
+        with Store(store_path) as st, _Bars() as bars:
+            st.lock_for_run()
+            outcome = run_experiment(exp, st, ex, bars)
+            files = write_report(st, report_dir)
+            info = st.run_info(outcome.run_id)
+            _warn(st.warnings)
+    except BaseException:
+        if new_store:
+            _drop_if_empty(store_path)
+        raise
     sys.stdout.write(summary_table(outcome.results))
     sys.stdout.write(f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "
                      f"{info['cached']} from the cache; {outcome.stats['wall_seconds']:.1f} s\n"
                      f"store: {store_path}\nreport: {files['html']} (and "
                      f"{files['markdown'].name}, {files['csv'].name}, {files['json'].name})\n")
+
+
+def _drop_if_empty(store_path: Path) -> None:
+    """A run that failed before any parse was stored leaves no new store behind; one
+    that stored parses keeps them, so that running again resumes."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(store_path)) as db:
+            parsed = db.execute("SELECT count(*) FROM parses").fetchone()[0]
+    except sqlite3.Error:
+        parsed = 0
+    if not parsed:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(store_path) + suffix)
 
 
 @app.command("report")

@@ -109,6 +109,22 @@ def check_output(path: str | os.PathLike[str]) -> tuple[Path, Path]:
     return target, directory
 
 
+def check_folder(path: str | os.PathLike[str]) -> Path:
+    """PATH as an output folder that exists or can be made (as ``mkdir -p`` would), or an
+    InputError naming what stands in the way."""
+    folder = Path(path)
+    if not str(path):
+        raise InputError("the output folder name is empty")
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise InputError("is a file; give a folder for the output", probe)
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError("cannot write the output here (permission denied)", probe)
+    return folder
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     """Write to a temporary file beside PATH and rename it only on success.

@@ -130,6 +130,10 @@ def _line_of(lines: list[str], table: str, key: str) -> int | None:
     return None
 
 
+MAX_NAME = 100
+"""Characters an experiment name may have."""
+
+
 class _Reader:
     def __init__(self, path: Path, lines: list[str]) -> None:
         self.path, self.lines = path, lines
@@ -205,6 +209,9 @@ def load(path: str | Path) -> Experiment:
     r = _Reader(path, lines)
     r.check_keys(data, "")
     name = r.get(data, "", "name", str) or path.stem
+    if len(name) > MAX_NAME or any(c in name for c in "/\\") or not name.isprintable():
+        raise r.fail(f"name {name[:40]!r}: at most {MAX_NAME} printable characters, no / "
+                     "or \\ (it names the store, the report and its files)", "", "name")
     corpus_t = r.get(data, "", "corpus", dict)
     if corpus_t is None:
         raise r.fail("an experiment needs a [corpus] table with path = \"FILE\"")

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import base64
 import csv
+import hashlib
 import html
 import io
 import json
 import re
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from parsebench import plots
-from parsebench.errors import InputError, atomic_output
+from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
 from parsebench.store import Store
 
@@ -59,12 +61,13 @@ def _spread(x: Any) -> tuple[float, float, float] | None:
 
 
 def pct(x: Any, digits: int = 2) -> str:
-    """A fraction (or {mean, std}) as a percentage, with ± std for replicates."""
+    """A fraction (or {mean, std}) as a percentage, with ± std for replicates; "n/a"
+    where the method cannot give a number."""
     if x is None:
-        return "–"
+        return "n/a"
     if isinstance(x, dict):
         if x.get("mean") is None:
-            return "–"
+            return "n/a"
         return f"{100 * x['mean']:.{digits}f} ± {100 * x['std']:.{digits}f}"
     return f"{100 * x:.{digits}f}"
 
@@ -323,8 +326,9 @@ def _speed_section(results: list[dict[str, Any]]) -> Section | None:
 
 
 def _example_html(parser: str, ex: dict[str, Any]) -> str:
-    out = [f"<h4>{html.escape(parser)}: sentence {ex['sentence']}, {html.escape(ex['level'])}"
-           f" (seed {ex['seed']})</h4>", "<table class='side'><tr><th>#</th><th>clean word</th>"
+    out = [f"<h4>{html.escape(parser)}: sentence {html.escape(str(ex['sentence']))}, "
+           f"{html.escape(str(ex['level']))} (seed {html.escape(str(ex['seed']))})</h4>",
+           "<table class='side'><tr><th>#</th><th>clean word</th>"
            "<th>clean parse</th><th>noisy word</th><th>noisy parse</th></tr>"]
     for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
                                                    ex["clean"], ex["noisy"], ex["misspelled"],
@@ -338,7 +342,8 @@ def _example_html(parser: str, ex: dict[str, Any]) -> str:
 
 
 def _example_md(parser: str, ex: dict[str, Any]) -> str:
-    lines = [f"#### {parser}: sentence {ex['sentence']}, {ex['level']} (seed {ex['seed']})", "",
+    lines = [f"#### {_md(parser)}: sentence {_md(str(ex['sentence']))}, {_md(str(ex['level']))}"
+             f" (seed {_md(str(ex['seed']))})", "",
              "| # | clean word | clean parse | noisy word | noisy parse |",
              "|---:|---|---|---|---|"]
     for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
@@ -367,7 +372,20 @@ def _examples_section(results: list[dict[str, Any]]) -> Section | None:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text for a Markdown table cell: no column break, and no HTML (Markdown passes
+    HTML through, so a name from a store could carry a script)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
+        .replace("|", "\\|")
+
+
+def safe_name(name: str) -> str:
+    """NAME as a file name that stays in its folder: letters, digits, ``.``, ``_`` and
+    ``-`` only, with a short hash of the name when anything had to change, so that two
+    names never share a file."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "experiment"
+    if slug == name:
+        return slug
+    return f"{slug}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
 def _run_table(info: dict[str, Any]) -> Table:
@@ -413,7 +431,7 @@ def _sections(results: list[dict[str, Any]]) -> list[Section]:
 
 
 def _table_md(t: Table) -> str:
-    lines = [f"**{t.title}**", "", "| " + " | ".join(t.headers) + " |",
+    lines = [f"**{_md(t.title)}**", "", "| " + " | ".join(_md(h) for h in t.headers) + " |",
              "|" + "|".join("---" for _ in t.headers) + "|"]
     lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in t.rows]
     lines += [""] + [f"- {_md(n)}" for n in t.notes]
@@ -455,30 +473,70 @@ def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]
     return out
 
 
+_DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
+           IndexError)
+"""What reading a damaged or crafted store raises: JSON that does not parse (a
+ValueError), text that is not UTF-8, values of the wrong type or missing keys."""
+
+
 def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
-    """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR."""
-    outdir = Path(outdir)
-    data = collect(store)
+    """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR.
+
+    Everything is built before anything is written, so a store that cannot be read
+    leaves no half report (and no empty plots folder) behind; what the store holds is
+    escaped everywhere it goes into HTML or Markdown.
+    """
+    outdir = check_folder(outdir)
+    try:
+        data = collect(store)
+        built = _build(data)
+    except _DAMAGE as exc:
+        raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())[:120]}); it is damaged, or was not "
+                         "written by parsebench", store.path) from None
+    md, page, csv_text, images = built
     outdir.mkdir(parents=True, exist_ok=True)
-    (outdir / "plots").mkdir(exist_ok=True)
+    if images:
+        (outdir / "plots").mkdir(exist_ok=True)
+    for fname, png in images:
+        _write_bytes(outdir / "plots" / fname, png)
+    files = {"markdown": outdir / "index.md", "html": outdir / "index.html",
+             "csv": outdir / "results.csv", "json": outdir / "results.json"}
+    with atomic_output(files["markdown"]) as fh:
+        fh.write(md)
+    with atomic_output(files["html"]) as fh:
+        fh.write(page)
+    with atomic_output(files["csv"]) as fh:
+        fh.write(csv_text)
+    with atomic_output(files["json"]) as fh:
+        fh.write(json.dumps([{"run": info, "results": results} for info, results in data],
+                            indent=1, ensure_ascii=False) + "\n")
+    return files
+
+
+def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+           ) -> tuple[str, str, str, list[tuple[str, bytes]]]:
+    """The Markdown, the HTML page, the CSV and the plots (file name, PNG) of DATA."""
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
     csv_rows: list[list[str]] = []
+    images: list[tuple[str, bytes]] = []
     for info, results in data:
-        name = info["experiment"]
+        name = str(info["experiment"])
         run_table = _run_table(info)
-        md += [f"## {name}", "", _table_md(run_table), ""]
+        md += [f"## {_md(name)}", "", _table_md(run_table), ""]
         body += [f"<h2>{html.escape(name)}</h2>", _table_html(run_table)]
         for sec in _sections(results):
-            md += [f"### {sec.title}", ""]
+            md += [f"### {_md(sec.title)}", ""]
             body.append(f"<h3>{html.escape(sec.title)}</h3>")
             for t in sec.tables:
                 md += [_table_md(t), ""]
                 body.append(_table_html(t))
             for fname, caption, png in sec.images:
-                fname = f"{name}-{fname}"
-                _write_bytes(outdir / "plots" / fname, png)
-                md += [f"![{caption}](plots/{fname})", f"*{caption}*", ""]
+                # the whole name comes from data (experiment, parser, projection)
+                fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
+                images.append((fname, png))
+                md += [f"![{_md(caption)}](plots/{fname})", f"*{_md(caption)}*", ""]
                 body.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;"
                             f"base64,{base64.b64encode(png).decode()}'><figcaption>"
                             f"{html.escape(caption)}</figcaption></figure>")
@@ -487,22 +545,11 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         csv_rows += _csv_rows(results, name)
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
             f"<style>{STYLE}</style></head><body>" + "\n".join(body) + "</body></html>\n")
-    files = {"markdown": outdir / "index.md", "html": outdir / "index.html",
-             "csv": outdir / "results.csv", "json": outdir / "results.json"}
-    with atomic_output(files["markdown"]) as fh:
-        fh.write("\n".join(md) + "\n")
-    with atomic_output(files["html"]) as fh:
-        fh.write(page)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     w.writerows(csv_rows)
-    with atomic_output(files["csv"]) as fh:
-        fh.write(buf.getvalue())
-    with atomic_output(files["json"]) as fh:
-        fh.write(json.dumps([{"run": info, "results": results} for info, results in data],
-                            indent=1, ensure_ascii=False) + "\n")
-    return files
+    return "\n".join(md) + "\n", page, buf.getvalue(), images
 
 
 def _write_bytes(path: Path, data: bytes) -> None:

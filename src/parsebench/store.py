@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from parsebench.errors import InputError
 from parsebench.parsers.base import Analysis, Failure, Outcome
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+"""2: every stored value carries a checksum (stores of schema 1 are upgraded on open)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,13 +32,13 @@ CREATE TABLE IF NOT EXISTS corpora (
     words INTEGER NOT NULL, gold INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS noisy (
     corpus TEXT NOT NULL, settings TEXT NOT NULL, level TEXT NOT NULL, seed INTEGER NOT NULL,
-    changes TEXT NOT NULL, summary TEXT NOT NULL,
+    changes TEXT NOT NULL, summary TEXT NOT NULL, checksum TEXT,
     PRIMARY KEY (corpus, settings, level, seed));
 CREATE TABLE IF NOT EXISTS parsers (
     key TEXT PRIMARY KEY, identity TEXT NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS parses (
     parser TEXT NOT NULL, sentence TEXT NOT NULL, outcome TEXT NOT NULL,
-    seconds REAL NOT NULL, words INTEGER NOT NULL,
+    seconds REAL NOT NULL, words INTEGER NOT NULL, checksum TEXT,
     PRIMARY KEY (parser, sentence)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, experiment TEXT NOT NULL, config TEXT NOT NULL,
@@ -45,9 +47,20 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS results (
     experiment TEXT NOT NULL, parser TEXT NOT NULL, metric TEXT NOT NULL,
     projection TEXT NOT NULL, level TEXT NOT NULL, signature TEXT NOT NULL,
-    value TEXT NOT NULL, run INTEGER NOT NULL,
+    value TEXT NOT NULL, run INTEGER NOT NULL, checksum TEXT,
     PRIMARY KEY (experiment, parser, metric, projection, level));
 """
+
+_CHECKED = {"noisy": "changes || char(31) || summary", "parses": "outcome",
+            "results": "signature || char(31) || value"}
+"""What each table's checksum covers: the values a result is computed from."""
+
+
+def checksum(*parts: str) -> str:
+    """A value's checksum: a byte flipped in the file is caught when it is read, so a
+    damaged parse is parsed again and a damaged result never reaches a report."""
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
+
 
 
 def sentence_key(words: Sequence[str]) -> str:
@@ -69,6 +82,14 @@ def encode(outcome: Outcome) -> str:
                        if getattr(outcome, k) is not None}, ensure_ascii=False)
 
 
+def _decodes(text: str) -> bool:
+    try:
+        decode(text)
+    except (ValueError, TypeError, KeyError):
+        return False
+    return True
+
+
 def decode(text: str) -> Outcome:
     d = json.loads(text)
     if "failed" in d:
@@ -83,21 +104,65 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.warnings: list[str] = []
+        """What was damaged and made again, for the run to report."""
+        self._lock: IO[bytes] | None = None
         if self.path.parent and not self.path.parent.is_dir():
             raise InputError("directory of the store does not exist", self.path.parent)
+        if self.path.is_dir():
+            raise InputError("is a directory; give a file name for the store", self.path)
+        existed = self.path.exists() and self.path.stat().st_size > 0
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            if existed:
+                bad = [r[0] for r in self.db.execute("PRAGMA quick_check(5)")]
+                if bad != ["ok"]:
+                    raise InputError(f"the store is damaged (SQLite: {bad[0]}); restore it "
+                                     "or start a new one", self.path)
             version = self._version()
+            if version is None:
+                self.db.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}INSERT OR REPLACE INTO meta "
+                                      f"VALUES ('schema', '{SCHEMA_VERSION}');COMMIT;")
+            elif version == "1":
+                self._upgrade_from_1()
+            elif version != SCHEMA_VERSION:
+                raise InputError(f"store schema {version!r}, this parsebench reads "
+                                 f"{SCHEMA_VERSION}", self.path)
         except sqlite3.DatabaseError as exc:
-            raise InputError(f"not a parsebench store ({exc})", self.path) from None
-        if version is None:
-            self.db.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}INSERT OR REPLACE INTO meta "
-                                  f"VALUES ('schema', '{SCHEMA_VERSION}');COMMIT;")
-        elif version != SCHEMA_VERSION:
-            raise InputError(f"store schema {version}, this parsebench reads "
-                             f"{SCHEMA_VERSION}", self.path)
+            raise InputError(f"not a parsebench store, or a damaged one ({exc})",
+                             self.path) from None
+
+    def _upgrade_from_1(self) -> None:
+        """Schema 1 had no checksums: add them, computed from the values as they are."""
+        self.db.create_function("pb_checksum", 1, checksum, deterministic=True)
+        with self.transaction() as db:
+            for table, covered in _CHECKED.items():
+                db.execute(f"ALTER TABLE {table} ADD COLUMN checksum TEXT")
+                db.execute(f"UPDATE {table} SET checksum = pb_checksum({covered})")
+            db.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA_VERSION,))
+
+    def lock_for_run(self) -> None:
+        """Hold the store for one run: a second ``parsebench run`` on it is refused with a
+        message instead of parsing again what the first is parsing. The lock is the
+        kernel's (flock on the store file, which SQLite's own fcntl locks do not touch),
+        so a killed run never leaves it behind."""
+        import fcntl
+
+        fh = open(self.path, "rb")  # noqa: SIM115 - held until close()
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.close()
+            row = self.db.execute("SELECT value FROM meta WHERE key='run_pid'").fetchone()
+            owner = f"pid {row[0]}" if row else "another process"
+            raise InputError(f"another parsebench run ({owner}) is using this store; wait "
+                             "for it to finish, or give this run its own --store",
+                             self.path) from None
+        self._lock = fh
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('run_pid', ?)", (str(os.getpid()),))
 
     def _version(self) -> str | None:
         has = self.db.execute("SELECT name FROM sqlite_master WHERE name='meta'").fetchone()
@@ -110,6 +175,9 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self
@@ -141,17 +209,32 @@ class Store:
 
     def noisy(self, corpus: str, settings: str, level: str, seed: int
               ) -> tuple[list[list[Any]], dict[str, Any]] | None:
-        row = self.db.execute("SELECT changes, summary FROM noisy WHERE corpus=? AND "
-                              "settings=? AND level=? AND seed=?",
+        """A stored noisy version; None when there is none or it is damaged (then it is
+        made again from its seed)."""
+        row = self.db.execute("SELECT changes, summary, checksum FROM noisy WHERE corpus=? "
+                              "AND settings=? AND level=? AND seed=?",
                               (corpus, settings, level, seed)).fetchone()
-        return None if row is None else (json.loads(row[0]), json.loads(row[1]))
+        if row is None:
+            return None
+        try:
+            if row[2] != checksum(row[0], row[1]):
+                raise ValueError("checksum")
+            changes, summary = json.loads(row[0]), json.loads(row[1])
+            if not isinstance(changes, list) or not all(
+                    isinstance(c, list) and len(c) == 5 for c in changes):
+                raise ValueError("shape")
+        except ValueError:
+            self.warnings.append(f"noisy version {level} seed {seed} was damaged in the store; "
+                                 "made again")
+            return None
+        return changes, summary
 
     def add_noisy(self, corpus: str, settings: str, level: str, seed: int,
                   changes: list[list[Any]], summary: dict[str, Any]) -> None:
+        c, s = json.dumps(changes, ensure_ascii=False), json.dumps(summary)
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO noisy VALUES (?, ?, ?, ?, ?, ?)",
-                       (corpus, settings, level, seed, json.dumps(changes, ensure_ascii=False),
-                        json.dumps(summary)))
+            db.execute("INSERT OR REPLACE INTO noisy VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (corpus, settings, level, seed, c, s, checksum(c, s)))
 
     # parses ----------------------------------------------------------------------
 
@@ -161,21 +244,33 @@ class Store:
                        (key, json.dumps(identity, sort_keys=True), kind))
 
     def cached_keys(self, parser: str) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT sentence FROM parses WHERE parser=?",
-                                              (parser,))}
+        """The sentences whose parse is in the cache and intact (a damaged one is parsed
+        again)."""
+        keys, bad = set(), 0
+        for k, o, c in self.db.execute("SELECT sentence, outcome, checksum FROM parses "
+                                       "WHERE parser=?", (parser,)):
+            if c == checksum(o) and _decodes(o):
+                keys.add(k)
+            else:
+                bad += 1
+        if bad:
+            self.warnings.append(f"{bad} cached parse(s) were damaged in the store; parsed "
+                                 "again")
+        return keys
 
     def add_parses(self, parser: str, rows: Iterable[tuple[str, Outcome, float, int]]) -> None:
         with self.transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?)",
-                           [(parser, k, encode(o), s, w) for k, o, s, w in rows])
+            db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?)",
+                           [(parser, k, e, s, w, checksum(e))
+                            for k, o, s, w in rows for e in [encode(o)]])
 
     def parses(self, parser: str, keys: Iterable[str] | None = None
                ) -> dict[str, tuple[Outcome, float]]:
         want = None if keys is None else set(keys)
         out = {}
-        for k, o, s in self.db.execute("SELECT sentence, outcome, seconds FROM parses "
-                                       "WHERE parser=?", (parser,)):
-            if want is None or k in want:
+        for k, o, s, c in self.db.execute("SELECT sentence, outcome, seconds, checksum FROM "
+                                          "parses WHERE parser=?", (parser,)):
+            if (want is None or k in want) and c == checksum(o):
                 out[k] = (decode(o), s)
         return out
 
@@ -224,10 +319,10 @@ class Store:
         """Write every result of EXPERIMENT at once: the old ones go in the same transaction."""
         with self.transaction() as db:
             db.execute("DELETE FROM results WHERE experiment=?", (experiment,))
-            db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           [(experiment, p, m, proj, lvl, sig,
-                             json.dumps(v, ensure_ascii=False, allow_nan=False), run)
-                            for p, m, proj, lvl, sig, v in results])
+            db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(experiment, p, m, proj, lvl, sig, t, run, checksum(sig, t))
+                            for p, m, proj, lvl, sig, v in results
+                            for t in [json.dumps(v, ensure_ascii=False, allow_nan=False)]])
 
     def experiments(self) -> list[tuple[str, int]]:
         """Experiments with results, each with the run that wrote them, oldest first."""
@@ -235,9 +330,15 @@ class Store:
             "SELECT experiment, max(run) FROM results GROUP BY experiment ORDER BY max(run)")]
 
     def results(self, experiment: str) -> Iterator[dict[str, Any]]:
-        for p, m, proj, lvl, sig, v in self.db.execute(
-                "SELECT parser, metric, projection, level, signature, value FROM results "
-                "WHERE experiment=? ORDER BY rowid", (experiment,)):
+        """The results of EXPERIMENT; one that does not match its checksum is an error:
+        a damaged figure is never reported."""
+        for p, m, proj, lvl, sig, v, c in self.db.execute(
+                "SELECT parser, metric, projection, level, signature, value, checksum FROM "
+                "results WHERE experiment=? ORDER BY rowid", (experiment,)):
+            if c != checksum(sig, v):
+                raise InputError(f"a result of experiment {experiment!r} ({p}, {m}, {lvl}) "
+                                 "was damaged in the store; run the experiment again",
+                                 self.path)
             yield {"parser": p, "metric": m, "projection": proj, "level": lvl,
                    "signature": sig, "value": json.loads(v)}
 

@@ -1,0 +1,277 @@
+"""A damaged or crafted store gives one clear message, never a traceback, a silently
+different result or a script in the report; names from data stay inside the folders
+given; a failed run or report leaves nothing behind; two runs never share a store."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import DATA, FIXTURES
+
+from parsebench.cli import main
+from parsebench.store import checksum
+
+CORPUS = FIXTURES / "typos.conllu"
+
+
+def run_main(*args: str) -> tuple[int, str, str]:
+    """The console script in this process: status, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def experiment(tmp: Path, name: str = "tiny", spec: str | None = None) -> Path:
+    p = tmp / f"{name}.toml"
+    p.write_text(f'''name = "{name}"
+[corpus]
+path = "{CORPUS}"
+[noise]
+rates = [0.2]
+replicates = 2
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+[[parsers]]
+name = "tnt"
+spec = "{spec or f'nltk-tnt:{DATA / "lin-key.conllu"}'}"
+[metrics]
+rows = ["upos"]
+[report]
+examples = [1, 2]
+''', encoding="utf-8")
+    return p
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("nltk")
+    tmp = tmp_path_factory.mktemp("store")
+    code, _, err = run_main("run", str(experiment(tmp)), "--store", str(tmp / "s.sqlite"),
+                            "--report", str(tmp / "rep"))
+    assert code == 0, err
+    return tmp / "s.sqlite"
+
+
+def _results(path: Path) -> list[tuple[str, ...]]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        # speed is left out: a damaged parse is parsed again, in another time
+        return db.execute("SELECT parser, metric, projection, level, value FROM results "
+                          "WHERE metric != 'speed' ORDER BY parser, metric, projection, "
+                          "level").fetchall()
+
+
+def _assert_clean_failure(code: int, err: str, out_dir: Path) -> None:
+    assert code in (0, 2), err
+    assert "Traceback" not in err
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and err.startswith("parsebench: "), err
+        assert not out_dir.exists(), "a failed report left files behind"
+
+
+def test_crafted_rows_in_a_store(store: Path, tmp_path: Path) -> None:
+    rng = random.Random(1)
+    crafted = ["{", "[]", "null", "1", '{"rows": "x"}', '"\\ud800"', '{"a": [1, {"b": 2}]}',
+               json.dumps({"differs": "<script>"}), "\xff\xfe", ""]
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        rows = db.execute("SELECT rowid, signature, value FROM results").fetchall()
+    tried = 0
+    for k in range(40):
+        s = tmp_path / f"c{k}.sqlite"
+        shutil.copy(store, s)
+        rowid, sig, _ = rng.choice(rows)
+        value = rng.choice(crafted)
+        with contextlib.closing(sqlite3.connect(s)) as db:
+            if k % 2:  # with a checksum that matches: a crafted store, not a damaged one
+                db.execute("UPDATE results SET value=?, checksum=? WHERE rowid=?",
+                           (value, checksum(sig, value), rowid))
+            else:
+                db.execute("UPDATE results SET value=? WHERE rowid=?", (value, rowid))
+            db.commit()
+        code, _, err = run_main("report", str(s), "-o", str(tmp_path / f"r{k}"))
+        _assert_clean_failure(code, err, tmp_path / f"r{k}")
+        if k % 2 == 0:
+            assert code == 2 and "damaged" in err
+        tried += 1
+    assert tried == 40
+
+
+def test_byte_flips_and_truncation_never_give_a_traceback_or_other_numbers(
+        store: Path, tmp_path: Path) -> None:
+    """A flipped byte is refused, or the run parses again what was damaged and gives the
+    very same results."""
+    rng = random.Random(2)
+    data = store.read_bytes()
+    want = _results(store)
+    exp = experiment(tmp_path)
+    outcomes = {"refused": 0, "same": 0}
+    for k in range(16):
+        s = tmp_path / f"f{k}.sqlite"
+        b = bytearray(data)
+        if k % 4 == 3:
+            b = b[:rng.randrange(len(b))]
+        else:
+            for _ in range(1 + k % 3):
+                b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        s.write_bytes(bytes(b))
+        code, _, err = run_main("report", str(s), "-o", str(tmp_path / f"r{k}"))
+        _assert_clean_failure(code, err, tmp_path / f"r{k}")
+        code, _, err = run_main("run", str(exp), "--store", str(s), "--report",
+                                str(tmp_path / f"run{k}"))
+        assert code in (0, 2) and "Traceback" not in err, err
+        if code == 2:
+            assert len(err.strip().splitlines()) == 1, err
+            outcomes["refused"] += 1
+        else:
+            assert _results(s) == want, f"flip {k} changed the results"
+            outcomes["same"] += 1
+    assert sum(outcomes.values()) == 16
+
+
+def test_a_store_of_schema_1_is_upgraded(store: Path, tmp_path: Path) -> None:
+    s = tmp_path / "old.sqlite"
+    shutil.copy(store, s)
+    with contextlib.closing(sqlite3.connect(s)) as db:
+        for table in ("noisy", "parses", "results"):
+            db.execute(f"ALTER TABLE {table} DROP COLUMN checksum")
+        db.execute("UPDATE meta SET value='1' WHERE key='schema'")
+        db.commit()
+    code, _, err = run_main("report", str(s), "-o", str(tmp_path / "rep"))
+    assert code == 0, err
+    assert (tmp_path / "rep" / "index.html").exists()
+
+
+def test_everything_from_a_store_is_escaped_in_the_report(store: Path, tmp_path: Path) -> None:
+    s = tmp_path / "x.sqlite"
+    shutil.copy(store, s)
+    evil = "<script>alert(1)</script>\"'&"
+    with contextlib.closing(sqlite3.connect(s)) as db:
+        rows = db.execute("SELECT rowid, value, metric FROM results").fetchall()
+        for rowid, value, metric in rows:
+            v = json.loads(value)
+            if metric == "examples":
+                for ex in v:
+                    ex.update(sentence=evil, seed=evil, level=evil)
+                    ex["clean_words"] = [evil] * len(ex["clean_words"])
+            else:
+                v["error_level_label"] = evil
+            t = json.dumps(v)
+            db.execute("UPDATE results SET parser=?, level=?, projection=?, value=?, "
+                       "signature=?, checksum=? WHERE rowid=?",
+                       (evil, evil, evil, t, evil, checksum(evil, t), rowid))
+        db.execute("UPDATE runs SET experiment=?", (evil,))
+        db.execute("UPDATE results SET experiment=?", (evil,))
+        db.commit()
+    code, _, err = run_main("report", str(s), "-o", str(tmp_path / "rep"))
+    assert code == 0, err
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "<script" not in page.lower()
+    assert "<script" not in (tmp_path / "rep" / "index.md").read_text().lower()
+    # plots stay in the report's folder, named after a safe form of the experiment name
+    assert all(p.parent == tmp_path / "rep" / "plots" for p in (tmp_path / "rep").rglob("*.png"))
+
+
+@pytest.mark.parametrize("name", ["/abs", "../../x", "a\u0000b", "x" * 300, "tab\there"])
+def test_unsafe_experiment_names_are_refused_at_load(tmp_path: Path, name: str) -> None:
+    exp = experiment(tmp_path)
+    text = exp.read_text().replace('name = "tiny"', f"name = {json.dumps(name)}")
+    exp.write_text(text)
+    code, _, err = run_main("run", str(exp), "--store", str(tmp_path / "s.sqlite"))
+    assert code == 2 and err.startswith(f"parsebench: {exp}:1: name "), err
+    assert list(tmp_path.iterdir()) == [exp]
+
+
+def test_crafted_experiment_names_in_a_store_stay_inside_the_report(store: Path,
+                                                                     tmp_path: Path) -> None:
+    for name in ("/abs", "../../x", "..", "a/../../b"):
+        s = tmp_path / "n.sqlite"
+        shutil.copy(store, s)
+        with contextlib.closing(sqlite3.connect(s)) as db:
+            db.execute("UPDATE runs SET experiment=?", (name,))
+            db.execute("UPDATE results SET experiment=?", (name,))
+            db.commit()
+        rep = tmp_path / "inner" / "rep"
+        code, _, err = run_main("report", str(s), "-o", str(rep))
+        assert code == 0, err
+        outside = [p for p in tmp_path.rglob("*.png") if rep not in p.parents]
+        assert not outside, outside
+        shutil.rmtree(tmp_path / "inner")
+
+
+def test_unwritable_report_or_store_is_refused_before_the_run(tmp_path: Path) -> None:
+    exp = experiment(tmp_path)
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for args in (["--report", str(afile / "rep")], ["--store", str(afile / "s.sqlite")],
+                 ["--report", str(afile)], ["--store", str(tmp_path)]):
+        t0 = time.perf_counter()
+        code, _, err = run_main("run", str(exp), *args)
+        assert code == 2 and len(err.splitlines()) == 1, (args, err)
+        assert time.perf_counter() - t0 < 5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "tiny.toml"]
+
+
+def test_a_failed_run_leaves_no_new_store_and_a_failed_report_no_folder(
+        tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(CORPUS.read_text() + "1\tx\n")
+    exp = experiment(tmp_path)
+    exp.write_text(exp.read_text().replace(str(CORPUS), str(bad)))
+    code, _, err = run_main("run", str(exp), "--store", str(tmp_path / "s.sqlite"))
+    assert code == 2 and "bad.conllu" in err
+    assert not any(p.name.startswith("s.sqlite") for p in tmp_path.iterdir())
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8)
+    code, _, err = run_main("report", str(junk), "-o", str(tmp_path / "rep"))
+    assert code == 2 and not (tmp_path / "rep").exists()
+
+
+def test_two_runs_on_one_store_never_parse_twice(tmp_path: Path) -> None:
+    script = tmp_path / "slow.py"
+    script.write_text("import sys, time\nblocks = sys.stdin.read().strip('\\n').split('\\n\\n')\n"
+                      "out = []\nfor b in blocks:\n    time.sleep(0.3)\n"
+                      "    ws = [l.split('\\t')[1] for l in b.splitlines() if l and l[0] != '#']\n"
+                      "    out.append(''.join(f'{i}\\t{w}\\t_\\tX\\t_\\t_\\t{i-1}\\tdep\\t_\\t_\\n'"
+                      " for i, w in enumerate(ws, 1)))\nprint('\\n'.join(out))\n")
+    exp = experiment(tmp_path, spec=f"command:{sys.executable} {script}")
+    store = tmp_path / "s.sqlite"
+    first = subprocess.Popen([sys.executable, "-m", "parsebench.cli", "run", str(exp),
+                              "--store", str(store), "--report", str(tmp_path / "r1")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with contextlib.suppress(sqlite3.Error), \
+                contextlib.closing(sqlite3.connect(store)) as db:
+            if db.execute("SELECT value FROM meta WHERE key='run_pid'").fetchone():
+                break
+        time.sleep(0.05)
+    second = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp),
+                             "--store", str(store), "--report", str(tmp_path / "r2")],
+                            capture_output=True, text=True)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert second.returncode == 2, second.stderr
+    assert f"another parsebench run (pid {first.pid})" in second.stderr
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        parsed = db.execute("SELECT sum(parsed) FROM runs").fetchone()[0]
+        distinct = db.execute("SELECT count(*) FROM parses").fetchone()[0]
+    assert parsed == distinct  # nothing parsed twice
+    # once the first is done, the store is free again and everything comes from the cache
+    third = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp),
+                            "--store", str(store), "--report", str(tmp_path / "r3")],
+                           capture_output=True, text=True)
+    assert third.returncode == 0, third.stderr
+    assert "0 sentences parsed" in third.stdout
