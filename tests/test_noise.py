@@ -223,3 +223,48 @@ def test_drop_short_leaves_out_sentences_with_too_few_eligible_words(tmp_path: P
                                       strict=True)) == 2
     p = cli("noise", str(src), "-o", str(out), "--per-sentence", "2", "--drop-short")
     assert out.read_text().splitlines() == [lines[1]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcdeqwzAQ", min_size=1, max_size=90), st.integers(0, 10**6),
+       st.sampled_from([None, "sub", "ins", "del", "trans"]))
+def test_long_words_get_the_same_edit_made_lazily(word: str, seed: int, only: str | None
+                                                  ) -> None:
+    """The edits of a long word are made one at a time, with the very same draws."""
+    import random
+
+    import parsebench.noise as noise
+
+    kb = Keyboard.load("us-qwerty")
+    lex = Lexicon(["abc", "qwe"], "tiny")
+    weights = {op: 1.0 if only in (None, op) else 0.0 for op in noise.OPERATIONS}
+    got = []
+    for lazy_from in (10**9, 1):
+        old = noise.LAZY_FROM
+        noise.LAZY_FROM = lazy_from
+        try:
+            got.append(noise.misspell(word, random.Random(seed), kb, lex, {word.lower()},
+                                      weights))
+        finally:
+            noise.LAZY_FROM = old
+    assert got[0] == got[1]
+
+
+def test_a_100000_letter_word_is_misspelled_in_little_memory() -> None:
+    import random
+    import time
+    import tracemalloc
+
+    from parsebench.noise import misspell
+
+    word = "ab" * 50_000
+    kb = Keyboard.load("us-qwerty")
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    got = misspell(word, random.Random(1), kb, Lexicon([], "none"), {word}, {
+        "sub": 1.0, "ins": 1.0, "del": 1.0, "trans": 1.0})
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert got is not None and abs(len(got[1]) - len(word)) <= 1
+    assert time.perf_counter() - t0 < 5
+    assert peak < 50 * 2**20, f"{peak / 2**20:.0f} MB"  # every edit at once: 20 GB

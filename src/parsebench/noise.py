@@ -138,6 +138,71 @@ def _transs(word: str, near: dict[str, str]) -> list[str]:
 
 _MAKERS = {"sub": _subs, "ins": _inss, "del": _dels, "trans": _transs}
 
+LAZY_FROM = 64
+"""Words this long or longer get their edits made one at a time (:class:`_LazyEdits`):
+every edit of a 30,000-letter word at once took 3.6 GB."""
+
+
+class _LazyEdits:
+    """The edits of one operation on a long word as :data:`_MAKERS` lists them, but made
+    only when drawn: the list holds edit numbers, not strings, and a drawn number is
+    swapped with the last one through a dict (a lazy Fisher-Yates), so that the draws,
+    and the random numbers they use, are those of the list of strings exactly."""
+
+    def __init__(self, op: str, word: str, near: dict[str, str]) -> None:
+        self.op, self.word, self.near = op, word, near
+        n = len(word)
+        self.pos: list[int] = []
+        self.cum: list[int] = []
+        if op == "del":
+            self.size = n if n > 1 else 0
+        elif op == "trans":
+            self.pos = [i for i in range(n - 1) if word[i] != word[i + 1]]
+            self.size = len(self.pos)
+        else:
+            per = [len(near.get(ch.lower(), "")) for ch in word] if op == "sub" else \
+                [len(self._inserts(i)) for i in range(n + 1)]
+            self.cum = list(accumulate(per, initial=0))
+            self.size = self.cum[-1]
+        self.moved: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def take(self, k: int) -> str:
+        """Remove the K-th edit as ``cands[k] = cands[-1]; cands.pop()`` does; return it."""
+        last = self.size - 1
+        idx = self.moved.get(k, k)
+        self.moved[k] = self.moved.pop(last, last)
+        self.size = last
+        return self._make(idx)
+
+    def _inserts(self, i: int) -> list[str]:
+        word, out = self.word, []
+        for j in (i - 1, i):
+            if 0 <= j < len(word):
+                ch = word[j]
+                for nb in self.near.get(ch.lower(), ""):
+                    ins = nb.upper() if ch.isupper() else nb
+                    if ins not in out:
+                        out.append(ins)
+        return out
+
+    def _make(self, idx: int) -> str:
+        w = self.word
+        if self.op == "del":
+            return w[:idx] + w[idx + 1:]
+        if self.op == "trans":
+            i = self.pos[idx]
+            return w[:i] + w[i + 1] + w[i] + w[i + 2:]
+        i = bisect_right(self.cum, idx) - 1
+        off = idx - self.cum[i]
+        if self.op == "sub":
+            ch = w[i]
+            nb = self.near[ch.lower()][off]
+            return w[:i] + (nb.upper() if ch.isupper() else nb) + w[i + 1:]
+        return w[:i] + self._inserts(i)[off] + w[i:]
+
 
 def edits(word: str, kb: Keyboard) -> list[tuple[str, str]]:
     """Every one-edit misspelling of WORD as (operation, new form), in a fixed order.
@@ -233,7 +298,7 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
     operation are made only when it is drawn (most words need one draw).
     """
     ops = [op for op in OPERATIONS if weights.get(op, 0) > 0]
-    made: dict[str, list[str]] = {}
+    made: dict[str, list[str] | _LazyEdits] = {}
     words = lexicon.words
     while ops:
         total = sum(weights[op] for op in ops)
@@ -246,12 +311,16 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
                 break
         cands = made.get(op)
         if cands is None:
-            cands = made[op] = _MAKERS[op](word, kb.neighbours)
+            cands = made[op] = _LazyEdits(op, word, kb.neighbours) if len(word) >= LAZY_FROM \
+                else _MAKERS[op](word, kb.neighbours)
         while cands:
             k = int(rng.random() * len(cands))
-            new = cands[k]
-            cands[k] = cands[-1]
-            cands.pop()
+            if isinstance(cands, _LazyEdits):
+                new = cands.take(k)
+            else:
+                new = cands[k]
+                cands[k] = cands[-1]
+                cands.pop()
             low = new.lower()
             if low not in words and low not in input_words:
                 return op, new
