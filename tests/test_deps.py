@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
 import pytest
 from conftest import DATA, shared_path
 from hypothesis import given, settings
@@ -199,3 +204,97 @@ def test_precision_and_recall_swap_when_key_and_answer_swap(
     same = evaluate_deps(sa, sa).total
     assert same.unlabeled.key_found == same.unlabeled.key == same.labeled.answer_found
     assert 0.0 <= ab.uas.as_dict()["f1"] <= 1.0
+
+
+def _whole(gold: list[Sentence], system: list[Sentence], by: str | None) -> dict[str, Any]:
+    """The files aligned and scored in one piece, as before streaming."""
+    from parsebench.metrics.deps import SentenceCounts, _score
+
+    part = _score(gold, system, (), by, None, "G", "S")
+    total = SentenceCounts()
+    for c in part.per_sentence or ():
+        total.add(c)
+    part.total, part.warnings = total, []
+    return part.as_dict()
+
+
+def _retokenized(gold: list[Sentence], rng: random.Random) -> list[Sentence]:
+    """GOLD with some words split in two and some heads moved: another tokenizer's parse."""
+    out = []
+    for s in gold:
+        forms, heads = list(s.forms), list(s.heads)
+        if rng.random() < 0.5:
+            i = rng.randrange(len(forms))
+            if len(forms[i]) > 1:
+                cut = rng.randrange(1, len(forms[i]))
+                forms[i:i + 1] = [forms[i][:cut], forms[i][cut:]]
+                heads = [h + 1 if h > i + 1 else h for h in heads]
+                heads[i + 1:i + 1] = [i + 1]
+        heads = [rng.randrange(len(forms) + 1) if rng.random() < 0.2 else h for h in heads]
+        n = len(forms)
+        out.append(Sentence(forms=forms, lemmas=["_"] * n, upos=["X"] * n, xpos=["_"] * n,
+                            feats=["_"] * n, heads=heads, deprels=["dep"] * n,
+                            deps=["_"] * n, misc=["_"] * n))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.text(alphabet="abc", min_size=1, max_size=4), min_size=1,
+                         max_size=6), min_size=1, max_size=8),
+       st.integers(0, 10**6), st.sampled_from([None, "deprel", "upos"]))
+def test_streamed_scores_equal_the_whole_files_scored_at_once(
+        words: list[list[str]], seed: int, by: str | None) -> None:
+    rng = random.Random(seed)
+    gold = []
+    for ws in words:
+        n = len(ws)
+        gold.append(Sentence(forms=ws, lemmas=["_"] * n, upos=["NOUN"] * n, xpos=["_"] * n,
+                             feats=["_"] * n, heads=[0] + [rng.randrange(1, n + 1)
+                                                           for _ in range(n - 1)],
+                             deprels=[rng.choice(["nsubj", "obj", "dep"]) for _ in range(n)],
+                             deps=["_"] * n, misc=["_"] * n))
+    system = _retokenized(gold, rng)
+    streamed = evaluate_deps(iter(gold), iter(system), by=by, gold_path="G",
+                             system_path="S").as_dict()
+    streamed["warnings"] = []
+    assert streamed == _whole(gold, system, by)
+
+
+def test_ewt_against_a_retokenized_parse_streams_to_the_same_numbers() -> None:
+    gold = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:600]
+    system = _retokenized(gold, random.Random(1))
+    for by in (None, "deprel", "category"):
+        got = evaluate_deps(iter(gold), iter(system), by=by).as_dict()
+        got["warnings"] = []
+        assert got == _whole(gold, system, by)
+
+
+def test_memory_stays_flat_while_streaming(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from parsebench.formats.conllu import iter_conllu, write_conllu
+
+    base = read_conllu(DATA / "lin-key.conllu")
+    peaks = []
+    for copies in (200, 800):
+        f = tmp_path / f"g{copies}.conllu"
+        with f.open("w", encoding="utf-8") as fh:
+            write_conllu(base * copies, fh)
+        tracemalloc.start()
+        evaluate_deps(iter_conllu(f), iter_conllu(f), per_sentence=False)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < 1.5 * peaks[0], peaks  # 4x the sentences, not 4x the memory
+
+
+def test_a_taggers_output_has_no_attachment_scores(tmp_path: Path) -> None:
+    gold = read_conllu(DATA / "lin-key.conllu")
+    tags = [replace(s, heads=[-1] * len(s), deprels=["_"] * len(s)) for s in gold]
+    r = evaluate_deps(gold, tags, system_path="tags.conllu")
+    d = r.as_dict()
+    assert all(d[k]["f1"] is None and d[k]["precision"] is None
+               for k in ("uas", "las", "clas", "unlabeled", "labeled"))
+    assert any("no heads" in w and "n/a" in w for w in d["warnings"])
+    from parsebench.report import deps_table
+    assert "n/a" in deps_table(r, "g", "tags.conllu", "sig") and " 0.00" not in \
+        deps_table(r, "g", "tags.conllu", "sig")

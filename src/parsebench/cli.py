@@ -15,7 +15,7 @@ from parsebench import __version__
 from parsebench.analysis import PROJECTIONS, default_projection, read_parses
 from parsebench.errors import InputError, atomic_output
 from parsebench.formats.brackets import read_tree_texts, read_trees
-from parsebench.formats.conllu import read_conllu
+from parsebench.formats.conllu import iter_conllu
 from parsebench.metrics.deps import BY_FIELDS, LabelMap, Selection, evaluate_deps
 from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
 from parsebench.metrics.flat import evaluate_flat, flatten, read_rules
@@ -93,10 +93,10 @@ def eval_deps(
     """Lin's dependency precision/recall and CoNLL 2018 UAS/LAS/CLAS."""
     selections = [Selection.parse(s) for s in select or []]
     label_map = LabelMap.read(labels) if labels else None
-    g = read_conllu(gold)
-    s = read_conllu(system)
-    result = evaluate_deps(g, s, select=selections, by=by, labels=label_map,
-                           gold_path=str(gold), system_path=str(system))
+    # both files are read a sentence at a time: memory stays flat in their size
+    result = evaluate_deps(iter_conllu(gold), iter_conllu(system), select=selections, by=by,
+                           labels=label_map, gold_path=str(gold), system_path=str(system),
+                           per_sentence=False)
     sig = signature(method="lin-deps",
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=labels.name if labels else None, by=by)

@@ -372,10 +372,9 @@ def _examples_section(results: list[dict[str, Any]]) -> Section | None:
 
 
 def _md(text: str) -> str:
-    """Text for a Markdown table cell: no column break, and no HTML (Markdown passes
+    """Text for a Markdown table cell: no column break, and no HTML tag (Markdown passes
     HTML through, so a name from a store could carry a script)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
-        .replace("|", "\\|")
+    return str(text).replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
 def safe_name(name: str) -> str:

@@ -15,18 +15,20 @@ def _pct(x: float | None) -> str:
 
 def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
     t = result.total
+    figures = result.as_dict()
     lines = [
         f"Dependency evaluation of {system} against {gold}",
-        f"{t.words} gold words in {len(result.sentences)} sentences",
+        f"{t.words} gold words in {result.sentences} sentences",
         "",
         "Lin           precision  recall      F1     key  answer  matched",
     ]
     for name, pr in (("unlabeled", t.unlabeled), ("labeled", t.labeled)):
-        lines.append(f"{name:<13} {_pct(pr.precision):>9} {_pct(pr.recall):>7} {_pct(pr.f1):>7}"
-                     f" {pr.key:7d} {pr.answer:7d} {pr.key_found:8d}")
+        f = figures[name]
+        lines.append(f"{name:<13} {_pct(f['precision']):>9} {_pct(f['recall']):>7} "
+                     f"{_pct(f['f1']):>7} {pr.key:7d} {pr.answer:7d} {pr.key_found:8d}")
     lines += ["", "CoNLL 2018    precision  recall      F1"]
-    for name, c in (("UAS", t.uas), ("LAS", t.las), ("CLAS", t.clas)):
-        d = c.as_dict()
+    for name in ("UAS", "LAS", "CLAS"):
+        d = figures[name.lower()]
         lines.append(f"{name:<13} {_pct(d['precision']):>9} {_pct(d['recall']):>7}"
                      f" {_pct(d['f1']):>7}")
     if result.by is not None:

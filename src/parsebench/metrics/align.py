@@ -113,6 +113,14 @@ def align_words(gold: Sequence[Sentence], system: Sequence[Sentence],
             notes.append(f"{system_path}: {differ} word form(s) differ from the gold's; "
                          "the files have the same rows, so words are aligned row by row")
         return list(range(sum(len(s) for s in system)))
+    g, s = check_same_text(gold, system, gold_path, system_path)
+    return _align(g, s)
+
+
+def check_same_text(gold: Sequence[Sentence], system: Sequence[Sentence],
+                    gold_path: str = "GOLD", system_path: str = "SYSTEM"
+                    ) -> tuple[WordSpans, WordSpans]:
+    """The words of both, which must spell the same text once spaces are dropped."""
     g = word_spans(gold)
     s = word_spans(system)
     if g.chars != s.chars:
@@ -125,7 +133,24 @@ def align_words(gold: Sequence[Sentence], system: Sequence[Sentence],
         raise InputError(
             f"the text differs from the gold text ({gold_path}:{gline}): gold has "
             f"{g.chars[i:i + 20]!r}, system has {s.chars[i:i + 20]!r}", system_path, sline)
-    return _align(g, s)
+    return g, s
+
+
+def text_length(s: Sentence) -> int:
+    """Characters of the sentence's text without spaces, as :func:`word_spans` counts
+    them: where both files end a sentence at the same count, a stretch can end."""
+    mw = {a: (b, cols[1]) for a, b, cols in s.multiword}
+    n = len(s.forms)
+    i = total = 0
+    while i < n:
+        if i in mw:
+            b, form = mw[i]
+            total += len(_strip_spaces(form))
+            i = b + 1
+        else:
+            total += len(_strip_spaces(s.forms[i]))
+            i += 1
+    return total
 
 
 def _line_at(w: WordSpans, char: int) -> int | None:

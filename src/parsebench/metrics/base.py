@@ -92,10 +92,11 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
         rows: list[tuple[int, ...]]
         if metric.name in ("uas", "las", "clas"):
             rows = [(c.correct, c.gold, c.system) for c in
-                    (getattr(s, metric.name) for s in res.sentences)]
+                    (getattr(s, metric.name) for s in res.per_sentence or ())]
         else:
             rows = [(c.key, c.answer, c.key_found, c.answer_found) for c in
-                    (getattr(s, metric.name.removeprefix("lin-")) for s in res.sentences)]
+                    (getattr(s, metric.name.removeprefix("lin-")) for s in
+                     res.per_sentence or ())]
         return np.array(rows, dtype=np.float64).reshape(-1, len(metric.columns))
     from parsebench.formats.brackets import read_tree_texts
 

@@ -17,13 +17,15 @@ scored (with a warning) rather than rejected.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.align import align_words
+from parsebench.metrics.align import align_words, check_same_text, same_rows, text_length
+from parsebench.metrics.scheme import scheme_warning
 
 CONTENT_DEPRELS = frozenset({
     "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
@@ -144,14 +146,25 @@ class Bucket:
     unlabeled: PR = field(default_factory=PR)
     labeled: PR = field(default_factory=PR)
 
+    def add(self, other: Bucket) -> None:
+        self.sentences += other.sentences
+        self.words += other.words
+        self.unlabeled.add(other.unlabeled)
+        self.labeled.add(other.labeled)
+
 
 @dataclass
 class DepsResult:
     total: SentenceCounts
-    sentences: list[SentenceCounts]
+    sentences: int
+    per_sentence: list[SentenceCounts] | None
+    """Each gold sentence's counts, kept only when asked for (resampling needs them)."""
     by: dict[str, Bucket] | None
     by_field: str | None
     warnings: list[str]
+    attachments: bool = True
+    """False when the system has no head at all (a tagger's output): every attachment
+    score is then n/a, not 0."""
 
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON of ``eval deps`` (without the signature)."""
@@ -159,8 +172,11 @@ class DepsResult:
         out: dict[str, Any] = {
             "uas": t.uas.as_dict(), "las": t.las.as_dict(), "clas": t.clas.as_dict(),
             "unlabeled": t.unlabeled.as_dict(), "labeled": t.labeled.as_dict(),
-            "sentences": len(self.sentences), "words": t.words, "warnings": self.warnings,
+            "sentences": self.sentences, "words": t.words, "warnings": self.warnings,
         }
+        if not self.attachments:
+            for key in ("uas", "las", "clas", "unlabeled", "labeled"):
+                out[key].update(precision=None, recall=None, f1=None)
         if self.by is not None:
             out["by"] = {k: {"sentences": b.sentences, "words": b.words,
                              "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
@@ -262,36 +278,50 @@ def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[
     return heads, where
 
 
-def tree_warnings(sentences: Sequence[Sentence], path: str) -> list[str]:
-    """Name the answer sentences that are not trees; they are scored all the same."""
-    fragments = multi_root = cycles = 0
-    first: int | None = None
-    for s in sentences:
+class TreeCheck:
+    """Counts the answer sentences that are not trees, one sentence at a time."""
+
+    def __init__(self) -> None:
+        self.fragments = self.multi_root = self.cycles = 0
+        self.first: int | None = None
+
+    def add(self, s: Sentence) -> None:
         heads = s.heads
         roots = sum(1 for h in heads if h == 0)
         missing = sum(1 for h in heads if h == NO_HEAD)
         bad = False
         if missing:
-            fragments += 1
+            self.fragments += 1
             bad = True
         if roots != 1 and not missing:
-            multi_root += 1
+            self.multi_root += 1
             bad = True
         if _has_cycle(heads):
-            cycles += 1
+            self.cycles += 1
             bad = True
-        if bad and first is None:
-            first = s.line
-    out = []
-    if fragments:
-        out.append(f"{path}: {fragments} sentence(s) have words without a head (fragments)")
-    if multi_root:
-        out.append(f"{path}: {multi_root} sentence(s) do not have exactly one root")
-    if cycles:
-        out.append(f"{path}: {cycles} sentence(s) contain a cycle")
-    if out and first is not None:
-        out.append(f"{path}:{first}: first such sentence")
-    return out
+        if bad and self.first is None:
+            self.first = s.line
+
+    def warnings(self, path: str) -> list[str]:
+        out = []
+        if self.fragments:
+            out.append(f"{path}: {self.fragments} sentence(s) have words without a head "
+                       "(fragments)")
+        if self.multi_root:
+            out.append(f"{path}: {self.multi_root} sentence(s) do not have exactly one root")
+        if self.cycles:
+            out.append(f"{path}: {self.cycles} sentence(s) contain a cycle")
+        if out and self.first is not None:
+            out.append(f"{path}:{self.first}: first such sentence")
+        return out
+
+
+def tree_warnings(sentences: Iterable[Sentence], path: str) -> list[str]:
+    """Name the answer sentences that are not trees; they are scored all the same."""
+    check = TreeCheck()
+    for s in sentences:
+        check.add(s)
+    return check.warnings(path)
 
 
 def _has_cycle(heads: list[int]) -> bool:
@@ -311,16 +341,129 @@ def _has_cycle(heads: list[int]) -> bool:
     return False
 
 
-def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
+def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   select: Sequence[Selection] = (), by: str | None = None,
                   labels: Callable[[str], str] | None = None,
-                  gold_path: str = "GOLD", system_path: str = "SYSTEM") -> DepsResult:
-    """Score SYSTEM against GOLD; counts are kept per gold sentence."""
+                  gold_path: str = "GOLD", system_path: str = "SYSTEM",
+                  per_sentence: bool = True) -> DepsResult:
+    """Score SYSTEM against GOLD, reading both one stretch at a time.
+
+    The files are cut where both end a sentence at the same point of the text (each
+    sentence, when they have the same words), and every stretch is aligned and
+    scored on its own: the counts are those of the whole files at once, and memory
+    stays flat in their size. PER_SENTENCE keeps each gold sentence's counts.
+    """
     if by is not None and by not in BY_FIELDS:
         raise InputError(f"--by {by!r}: expected one of " + ", ".join(BY_FIELDS))
+    total = SentenceCounts()
+    kept: list[SentenceCounts] | None = [] if per_sentence else None
+    buckets: dict[str, Bucket] | None = {} if by else None
+    check = TreeCheck()
+    gold_labels: Counter[str] = Counter()
+    system_labels: Counter[str] = Counter()
+    sentences = 0
+    heads = False
+    chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
+    for g, s in chunks:
+        part = _score(g, s, select, by, labels, gold_path, system_path)
+        sentences += len(g)
+        for c in part.per_sentence or ():
+            total.add(c)
+        if kept is not None:
+            kept += part.per_sentence or ()
+        if buckets is not None and part.by is not None:
+            for name, b in part.by.items():
+                buckets.setdefault(name, Bucket()).add(b)
+        for x in s:
+            check.add(x)
+            heads = heads or any(h != NO_HEAD for h in x.heads)
+            system_labels.update(base(d) for d in x.deprels if d != "_")
+        for x in g:
+            gold_labels.update(base(d) for d in x.deprels if d != "_")
+    warnings = chunks.notes + check.warnings(system_path)
+    if not heads and sentences:
+        warnings.append(f"{system_path} has no heads (a tagger's output?): every attachment "
+                        "score is n/a")
+    elif heads:
+        scheme = scheme_warning(gold_labels.elements(), system_labels.elements(),
+                                "relations", gold_path, system_path)
+        if scheme:
+            warnings.append(scheme)
+    return DepsResult(total, sentences, kept, buckets, by, warnings, heads or not sentences)
+
+
+class _Chunks:
+    """Pairs of (gold, system) sentence lists that can be aligned on their own.
+
+    While the files have the same rows sentence by sentence (the same words, or a
+    parse of misspelled text against the gold of the clean text) each pair is one
+    stretch, aligned row by row, as the whole files would be. Once they do not, the
+    words must spell the same text, and a stretch ends where both files end a
+    sentence at the same character of it (CoNLL 2018's alignment never crosses such
+    a point).
+    """
+
+    def __init__(self, gold: Iterator[Sentence], system: Iterator[Sentence],
+                 gold_path: str, system_path: str) -> None:
+        self.gold, self.system = gold, system
+        self.paths = (gold_path, system_path)
+        self.notes: list[str] = []
+
+    def __iter__(self) -> Iterator[tuple[list[Sentence], list[Sentence]]]:
+        differ = 0
+        first_differ: tuple[Sentence, Sentence] | None = None
+        g_next = next(self.gold, None)
+        s_next = next(self.system, None)
+        while g_next is not None and s_next is not None and same_rows([g_next], [s_next]):
+            d = sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
+            if d and first_differ is None:
+                first_differ = (g_next, s_next)
+            differ += d
+            yield [g_next], [s_next]
+            g_next = next(self.gold, None)
+            s_next = next(self.system, None)
+        if g_next is None and s_next is None:
+            if differ:
+                self.notes.append(f"{self.paths[1]}: {differ} word form(s) differ from the "
+                                  "gold's; the files have the same rows, so words are aligned "
+                                  "row by row")
+            return
+        if first_differ is not None:  # not the same rows after all: the text must agree
+            check_same_text([first_differ[0]], [first_differ[1]], *self.paths)
+        yield from self._by_text(g_next, s_next)
+
+    def _by_text(self, g_next: Sentence | None, s_next: Sentence | None
+                 ) -> Iterator[tuple[list[Sentence], list[Sentence]]]:
+        g_buf: list[Sentence] = []
+        s_buf: list[Sentence] = []
+        g_chars = s_chars = 0
+        while True:
+            if g_buf and s_buf and g_chars == s_chars:
+                yield g_buf, s_buf
+                g_buf, s_buf, g_chars, s_chars = [], [], 0, 0
+            take_gold = g_next is not None and (s_next is None or g_chars <= s_chars)
+            if take_gold:
+                assert g_next is not None
+                g_buf.append(g_next)
+                g_chars += text_length(g_next)
+                g_next = next(self.gold, None)
+            elif s_next is not None:
+                s_buf.append(s_next)
+                s_chars += text_length(s_next)
+                s_next = next(self.system, None)
+            else:
+                if g_buf or s_buf:
+                    yield g_buf, s_buf
+                return
+
+
+def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
+           select: Sequence[Selection], by: str | None,
+           labels: Callable[[str], str] | None,
+           gold_path: str, system_path: str) -> DepsResult:
+    """The counts of one stretch of both files, per gold sentence."""
     canon = labels or (lambda x: x)
-    notes: list[str] = []
-    sys2gold = align_words(gold, system, gold_path, system_path, notes)
+    sys2gold = align_words(gold, system, gold_path, system_path)
     g_heads, g_where = _global_heads(gold)
     s_heads, s_where = _global_heads(system)
     gold2sys = [-1] * len(g_heads)
@@ -438,11 +581,7 @@ def evaluate_deps(gold: Sequence[Sentence], system: Sequence[Sentence], *,
                 if labeled_found:
                     b.labeled.answer_found += 1
 
-    total = SentenceCounts()
-    for c in per_sentence:
-        total.add(c)
-    warnings = notes + tree_warnings(system, system_path)
-    return DepsResult(total, per_sentence, buckets, by, warnings)
+    return DepsResult(SentenceCounts(), len(gold), per_sentence, buckets, by, [])
 
 
 def _gold_sentence_of_system_words(gold: Sequence[Sentence], system: Sequence[Sentence],
