@@ -268,3 +268,48 @@ def test_a_100000_letter_word_is_misspelled_in_little_memory() -> None:
     assert got is not None and abs(len(got[1]) - len(word)) <= 1
     assert time.perf_counter() - t0 < 5
     assert peak < 50 * 2**20, f"{peak / 2**20:.0f} MB"  # every edit at once: 20 GB
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["cat", "dog", "a", "Mat", "sat", "on", "the", "2",
+                                          "zebra", "qwerty", "Ok", "x-y"]), max_size=7),
+                min_size=1, max_size=12),
+       st.one_of(st.floats(0.01, 1.0), st.integers(1, 3)), st.integers(0, 10**6),
+       st.integers(1, 3))
+def test_streamed_plans_equal_the_in_memory_ones(sents: list[list[str]], level: float | int,
+                                                 seed: int, min_length: int) -> None:
+    from parsebench.noise import Corpus, StreamedCorpus
+
+    blocked = [{0} if len(s) > 2 and k % 3 == 0 else set() for k, s in enumerate(sents)]
+    st_ = Settings(rate=level if isinstance(level, float) else None,
+                   per_sentence=level if isinstance(level, int) else None, seed=seed,
+                   min_length=min_length)
+    a = Corpus(sents, blocked).plan(st_, US, SMALL_LEXICON)
+    b = StreamedCorpus(lambda: iter(list(zip(sents, blocked, strict=True))),
+                       min_length).plan(st_, US, SMALL_LEXICON)
+    assert a == b
+
+
+def test_noise_reads_a_sentence_at_a_time(tmp_path: Path) -> None:
+    """What planning keeps is a few integers a word, not the corpus: a tenth of what
+    reading the corpus into memory takes (the benchmark measures the whole command)."""
+    import tracemalloc
+
+    from parsebench.formats.conllu import iter_conllu, write_conllu
+    from parsebench.noise import Corpus, StreamedCorpus
+
+    f = tmp_path / "c.conllu"
+    with f.open("w", encoding="utf-8") as fh:
+        write_conllu(read_conllu(FIXTURES / "typos.conllu") * 400, fh)
+    settings_ = Settings(rate=0.01, seed=1)
+    tracemalloc.start()
+    streamed = StreamedCorpus(lambda: ((s.forms, set()) for s in iter_conllu(f)), 2)
+    a = streamed.plan(settings_, US, SMALL_LEXICON)
+    lean = tracemalloc.get_traced_memory()[1]
+    tracemalloc.reset_peak()
+    sents = read_conllu(f)
+    b = Corpus([s.forms for s in sents]).plan(settings_, US, SMALL_LEXICON)
+    whole = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert a == b
+    assert lean < whole / 10, (lean, whole)

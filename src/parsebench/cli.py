@@ -224,16 +224,18 @@ def noise_cmd(
 ) -> None:
     """Misspell words with one keyboard edit each, non-words only, seeded and recorded."""
     import time
+    from itertools import islice
 
-    from parsebench.errors import check_output, read_lines
-    from parsebench.formats.conllu import looks_like_conllu, parse_conllu, write_conllu
+    from parsebench.errors import check_output, iter_lines
+    from parsebench.formats.conllu import looks_like_conllu, write_conllu
     from parsebench.noise import (
         KEYBOARDS,
-        Corpus,
+        Change,
         Keyboard,
         Lexicon,
         Settings,
-        apply_to_conllu,
+        StreamedCorpus,
+        apply_to_sentence,
         parse_weights,
     )
 
@@ -243,14 +245,17 @@ def noise_cmd(
     w = parse_weights(weights)
     Settings(rate, per_sentence, seed, w, min_length).check()
     kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
-    lines = read_lines(source)
-    if looks_like_conllu(source, lines):
-        sents = parse_conllu(lines, str(source))
-        corpus = Corpus([x.forms for x in sents],
-                        [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in sents])
-    else:
-        sents = None
-        corpus = Corpus([ln.split() for ln in lines])
+    # The input is read a sentence at a time, several times over, and never held whole:
+    # memory stays flat in its size (see noise.StreamedCorpus).
+    conllu = looks_like_conllu(source, islice(iter_lines(source), 1000))
+
+    def sentences() -> Any:
+        if conllu:
+            return ((x.forms, {i for a, b, _ in x.multiword for i in range(a, b + 1)})
+                    for x in iter_conllu(source))
+        return ((ln.split(), set()) for ln in iter_lines(source))
+
+    corpus = StreamedCorpus(sentences, min_length)
     t0 = time.perf_counter()
     lex = Lexicon.load(lexicon, lang)
     t_lex = time.perf_counter() - t0
@@ -261,17 +266,21 @@ def noise_cmd(
         report = corpus.plan(Settings(rate, per_sentence, s, w, min_length), kb, lex)
         dt = time.perf_counter() - t1
         short = set(report.short_sentences) if drop_short else set()
-        if sents is not None:
-            noisy = apply_to_conllu(sents, report)
-            with atomic_output(target) as fh:
-                write_conllu([x for i, x in enumerate(noisy) if i not in short], fh)
-        else:
-            toks = [list(t) for t in corpus.sentences]
-            for c in report.changes:
-                toks[c.sentence][c.token] = c.new
-            with atomic_output(target) as fh:
-                fh.write("".join(" ".join(t) + "\n" for i, t in enumerate(toks)
-                                 if i not in short))
+        by_sentence: dict[int, list[Change]] = {}
+        for c in report.changes:
+            by_sentence.setdefault(c.sentence, []).append(c)
+        with atomic_output(target) as fh:
+            if conllu:
+                for k, x in enumerate(iter_conllu(source)):
+                    if k not in short:
+                        write_conllu([apply_to_sentence(x, by_sentence.get(k, ()))], fh)
+            else:
+                for k, (toks, _) in enumerate(sentences()):
+                    if k not in short:
+                        for c in by_sentence.get(k, ()):
+                            toks[c.token] = c.new
+                        fh.write(" ".join(toks) + "\n")
+        if not conllu:
             side = {"settings": {"rate": rate, "per_sentence": per_sentence, "seed": s,
                                  "lexicon": lex.name, "keyboard": kb.name, "weights": w,
                                  "min_length": min_length, "dropped_short": drop_short},

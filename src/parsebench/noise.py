@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 import random
-from bisect import bisect_right
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
-from itertools import accumulate, compress
+from itertools import accumulate, compress, islice
 from pathlib import Path
 
 from parsebench.errors import InputError, read_lines
@@ -276,7 +277,7 @@ def _word_rng(seed: int, sentence: int, token: int) -> random.Random:
     return random.Random(seed * 1_000_003 ** 2 + sentence * 1_000_003 + token)
 
 
-def _draw(items: list[int], rng: random.Random) -> Iterator[int]:
+def _draw(items: MutableSequence[int], rng: random.Random) -> Iterator[int]:
     """ITEMS in a uniformly random order, drawn lazily (a Fisher-Yates shuffle from the front).
 
     The order does not depend on how many are drawn, so fewer draws give a
@@ -401,6 +402,122 @@ class Corpus:
         return report
 
 
+Reader = Callable[[], Iterator[tuple[Sequence[str], set[int]]]]
+"""A fresh pass over a corpus: each sentence's words and its blocked (multiword) rows."""
+
+
+class StreamedCorpus:
+    """:class:`Corpus` for corpora too large to hold: the same plans, byte for byte, from
+    passes over the input instead of lists of its words.
+
+    One pass keeps what planning needs of the whole corpus, compactly: the position of
+    every eligible word (an array of integers), where each sentence starts, and the
+    set of the input's words (its vocabulary). The draw over the eligible words is
+    the in-memory one; the words it picks are fetched by further passes, a batch at a
+    time (about one pass per seed: a pick that has no non-word edit is rare).
+    """
+
+    def __init__(self, read: Reader, min_length: int) -> None:
+        self.read, self.min_length = read, min_length
+        self.starts = array("q")
+        self.pool = array("q")
+        vocab: set[str] = set()
+        words = 0
+        for forms, blocked in read():
+            self.starts.append(words)
+            for t, w in enumerate(forms):
+                vocab.add(w.lower())
+                if w.isalpha() and t not in blocked and len(w) >= min_length:
+                    self.pool.append(words + t)
+            words += len(forms)
+        self.starts.append(words)
+        self.words = words
+        self.input_words = vocab
+
+    def _fetch(self, wanted: set[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for si, (forms, _) in enumerate(self.read()):
+            s0 = self.starts[si]
+            for t, w in enumerate(forms):
+                if s0 + t in wanted:
+                    out[s0 + t] = w
+        return out
+
+    def plan(self, settings: Settings, kb: Keyboard, lexicon: Lexicon) -> Report:
+        """Decide every misspelling for one seed and level, as :meth:`Corpus.plan` does."""
+        settings.check()
+        if settings.min_length != self.min_length:
+            raise ValueError("a StreamedCorpus plans for the min_length it was read with")
+        starts = self.starts
+        report = Report(words=self.words, eligible=len(self.pool))
+
+        def attempt(i: int, word: str) -> bool:
+            si = bisect_right(starts, i) - 1
+            ti = i - starts[si]
+            got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon,
+                           self.input_words, settings.weights)
+            if got is None:
+                report.no_nonword += 1
+                return False
+            report.changes.append(Change(si, ti, got[0], word, got[1]))
+            return True
+
+        if settings.rate is not None:
+            target = math.floor(settings.rate * report.words + 0.5)
+            done = 0
+            draws = _draw(array("q", self.pool), random.Random(settings.seed))
+            while done < target:
+                need = target - done
+                batch = list(islice(draws, need + max(16, need // 8)))
+                if not batch:
+                    break
+                words = self._fetch(set(batch))
+                for i in batch:
+                    done += attempt(i, words[i])
+                    if done == target:
+                        break
+            report.shortfall = target - done
+        else:
+            k = settings.per_sentence or 0
+            pool = self.pool
+            for si, (forms, _) in enumerate(self.read()):
+                lo = bisect_left(pool, starts[si])
+                hi = bisect_left(pool, starts[si + 1])
+                mark = len(report.changes)
+                done = 0
+                if hi - lo >= k:
+                    cands = list(pool[lo:hi])
+                    for i in _draw(cands, random.Random(settings.seed * 1_000_003 + si)):
+                        done += attempt(i, forms[i - starts[si]])
+                        if done == k:
+                            break
+                if done < k:
+                    del report.changes[mark:]
+                    report.short_sentences.append(si)
+        report.changes.sort(key=lambda c: (c.sentence, c.token))
+        return report
+
+
+def apply_to_sentence(s: Sentence, changes: Sequence[Change]) -> Sentence:
+    """S with CHANGES (all of this sentence) written in: FORM, a MISC record, ``# text``.
+    A copy when anything changes, so one clean corpus serves every replicate."""
+    if not changes:
+        return s
+    s = replace(s, forms=list(s.forms), misc=list(s.misc), comments=list(s.comments))
+    offsets = _token_offsets(s)
+    for c in sorted(changes, key=lambda c: -c.token):
+        s.forms[c.token] = c.new
+        record = f"Noise={c.op}|Orig={c.orig}"
+        s.misc[c.token] = record if s.misc[c.token] == "_" else s.misc[c.token] + "|" + record
+        if offsets is None:
+            continue
+        for k, line in enumerate(s.comments):
+            if line.startswith("# text = "):
+                at = offsets[c.token] + len("# text = ")
+                s.comments[k] = line[:at] + c.new + line[at + len(c.orig):]
+    return s
+
+
 def plan(sentences: Sequence[Sequence[str]], settings: Settings, kb: Keyboard,
          lexicon: Lexicon, blocked: Sequence[set[int]] | None = None) -> Report:
     """Decide every misspelling. SENTENCES are token forms; BLOCKED tokens never change."""
@@ -417,20 +534,7 @@ def apply_to_conllu(sentences: Sequence[Sentence], report: Report) -> list[Sente
         by_sentence.setdefault(c.sentence, []).append(c)
     out = list(sentences)
     for si, changes in by_sentence.items():
-        s = replace(sentences[si], forms=list(sentences[si].forms),
-                    misc=list(sentences[si].misc), comments=list(sentences[si].comments))
-        offsets = _token_offsets(s)
-        for c in sorted(changes, key=lambda c: -c.token):
-            s.forms[c.token] = c.new
-            record = f"Noise={c.op}|Orig={c.orig}"
-            s.misc[c.token] = record if s.misc[c.token] == "_" else s.misc[c.token] + "|" + record
-            if offsets is None:
-                continue
-            for k, line in enumerate(s.comments):
-                if line.startswith("# text = "):
-                    at = offsets[c.token] + len("# text = ")
-                    s.comments[k] = line[:at] + c.new + line[at + len(c.orig):]
-        out[si] = s
+        out[si] = apply_to_sentence(sentences[si], changes)
     return out
 
 
