@@ -698,6 +698,9 @@ def main(argv: list[str] | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
+    except OSError as exc:  # a path the system refuses (too long, a loop, a device...)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc}")
     except Exception as exc:
         if type(exc).__name__ == "Abort":  # click's Ctrl-C at a prompt
             sys.exit(130)

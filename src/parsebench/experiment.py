@@ -179,8 +179,12 @@ class _Reader:
         out = []
         for x in names:
             p = Path(x) if Path(x).is_absolute() else (self.path.parent / x)
-            if not p.is_file():
-                raise self.fail(f"{key} = {x!r}: no such file ({p})", table, key)
+            try:
+                found = p.is_file()
+            except (OSError, ValueError):  # a name too long for the system, a NUL
+                found = False
+            if not found:
+                raise self.fail(f"{key} = {x[:80]!r}: no such file", table, key)
             out.append(p)
         return out
 
