@@ -259,7 +259,8 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
         sub.notes.append("signature: " + r["signature"])
         sec.tables.append(sub)
         if by == "deprel":
-            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in items}
+            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in items
+                                 if b["labeled"]["recall"] is not None}
     t.notes.append("signature: " + _sig(rs[0]))
     sec.tables.insert(0, t)
     if bars:

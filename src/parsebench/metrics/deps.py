@@ -76,20 +76,23 @@ class PR:
         self.answer_found += other.answer_found
 
     @property
-    def precision(self) -> float:
-        return self.answer_found / self.answer if self.answer else 0.0
+    def precision(self) -> float | None:
+        """None (n/a) without answer dependencies: nothing to be right or wrong about."""
+        return self.answer_found / self.answer if self.answer else None
 
     @property
-    def recall(self) -> float:
-        return self.key_found / self.key if self.key else 0.0
+    def recall(self) -> float | None:
+        return self.key_found / self.key if self.key else None
 
     @property
-    def f1(self) -> float:
+    def f1(self) -> float | None:
         p, r = self.precision, self.recall
+        if p is None or r is None:
+            return None
         return 2 * p * r / (p + r) if p + r else 0.0
 
-    def as_dict(self) -> dict[str, float | int]:
-        d: dict[str, float | int] = {
+    def as_dict(self) -> dict[str, float | int | None]:
+        d: dict[str, float | int | None] = {
             "precision": self.precision, "recall": self.recall, "f1": self.f1,
             "key": self.key, "answer": self.answer, "matched": self.key_found,
         }
@@ -111,11 +114,13 @@ class F1Count:
         self.gold += other.gold
         self.system += other.system
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> dict[str, float | None]:
+        """None (n/a) where a count is zero: no words to score, not a score of 0."""
         return {
-            "precision": self.correct / self.system if self.system else 0.0,
-            "recall": self.correct / self.gold if self.gold else 0.0,
-            "f1": 2 * self.correct / (self.gold + self.system) if self.gold + self.system else 0.0,
+            "precision": self.correct / self.system if self.system else None,
+            "recall": self.correct / self.gold if self.gold else None,
+            "f1": 2 * self.correct / (self.gold + self.system) if self.gold and self.system
+            else None,
         }
 
 

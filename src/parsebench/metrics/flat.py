@@ -214,18 +214,18 @@ class FlatCounts:
         self.violated += o.violated
 
     @property
-    def recall(self) -> float:
-        return self.matched / self.key if self.key else 0.0
+    def recall(self) -> float | None:
+        return self.matched / self.key if self.key else None
 
     @property
-    def precision(self) -> float:
-        return self.matched / self.response if self.response else 0.0
+    def precision(self) -> float | None:
+        return self.matched / self.response if self.response else None
 
     @property
-    def conformance(self) -> float:
-        return (self.key - self.violated) / self.key if self.key else 0.0
+    def conformance(self) -> float | None:
+        return (self.key - self.violated) / self.key if self.key else None
 
-    def as_dict(self) -> dict[str, float | int]:
+    def as_dict(self) -> dict[str, float | int | None]:
         return {"key_constituents": self.key, "response_constituents": self.response,
                 "matched": self.matched, "violated": self.violated, "recall": self.recall,
                 "precision": self.precision, "conformance": self.conformance}
