@@ -215,7 +215,12 @@ def _whole(gold: list[Sentence], system: list[Sentence], by: str | None) -> dict
     for c in part.per_sentence or ():
         total.add(c)
     part.total, part.warnings = total, []
-    return part.as_dict()
+    out = part.as_dict()
+    # intervals may differ: a system word that aligns with no gold word counts in the
+    # gold sentence before it when the files are cut at a shared sentence end, in the
+    # one after it when aligned whole; the totals are the same
+    out.pop("ci95", None)
+    return out
 
 
 def _retokenized(gold: list[Sentence], rng: random.Random) -> list[Sentence]:
@@ -257,6 +262,7 @@ def test_streamed_scores_equal_the_whole_files_scored_at_once(
     streamed = evaluate_deps(iter(gold), iter(system), by=by, gold_path="G",
                              system_path="S").as_dict()
     streamed["warnings"] = []
+    streamed.pop("ci95", None)
     assert streamed == _whole(gold, system, by)
 
 
@@ -266,6 +272,7 @@ def test_ewt_against_a_retokenized_parse_streams_to_the_same_numbers() -> None:
     for by in (None, "deprel", "category"):
         got = evaluate_deps(iter(gold), iter(system), by=by).as_dict()
         got["warnings"] = []
+        got.pop("ci95", None)
         assert got == _whole(gold, system, by)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -84,3 +87,50 @@ def test_an_undefined_score_gives_no_number() -> None:
     empty = np.zeros((10, 2))
     r = paired_bootstrap(empty, empty, accuracy, 100, 1)
     assert r.delta is None and r.p is None and r.ci is None
+
+
+def test_robustness_figures_carry_intervals_over_sentences(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from conftest import DATA, FIXTURES
+
+    from parsebench.formats.conllu import read_conllu, write_conllu
+
+    gold = tmp_path / "gold.conllu"
+    with gold.open("w") as fh:
+        write_conllu((read_conllu(DATA / "lin-key.conllu")
+                      + read_conllu(FIXTURES / "typos.conllu")) * 5, fh)
+    noisy = tmp_path / "noisy.conllu"
+    subprocess.run([sys.executable, "-m", "parsebench.cli", "noise", str(gold), "-o", str(noisy),
+                    "--rate", "0.3", "--lexicon", str(FIXTURES / "lexicon.txt")], check=True,
+                   capture_output=True)
+    # a parse of the noisy text that differs from the gold in every misspelled word's head
+    sents = read_conllu(noisy)
+    for s in sents:
+        s.heads = [0 if i == 0 else (1 if "Noise=" in m else h)
+                   for i, (h, m) in enumerate(zip(s.heads, s.misc, strict=True))]
+    parsed = tmp_path / "parsed.conllu"
+    with parsed.open("w") as fh:
+        write_conllu(sents, fh)
+
+    def cli(*args: str) -> dict[str, Any]:
+        p = subprocess.run([sys.executable, "-m", "parsebench.cli", *args, "--json"],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        d: dict[str, Any] = json.loads(p.stdout)
+        return d
+
+    rows = cli("robustness", "rows", str(gold), str(parsed), "--gold", str(gold))
+    lo, hi = rows["ci95"]["differs"]
+    assert 0 <= lo <= rows["differs"] <= hi <= 1 and hi > lo
+    lo, hi = rows["ci95"]["degr_real"]
+    assert lo <= rows["gold"]["degr_real"] <= hi
+    kak = cli("robustness", "sentences", str(gold), str(parsed))
+    lo, hi = kak["ci95"]["unlabeled"]
+    assert lo <= kak["unlabeled"] <= hi
+    f1 = cli("robustness", "f1", str(gold), str(parsed))
+    lo, hi = f1["ci95"]["f1"]
+    assert lo <= f1["f1"] <= hi
+    assert cli("robustness", "rows", str(gold), str(parsed), "--gold", str(gold)) == rows

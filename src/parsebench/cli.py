@@ -465,6 +465,7 @@ def robustness_f1(
     result = score_corpus(g, u, aligns, str(grammatical), str(ungrammatical),
                           str(alignment or ""), labeled, punct, not exclude_root)
     out = result.total.as_dict()
+    out["ci95"] = result.intervals()
     if result.by_errors:
         out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(result.by_errors.items())}
     if result.by_type:

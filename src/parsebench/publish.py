@@ -72,6 +72,18 @@ def pct(x: Any, digits: int = 2) -> str:
     return f"{100 * x:.{digits}f}"
 
 
+CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
+           "a sentence together); it measures the sample of sentences, the ± the noise")
+
+
+def ci95(v: dict[str, Any], key: str) -> str:
+    """A figure's 95% interval over sentences, as percentages; "n/a" without one."""
+    iv = (v.get("ci95") or {}).get(key) if isinstance(v, dict) else None
+    if not isinstance(iv, list) or len(iv) != 2:
+        return "n/a"
+    return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"
+
+
 def _sig(r: dict[str, Any]) -> str:
     """A result's signature without its level, for a table that has one row a level."""
     return re.sub(r"level:[^|]*\|", "", r["signature"])
@@ -103,22 +115,24 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
     for (parser, proj), rs in groups.items():
         has_gold = any("gold" in r["value"] for r in rs)
         has_cal = any("degr_calibrated" in r["value"] for r in rs)
-        headers = ["error level", "misspelled", "parse differs", "degr. lower", "degr. upper",
-                   "degr. estimate", "acc. lower", "acc. upper", "acc. estimate"]
+        headers = ["error level", "misspelled", "parse differs", "95% CI", "degr. lower",
+                   "degr. upper", "degr. estimate", "acc. lower", "acc. upper",
+                   "acc. estimate"]
         if has_gold:
-            headers += ["real degr.", "real acc.", "within bounds"]
+            headers += ["real degr.", "95% CI", "real acc.", "within bounds"]
         if has_cal:
             headers += ["calibrated degr.", "95% interval"]
         t = Table(f"{parser}, {proj}", headers, [])
         for r in rs:
             v = r["value"]
             row = [v["error_level_label"], pct(v["error_level"]), pct(v["differs"]),
-                   pct(v["degr_lower"]), pct(v["degr_upper"]), pct(v["degr_estimate"]),
-                   pct(v["acc_lower"]), pct(v["acc_upper"]), pct(v["acc_estimate"])]
+                   ci95(v, "differs"), pct(v["degr_lower"]), pct(v["degr_upper"]),
+                   pct(v["degr_estimate"]), pct(v["acc_lower"]), pct(v["acc_upper"]),
+                   pct(v["acc_estimate"])]
             if has_gold:
                 g = v.get("gold", {})
                 wb = g.get("within_bounds")
-                row += [pct(g.get("degr_real")), pct(g.get("acc_real")),
+                row += [pct(g.get("degr_real")), ci95(v, "degr_real"), pct(g.get("acc_real")),
                         "–" if wb is None else (("yes" if wb else "no") if isinstance(wb, bool)
                                                 else f"{100 * float(wb):.0f}% of runs")]
             if has_cal:
@@ -133,7 +147,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
             for w in v.get("warnings", []):
                 if "warning: " + w not in t.notes:
                     t.notes.append("warning: " + w)
-        t.notes.append("signature: " + _sig(rs[0]))
+        t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
         sec.tables.append(t)
         series = lines.setdefault(proj, {})
         for name, path, wanted in (("estimate", ("degr_estimate",), True),
@@ -184,19 +198,21 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
         return None
     sec = Section("Sentence robustness (Kakkonen, Table 1)")
     t = Table("Robustness: share of a noisy sentence's structure kept from the clean parse",
-              ["parser", "error level", "sentences", "failures", "unlabeled", "labeled"], [])
+              ["parser", "error level", "sentences", "failures", "unlabeled", "95% CI",
+               "labeled", "95% CI"], [])
     series: dict[str, plots.LevelSeries] = {}
     for r in rs:
         v = r["value"]
         t.rows.append([r["parser"], v["error_level_label"], str(v["sentences"]),
-                       str(v["failures"]), pct(v["unlabeled"]), pct(v["labeled"])])
+                       str(v["failures"]), pct(v["unlabeled"]), ci95(v, "unlabeled"),
+                       pct(v["labeled"]), ci95(v, "labeled")])
         reps = v.get("replicates") or [{"unlabeled": v["unlabeled"], "labeled": v["labeled"]}]
         for key in ("unlabeled", "labeled"):
             vals = [x[key] for x in reps if x[key] is not None]
             if vals:
                 series.setdefault(f"{r['parser']} {key}", []).append(
                     (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals)))
-    t.notes.append("signature: " + _sig(rs[0]))
+    t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
     sec.tables.append(t)
     if series:
         sec.images.append(("robustness.png", "Sentence robustness against error level; bands: "
@@ -232,15 +248,16 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
         return None
     sec = Section("Dependency evaluation against the gold key (Lin; CoNLL 2018 UAS/LAS)")
     t = Table("Accuracy, clean and at each error level (replicates pooled)",
-              ["parser", "input", "UAS", "LAS", "unlabeled P", "unlabeled R", "labeled P",
-               "labeled R"], [])
+              ["parser", "input", "UAS", "LAS", "LAS 95% CI", "unlabeled P", "unlabeled R",
+               "labeled P", "labeled R"], [])
     bars: dict[str, dict[str, float]] = {}
     for r in rs:
         v = r["value"]
         if r["projection"] == "deprel":
             t.rows.append([r["parser"], r["level"], pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
-                           pct(v["unlabeled"]["precision"]), pct(v["unlabeled"]["recall"]),
-                           pct(v["labeled"]["precision"]), pct(v["labeled"]["recall"])])
+                           ci95(v, "las"), pct(v["unlabeled"]["precision"]),
+                           pct(v["unlabeled"]["recall"]), pct(v["labeled"]["precision"]),
+                           pct(v["labeled"]["recall"])])
         for w in v.get("warnings", []):  # e.g. another annotation scheme than the gold's
             note = f"warning ({r['parser']}): {w}"
             if ("scheme" in w or "no heads" in w) and note not in t.notes:
@@ -275,10 +292,10 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
     if not rs:
         return None
     t = Table("Robustness F1 of ungrammatical sentences against their corrections",
-              ["parser", "precision", "recall", "F1", "shared", "ungrammatical deps",
+              ["parser", "precision", "recall", "F1", "95% CI", "shared", "ungrammatical deps",
                "grammatical deps"],
               [[r["parser"], pct(r["value"]["precision"]), pct(r["value"]["recall"]),
-                pct(r["value"]["f1"]), str(r["value"]["shared"]),
+                pct(r["value"]["f1"]), ci95(r["value"], "f1"), str(r["value"]["shared"]),
                 str(r["value"]["ungrammatical_deps"]), str(r["value"]["grammatical_deps"])]
                for r in rs])
     t.notes.append("signature: " + rs[0]["signature"])

@@ -95,6 +95,9 @@ def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str)
                  f"{_p(r['degr_lower'])} - {_p(r['degr_upper'])} ({_p(r['degr_estimate'])})"
                  f"  {real_d:>10}  {_p(r['acc_lower'])} - {_p(r['acc_upper'])} "
                  f"({_p(r['acc_estimate'])})  {real_a:>10}")
+    if "ci95" in r:
+        lines.append("95% interval over sentences: parse differs " + _ci(r, "differs")
+                     + (f", real degradation {_ci(r, 'degr_real')}" if gold else ""))
     if "degr_calibrated" in r:
         cal = r["calibration"]
         ratio = _v(cal["ratio"]) or 0.0
@@ -140,6 +143,12 @@ def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str)
     return "\n".join(lines) + "\n"
 
 
+def _ci(r: dict[str, Any], key: str) -> str:
+    """A figure's 95% interval over sentences, as percentages."""
+    iv = (r.get("ci95") or {}).get(key)
+    return "n/a" if not iv else f"[{100 * iv[0]:.2f}, {100 * iv[1]:.2f}]"
+
+
 def _within(x: Any) -> str:
     if isinstance(x, dict):
         return f"{100 * x['mean']:.0f}% of replicates"
@@ -158,6 +167,9 @@ def sentences_table(r: dict[str, Any], clean: str, noisy: list[str]) -> str:
     for key in ("unlabeled", "labeled"):
         lines.append(f"{key:<10} {_p(r[key], 8)} "
                      + " ".join(_p(r["by_errors"][k][key], 7) for k in levels))
+    if "ci95" in r:
+        lines.append(f"95% interval over sentences: unlabeled {_ci(r, 'unlabeled')}, "
+                     f"labeled {_ci(r, 'labeled')}")
     drop = r["relative_drop"]
     if drop["unlabeled"] is not None:
         lines.append(f"relative drop from {levels[0]} to {levels[-1]} misspellings: unlabeled "
@@ -175,6 +187,9 @@ def f1_table(r: dict[str, Any], grammatical: str, ungrammatical: str) -> str:
              f"{r['sentences']} sentence pairs, {r['failures']} with a failed parse", "",
              "              precision  recall      F1  shared  U deps  U err  G deps  G err",
              _f1_row("all", r)]
+    if "ci95" in r:
+        lines.append(f"95% interval over sentence pairs: precision {_ci(r, 'precision')}, "
+                     f"recall {_ci(r, 'recall')}, F1 {_ci(r, 'f1')}")
     for name in ("by_errors", "by_type"):
         if r.get(name):
             lines += ["", "by number of errors" if name == "by_errors" else "by error type"]

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.align import align_words, check_same_text, same_rows, text_length
@@ -171,6 +173,15 @@ class DepsResult:
     """False when the system has no head at all (a tagger's output): every attachment
     score is then n/a, not 0."""
 
+    def intervals(self) -> dict[str, list[float] | None]:
+        """95% bootstrap intervals of the CoNLL 2018 F1 scores over gold sentences."""
+        from parsebench.metrics.resample import sentence_interval
+
+        per = self.per_sentence or []
+        return {k: sentence_interval([(getattr(c, k).correct, getattr(c, k).gold,
+                                       getattr(c, k).system) for c in per], _counts_f1)
+                for k in ("uas", "las", "clas")}
+
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON of ``eval deps`` (without the signature)."""
         t = self.total
@@ -182,11 +193,20 @@ class DepsResult:
         if not self.attachments:
             for key in ("uas", "las", "clas", "unlabeled", "labeled"):
                 out[key].update(precision=None, recall=None, f1=None)
+        elif self.per_sentence is not None:
+            out["ci95"] = self.intervals()
         if self.by is not None:
             out["by"] = {k: {"sentences": b.sentences, "words": b.words,
                              "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
                          for k, b in sorted(self.by.items())}
         return out
+
+
+def _counts_f1(s: Any) -> Any:
+    """Columns (correct, gold, system): CoNLL 2018's F1."""
+    from parsebench.metrics.resample import ratio
+
+    return ratio(0, 1)(np.stack([2 * s[..., 0], s[..., 1] + s[..., 2]], axis=-1))
 
 
 class LabelMap:

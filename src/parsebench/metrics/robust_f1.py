@@ -15,8 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
+from parsebench.metrics.resample import Stats, ratio, sentence_interval
 from parsebench.metrics.wordalign import Alignment, edit_distance, unaligned_runs
 
 
@@ -87,6 +91,21 @@ class F1Result:
     total: F1Counts
     by_errors: dict[int, F1Counts] = field(default_factory=dict)
     by_type: dict[str, F1Counts] = field(default_factory=dict)
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)
+    """(shared, precision's denominator, recall's denominator) of every sentence pair."""
+
+    def intervals(self) -> dict[str, list[float] | None]:
+        """95% bootstrap intervals over sentence pairs."""
+        return {"precision": sentence_interval(self.pairs, ratio(0, 1)),
+                "recall": sentence_interval(self.pairs, ratio(0, 2)),
+                "f1": sentence_interval(self.pairs, _f1)}
+
+
+def _f1(s: Stats) -> npt.NDArray[np.float64]:
+    p, r = ratio(0, 1)(s), ratio(0, 2)(s)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+    return np.where(np.isnan(p) | np.isnan(r), np.nan, f)  # n/a stays n/a
 
 
 def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
@@ -117,6 +136,8 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
                                  a_path, k + 1)
         c = score_pair(u, g, a, labeled, punct, root)
         result.total.add(c)
+        result.pairs.append((c.shared, c.ungrammatical_deps - c.ungrammatical_error_deps,
+                             c.grammatical_deps - c.grammatical_error_deps))
         errors = a.errors if a.errors is not None else unaligned_runs(a.pairs, len(u), len(g))
         result.by_errors.setdefault(errors, F1Counts()).add(c)
         for t in sorted(set(a.types)):

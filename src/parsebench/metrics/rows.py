@@ -17,6 +17,7 @@ from typing import Any
 
 from parsebench.analysis import Parse, carries, check_same_rows, misspelled_rows, project
 from parsebench.errors import InputError
+from parsebench.metrics.resample import one_minus, ratio, sentence_interval
 from parsebench.metrics.scheme import scheme_warning
 
 Number = float | Fraction
@@ -73,6 +74,9 @@ class RowCounts:
     per_sentence: list[tuple[int, int, int]] = field(default_factory=list)
     """(rows, changed rows, net loss x_aab - x_aba in rows) of every sentence, for the
     bootstrap of the calibration."""
+    per_sentence_gold: list[tuple[int, int]] = field(default_factory=list)
+    """(rows right in the clean parse, rows right in the noisy one) of every sentence,
+    with gold: the statistics of the real degradation's interval."""
 
 
 def _bucket(d: int | None) -> str:
@@ -166,13 +170,14 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
                     right = memo[key] = sum(a == b for a, b in zip(zero, m, strict=True))
                 out.cases["aaa"] += right
                 out.cases["abb"] += size - right
+                out.per_sentence_gold.append((right, right))
             out.per_sentence.append((size, 0, 0))
             continue
         flags = misspelled_rows(c_parse, n_parse)
         out.misspelled += sum(flags)
         dists = _distances(flags)
         out.rows += len(zero)
-        before = (out.agree_0n, out.cases["aab"], out.cases["aba"])
+        before = (out.agree_0n, out.cases["aab"], out.cases["aba"], out.cases["aaa"])
         for i, (a0, an) in enumerate(zip(zero, nth, strict=True)):
             same = a0 == an
             out.agree_0n += same
@@ -193,6 +198,10 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
                 out.cases["abb" if same else "abc"] += 1
         out.per_sentence.append((len(zero), len(zero) - (out.agree_0n - before[0]),
                                  out.cases["aab"] - before[1] - (out.cases["aba"] - before[2])))
+        if m is not None:
+            aaa = out.cases["aaa"] - before[3]
+            out.per_sentence_gold.append((aaa + out.cases["aab"] - before[1],
+                                          aaa + out.cases["aba"] - before[2]))
     return out
 
 
@@ -300,6 +309,7 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
     from parsebench.metrics import calibration as cal_mod
 
     objs = []
+    all_counts: list[RowCounts] = []
     cache = {} if cache is None else cache
     if not carries(clean, projection):
         return _not_applicable(clean, projection, clean_path)
@@ -309,6 +319,7 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
             check_is_parse(gold, parses, gold_path, path)
         counts = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path),
                             cache)
+        all_counts.append(counts)
         fig = rows_figures(counts, accuracy, path)
         if calibration is not None:
             cal, cal_acr = calibration
@@ -320,7 +331,23 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
         if scheme:
             fig["warnings"].append(scheme)
         objs.append(fig)
-    return objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+    out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+    out["ci95"] = _intervals(all_counts)
+    return out
+
+
+def _intervals(counts: Sequence[RowCounts]) -> dict[str, list[float] | None]:
+    """95% bootstrap intervals of the rows figures over sentences, the replicates of a
+    sentence resampled together (beside the replicate spread, which measures the noise,
+    this measures the sample of sentences)."""
+    rows = [[sum(c.per_sentence[k][j] for c in counts) for j in (0, 1)]
+            for k in range(len(counts[0].per_sentence))]
+    out = {"differs": sentence_interval(rows, ratio(1, 0))}
+    if counts[0].has_gold and counts[0].per_sentence_gold:
+        gold = [[sum(c.per_sentence_gold[k][j] for c in counts) for j in (0, 1)]
+                for k in range(len(counts[0].per_sentence_gold))]
+        out["degr_real"] = sentence_interval(gold, one_minus(ratio(1, 0)))
+    return out
 
 
 def _scheme(clean: Sequence[Parse], gold: Sequence[Parse], projection: str,

@@ -14,6 +14,7 @@ from typing import Any
 
 from parsebench.analysis import Parse, check_same_rows, misspelled_rows, structure
 from parsebench.formats.conllu import NO_HEAD
+from parsebench.metrics.resample import ratio, sentence_interval
 
 
 @dataclass(slots=True)
@@ -47,36 +48,57 @@ class SentenceScores:
     ``_`` heads): every score is then n/a, not a perfect match of nothing."""
     labels: bool = True
     """False when the clean parses have no labels: the labeled score is n/a."""
+    per_sentence: dict[int, list[int]] = field(default_factory=dict)
+    """Clean sentence k -> [pairs with a misspelling, unlabeled matches, labeled
+    matches], and under -k-1 the same over every pair: what the bootstrap resamples
+    (the replicates of a sentence stay together)."""
 
-    def add_pair(self, clean: Parse, noisy: Parse) -> None:
+    def add_pair(self, clean: Parse, noisy: Parse, index: int = 0) -> None:
+        errors, unlabeled, labeled = self._pair(clean, noisy)
+        for key, counted in ((index, errors > 0), (-index - 1, True)):
+            if counted:
+                row = self.per_sentence.setdefault(key, [0, 0, 0])
+                row[0] += 1
+                row[1] += unlabeled
+                row[2] += labeled
+
+    def _pair(self, clean: Parse, noisy: Parse) -> tuple[int, int, int]:
+        """Count one pair; return its misspellings and whether it matched (0/1, 0/1)."""
         if noisy is clean and not any(clean.noise):
             t = self.by_errors.setdefault(0, Tally())  # unchanged by the noise
             t.sentences += 1
             if clean.failed is not None:
                 t.failures += 1
-            else:
-                t.unlabeled += 1
-                t.labeled += 1
-            return
+                return 0, 0, 0
+            t.unlabeled += 1
+            t.labeled += 1
+            return 0, 1, 1
         errors = sum(misspelled_rows(clean, noisy)) if len(clean) == len(noisy) else \
             sum(noisy.noise)
         t = self.by_errors.setdefault(errors, Tally())
         t.sentences += 1
         if clean.failed is not None or noisy.failed is not None:
             t.failures += 1
-            return
+            return errors, 0, 0
         if len(clean) != len(noisy) or clean.kind != noisy.kind:
-            return
+            return errors, 0, 0
         if structure(clean, False) == structure(noisy, False):
             t.unlabeled += 1
             if structure(clean, True) == structure(noisy, True):
                 t.labeled += 1
+                return errors, 1, 1
+            return errors, 1, 0
+        return errors, 0, 0
 
     def add(self, other: SentenceScores) -> None:
         for k, t in other.by_errors.items():
             self.by_errors.setdefault(k, Tally()).add(t)
         self.structure = self.structure and other.structure
         self.labels = self.labels and other.labels
+        for k, row in other.per_sentence.items():
+            mine = self.per_sentence.setdefault(k, [0, 0, 0])
+            for i, x in enumerate(row):
+                mine[i] += x
 
     def overall(self) -> Tally:
         """Pairs whose noisy side has a misspelling; all pairs when none has."""
@@ -101,10 +123,21 @@ class SentenceScores:
                 if lo[key]:
                     drops[key] = relative_drop(lo[key], hi[key])
         out["relative_drop"] = drops
+        out["ci95"] = self._intervals()
         out["warnings"] = [] if self.structure and self.labels else [
             "the clean parses have no " + ("heads (a tagger's output?): the sentence "
                                            "scores are n/a" if not self.structure else
                                            "labels: the labeled score is n/a")]
+        return out
+
+    def _intervals(self) -> dict[str, list[float] | None]:
+        """95% bootstrap intervals of the overall scores, resampling clean sentences."""
+        with_errors = [row for k, row in self.per_sentence.items() if k >= 0]
+        rows = with_errors or [row for k, row in self.per_sentence.items() if k < 0]
+        out: dict[str, list[float] | None] = {}
+        for key, col in (("unlabeled", 1), ("labeled", 2)):
+            usable = self.structure and (key == "unlabeled" or self.labels)
+            out[key] = sentence_interval(rows, ratio(col, 0)) if usable else None
         return out
 
     def _scores(self, t: Tally) -> dict[str, Any]:
@@ -131,6 +164,6 @@ def score_sentences(clean: Sequence[Parse], noisy_files: Sequence[Sequence[Parse
     for noisy, path in zip(noisy_files, noisy_paths, strict=True):
         if len(noisy) != len(clean):
             check_same_rows(clean, noisy, clean_path, path)
-        for c, n in zip(clean, noisy, strict=True):
-            scores.add_pair(c, n)
+        for k, (c, n) in enumerate(zip(clean, noisy, strict=True)):
+            scores.add_pair(c, n, k)
     return scores
