@@ -90,3 +90,44 @@ def test_trees_metrics_and_bad_input(tmp_path: Path) -> None:
     short.write_text(test.read_text().splitlines()[0] + "\n")
     p = compare(str(gold), str(test), str(short), "--metric", "flat-recall")
     assert p.returncode == 2 and "parsebench: " in p.stderr
+
+
+def test_a_run_with_two_parsers_says_which_differ(tmp_path: Path) -> None:
+    pytest.importorskip("nltk")
+    from conftest import FIXTURES
+
+    exp = tmp_path / "two.toml"
+    exp.write_text(f'''name = "two"
+[corpus]
+path = "{FIXTURES / 'typos.conllu'}"
+[noise]
+rates = [0.2, 0.4]
+replicates = 2
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+[[parsers]]
+name = "tnt-lin"
+spec = "nltk-tnt:{DATA / 'lin-key.conllu'}"
+[[parsers]]
+name = "tnt-typos"
+spec = "nltk-tnt:{FIXTURES / 'typos.conllu'}"
+[metrics]
+rows = ["upos"]
+''')
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(tmp_path / "s.sqlite"), "--report", str(tmp_path / "rep")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    md = (tmp_path / "rep" / "index.md").read_text()
+    assert "Which parsers differ" in md
+    rows = [ln for ln in md.splitlines() if ln.startswith("| parse differs (upos)")]
+    assert len(rows) == 2  # one pair of parsers at each of the two levels
+    assert all("tnt-typos - tnt-lin" in r for r in rows)
+    # with the gold, the real degradation is tested too: 2 figures x 2 levels
+    assert len([ln for ln in md.splitlines() if ln.startswith("| real degradation")]) == 2
+    assert "Holm-corrected for the 4 tests" in md
+    # the report is computed again from the store alone, with the same tests
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "report",
+                        str(tmp_path / "s.sqlite"), "-o", str(tmp_path / "again")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "again" / "index.md").read_text() == md

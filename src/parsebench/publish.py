@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from parsebench import plots
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
@@ -445,9 +447,62 @@ def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     return out
 
 
+def _significance_section(results: list[dict[str, Any]]) -> Section | None:
+    """Which parsers differ, figure by figure and level by level: paired bootstrap tests
+    on the per-sentence statistics stored with each result (the same sentences and
+    replicates for every parser), Holm-corrected over the whole table."""
+    from parsebench.metrics import deps, robust_f1, rows, sentences
+    from parsebench.metrics.resample import holm, paired_bootstrap
+
+    figures = [("rows", "differs", "parse differs", rows.SCORES["differs"]),
+               ("rows", "degr_real", "real degradation", rows.SCORES["degr_real"]),
+               ("sentences", "unlabeled", "Kakkonen unlabeled", sentences.SCORES["unlabeled"]),
+               ("deps", "las", "LAS", deps.counts_f1),
+               ("f1", "f1", "robustness F1", robust_f1.f1_score)]
+    groups: dict[tuple[str, str, str], list[tuple[str, Any]]] = {}
+    for r in results:
+        st = r["value"].get("stats") if isinstance(r["value"], dict) else None
+        if not isinstance(st, dict):
+            continue
+        for metric, key, name, _ in figures:
+            if r["metric"] == metric and key in st and (metric != "deps"
+                                                         or r["projection"] == "deprel"):
+                label = name if metric != "rows" else f"{name} ({r['projection']})"
+                groups.setdefault((label, key, r["level"]), []).append((r["parser"], st[key]))
+    score_of = {key: fn for _, key, _, fn in figures}
+    tests: list[tuple[str, str, str, str, Any]] = []
+    for (label, key, level), entries in groups.items():
+        for i in range(len(entries)):
+            for j in range(i + 1, len(entries)):
+                (pa, a), (pb, b) = entries[i], entries[j]
+                if len(a) != len(b) or not a:
+                    continue
+                test = paired_bootstrap(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
+                                        score_of[key], SIGNIFICANCE_SAMPLES, 1)
+                tests.append((label, level, pa, pb, test))
+    if not tests:
+        return None
+    adjusted = holm([t.p for *_, t in tests])
+    t = Table("Which parsers differ (paired bootstrap over sentences)",
+              ["figure", "level", "parser B - parser A", "difference", "95% CI", "p (Holm)",
+               "significant at 0.05"], [])
+    for (label, level, pa, pb, test), p in zip(tests, adjusted, strict=True):
+        t.rows.append([label, level, f"{pb} - {pa}", pct(test.delta),
+                       ci95({"ci95": {"d": list(test.ci) if test.ci else None}}, "d"),
+                       "n/a" if p is None else f"{p:.4f}",
+                       "n/a" if p is None else ("yes" if p < 0.05 else "no")])
+    t.notes.append(f"{SIGNIFICANCE_SAMPLES:,} paired resamples of the sentences (seed 1), the "
+                   "same for both parsers; p = (1 + #{|d* - mean d*| >= |d|}) / (1 + N), "
+                   f"Holm-corrected for the {len(tests)} tests of this table")
+    return Section("Is the difference real?", [t])
+
+
+SIGNIFICANCE_SAMPLES = 2000
+
+
 def _sections(results: list[dict[str, Any]]) -> list[Section]:
-    makers = (_rows_section, _sentences_section, _deps_section, _f1_section, _speed_section,
-              _examples_section)
+    makers = (_rows_section, _sentences_section, _deps_section, _f1_section,
+              _significance_section, _speed_section, _examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]
 
 

@@ -476,6 +476,7 @@ def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
         f1r = score_corpus(g, clean, None, str(corr.path), str(corpus.path))
         f1 = f1r.total.as_dict()
         f1["ci95"] = f1r.intervals()
+        f1["stats"] = {"f1": [list(x) for x in f1r.pairs]}
         f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
         sig = signature(method="hashemi-hwa-f1", alignment="edit-distance", labeled=False,
                         punct=True, root=True, **base)

@@ -179,7 +179,7 @@ class DepsResult:
 
         per = self.per_sentence or []
         return {k: sentence_interval([(getattr(c, k).correct, getattr(c, k).gold,
-                                       getattr(c, k).system) for c in per], _counts_f1)
+                                       getattr(c, k).system) for c in per], counts_f1)
                 for k in ("uas", "las", "clas")}
 
     def as_dict(self) -> dict[str, Any]:
@@ -195,6 +195,8 @@ class DepsResult:
                 out[key].update(precision=None, recall=None, f1=None)
         elif self.per_sentence is not None:
             out["ci95"] = self.intervals()
+            out["stats"] = {"las": [[c.las.correct, c.las.gold, c.las.system]
+                                    for c in self.per_sentence]}
         if self.by is not None:
             out["by"] = {k: {"sentences": b.sentences, "words": b.words,
                              "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
@@ -202,7 +204,7 @@ class DepsResult:
         return out
 
 
-def _counts_f1(s: Any) -> Any:
+def counts_f1(s: Any) -> Any:
     """Columns (correct, gold, system): CoNLL 2018's F1."""
     from parsebench.metrics.resample import ratio
 

@@ -98,10 +98,10 @@ class F1Result:
         """95% bootstrap intervals over sentence pairs."""
         return {"precision": sentence_interval(self.pairs, ratio(0, 1)),
                 "recall": sentence_interval(self.pairs, ratio(0, 2)),
-                "f1": sentence_interval(self.pairs, _f1)}
+                "f1": sentence_interval(self.pairs, f1_score)}
 
 
-def _f1(s: Stats) -> npt.NDArray[np.float64]:
+def f1_score(s: Stats) -> npt.NDArray[np.float64]:
     p, r = ratio(0, 1)(s), ratio(0, 2)(s)
     with np.errstate(invalid="ignore", divide="ignore"):
         f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)

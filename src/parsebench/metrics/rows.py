@@ -332,21 +332,26 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
             fig["warnings"].append(scheme)
         objs.append(fig)
     out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
-    out["ci95"] = _intervals(all_counts)
+    out["stats"] = _stats(all_counts)
+    out["ci95"] = {k: sentence_interval(rows, SCORES[k]) for k, rows in out["stats"].items()}
     return out
 
 
-def _intervals(counts: Sequence[RowCounts]) -> dict[str, list[float] | None]:
-    """95% bootstrap intervals of the rows figures over sentences, the replicates of a
-    sentence resampled together (beside the replicate spread, which measures the noise,
-    this measures the sample of sentences)."""
-    rows = [[sum(c.per_sentence[k][j] for c in counts) for j in (0, 1)]
-            for k in range(len(counts[0].per_sentence))]
-    out = {"differs": sentence_interval(rows, ratio(1, 0))}
+SCORES = {"differs": ratio(1, 0), "degr_real": one_minus(ratio(1, 0))}
+"""How the per-sentence statistics of :func:`_stats` give each figure."""
+
+
+def _stats(counts: Sequence[RowCounts]) -> dict[str, list[list[int]]]:
+    """Per sentence, summed over the replicates (a sentence's replicates are resampled
+    together): [rows, changed rows] for parse differs, and with gold [rows right in the
+    clean parse, rows right in the noisy one] for the real degradation. The intervals
+    (beside the replicate spread, which measures the noise, they measure the sample of
+    sentences) and the tests between parsers are computed from them."""
+    out = {"differs": [[sum(c.per_sentence[k][j] for c in counts) for j in (0, 1)]
+                       for k in range(len(counts[0].per_sentence))]}
     if counts[0].has_gold and counts[0].per_sentence_gold:
-        gold = [[sum(c.per_sentence_gold[k][j] for c in counts) for j in (0, 1)]
-                for k in range(len(counts[0].per_sentence_gold))]
-        out["degr_real"] = sentence_interval(gold, one_minus(ratio(1, 0)))
+        out["degr_real"] = [[sum(c.per_sentence_gold[k][j] for c in counts) for j in (0, 1)]
+                            for k in range(len(counts[0].per_sentence_gold))]
     return out
 
 

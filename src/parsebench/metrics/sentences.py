@@ -124,20 +124,30 @@ class SentenceScores:
                     drops[key] = relative_drop(lo[key], hi[key])
         out["relative_drop"] = drops
         out["ci95"] = self._intervals()
+        if self.structure:
+            out["stats"] = {"unlabeled": self.stats()}
         out["warnings"] = [] if self.structure and self.labels else [
             "the clean parses have no " + ("heads (a tagger's output?): the sentence "
                                            "scores are n/a" if not self.structure else
                                            "labels: the labeled score is n/a")]
         return out
 
+    def stats(self) -> list[list[int]]:
+        """The overall score's statistics per clean sentence, in sentence order:
+        [pairs, unlabeled matches, labeled matches] over the pairs with a misspelling
+        (every pair when none has one), as :meth:`overall` counts them."""
+        with_errors = sorted((k, row) for k, row in self.per_sentence.items() if k >= 0)
+        chosen = with_errors or sorted((-k - 1, row) for k, row in self.per_sentence.items()
+                                       if k < 0)
+        return [row for _, row in chosen]
+
     def _intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals of the overall scores, resampling clean sentences."""
-        with_errors = [row for k, row in self.per_sentence.items() if k >= 0]
-        rows = with_errors or [row for k, row in self.per_sentence.items() if k < 0]
+        rows = self.stats()
         out: dict[str, list[float] | None] = {}
-        for key, col in (("unlabeled", 1), ("labeled", 2)):
+        for key in ("unlabeled", "labeled"):
             usable = self.structure and (key == "unlabeled" or self.labels)
-            out[key] = sentence_interval(rows, ratio(col, 0)) if usable else None
+            out[key] = sentence_interval(rows, SCORES[key]) if usable else None
         return out
 
     def _scores(self, t: Tally) -> dict[str, Any]:
@@ -147,6 +157,10 @@ class SentenceScores:
         for key in missing:
             out[key] = out["parsed_only"][key] = None
         return out
+
+
+SCORES = {"unlabeled": ratio(1, 0), "labeled": ratio(2, 0)}
+"""Kakkonen's scores from the summed statistics of :meth:`SentenceScores.stats`."""
 
 
 def relative_drop(low: float, high: float) -> float:
