@@ -329,6 +329,35 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
     return None
 
 
+def _attempt(report: Report, starts: Sequence[int], i: int, word: str, settings: Settings,
+             kb: Keyboard, lexicon: Lexicon, input_words: set[str]) -> bool:
+    """Misspell the word at corpus position I (WORD); record the change or the miss."""
+    si = bisect_right(starts, i) - 1
+    ti = i - starts[si]
+    got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon, input_words,
+                   settings.weights)
+    if got is None:
+        report.no_nonword += 1
+        return False
+    report.changes.append(Change(si, ti, got[0], word, got[1]))
+    return True
+
+
+def _in_sentence(report: Report, si: int, cands: list[int], k: int, seed: int,
+                 attempt: Callable[[int], bool]) -> None:
+    """Misspell K of sentence SI's eligible words CANDS, or none (a short sentence)."""
+    mark = len(report.changes)
+    done = 0
+    if len(cands) >= k:
+        for i in _draw(cands, random.Random(seed * 1_000_003 + si)):
+            done += attempt(i)
+            if done == k:
+                break
+    if done < k:
+        del report.changes[mark:]
+        report.short_sentences.append(si)
+
+
 class Corpus:
     """The seed-independent part of planning, done once for all levels and replicates."""
 
@@ -361,16 +390,8 @@ class Corpus:
         report.eligible = len(pool)
 
         def attempt(i: int) -> bool:
-            si = bisect_right(starts, i) - 1
-            ti = i - starts[si]
-            word = flat[i]
-            got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon,
-                           self.input_words, settings.weights)
-            if got is None:
-                report.no_nonword += 1
-                return False
-            report.changes.append(Change(si, ti, got[0], word, got[1]))
-            return True
+            return _attempt(report, starts, i, flat[i], settings, kb, lexicon,
+                            self.input_words)
 
         if settings.rate is not None:
             target = math.floor(settings.rate * report.words + 0.5)
@@ -387,17 +408,7 @@ class Corpus:
             for i in pool:
                 by_sentence.setdefault(bisect_right(starts, i) - 1, []).append(i)
             for si in range(len(self.sentences)):
-                mark = len(report.changes)
-                done = 0
-                cands = by_sentence.get(si, [])
-                if len(cands) >= k:
-                    for i in _draw(cands, random.Random(settings.seed * 1_000_003 + si)):
-                        done += attempt(i)
-                        if done == k:
-                            break
-                if done < k:
-                    del report.changes[mark:]
-                    report.short_sentences.append(si)
+                _in_sentence(report, si, by_sentence.get(si, []), k, settings.seed, attempt)
         report.changes.sort(key=lambda c: (c.sentence, c.token))
         return report
 
@@ -452,15 +463,7 @@ class StreamedCorpus:
         report = Report(words=self.words, eligible=len(self.pool))
 
         def attempt(i: int, word: str) -> bool:
-            si = bisect_right(starts, i) - 1
-            ti = i - starts[si]
-            got = misspell(word, _word_rng(settings.seed, si, ti), kb, lexicon,
-                           self.input_words, settings.weights)
-            if got is None:
-                report.no_nonword += 1
-                return False
-            report.changes.append(Change(si, ti, got[0], word, got[1]))
-            return True
+            return _attempt(report, starts, i, word, settings, kb, lexicon, self.input_words)
 
         if settings.rate is not None:
             target = math.floor(settings.rate * report.words + 0.5)
@@ -483,17 +486,12 @@ class StreamedCorpus:
             for si, (forms, _) in enumerate(self.read()):
                 lo = bisect_left(pool, starts[si])
                 hi = bisect_left(pool, starts[si + 1])
-                mark = len(report.changes)
-                done = 0
-                if hi - lo >= k:
-                    cands = list(pool[lo:hi])
-                    for i in _draw(cands, random.Random(settings.seed * 1_000_003 + si)):
-                        done += attempt(i, forms[i - starts[si]])
-                        if done == k:
-                            break
-                if done < k:
-                    del report.changes[mark:]
-                    report.short_sentences.append(si)
+                s0 = starts[si]
+
+                def here(i: int, forms: Sequence[str] = forms, s0: int = s0) -> bool:
+                    return attempt(i, forms[i - s0])
+
+                _in_sentence(report, si, list(pool[lo:hi]), k, settings.seed, here)
         report.changes.sort(key=lambda c: (c.sentence, c.token))
         return report
 
