@@ -39,6 +39,7 @@ def test_a_system_against_itself(tmp_path: Path) -> None:
     d = json.loads(p.stdout)
     assert d["pairs"][0]["delta"] == 0 and d["pairs"][0]["p"] == 1
     assert d["pairs"][0]["significant"] is False and d["correction"] is None
+    assert "contain a cycle" in p.stderr  # the scorer's warnings reach the user
     # the bundled Lin example: LAS as CoNLL 2018 computes it, 6 of 12 words
     assert d["systems"][0]["score"] == pytest.approx(6 / 12)
     lo, hi = d["systems"][0]["ci"]

@@ -661,6 +661,7 @@ def compare_cmd(
     r = compare(gold, systems, metric, test, samples, seed, alpha, all_pairs)
     r["signature"] = signature(method="compare", metric=metric, test=test, samples=samples,
                                seed=seed, alpha=alpha, correction=r["correction"])
+    _warn(r["warnings"])
     if as_json:
         _emit_json(r)
     else:

@@ -40,7 +40,8 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     if len(systems) < 1:
         raise InputError("give at least one system file")
     m = REGISTRY[metric]
-    stats = [sentence_stats(m, gold, s) for s in systems]
+    warnings: list[str] = []
+    stats = [sentence_stats(m, gold, s, warnings) for s in systems]
     for s, path in zip(stats, systems, strict=True):
         if s.shape[0] != stats[0].shape[0]:
             raise InputError(f"{s.shape[0]} sentences scored, but {systems[0]} gives "
@@ -63,7 +64,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     return {"metric": metric, "title": m.title, "test": test, "samples": samples,
             "seed": seed, "alpha": alpha, "sentences": int(stats[0].shape[0]),
             "correction": "holm" if len(results) > 1 else None,
-            "systems": out_systems, "pairs": pairs}
+            "systems": out_systems, "pairs": pairs, "warnings": warnings}
 
 
 def _pair(x: tuple[float, float] | None) -> list[float] | None:

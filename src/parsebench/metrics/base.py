@@ -81,14 +81,18 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
 
 
 def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
-                   system: str | os.PathLike[str]) -> Stats:
-    """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence."""
+                   system: str | os.PathLike[str], warnings: list[str] | None = None
+                   ) -> Stats:
+    """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence; what the
+    scorer warns about (another annotation scheme, no heads) goes to WARNINGS."""
     if metric.reads == "deps":
-        from parsebench.formats.conllu import read_conllu
+        from parsebench.formats.conllu import iter_conllu
         from parsebench.metrics.deps import evaluate_deps
 
-        res = evaluate_deps(read_conllu(gold), read_conllu(system), gold_path=str(gold),
+        res = evaluate_deps(iter_conllu(gold), iter_conllu(system), gold_path=str(gold),
                             system_path=str(system))
+        if warnings is not None:
+            warnings += res.warnings
         rows: list[tuple[int, ...]]
         if metric.name in ("uas", "las", "clas"):
             rows = [(c.correct, c.gold, c.system) for c in
