@@ -275,3 +275,20 @@ def test_two_runs_on_one_store_never_parse_twice(tmp_path: Path) -> None:
                            capture_output=True, text=True)
     assert third.returncode == 0, third.stderr
     assert "0 sentences parsed" in third.stdout
+
+
+@pytest.mark.parametrize("config", ['"\\ud800"', "[[[[", "\xff\xfe", "null"])
+def test_a_damaged_run_record(store: Path, tmp_path: Path, config: str) -> None:
+    """The report refuses it with one line; a new run leaves the old record out."""
+    s = tmp_path / "r.sqlite"
+    shutil.copy(store, s)
+    with contextlib.closing(sqlite3.connect(s)) as db:
+        db.execute("UPDATE runs SET config=?", (config,))
+        db.commit()
+    code, _, err = run_main("report", str(s), "-o", str(tmp_path / "rep"))
+    assert code == 2 and len(err.splitlines()) == 1 and "damaged" in err
+    assert not (tmp_path / "rep").exists()
+    code, _, err = run_main("run", str(experiment(tmp_path)), "--store", str(s), "--report",
+                            str(tmp_path / "rep2"))
+    assert code == 0, err
+    assert "record of run 1 is damaged; left out" in err

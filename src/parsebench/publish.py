@@ -565,12 +565,15 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     outdir = check_folder(outdir)
     try:
         data = collect(store)
-        built = _build(data)
+        md, page, csv_text, images = _build(data)
+        json_text = json.dumps([{"run": info, "results": results} for info, results in data],
+                               indent=1, ensure_ascii=False) + "\n"
+        for text in (md, page, csv_text, json_text):
+            text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
     except _DAMAGE as exc:
         raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
                          f"{' '.join(str(exc).split())[:120]}); it is damaged, or was not "
                          "written by parsebench", store.path) from None
-    md, page, csv_text, images = built
     outdir.mkdir(parents=True, exist_ok=True)
     if images:
         (outdir / "plots").mkdir(exist_ok=True)
@@ -585,8 +588,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     with atomic_output(files["csv"]) as fh:
         fh.write(csv_text)
     with atomic_output(files["json"]) as fh:
-        fh.write(json.dumps([{"run": info, "results": results} for info, results in data],
-                            indent=1, ensure_ascii=False) + "\n")
+        fh.write(json_text)
     return files
 
 

@@ -304,15 +304,25 @@ class Store:
                               "stats FROM runs WHERE id=?", (run,)).fetchone()
         if row is None:
             raise InputError(f"no run {run}", self.path)
-        return {"id": run, "experiment": row[0], "config": json.loads(row[1]),
-                "started": row[2], "finished": row[3], "parsed": row[4], "cached": row[5],
-                "stats": json.loads(row[6]) if row[6] else None}
+        config = json.loads(row[1])
+        stats = json.loads(row[6]) if row[6] else None
+        if not isinstance(config, dict) or not isinstance(stats, dict | None):
+            raise ValueError(f"run {run}: its record is not what parsebench writes")
+        json.dumps([config, stats], ensure_ascii=False).encode("utf-8")  # lone surrogates
+        return {"id": run, "experiment": row[0], "config": config, "started": row[2],
+                "finished": row[3], "parsed": row[4], "cached": row[5], "stats": stats}
 
     def earlier_runs(self, experiment: str, before: int) -> list[dict[str, Any]]:
         """The finished runs of EXPERIMENT before run BEFORE, oldest first."""
         rows = self.db.execute("SELECT id FROM runs WHERE experiment=? AND id<? AND finished "
                                "IS NOT NULL ORDER BY id", (experiment, before)).fetchall()
-        return [self.run_info(r[0]) for r in rows]
+        out = []
+        for r in rows:
+            try:
+                out.append(self.run_info(r[0]))
+            except ValueError:  # an earlier run's record is damaged: it is history only
+                self.warnings.append(f"the record of run {r[0]} is damaged; left out")
+        return out
 
     def replace_results(self, run: int, experiment: str,
                         results: Iterable[tuple[str, str, str, str, str, Any]]) -> None:
