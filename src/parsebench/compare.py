@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.metrics.base import REGISTRY, sentence_stats
+from parsebench.metrics.base import COMPARABLE, REGISTRY, sentence_stats
 from parsebench.metrics.resample import (
     bootstrap_scores,
     holm,
@@ -29,8 +29,8 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
             seed: int = 1, alpha: float = 0.05, all_pairs: bool = False) -> dict[str, Any]:
     """The JSON object of ``compare`` (without its signature); fractions in [0, 1]."""
-    if metric not in REGISTRY:
-        raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(REGISTRY))
+    if metric not in COMPARABLE:
+        raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(COMPARABLE))
     if test not in TESTS:
         raise InputError(f"--test {test!r}: expected bootstrap or randomization")
     if samples < 1:

@@ -451,25 +451,24 @@ def _significance_section(results: list[dict[str, Any]]) -> Section | None:
     """Which parsers differ, figure by figure and level by level: paired bootstrap tests
     on the per-sentence statistics stored with each result (the same sentences and
     replicates for every parser), Holm-corrected over the whole table."""
-    from parsebench.metrics import deps, robust_f1, rows, sentences
+    from parsebench.metrics.base import REGISTRY
     from parsebench.metrics.resample import holm, paired_bootstrap
 
-    figures = [("rows", "differs", "parse differs", rows.SCORES["differs"]),
-               ("rows", "degr_real", "real degradation", rows.SCORES["degr_real"]),
-               ("sentences", "unlabeled", "Kakkonen unlabeled", sentences.SCORES["unlabeled"]),
-               ("deps", "las", "LAS", deps.counts_f1),
-               ("f1", "f1", "robustness F1", robust_f1.f1_score)]
+    figures = [m for m in REGISTRY.values() if m.stored]
     groups: dict[tuple[str, str, str], list[tuple[str, Any]]] = {}
     for r in results:
         st = r["value"].get("stats") if isinstance(r["value"], dict) else None
         if not isinstance(st, dict):
             continue
-        for metric, key, name, _ in figures:
+        for m in figures:
+            assert m.stored is not None
+            metric, key = m.stored
             if r["metric"] == metric and key in st and (metric != "deps"
                                                          or r["projection"] == "deprel"):
-                label = name if metric != "rows" else f"{name} ({r['projection']})"
-                groups.setdefault((label, key, r["level"]), []).append((r["parser"], st[key]))
-    score_of = {key: fn for _, key, _, fn in figures}
+                label = m.title if metric != "rows" else f"{m.title} ({r['projection']})"
+                groups.setdefault((label, m.name, r["level"]), []).append((r["parser"],
+                                                                           st[key]))
+    score_of = {m.name: m.score for m in figures}
     tests: list[tuple[str, str, str, str, Any]] = []
     for (label, key, level), entries in groups.items():
         for i in range(len(entries)):

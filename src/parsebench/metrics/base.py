@@ -1,11 +1,15 @@
-"""One interface for the metrics that score a system against a gold: per-sentence
-sufficient statistics, and a corpus score computed from their sum.
+"""One interface for the metrics: per-sentence sufficient statistics, and a corpus
+score computed from their sum.
 
 Resampling (:mod:`parsebench.metrics.resample`) then works for every metric in
-the registry at once: a metric only says how to count a sentence and how to
-turn summed counts into a score. The counting itself stays in each method's
-module (deps for Lin and CoNLL 2018, evalb, flat); this module adapts their
-per-sentence results to rows of numbers.
+the registry at once: a metric only says what a sentence's counts are and how
+summed counts become a score. The counting itself stays in each method's module
+(deps for Lin and CoNLL 2018, evalb, flat, rows for Bigert et al., sentences for
+Kakkonen, robust_f1 for Hashemi & Hwa); this module names the metrics and adapts
+per-sentence results to rows of numbers. Metrics that compare a system with a
+gold are what ``compare`` offers; the robustness metrics are counted by a run,
+which stores each result's per-sentence statistics (``stored``), and the report
+draws its intervals and tests between parsers from them.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ def _ratio(num: Score, den: Score) -> Score:
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
 
-def _f1_of_counts(s: Stats) -> Score:
+def f1_of_counts(s: Stats) -> Score:
     """Columns (correct, gold, system): CoNLL 2018's F1 = 2 correct / (gold + system)."""
     return _ratio(2 * s[..., 0], s[..., 1] + s[..., 2])
 
@@ -48,6 +52,27 @@ def _conformance(s: Stats) -> Score:
     return _ratio(s[..., 0] - s[..., 3], s[..., 0])
 
 
+def share(num: int, den: int) -> Callable[[Stats], Score]:
+    """Column NUM over column DEN of the summed statistics."""
+    def score(s: Stats) -> Score:
+        return _ratio(s[..., num], s[..., den])
+    return score
+
+
+def loss(num: int, den: int) -> Callable[[Stats], Score]:
+    """One minus column NUM over column DEN: a degradation."""
+    def score(s: Stats) -> Score:
+        return 1 - _ratio(s[..., num], s[..., den])
+    return score
+
+
+def f1_of_shared(s: Stats) -> Score:
+    """Columns (shared, precision's denominator, recall's denominator): Hashemi & Hwa."""
+    p, r = _ratio(s[..., 0], s[..., 1]), _ratio(s[..., 0], s[..., 2])
+    f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+    return np.where(np.isnan(p) | np.isnan(r), np.nan, f)  # n/a stays n/a
+
+
 @dataclass(frozen=True)
 class Metric:
     name: str
@@ -57,6 +82,8 @@ class Metric:
     columns: tuple[str, ...]
     score: Callable[[Stats], Score]
     """Scores from rows of summed statistics; NaN where not defined."""
+    stored: tuple[str, str] | None = None
+    """For a run's metrics: the result that holds the statistics, and their key in it."""
 
     def corpus(self, stats: Stats) -> float | None:
         v = float(self.score(stats.sum(axis=0)[None, :])[0])
@@ -66,18 +93,33 @@ class Metric:
 _COUNTS = ("correct", "gold", "system")
 _PR = ("key", "answer", "key_matched", "answer_matched")
 REGISTRY: dict[str, Metric] = {m.name: m for m in (
-    Metric("uas", "CoNLL 2018 UAS (F1)", "deps", _COUNTS, _f1_of_counts),
-    Metric("las", "CoNLL 2018 LAS (F1)", "deps", _COUNTS, _f1_of_counts),
-    Metric("clas", "CoNLL 2018 CLAS (F1)", "deps", _COUNTS, _f1_of_counts),
+    Metric("uas", "CoNLL 2018 UAS (F1)", "deps", _COUNTS, f1_of_counts),
+    Metric("las", "CoNLL 2018 LAS (F1)", "deps", _COUNTS, f1_of_counts, ("deps", "las")),
+    Metric("clas", "CoNLL 2018 CLAS (F1)", "deps", _COUNTS, f1_of_counts),
     Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
-           ("matched", "gold", "test"), _f1_of_counts),
+           ("matched", "gold", "test"), f1_of_counts),
     Metric("flat-recall", "Gaizauskas et al.'s recall against a flat key", "trees",
            ("key", "response", "matched", "violated"), _flat_recall),
     Metric("flat-conformance", "Gaizauskas et al.'s conformance to a flat key", "trees",
            ("key", "response", "matched", "violated"), _conformance),
+    Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
+           ("rows", "differs")),
+    Metric("bigert-real-degradation", "real degradation", "run",
+           ("rows right in the clean parse", "rows right in the noisy parse"), loss(1, 0),
+           ("rows", "degr_real")),
+    Metric("kakkonen-unlabeled", "Kakkonen unlabeled", "run",
+           ("pairs", "unlabeled matches", "labeled matches"), share(1, 0),
+           ("sentences", "pairs")),
+    Metric("kakkonen-labeled", "Kakkonen labeled", "run",
+           ("pairs", "unlabeled matches", "labeled matches"), share(2, 0),
+           ("sentences", "pairs")),
+    Metric("hashemi-hwa-f1", "robustness F1", "run",
+           ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1")),
 )}
+COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
+"""The metrics ``compare`` offers: a system against a gold."""
 
 
 def sentence_stats(metric: Metric, gold: str | os.PathLike[str],

@@ -22,8 +22,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.align import align_words, check_same_text, same_rows, text_length
@@ -175,11 +173,12 @@ class DepsResult:
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals of the CoNLL 2018 F1 scores over gold sentences."""
+        from parsebench.metrics.base import f1_of_counts
         from parsebench.metrics.resample import sentence_interval
 
         per = self.per_sentence or []
         return {k: sentence_interval([(getattr(c, k).correct, getattr(c, k).gold,
-                                       getattr(c, k).system) for c in per], counts_f1)
+                                       getattr(c, k).system) for c in per], f1_of_counts)
                 for k in ("uas", "las", "clas")}
 
     def as_dict(self) -> dict[str, Any]:
@@ -202,13 +201,6 @@ class DepsResult:
                              "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
                          for k, b in sorted(self.by.items())}
         return out
-
-
-def counts_f1(s: Any) -> Any:
-    """Columns (correct, gold, system): CoNLL 2018's F1."""
-    from parsebench.metrics.resample import ratio
-
-    return ratio(0, 1)(np.stack([2 * s[..., 0], s[..., 1] + s[..., 2]], axis=-1))
 
 
 class LabelMap:

@@ -164,18 +164,3 @@ def sentence_interval(rows: Sequence[Sequence[float]], score: ScoreFn,
     stats = np.asarray(rows, dtype=np.float64)
     got = interval(bootstrap_scores([stats], score, samples, 1)[0], alpha)
     return None if got is None else [got[0], got[1]]
-
-
-def ratio(num: int, den: int) -> ScoreFn:
-    """Columns NUM / DEN of the summed statistics (NaN where DEN is 0)."""
-    def score(s: Stats) -> npt.NDArray[np.float64]:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(s[..., den] > 0, s[..., num] / np.where(s[..., den] > 0,
-                                                                     s[..., den], 1), np.nan)
-    return score
-
-
-def one_minus(f: ScoreFn) -> ScoreFn:
-    def score(s: Stats) -> npt.NDArray[np.float64]:
-        return 1 - f(s)
-    return score

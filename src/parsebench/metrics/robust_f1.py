@@ -15,12 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
-from parsebench.metrics.resample import Stats, ratio, sentence_interval
+from parsebench.metrics.base import REGISTRY, share
+from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.wordalign import Alignment, edit_distance, unaligned_runs
 
 
@@ -96,16 +94,9 @@ class F1Result:
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals over sentence pairs."""
-        return {"precision": sentence_interval(self.pairs, ratio(0, 1)),
-                "recall": sentence_interval(self.pairs, ratio(0, 2)),
-                "f1": sentence_interval(self.pairs, f1_score)}
-
-
-def f1_score(s: Stats) -> npt.NDArray[np.float64]:
-    p, r = ratio(0, 1)(s), ratio(0, 2)(s)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
-    return np.where(np.isnan(p) | np.isnan(r), np.nan, f)  # n/a stays n/a
+        return {"precision": sentence_interval(self.pairs, share(0, 1)),
+                "recall": sentence_interval(self.pairs, share(0, 2)),
+                "f1": sentence_interval(self.pairs, REGISTRY["hashemi-hwa-f1"].score)}
 
 
 def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],

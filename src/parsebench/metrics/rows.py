@@ -17,7 +17,8 @@ from typing import Any
 
 from parsebench.analysis import Parse, carries, check_same_rows, misspelled_rows, project
 from parsebench.errors import InputError
-from parsebench.metrics.resample import one_minus, ratio, sentence_interval
+from parsebench.metrics.base import REGISTRY
+from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scheme import scheme_warning
 
 Number = float | Fraction
@@ -333,12 +334,10 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
         objs.append(fig)
     out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
     out["stats"] = _stats(all_counts)
-    out["ci95"] = {k: sentence_interval(rows, SCORES[k]) for k, rows in out["stats"].items()}
+    metric = {"differs": "bigert-differs", "degr_real": "bigert-real-degradation"}
+    out["ci95"] = {k: sentence_interval(rows, REGISTRY[metric[k]].score)
+                   for k, rows in out["stats"].items()}
     return out
-
-
-SCORES = {"differs": ratio(1, 0), "degr_real": one_minus(ratio(1, 0))}
-"""How the per-sentence statistics of :func:`_stats` give each figure."""
 
 
 def _stats(counts: Sequence[RowCounts]) -> dict[str, list[list[int]]]:

@@ -14,7 +14,8 @@ from typing import Any
 
 from parsebench.analysis import Parse, check_same_rows, misspelled_rows, structure
 from parsebench.formats.conllu import NO_HEAD
-from parsebench.metrics.resample import ratio, sentence_interval
+from parsebench.metrics.base import REGISTRY
+from parsebench.metrics.resample import sentence_interval
 
 
 @dataclass(slots=True)
@@ -125,7 +126,7 @@ class SentenceScores:
         out["relative_drop"] = drops
         out["ci95"] = self._intervals()
         if self.structure:
-            out["stats"] = {"unlabeled": self.stats()}
+            out["stats"] = {"pairs": self.stats()}
         out["warnings"] = [] if self.structure and self.labels else [
             "the clean parses have no " + ("heads (a tagger's output?): the sentence "
                                            "scores are n/a" if not self.structure else
@@ -147,7 +148,8 @@ class SentenceScores:
         out: dict[str, list[float] | None] = {}
         for key in ("unlabeled", "labeled"):
             usable = self.structure and (key == "unlabeled" or self.labels)
-            out[key] = sentence_interval(rows, SCORES[key]) if usable else None
+            out[key] = sentence_interval(rows, REGISTRY[f"kakkonen-{key}"].score) \
+                if usable else None
         return out
 
     def _scores(self, t: Tally) -> dict[str, Any]:
@@ -157,10 +159,6 @@ class SentenceScores:
         for key in missing:
             out[key] = out["parsed_only"][key] = None
         return out
-
-
-SCORES = {"unlabeled": ratio(1, 0), "labeled": ratio(2, 0)}
-"""Kakkonen's scores from the summed statistics of :meth:`SentenceScores.stats`."""
 
 
 def relative_drop(low: float, high: float) -> float:
