@@ -18,13 +18,16 @@ from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.noise import KEYBOARDS, OPERATIONS
 
+METRICS_KEYS = {"rows", "sentences", "deps", "f1", "evalb", "flat"}
+"""The methods a run can score (parsebench.scoring.METHODS; a test keeps them equal)."""
+
 TABLES: dict[str, set[str]] = {
     "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report"},
     "corpus": {"path", "limit", "corrected", "gold", "typos_only"},
     "noise": {"rates", "per_sentence", "natural", "replicates", "seed", "lang", "lexicon",
               "keyboard", "weights", "min_length"},
     "parsers": {"name", "spec", "accuracy", "timeout", "batch_size"},
-    "metrics": {"rows", "sentences", "deps", "f1"},
+    "metrics": METRICS_KEYS,
     "calibration": {"path", "limit"},
     "report": {"examples"},
 }
@@ -97,6 +100,10 @@ class Experiment:
     deps_by: list[str] = field(default_factory=lambda: ["deprel"])
     """Breakdowns of the clean text's dependency scores (noisy levels: by deprel only)."""
     f1: bool = True
+    evalb: bool = True
+    flat: bool = True
+    flat_rules: Path | None = None
+    """Flattening rules for the flat key made of each clean parse (none: its spans)."""
     examples: list[int] = field(default_factory=list)
 
     def config(self) -> dict[str, Any]:
@@ -111,7 +118,9 @@ class Experiment:
                 "keyboard": self.keyboard, "weights": self.weights,
                 "min_length": self.min_length,
                 "parsers": [vars(p) for p in self.parsers], "rows": self.rows,
-                "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1}
+                "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1,
+                "evalb": self.evalb,
+                "flat": str(self.flat_rules) if self.flat_rules else self.flat}
 
 
 def _line_of(lines: list[str], table: str, key: str) -> int | None:
@@ -312,6 +321,15 @@ def load(path: str | Path) -> Experiment:
                              "metrics", "deps")
         exp.deps_by = list(dict.fromkeys(["deprel", *deps]))
     exp.f1 = r.get(metrics_t, "metrics", "f1", bool, True)
+    exp.evalb = r.get(metrics_t, "metrics", "evalb", bool, True)
+    flat = r.get(metrics_t, "metrics", "flat", (bool, str), True)
+    exp.flat = flat is not False
+    if isinstance(flat, str):
+        exp.flat_rules = r.path_of(metrics_t, "metrics", "flat", True)
+        from parsebench.metrics.flat import read_rules
+
+        assert exp.flat_rules is not None
+        read_rules(exp.flat_rules)  # bad rules fail before any parsing, with their line
 
     cal_t = r.get(data, "", "calibration", dict)
     if cal_t is not None:

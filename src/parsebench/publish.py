@@ -26,6 +26,7 @@ import numpy as np
 from parsebench import plots
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
+from parsebench.present import interval, percent
 from parsebench.store import Store
 
 
@@ -63,27 +64,15 @@ def _spread(x: Any) -> tuple[float, float, float] | None:
 
 
 def pct(x: Any, digits: int = 2) -> str:
-    """A fraction (or {mean, std}) as a percentage, with ± std for replicates; "n/a"
-    where the method cannot give a number."""
-    if x is None:
-        return "n/a"
-    if isinstance(x, dict):
-        if x.get("mean") is None:
-            return "n/a"
-        return f"{100 * x['mean']:.{digits}f} ± {100 * x['std']:.{digits}f}"
-    return f"{100 * x:.{digits}f}"
+    """A figure with ± std for replicates; "n/a" where the method cannot give a number."""
+    return percent(x, digits=digits, spread=True)
 
 
 CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
            "a sentence together); it measures the sample of sentences, the ± the noise")
 
 
-def ci95(v: dict[str, Any], key: str) -> str:
-    """A figure's 95% interval over sentences, as percentages; "n/a" without one."""
-    iv = (v.get("ci95") or {}).get(key) if isinstance(v, dict) else None
-    if not isinstance(iv, list) or len(iv) != 2:
-        return "n/a"
-    return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"
+ci95 = interval
 
 
 def _sig(r: dict[str, Any]) -> str:
@@ -312,6 +301,44 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
+def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
+    """EVALB's brackets and the flat key of a constituency parser's noisy parses, each
+    against its clean parse (no gold trees needed)."""
+    ev = {(r["parser"], r["level"]): r for r in _by(results, "evalb")}
+    fl = {(r["parser"], r["level"]): r for r in _by(results, "flat")}
+    keys = sorted(set(ev) | set(fl), key=lambda k: (k[0], _level_order(k[1])))
+    if not keys:
+        return None
+    t = Table("Structure of the clean parse kept in the noisy one",
+              ["parser", "error level", "sentences", "EVALB recall", "EVALB precision",
+               "EVALB F", "95% CI", "flat-key recall", "95% CI", "conformance", "95% CI"], [])
+    series: dict[str, plots.LevelSeries] = {}
+    for k in keys:
+        e = ev[k]["value"] if k in ev else {}
+        f = fl[k]["value"] if k in fl else {}
+        label = (e or f)["error_level_label"]
+        t.rows.append([k[0], label, str((e or f)["sentences"]),
+                       pct(e.get("recall")), pct(e.get("precision")), pct(e.get("f1")),
+                       ci95(e, "f1"), pct(f.get("recall")), ci95(f, "recall"),
+                       pct(f.get("conformance")), ci95(f, "conformance")])
+        for name, v in (("EVALB F", e.get("f1")), ("conformance", f.get("conformance"))):
+            if v is not None:
+                series.setdefault(f"{k[0]} {name}", []).append((label, v, v, v))
+    t.notes += ["The key is each sentence's clean parse: EVALB's labeled brackets (no "
+                "label deleted) and Gaizauskas et al.'s recall and conformance against its "
+                "unlabeled spans (flattened by the experiment's rules, if any). A failed "
+                "noisy parse is the flat (PARSE-FAILED ...) tree: it matches little and "
+                "crosses nothing. Replicates pooled.", CI_NOTE]
+    t.notes += ["signature: " + _sig(r) for r in (next(iter(ev.values()), None),
+                                                  next(iter(fl.values()), None)) if r]
+    sec = Section("Brackets under noise (EVALB; flat keys, Gaizauskas et al.)", [t])
+    if series:
+        sec.images.append(("brackets.png", "Brackets of the clean parse kept, against error "
+                           "level", plots.against_level("Brackets kept (clean parse as key)",
+                                                        "%", series)))
+    return sec
+
+
 ERROR_BINS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3", 3, 3), ("4-6", 4, 6),
               ("7+", 7, 10**9))
 
@@ -500,7 +527,7 @@ SIGNIFICANCE_SAMPLES = 2000
 
 
 def _sections(results: list[dict[str, Any]]) -> list[Section]:
-    makers = (_rows_section, _sentences_section, _deps_section, _f1_section,
+    makers = (_rows_section, _sentences_section, _deps_section, _f1_section, _brackets_section,
               _significance_section, _speed_section, _examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.flat import FlatCounts
+from parsebench.present import interval, percent, value
 
 
 def _pct(x: float | None) -> str:
-    """A fraction as a percentage; "n/a" where the method cannot give one."""
-    return f"{'n/a':>6}" if x is None else f"{100 * x:6.2f}"
+    return percent(x, 6)
 
 
 def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
@@ -65,16 +65,11 @@ def flat_table(total: FlatCounts, key: str, response: str, sig: str) -> str:
     )
 
 
-def _v(x: Any) -> float | None:
-    """A figure, or the mean of a replicate summary."""
-    if isinstance(x, dict):
-        return x.get("mean")
-    return x  # type: ignore[no-any-return]
+_v = value
 
 
 def _p(x: Any, width: int = 5, digits: int = 2) -> str:
-    v = _v(x)
-    return f"{'n/a':>{width}}" if v is None else f"{100 * v:{width}.{digits}f}"
+    return percent(x, width, digits)
 
 
 def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str) -> str:
@@ -143,10 +138,7 @@ def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str)
     return "\n".join(lines) + "\n"
 
 
-def _ci(r: dict[str, Any], key: str) -> str:
-    """A figure's 95% interval over sentences, as percentages."""
-    iv = (r.get("ci95") or {}).get(key)
-    return "n/a" if not iv else f"[{100 * iv[0]:.2f}, {100 * iv[1]:.2f}]"
+_ci = interval
 
 
 def _within(x: Any) -> str:

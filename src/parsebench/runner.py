@@ -24,7 +24,6 @@ from typing import Any, Protocol
 
 from parsebench.analysis import (
     Parse,
-    default_projection,
     from_sentence,
     from_tree,
     misc_value,
@@ -38,11 +37,9 @@ from parsebench.noise import Change, Corpus, Keyboard, Lexicon, Report, Settings
 from parsebench.parsers.base import Analysis, Item, Timed
 from parsebench.parsers.executor import Executor
 from parsebench.parsers.run import read_input, to_conllu
+from parsebench.scoring import Context, Result, score, versions_by_level
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
-
-GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "tag")
-"""Projections a CoNLL-U gold file can give (links and brackets it cannot)."""
 
 
 class Progress(Protocol):
@@ -336,12 +333,13 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     return _Parsed(kind, outcomes, keys), key, stats
 
 
-def _levels(corpus: CorpusData) -> dict[Level, list[Version]]:
-    out: dict[Level, list[Version]] = {}
-    for v in corpus.versions:
-        if v.level is not None:
-            out.setdefault(v.level, []).append(v)
-    return out
+def _base(exp: Experiment, conf: ParserConf, model: str, corpus: CorpusData
+          ) -> dict[str, Any]:
+    """The settings that every result's signature carries."""
+    return {"corpus": corpus.name, "sentences": len(corpus.sentences),
+            "noise": [lv.label for lv in levels_of(exp, corpus)], "replicates": exp.replicates,
+            "seed": exp.seed, "lexicon": exp.lexicon or f"wordfreq:{exp.lang}",
+            "keyboard": exp.keyboard, "parser": conf.name, "model": model}
 
 
 def _speed(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
@@ -379,7 +377,7 @@ def _example(clean: Parse, noisy: Parse, number: int, level: Level, seed: int
 
 def _examples(parsed: _Parsed, corpus: CorpusData, wanted: Sequence[int],
               count: int = 3) -> list[dict[str, Any]]:
-    levels = _levels(corpus)
+    levels = versions_by_level(corpus)
     if not levels:
         return []
     level = min(levels, key=lambda lv: lv.value)
@@ -399,131 +397,6 @@ def _examples(parsed: _Parsed, corpus: CorpusData, wanted: Sequence[int],
         if not wanted and len(out) >= count:
             break
     return out
-
-
-Result = tuple[str, str, str, str, str, Any]
-"""(parser, metric, projection, level, signature, value) as the store keeps it."""
-
-
-def score(exp: Experiment, conf: ParserConf, parsed: _Parsed, model: str,
-          corpus: CorpusData, calibration: tuple[CorpusData, _Parsed] | None,
-          corrected: tuple[CorpusData, _Parsed] | None) -> list[Result]:
-    from parsebench.metrics.rows import calibration_sample, rows_report
-    from parsebench.metrics.sentences import score_sentences
-
-    base = {"corpus": corpus.name, "sentences": len(corpus.sentences),
-            "noise": [lv.label for lv in levels_of(exp, corpus)], "replicates": exp.replicates,
-            "seed": exp.seed, "lexicon": exp.lexicon or f"wordfreq:{exp.lang}",
-            "keyboard": exp.keyboard, "parser": conf.name, "model": model}
-    out: list[Result] = []
-    clean = parsed.parses(corpus.versions[0])
-    gold = [from_sentence(s) for s in corpus.sentences] if corpus.gold else None
-    levels = _levels(corpus)
-    projections = [default_projection(clean) if p == "default" else p for p in exp.rows]
-    for proj in dict.fromkeys(projections):
-        if not _fits(proj, parsed.kind):
-            continue
-        use_gold = gold if proj in GOLD_PROJECTIONS else None
-        cache: dict[Any, Any] = {}
-        cal_gold = None if calibration is None else \
-            [from_sentence(s) for s in calibration[0].sentences]
-        c_levels = {} if calibration is None else _levels(calibration[0])
-        for level, versions in levels.items():
-            noisy = [(v.label, parsed.parses(v)) for v in versions]
-            cal = None
-            # the natural-typo levels exist in the corpus only, not in the calibration sample
-            if calibration is not None and proj in GOLD_PROJECTIONS and level in c_levels:
-                cc, cp = calibration
-                assert cal_gold is not None
-                cal = calibration_sample(cal_gold, cp.parses(cc.versions[0]),
-                                         [(v.label, cp.parses(v)) for v in c_levels[level]],
-                                         proj, str(cc.path), str(cc.path))
-            acc = conf.accuracy_for(proj)
-            value = rows_report(clean, noisy, use_gold, acc, proj,
-                                f"{conf.name}:clean", str(corpus.path), cal, cache)
-            value["error_level_label"] = level.short
-            sig = signature(method="bigert-rows", projection=proj, level=level.label,
-                            acr=acc if acc is not None else
-                            "gold" if use_gold else None,
-                            calibration=None if cal is None else
-                            f"ratio-to-upper-bound:{cal[0].sample_sentences}", **base)
-            out.append((conf.name, "rows", proj, level.label, sig, value))
-    if exp.sentences and levels:
-        from parsebench.metrics.sentences import SentenceScores
-
-        for level, versions in levels.items():
-            per = [score_sentences(clean, [parsed.parses(v)], "clean", [v.label])
-                   for v in versions]
-            pooled = SentenceScores()
-            for one in per:
-                pooled.add(one)
-            s = pooled.as_dict()
-            s["error_level_label"] = level.short
-            if len(per) > 1:
-                s["replicates"] = [{k: d[k] for k in ("unlabeled", "labeled", "sentences",
-                                                      "failures")}
-                                   for d in (one.as_dict() for one in per)]
-            sig = signature(method="kakkonen-sentences", structure=parsed.kind,
-                            level=level.label, **base)
-            out.append((conf.name, "sentences", parsed.kind, level.label, sig, s))
-    if exp.deps and corpus.gold and parsed.kind == "deps":
-        out += _deps_results(exp, conf, parsed, corpus, levels, base)
-    if corrected is not None and exp.f1 and parsed.kind == "deps":
-        from parsebench.metrics.robust_f1 import score_corpus
-
-        corr, corr_parsed = corrected
-        g = corr_parsed.parses(corr.versions[0])
-        f1r = score_corpus(g, clean, None, str(corr.path), str(corpus.path))
-        f1 = f1r.total.as_dict()
-        f1["ci95"] = f1r.intervals()
-        f1["stats"] = {"f1": [list(x) for x in f1r.pairs]}
-        f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
-        sig = signature(method="hashemi-hwa-f1", alignment="edit-distance", labeled=False,
-                        punct=True, root=True, **base)
-        out.append((conf.name, "f1", "deps", "corrected", sig, f1))
-    return out
-
-
-def _deps_results(exp: Experiment, conf: ParserConf, parsed: _Parsed, corpus: CorpusData,
-                  levels: dict[Level, list[Version]], base: dict[str, Any]) -> list[Result]:
-    """Lin's scores against the gold key: the clean text with every breakdown asked
-    for (by genre also with words per second, his Table 18.2), each error level by
-    relation (replicates pooled)."""
-    from parsebench.metrics.deps import evaluate_deps
-
-    out: list[Result] = []
-    groups: list[tuple[str, list[Version], list[str]]] = [
-        ("clean", [corpus.versions[0]], exp.deps_by)]
-    groups += [(lv.label, vs, ["deprel"]) for lv, vs in levels.items()]
-    for label, versions, bys in groups:
-        # the words as in the gold, so that misspellings do not upset the alignment
-        gold_s = [s for _ in versions for s in corpus.sentences]
-        sys_s = [replace(s, forms=g.forms) for v in versions
-                 for s, g in zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
-        for by in bys:
-            res = evaluate_deps(gold_s, sys_s, by=by, gold_path=str(corpus.path),
-                                system_path=f"{conf.name}:{label}").as_dict()
-            if by == "category":
-                secs: dict[str, float] = {}
-                for s in corpus.sentences:
-                    cat = s.category or "(none)"
-                    secs[cat] = secs.get(cat, 0.0) + parsed.outcome(s)[1]
-                for cat, b in res["by"].items():
-                    b["seconds"] = secs.get(cat, 0.0)
-                    b["words_per_second"] = b["words"] / secs[cat] if secs.get(cat) else None
-            sig = signature(method="lin-deps", by=by, level=label, **base)
-            out.append((conf.name, "deps", by, label, sig, res))
-    return out
-
-
-def _fits(projection: str, kind: str) -> bool:
-    if kind == "links":
-        return projection == "links"
-    if kind == "tree":
-        return projection in ("brackets", "upos", "xpos", "tag")
-    if kind == "tags":
-        return projection in ("upos", "xpos", "tag")
-    return projection not in ("links", "brackets")
 
 
 class _Noise:
@@ -607,9 +480,10 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                                            noise.wait if k == 0 else None)
             ts = time.perf_counter()
             progress.stage(f"score {conf.name}", 1)
-            results += score(exp, conf, parsed, key[:12], corpus,
-                             None if cal is None else (cal, parsed),
-                             None if corr is None else (corr, parsed))
+            results += score(Context(
+                exp, conf, parsed, corpus, versions_by_level(corpus),
+                _base(exp, conf, key[:12], corpus),
+                None if cal is None else (cal, parsed), None if corr is None else (corr, parsed)))
             speed = _speed(parsed, corpus)
             results.append((conf.name, "speed", "-", "all",
                             signature(method="speed", parser=conf.name, model=key[:12]),

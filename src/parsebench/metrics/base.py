@@ -99,11 +99,11 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
     Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
-           ("matched", "gold", "test"), f1_of_counts),
+           ("matched", "gold", "test"), f1_of_counts, ("evalb", "evalb")),
     Metric("flat-recall", "Gaizauskas et al.'s recall against a flat key", "trees",
-           ("key", "response", "matched", "violated"), _flat_recall),
+           ("key", "response", "matched", "violated"), _flat_recall, ("flat", "flat")),
     Metric("flat-conformance", "Gaizauskas et al.'s conformance to a flat key", "trees",
-           ("key", "response", "matched", "violated"), _conformance),
+           ("key", "response", "matched", "violated"), _conformance, ("flat", "flat")),
     Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
            ("rows", "differs")),
     Metric("bigert-real-degradation", "real degradation", "run",
@@ -119,7 +119,8 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
            ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1")),
 )}
 COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
-"""The metrics ``compare`` offers: a system against a gold."""
+"""The metrics ``compare`` offers: a system against a gold (those stored by a run too,
+EVALB and the flat keys, there score a noisy parse against the clean one)."""
 
 
 def sentence_stats(metric: Metric, gold: str | os.PathLike[str],

@@ -1,0 +1,37 @@
+"""How a figure is written, in one place for the terminal, Markdown, HTML and CSV.
+
+Fractions become percentages; a figure a method cannot give is "n/a" (never 0
+or 100); replicate summaries ({mean, std, min, max}) show their mean, and
+``± std`` where the table has room for the spread; a 95% interval over
+sentences is ``[lo, hi]`` in percent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def value(x: Any) -> float | None:
+    """A figure, or the mean of a replicate summary."""
+    if isinstance(x, dict):
+        return x.get("mean")
+    return None if x is None else float(x)
+
+
+def percent(x: Any, width: int = 0, digits: int = 2, spread: bool = False) -> str:
+    """X (a fraction or a replicate summary) as a percentage right-aligned in WIDTH;
+    with SPREAD, a summary shows ``mean ± std``."""
+    v = value(x)
+    if v is None:
+        return f"{'n/a':>{width}}"
+    if spread and isinstance(x, dict) and x.get("std") is not None:
+        return f"{100 * v:.{digits}f} ± {100 * x['std']:.{digits}f}"
+    return f"{100 * v:{width}.{digits}f}"
+
+
+def interval(result: Any, key: str) -> str:
+    """The 95% interval over sentences stored with a result (``ci95``), in percent."""
+    iv = (result.get("ci95") or {}).get(key) if isinstance(result, dict) else None
+    if not isinstance(iv, list) or len(iv) != 2 or None in iv:
+        return "n/a"
+    return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"

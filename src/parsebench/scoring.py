@@ -1,0 +1,323 @@
+"""What a run scores: one entry a method, each saying when it applies and what it gives.
+
+The runner loops over :data:`METHODS` for every parser: a method that the
+experiment's ``[metrics]`` leaves on and that fits the corpus and the parser's
+output (gold or not, dependencies, trees, a corrected text) turns the parses
+into results. Each result holds its figures, its per-sentence statistics
+(``stats``, summed over a sentence's replicates, which are resampled
+together) and their 95% intervals (``ci95``); the metrics of
+:mod:`parsebench.metrics.base` name those statistics, so the report's tests
+between parsers work for every method alike. The counting lives in each
+method's module; this one only feeds it the run's parses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from parsebench.analysis import FAILED_TREE, Parse, default_projection, from_sentence
+from parsebench.formats.brackets import TreeText
+from parsebench.metrics.base import REGISTRY
+from parsebench.metrics.resample import sentence_interval
+from parsebench.signature import signature
+
+if TYPE_CHECKING:
+    from parsebench.experiment import Experiment, Level, ParserConf
+    from parsebench.runner import CorpusData, Version, _Parsed
+
+GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "tag")
+"""Projections a CoNLL-U gold file can give (links and brackets it cannot)."""
+
+Result = tuple[str, str, str, str, str, Any]
+"""(parser, metric, projection, level, signature, value) as the store keeps it."""
+
+
+@dataclass
+class Context:
+    """One parser's parses of a run's corpus, and what the methods need besides."""
+
+    exp: Experiment
+    conf: ParserConf
+    parsed: _Parsed
+    corpus: CorpusData
+    levels: dict[Level, list[Version]]
+    base: dict[str, Any]
+    """The settings every result's signature carries."""
+    calibration: tuple[CorpusData, _Parsed] | None = None
+    corrected: tuple[CorpusData, _Parsed] | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.parsed.kind
+
+    @property
+    def clean(self) -> list[Parse]:
+        return self.parsed.parses(self.corpus.versions[0])
+
+    @property
+    def gold(self) -> list[Parse] | None:
+        return [from_sentence(s) for s in self.corpus.sentences] if self.corpus.gold else None
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    """Its key in ``[metrics]``."""
+    paper: str
+    applies: Callable[[Context], bool]
+    results: Callable[[Context], list[Result]]
+
+
+def _fits(projection: str, kind: str) -> bool:
+    if kind == "links":
+        return projection == "links"
+    if kind == "tree":
+        return projection in ("brackets", "upos", "xpos", "tag")
+    if kind == "tags":
+        return projection in ("upos", "xpos", "tag")
+    return projection not in ("links", "brackets")
+
+
+def _rows(ctx: Context) -> list[Result]:
+    """Bigert et al.'s rows, projection by projection and level by level."""
+    from parsebench.metrics.rows import calibration_sample, rows_report
+
+    out: list[Result] = []
+    clean, gold, conf, corpus = ctx.clean, ctx.gold, ctx.conf, ctx.corpus
+    projections = [default_projection(clean) if p == "default" else p for p in ctx.exp.rows]
+    cal_gold = None if ctx.calibration is None else \
+        [from_sentence(s) for s in ctx.calibration[0].sentences]
+    c_levels = {} if ctx.calibration is None else versions_by_level(ctx.calibration[0])
+    for proj in dict.fromkeys(projections):
+        if not _fits(proj, ctx.kind):
+            continue
+        use_gold = gold if proj in GOLD_PROJECTIONS else None
+        cache: dict[Any, Any] = {}
+        for level, versions in ctx.levels.items():
+            noisy = [(v.label, ctx.parsed.parses(v)) for v in versions]
+            cal = None
+            # the natural-typo levels exist in the corpus only, not in the calibration sample
+            if ctx.calibration is not None and proj in GOLD_PROJECTIONS and level in c_levels:
+                cc, cp = ctx.calibration
+                assert cal_gold is not None
+                cal = calibration_sample(cal_gold, cp.parses(cc.versions[0]),
+                                         [(v.label, cp.parses(v)) for v in c_levels[level]],
+                                         proj, str(cc.path), str(cc.path))
+            acc = conf.accuracy_for(proj)
+            value = rows_report(clean, noisy, use_gold, acc, proj,
+                                f"{conf.name}:clean", str(corpus.path), cal, cache)
+            value["error_level_label"] = level.short
+            sig = signature(method="bigert-rows", projection=proj, level=level.label,
+                            acr=acc if acc is not None else
+                            "gold" if use_gold else None,
+                            calibration=None if cal is None else
+                            f"ratio-to-upper-bound:{cal[0].sample_sentences}", **ctx.base)
+            out.append((conf.name, "rows", proj, level.label, sig, value))
+    return out
+
+
+def versions_by_level(corpus: CorpusData) -> dict[Level, list[Version]]:
+    out: dict[Level, list[Version]] = {}
+    for v in corpus.versions:
+        if v.level is not None:
+            out.setdefault(v.level, []).append(v)
+    return out
+
+
+def _sentences(ctx: Context) -> list[Result]:
+    """Kakkonen's sentence scores a level, the replicates pooled."""
+    from parsebench.metrics.sentences import SentenceScores, score_sentences
+
+    out: list[Result] = []
+    clean = ctx.clean
+    for level, versions in ctx.levels.items():
+        per = [score_sentences(clean, [ctx.parsed.parses(v)], "clean", [v.label])
+               for v in versions]
+        pooled = SentenceScores()
+        for one in per:
+            pooled.add(one)
+        s = pooled.as_dict()
+        s["error_level_label"] = level.short
+        if len(per) > 1:
+            s["replicates"] = [{k: d[k] for k in ("unlabeled", "labeled", "sentences",
+                                                  "failures")}
+                               for d in (one.as_dict() for one in per)]
+        sig = signature(method="kakkonen-sentences", structure=ctx.kind,
+                        level=level.label, **ctx.base)
+        out.append((ctx.conf.name, "sentences", ctx.kind, level.label, sig, s))
+    return out
+
+
+def _deps(ctx: Context) -> list[Result]:
+    """Lin's scores against the gold key: the clean text with every breakdown asked
+    for (by genre also with words per second, his Table 18.2), each error level by
+    relation (replicates pooled)."""
+    from parsebench.metrics.deps import evaluate_deps
+
+    out: list[Result] = []
+    corpus, parsed, conf = ctx.corpus, ctx.parsed, ctx.conf
+    groups: list[tuple[str, list[Version], list[str]]] = [
+        ("clean", [corpus.versions[0]], ctx.exp.deps_by)]
+    groups += [(lv.label, vs, ["deprel"]) for lv, vs in ctx.levels.items()]
+    for label, versions, bys in groups:
+        # the words as in the gold, so that misspellings do not upset the alignment
+        gold_s = [s for _ in versions for s in corpus.sentences]
+        sys_s = [replace(s, forms=g.forms) for v in versions
+                 for s, g in zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+        for by in bys:
+            res = evaluate_deps(gold_s, sys_s, by=by, gold_path=str(corpus.path),
+                                system_path=f"{conf.name}:{label}").as_dict()
+            if by == "category":
+                secs: dict[str, float] = {}
+                for s in corpus.sentences:
+                    cat = s.category or "(none)"
+                    secs[cat] = secs.get(cat, 0.0) + parsed.outcome(s)[1]
+                for cat, b in res["by"].items():
+                    b["seconds"] = secs.get(cat, 0.0)
+                    b["words_per_second"] = b["words"] / secs[cat] if secs.get(cat) else None
+            sig = signature(method="lin-deps", by=by, level=label, **ctx.base)
+            out.append((conf.name, "deps", by, label, sig, res))
+    return out
+
+
+def _f1(ctx: Context) -> list[Result]:
+    """Hashemi & Hwa's robustness F1 of the text against its corrected version."""
+    from parsebench.metrics.robust_f1 import score_corpus
+
+    assert ctx.corrected is not None
+    corr, corr_parsed = ctx.corrected
+    g = corr_parsed.parses(corr.versions[0])
+    f1r = score_corpus(g, ctx.clean, None, str(corr.path), str(ctx.corpus.path))
+    f1 = f1r.total.as_dict()
+    f1["ci95"] = f1r.intervals()
+    f1["stats"] = {"f1": [list(x) for x in f1r.pairs]}
+    f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
+    sig = signature(method="hashemi-hwa-f1", alignment="edit-distance", labeled=False,
+                    punct=True, root=True, **ctx.base)
+    return [(ctx.conf.name, "f1", "deps", "corrected", sig, f1)]
+
+
+def _tree_text(p: Parse, words: Sequence[str]) -> str:
+    """P's tree with WORDS in its leaves (the clean words, so that a misspelling is not a
+    word mismatch); a failed parse is the flat tree ``parse`` writes for it."""
+    if p.failed or p.tree is None or len(p.forms) != len(words):
+        return f"({FAILED_TREE} " + " ".join(f"(X {w})" for w in words) + ")"
+    tree = p.tree.copy()
+    it = iter(words)
+    for node in tree.nodes():
+        if node.is_preterminal() and node.label != "-NONE-":
+            node.children = [next(it)]
+    return str(tree)
+
+
+def _tree_pairs(ctx: Context, versions: Sequence[Version]
+                ) -> list[list[tuple[Parse, Parse]]]:
+    """Per replicate, (clean parse, noisy parse) of every sentence."""
+    clean = ctx.clean
+    return [list(zip(clean, ctx.parsed.parses(v), strict=True)) for v in versions]
+
+
+def _pooled(per_replicate: Sequence[Sequence[Sequence[float]]]) -> list[list[float]]:
+    """Each sentence's statistics summed over the replicates."""
+    return np.sum(np.asarray(per_replicate, dtype=np.float64), axis=0).tolist()  # type: ignore[no-any-return]
+
+
+def _interval(name: str, rows: list[list[float]]) -> list[float] | None:
+    return sentence_interval(rows, REGISTRY[name].score)
+
+
+def _evalb(ctx: Context) -> list[Result]:
+    """EVALB's brackets of each noisy parse against the clean parse as the key (no gold
+    trees needed, Bigert et al.'s idea in brackets): how much of its structure a parser
+    keeps when words are misspelled. A noisy parse that failed is scored as the flat
+    tree ``parse`` writes, so a failure costs recall instead of leaving the sentence out;
+    a sentence whose clean parse failed has no key and counts nothing."""
+    from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
+
+    out: list[Result] = []
+    params = EvalbParams(cutoff_len=10**9)
+    for level, versions in ctx.levels.items():
+        per_rep, errors = [], 0
+        for pairs in _tree_pairs(ctx, versions):
+            keys = [TreeText(_tree_text(c, c.forms), c.line) for c, _ in pairs]
+            tests = [TreeText(_tree_text(n, c.forms), c.line) for c, n in pairs]
+            ev = evaluate_brackets(keys, tests, replace(params, max_error=len(keys) + 1))
+            rows = []
+            for (c, _), r in zip(pairs, ev.rows, strict=True):
+                ok = r.status == 0 and not c.failed
+                errors += not ok
+                rows.append([r.matched, r.gold, r.test] if ok else [0, 0, 0])
+            per_rep.append(rows)
+        stats = _pooled(per_rep)
+        m, g, t = (int(sum(r[k] for r in stats)) for k in range(3))
+        value: dict[str, Any] = {
+            "recall": m / g if g else None, "precision": m / t if t else None,
+            "f1": REGISTRY["evalb"].corpus(np.asarray(stats).reshape(-1, 3)),
+            "matched": m, "key_brackets": g, "noisy_brackets": t,
+            "sentences": len(stats), "replicates": len(versions),
+            "unscored": errors, "error_level_label": level.short,
+            "stats": {"evalb": stats}, "ci95": {"f1": _interval("evalb", stats)}}
+        sig = signature(method="evalb-clean-key", labeled=True, level=level.label, **ctx.base)
+        out.append((ctx.conf.name, "evalb", "brackets", level.label, sig, value))
+    return out
+
+
+def _flat(ctx: Context) -> list[Result]:
+    """Gaizauskas et al.'s recall and conformance of each noisy parse against the clean
+    parse made a flat key (the experiment's flattening rules, else its unlabeled spans)."""
+    from parsebench.metrics.flat import FlatCounts, flatten, read_rules, score_spans, spans
+
+    rules = read_rules(ctx.exp.flat_rules) if ctx.exp.flat_rules else []
+    out: list[Result] = []
+    for level, versions in ctx.levels.items():
+        per_rep = []
+        for pairs in _tree_pairs(ctx, versions):
+            rows = []
+            for c, n in pairs:
+                if c.failed or c.tree is None:
+                    rows.append([0, 0, 0, 0])
+                    continue
+                key = spans(flatten(c.tree, rules) if rules else c.tree)
+                resp = set() if n.failed or n.tree is None else spans(n.tree)
+                k = score_spans(key, resp)
+                rows.append([k.key, k.response, k.matched, k.violated])
+            per_rep.append(rows)
+        stats = _pooled(per_rep)
+        total = FlatCounts(*(int(sum(r[j] for r in stats)) for j in range(4)))
+        value: dict[str, Any] = {**total.as_dict(), "sentences": len(stats),
+                                 "replicates": len(versions),
+                                 "error_level_label": level.short, "stats": {"flat": stats},
+                                 "ci95": {"recall": _interval("flat-recall", stats),
+                                          "conformance": _interval("flat-conformance", stats)}}
+        sig = signature(method="gaizauskas-flat-clean-key", level=level.label,
+                        rules=str(ctx.exp.flat_rules) if rules else None, **ctx.base)
+        out.append((ctx.conf.name, "flat", "brackets", level.label, sig, value))
+    return out
+
+
+METHODS: dict[str, Method] = {m.name: m for m in (
+    Method("rows", "Bigert et al.", lambda c: bool(c.exp.rows and c.levels), _rows),
+    Method("sentences", "Kakkonen", lambda c: c.exp.sentences and bool(c.levels), _sentences),
+    Method("deps", "Lin; CoNLL 2018",
+           lambda c: c.exp.deps and c.corpus.gold and c.kind == "deps", _deps),
+    Method("f1", "Hashemi & Hwa",
+           lambda c: c.corrected is not None and c.exp.f1 and c.kind == "deps", _f1),
+    Method("evalb", "EVALB (Parseval)",
+           lambda c: c.exp.evalb and c.kind == "tree" and bool(c.levels), _evalb),
+    Method("flat", "Gaizauskas, Hepple & Huyck",
+           lambda c: c.exp.flat and c.kind == "tree" and bool(c.levels), _flat),
+)}
+"""Every method a run can score, by its key in ``[metrics]``."""
+
+
+def score(ctx: Context) -> list[Result]:
+    """The results of every method the experiment asks for that fits CTX."""
+    out: list[Result] = []
+    for m in METHODS.values():
+        if m.applies(ctx):
+            out += m.results(ctx)
+    return out
