@@ -20,8 +20,10 @@ def test_eval_deps_json_contract() -> None:
             "--json", "--by", "deprel")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
-    for k in ("uas", "las", "clas"):
-        assert set(d[k]) == {"precision", "recall", "f1"}
+    for k in ("tokens", "sentences", "words", "upos", "xpos", "ufeats", "alltags", "lemmas",
+              "uas", "las", "clas", "mlas", "blex"):
+        assert set(d[k]) == {"precision", "recall", "f1", "aligned_accuracy"}
+    assert d["words"]["aligned_accuracy"] is None and d["uas"]["aligned_accuracy"] is not None
     for k in ("unlabeled", "labeled"):
         assert {"precision", "recall", "f1", "key", "answer", "matched"} <= set(d[k])
     assert d["unlabeled"]["matched"] == 6 and d["unlabeled"]["key"] == 10

@@ -18,7 +18,7 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
     figures = result.as_dict()
     lines = [
         f"Dependency evaluation of {system} against {gold}",
-        f"{t.words} gold words in {result.sentences} sentences",
+        f"{t.words.gold} gold words in {result.sentences} sentences",
         "",
         "Lin           precision  recall      F1     key  answer  matched",
     ]
@@ -26,11 +26,7 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
         f = figures[name]
         lines.append(f"{name:<13} {_pct(f['precision']):>9} {_pct(f['recall']):>7} "
                      f"{_pct(f['f1']):>7} {pr.key:7d} {pr.answer:7d} {pr.key_found:8d}")
-    lines += ["", "CoNLL 2018    precision  recall      F1"]
-    for name in ("UAS", "LAS", "CLAS"):
-        d = figures[name.lower()]
-        lines.append(f"{name:<13} {_pct(d['precision']):>9} {_pct(d['recall']):>7}"
-                     f" {_pct(d['f1']):>7}")
+    lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v)", *conll18_table(figures)]
     if result.by is not None:
         field = result.by_field or ""
         lines += ["", f"By {field}"]
@@ -52,6 +48,27 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
             lines.append(row)
     lines += ["", f"signature: {sig}"]
     return "\n".join(lines) + "\n"
+
+
+CONLL18_NAMES = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+                 "UAS", "LAS", "CLAS", "MLAS", "BLEX")
+
+
+def conll18_table(figures: dict[str, Any]) -> list[str]:
+    """The thirteen metrics laid out as the shared task's script prints them; "n/a" where
+    the system cannot have a figure (no heads, no words)."""
+    def cell(x: float | None) -> str:
+        return f"{'n/a':>10}" if x is None else f"{100 * x:10.2f}"
+
+    lines = ["Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+             "-----------+-----------+-----------+-----------+-----------"]
+    for name in CONLL18_NAMES:
+        d = figures[name.lower()]
+        acc = d["aligned_accuracy"]
+        lines.append(f"{name:11}|{cell(d['precision'])} |{cell(d['recall'])} |"
+                     f"{cell(d['f1'])} |" + ("" if name in ("Tokens", "Sentences", "Words")
+                                             else cell(acc)))
+    return lines
 
 
 def flat_table(total: FlatCounts, key: str, response: str, sig: str) -> str:

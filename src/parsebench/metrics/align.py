@@ -32,7 +32,7 @@ class WordSpans:
     """Sentence first-line number for each character position's word (for error messages)."""
 
 
-def _strip_spaces(form: str) -> str:
+def strip_spaces(form: str) -> str:
     if form.isascii() and " " not in form:
         return form
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
@@ -53,7 +53,7 @@ def word_spans(sentences: Sequence[Sentence]) -> WordSpans:
         while i < n:
             if i in mw:
                 b, form = mw[i]
-                token = _strip_spaces(form)
+                token = strip_spaces(form)
                 for k in range(i, b + 1):
                     start.append(pos)
                     end.append(pos + len(token))
@@ -64,7 +64,7 @@ def word_spans(sentences: Sequence[Sentence]) -> WordSpans:
                 pos += len(token)
                 i = b + 1
             else:
-                token = _strip_spaces(s.forms[i])
+                token = strip_spaces(s.forms[i])
                 start.append(pos)
                 end.append(pos + len(token))
                 multi.append(False)
@@ -95,6 +95,20 @@ def same_rows(gold: Sequence[Sentence], system: Sequence[Sentence]) -> bool:
         == [(a, b) for a, b, _ in s.multiword] for g, s in zip(gold, system, strict=True))
 
 
+def text_of(sentences: Sequence[Sentence]) -> str:
+    """The sentences' text without spaces, as the alignment compares it."""
+    return word_spans(sentences).chars
+
+
+def by_rows(gold: Sequence[Sentence], system: Sequence[Sentence]) -> bool:
+    """Row i of one file is row i of the other: the same tokenization, or the same rows
+    with another text (a parse of misspelled text against the gold of the clean text).
+    The same text tokenized otherwise, even into as many words, is aligned by text."""
+    if same_tokenization(gold, system):
+        return True
+    return same_rows(gold, system) and text_of(gold) != text_of(system)
+
+
 def align_words(gold: Sequence[Sentence], system: Sequence[Sentence],
                 gold_path: str = "GOLD", system_path: str = "SYSTEM",
                 notes: list[str] | None = None) -> list[int]:
@@ -106,7 +120,7 @@ def align_words(gold: Sequence[Sentence], system: Sequence[Sentence],
     """
     if same_tokenization(gold, system):
         return list(range(sum(len(s) for s in system)))
-    if same_rows(gold, system):
+    if by_rows(gold, system):
         if notes is not None:
             differ = sum(a != b for g, s in zip(gold, system, strict=True)
                          for a, b in zip(g.forms, s.forms, strict=True))
@@ -145,10 +159,10 @@ def text_length(s: Sentence) -> int:
     while i < n:
         if i in mw:
             b, form = mw[i]
-            total += len(_strip_spaces(form))
+            total += len(strip_spaces(form))
             i = b + 1
         else:
-            total += len(_strip_spaces(s.forms[i]))
+            total += len(strip_spaces(s.forms[i]))
             i += 1
     return total
 

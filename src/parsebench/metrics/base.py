@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parsebench.errors import InputError
+from parsebench.metrics.deps import CONLL18
 from parsebench.metrics.resample import Stats
 
 Score = npt.NDArray[np.float64]
@@ -93,9 +94,11 @@ class Metric:
 _COUNTS = ("correct", "gold", "system")
 _PR = ("key", "answer", "key_matched", "answer_matched")
 REGISTRY: dict[str, Metric] = {m.name: m for m in (
-    Metric("uas", "CoNLL 2018 UAS (F1)", "deps", _COUNTS, f1_of_counts),
-    Metric("las", "CoNLL 2018 LAS (F1)", "deps", _COUNTS, f1_of_counts, ("deps", "las")),
-    Metric("clas", "CoNLL 2018 CLAS (F1)", "deps", _COUNTS, f1_of_counts),
+    *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
+             ("deps", "las") if k == "las" else None)
+      for k, name in zip(CONLL18, ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
+                                   "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"),
+                         strict=True)),
     Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
@@ -137,7 +140,7 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
         if warnings is not None:
             warnings += res.warnings
         rows: list[tuple[int, ...]]
-        if metric.name in ("uas", "las", "clas"):
+        if metric.name in CONLL18:
             rows = [(c.correct, c.gold, c.system) for c in
                     (getattr(s, metric.name) for s in res.per_sentence or ())]
         else:

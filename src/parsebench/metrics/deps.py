@@ -1,4 +1,4 @@
-"""Dependency-based evaluation against a gold key (Lin), with CoNLL 2018 UAS/LAS/CLAS.
+"""Dependency-based evaluation against a gold key (Lin), with the CoNLL 2018 metrics.
 
 Lin: key and answer are sets of dependencies (modifier, head, label); the root
 word has none, and a word without a head (a fragment) has none either.
@@ -8,14 +8,22 @@ Selective evaluation picks key dependencies by the key's values (for recall)
 and answer dependencies by the answer's values (for precision), which is what
 reproduces the numbers of Lin's section 4.
 
-UAS/LAS/CLAS follow the CoNLL 2018 shared task script: F1 over aligned words,
-deprel subtypes ignored for LAS and CLAS, CLAS only over content relations.
-Unlike the script, an answer with cycles, several roots or missing heads is
-scored (with a warning) rather than rejected.
+The thirteen CoNLL 2018 metrics give the numbers of the shared task's script
+(conll18_ud_eval.py): Tokens and Sentences on character spans of the text
+without spaces, Words on the alignment, then UPOS, XPOS, UFeats (universal
+features only, in any order), AllTags, Lemmas (a gold ``_`` matches anything),
+UAS, LAS (relation subtypes ignored), and over content relations CLAS, MLAS
+(also UPOS, UFeats and the functional children) and BLEX (also the lemma), each
+as precision, recall, F1 and accuracy on the aligned words. Unlike the script,
+an answer with cycles, several roots or missing heads is scored (with a
+warning) rather than rejected, and a tagger's output gets its tag scores with
+every attachment score n/a.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,7 +32,13 @@ from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.align import align_words, check_same_text, same_rows, text_length
+from parsebench.metrics.align import (
+    align_words,
+    by_rows,
+    check_same_text,
+    strip_spaces,
+    text_length,
+)
 from parsebench.metrics.scheme import scheme_warning
 
 CONTENT_DEPRELS = frozenset({
@@ -103,25 +117,52 @@ class PR:
 
 @dataclass(slots=True)
 class F1Count:
-    """CoNLL 2018 counts: correct, gold total, system total."""
+    """CoNLL 2018 counts: correct, gold total, system total, aligned words."""
 
     correct: int = 0
     gold: int = 0
     system: int = 0
+    aligned: int = 0
 
     def add(self, other: F1Count) -> None:
         self.correct += other.correct
         self.gold += other.gold
         self.system += other.system
+        self.aligned += other.aligned
 
-    def as_dict(self) -> dict[str, float | None]:
-        """None (n/a) where a count is zero: no words to score, not a score of 0."""
+    def as_dict(self, on_aligned: bool = True) -> dict[str, float | None]:
+        """None (n/a) where a count is zero: no words to score, not a score of 0.
+        ``aligned_accuracy`` is null for the metrics not computed on aligned words."""
         return {
             "precision": self.correct / self.system if self.system else None,
             "recall": self.correct / self.gold if self.gold else None,
             "f1": 2 * self.correct / (self.gold + self.system) if self.gold and self.system
             else None,
+            "aligned_accuracy": self.correct / self.aligned if on_aligned and self.aligned
+            else None,
         }
+
+
+CONLL18 = ("tokens", "sentences", "words", "upos", "xpos", "ufeats", "alltags", "lemmas",
+           "uas", "las", "clas", "mlas", "blex")
+"""The CoNLL 2018 shared task's metrics, in the order its script prints them."""
+SPAN_METRICS = ("tokens", "sentences", "words")
+"""The ones not computed on aligned words (no aligned accuracy)."""
+ATTACHMENT = ("uas", "las", "clas", "mlas", "blex")
+"""The ones that need heads: n/a for a tagger's output."""
+FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+UNIVERSAL_FEATURES = frozenset({
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy",
+    "Number", "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice",
+    "Evident", "Polarity", "Person", "Polite",
+})
+
+
+@functools.lru_cache(maxsize=4096)
+def universal_feats(feats: str) -> str:
+    """FEATS with only the universal features, sorted: what UFeats compares."""
+    return "|".join(sorted(f for f in feats.split("|")
+                           if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
 @dataclass(slots=True)
@@ -130,18 +171,25 @@ class SentenceCounts:
 
     unlabeled: PR = field(default_factory=PR)
     labeled: PR = field(default_factory=PR)
+    tokens: F1Count = field(default_factory=F1Count)
+    sentences: F1Count = field(default_factory=F1Count)
+    words: F1Count = field(default_factory=F1Count)
+    upos: F1Count = field(default_factory=F1Count)
+    xpos: F1Count = field(default_factory=F1Count)
+    ufeats: F1Count = field(default_factory=F1Count)
+    alltags: F1Count = field(default_factory=F1Count)
+    lemmas: F1Count = field(default_factory=F1Count)
     uas: F1Count = field(default_factory=F1Count)
     las: F1Count = field(default_factory=F1Count)
     clas: F1Count = field(default_factory=F1Count)
-    words: int = 0
+    mlas: F1Count = field(default_factory=F1Count)
+    blex: F1Count = field(default_factory=F1Count)
 
     def add(self, other: SentenceCounts) -> None:
         self.unlabeled.add(other.unlabeled)
         self.labeled.add(other.labeled)
-        self.uas.add(other.uas)
-        self.las.add(other.las)
-        self.clas.add(other.clas)
-        self.words += other.words
+        for name in CONLL18:
+            getattr(self, name).add(getattr(other, name))
 
 
 @dataclass(slots=True)
@@ -179,23 +227,26 @@ class DepsResult:
         per = self.per_sentence or []
         return {k: sentence_interval([(getattr(c, k).correct, getattr(c, k).gold,
                                        getattr(c, k).system) for c in per], f1_of_counts)
-                for k in ("uas", "las", "clas")}
+                for k in CONLL18 if self.attachments or k not in ATTACHMENT}
 
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON of ``eval deps`` (without the signature)."""
         t = self.total
-        out: dict[str, Any] = {
-            "uas": t.uas.as_dict(), "las": t.las.as_dict(), "clas": t.clas.as_dict(),
-            "unlabeled": t.unlabeled.as_dict(), "labeled": t.labeled.as_dict(),
-            "sentences": self.sentences, "words": t.words, "warnings": self.warnings,
-        }
+        out: dict[str, Any] = {k: getattr(t, k).as_dict(k not in SPAN_METRICS)
+                               for k in CONLL18}
+        out.update(unlabeled=t.unlabeled.as_dict(), labeled=t.labeled.as_dict(),
+                   gold_sentences=self.sentences, gold_words=t.words.gold,
+                   warnings=self.warnings)
         if not self.attachments:
-            for key in ("uas", "las", "clas", "unlabeled", "labeled"):
+            for key in (*ATTACHMENT, "unlabeled", "labeled"):
                 out[key].update(precision=None, recall=None, f1=None)
-        elif self.per_sentence is not None:
+                if key in ATTACHMENT:
+                    out[key]["aligned_accuracy"] = None
+        if self.per_sentence is not None:
             out["ci95"] = self.intervals()
-            out["stats"] = {"las": [[c.las.correct, c.las.gold, c.las.system]
-                                    for c in self.per_sentence]}
+            if self.attachments:
+                out["stats"] = {"las": [[c.las.correct, c.las.gold, c.las.system]
+                                        for c in self.per_sentence]}
         if self.by is not None:
             out["by"] = {k: {"sentences": b.sentences, "words": b.words,
                              "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
@@ -433,7 +484,7 @@ class _Chunks:
         first_differ: tuple[Sentence, Sentence] | None = None
         g_next = next(self.gold, None)
         s_next = next(self.system, None)
-        while g_next is not None and s_next is not None and same_rows([g_next], [s_next]):
+        while g_next is not None and s_next is not None and by_rows([g_next], [s_next]):
             d = sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
             if d and first_differ is None:
                 first_differ = (g_next, s_next)
@@ -490,7 +541,10 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         if gi >= 0:
             gold2sys[gi] = j
 
-    per_sentence = [SentenceCounts(words=len(s)) for s in gold]
+    per_sentence = [SentenceCounts() for s in gold]
+    _span_counts(gold, system, per_sentence)
+    g_func = _functional_children(gold, g_heads)
+    s_func = _functional_children(system, s_heads)
     buckets: dict[str, Bucket] | None = {} if by else None
 
     def bucket(name: str) -> Bucket:
@@ -513,7 +567,22 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         g = sys2gold[h]
         return g if g >= 0 else NOT_ALIGNED
 
-    # Key side: recall, UAS/LAS/CLAS gold totals and correct counts.
+    def functional(children: list[int], heads: list[int], where: list[tuple[int, int]],
+                   sents: Sequence[Sentence], to_gold: Callable[[int], int]
+                   ) -> list[tuple[int, str, str, str]]:
+        out = []
+        for c in children:
+            k_c, i_c = where[c]
+            x = sents[k_c]
+            out.append((to_gold(c), base(x.deprels[i_c]), x.upos[i_c],
+                        universal_feats(x.feats[i_c])))
+        return out
+
+    def sys_to_gold(j: int) -> int:
+        g = sys2gold[j]
+        return g if g >= 0 else NOT_ALIGNED
+
+    # Key side: recall, the CoNLL 2018 gold totals and correct counts.
     for gi, gh in enumerate(g_heads):
         k, i = g_where[gi]
         gs = gold[k]
@@ -521,19 +590,47 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         g_deprel = gs.deprels[i]
         g_base = base(g_deprel)
         content = g_base in CONTENT_DEPRELS
-        counts.uas.gold += 1
-        counts.las.gold += 1
+        for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
+                  counts.lemmas, counts.uas, counts.las):
+            c.gold += 1
         if content:
             counts.clas.gold += 1
+            counts.mlas.gold += 1
+            counts.blex.gold += 1
         j = gold2sys[gi]
+        if j >= 0:
+            ss, si = system[s_where[j][0]], s_where[j][1]
+            counts.words.correct += 1
+            upos_ok = gs.upos[i] == ss.upos[si]
+            feats_ok = universal_feats(gs.feats[i]) == universal_feats(ss.feats[si])
+            g_lemma = gs.lemmas[i]
+            lemma_ok = g_lemma == "_" or g_lemma == ss.lemmas[si]
+            xpos_ok = gs.xpos[i] == ss.xpos[si]
+            for c, ok in ((counts.upos, upos_ok), (counts.xpos, xpos_ok),
+                          (counts.ufeats, feats_ok),
+                          (counts.alltags, upos_ok and xpos_ok and feats_ok),
+                          (counts.lemmas, lemma_ok)):
+                c.aligned += 1
+                c.correct += ok
+            counts.uas.aligned += 1
+            counts.las.aligned += 1
+            if content:
+                counts.clas.aligned += 1
+                counts.mlas.aligned += 1
+                counts.blex.aligned += 1
         sh = mapped_sys_head(j) if j >= 0 else MISSING
         if j >= 0 and gh != MISSING and sh == gh:
             counts.uas.correct += 1
-            ss, si = system[s_where[j][0]], s_where[j][1]
             if base(ss.deprels[si]) == g_base:
                 counts.las.correct += 1
                 if content:
                     counts.clas.correct += 1
+                    counts.blex.correct += lemma_ok
+                    if upos_ok and feats_ok and functional(
+                            g_func.get(gi, []), g_heads, g_where, gold, lambda x: x) \
+                            == functional(s_func.get(j, []), s_heads, s_where, system,
+                                          sys_to_gold):
+                        counts.mlas.correct += 1
             head_ok = True
             label_ok = canon(ss.deprels[si]) == canon(g_deprel)
         else:
@@ -565,10 +662,13 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         ss = system[k_s]
         counts = per_sentence[g_sentence_of_sys[j]]
         s_deprel = ss.deprels[i]
-        counts.uas.system += 1
-        counts.las.system += 1
+        for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
+                  counts.lemmas, counts.uas, counts.las):
+            c.system += 1
         if base(s_deprel) in CONTENT_DEPRELS:
             counts.clas.system += 1
+            counts.mlas.system += 1
+            counts.blex.system += 1
         if sh < 0:
             continue
         if select and not all(sel.test(ss, i) for sel in select):
@@ -601,6 +701,72 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                     b.labeled.answer_found += 1
 
     return DepsResult(SentenceCounts(), len(gold), per_sentence, buckets, by, [])
+
+
+def _functional_children(sents: Sequence[Sentence], heads: list[int]) -> dict[int, list[int]]:
+    """Each word's children with a functional relation (MLAS), in word order."""
+    out: dict[int, list[int]] = {}
+    k = 0
+    for s in sents:
+        for d in s.deprels:
+            h = heads[k]
+            if h >= 0 and base(d) in FUNCTIONAL_DEPRELS:
+                out.setdefault(h, []).append(k)
+            k += 1
+    return out
+
+
+def _span_counts(gold: Sequence[Sentence], system: Sequence[Sentence],
+                 per_sentence: list[SentenceCounts]) -> None:
+    """CoNLL 2018's Tokens and Sentences of one stretch: spans of the text without spaces
+    (a multiword token is one token), a system span right when a gold span has its start
+    and end. System spans count in the gold sentence where they start. Files with the same
+    rows (a parse of misspelled text) match row for row."""
+    def token_spans(sents: Sequence[Sentence], rows: bool) -> list[tuple[int, int, int]]:
+        """(start, end, sentence) of every token; with ROWS a word is one unit long."""
+        out = []
+        pos = 0
+        for k, s in enumerate(sents):
+            mw = {a: b for a, b, _ in s.multiword}
+            forms = {a: cols[1] for a, _, cols in s.multiword}
+            i = 0
+            while i < len(s.forms):
+                b = mw.get(i, i)
+                n = (b - i + 1) if rows else len(strip_spaces(forms.get(i, s.forms[i])))
+                out.append((pos, pos + n, k))
+                pos += n
+                i = b + 1
+        return out
+
+    rows = by_rows(gold, system)
+    g_tok, s_tok = token_spans(gold, rows), token_spans(system, rows)
+    for _, _, k in g_tok:
+        per_sentence[k].tokens.gold += 1
+    g_sent = _sentence_spans(g_tok)
+    s_sent = _sentence_spans(s_tok)
+    for k in range(len(gold)):
+        per_sentence[k].sentences.gold += 1
+    starts = [a for a, _, _ in g_tok]
+    for spans, gold_spans, name in ((s_tok, g_tok, "tokens"), (s_sent, g_sent, "sentences")):
+        by_start = {a: (b, k) for a, b, k in gold_spans}
+        for a, b, _ in spans:
+            # the gold sentence where the span starts: the last gold token starting at or before
+            k = g_tok[max(0, bisect.bisect_right(starts, a) - 1)][2] if g_tok else 0
+            if not per_sentence:
+                break
+            got = by_start.get(a)
+            counts = getattr(per_sentence[k], name)
+            counts.system += 1
+            if got is not None and got[0] == b:
+                getattr(per_sentence[got[1]], name).correct += 1
+
+
+def _sentence_spans(tokens: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    out: dict[int, tuple[int, int, int]] = {}
+    for a, b, k in tokens:
+        first = out.get(k)
+        out[k] = (a if first is None else first[0], b, k)
+    return list(out.values())
 
 
 def _gold_sentence_of_system_words(gold: Sequence[Sentence], system: Sequence[Sentence],

@@ -1,0 +1,178 @@
+"""The thirteen CoNLL 2018 metrics, checked by hand on a small pair of files that
+exercises every one of them, and on UDPipe's output for EWT test against the numbers
+conll18_ud_eval.py -v prints for it (run beside parsebench, outside the repository)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import needs, shared_path
+
+from parsebench.formats.conllu import iter_conllu, parse_conllu
+from parsebench.metrics.deps import CONLL18, evaluate_deps
+from parsebench.report import conll18_table
+
+GOLD = """# text = Don't stop.
+1-2\tDon't\t_\t_\t_\t_\t_\t_\t_\t_
+1\tDo\tdo\tAUX\tVBP\tMood=Ind|Tense=Pres|VerbForm=Fin\t3\taux\t_\t_
+2\tn't\tnot\tPART\tRB\tPolarity=Neg\t3\tadvmod\t_\t_
+3\tstop\tstop\tVERB\tVB\tVerbForm=Inf\t0\troot\t_\t_
+4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_
+
+# text = The dog barks.
+1\tThe\tthe\tDET\tDT\tDefinite=Def|PronType=Art\t2\tdet\t_\t_
+2\tdog\tdog\tNOUN\tNN\tNumber=Sing\t3\tnsubj\t_\t_
+3\tbarks\tbark\tVERB\tVBZ\tNumber=Sing|Person=3\t0\troot\t_\t_
+4\t.\t_\tPUNCT\t.\t_\t3\tpunct\t_\t_
+
+"""
+# One sentence where the gold has two; "Don't" as two tokens; features of "Do" in another
+# order (the same), "Foo=Bar" a language-specific feature (ignored); XPOS of "Do", the
+# features of "The" and "barks", the lemmas of "n't" and "barks" and the head of
+# "barks" wrong; the lemma of the last "." is right whatever it is (the gold has "_").
+SYSTEM = """1\tDo\tdo\tAUX\tVB\tTense=Pres|Mood=Ind|VerbForm=Fin\t3\taux\t_\t_
+2\tn't\tn't\tPART\tRB\tPolarity=Neg\t3\tadvmod\t_\t_
+3\tstop\tstop\tVERB\tVB\tVerbForm=Inf\t0\troot\t_\t_
+4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_
+5\tThe\tthe\tDET\tDT\tDefinite=Ind|PronType=Art|Foo=Bar\t6\tdet\t_\t_
+6\tdog\tdog\tNOUN\tNN\tNumber=Sing|Foo=Bar\t7\tnsubj\t_\t_
+7\tbarks\tbarks\tVERB\tVBZ\tNumber=Plur|Person=3\t3\tparataxis\t_\t_
+8\t.\tPERIOD\tPUNCT\t.\t_\t7\tpunct\t_\t_
+
+"""
+
+# (correct, gold, system, aligned) worked out by hand
+EXPECTED = {
+    "tokens": (6, 7, 8, 0),      # all but "Don't", which the system splits
+    "sentences": (0, 2, 1, 0),   # the system's one sentence spans both
+    "words": (8, 8, 8, 0),       # "Do n't" align inside the multiword span
+    "upos": (8, 8, 8, 8),
+    "xpos": (7, 8, 8, 8),        # Do
+    "ufeats": (6, 8, 8, 8),      # The, barks
+    "alltags": (5, 8, 8, 8),     # Do, The, barks
+    "lemmas": (6, 8, 8, 8),      # n't, barks
+    "uas": (7, 8, 8, 8),         # barks
+    "las": (7, 8, 8, 8),
+    "clas": (3, 4, 4, 4),        # content: n't, stop, dog, barks
+    "mlas": (2, 4, 4, 4),        # dog's functional child "The" has other features
+    "blex": (2, 4, 4, 4),        # n't has another lemma
+}
+
+
+def _counts(gold: str, system: str) -> dict[str, tuple[int, int, int, int]]:
+    r = evaluate_deps(parse_conllu(gold.splitlines(), "g"), parse_conllu(system.splitlines(),
+                                                                         "s"))
+    return {k: (getattr(r.total, k).correct, getattr(r.total, k).gold,
+                getattr(r.total, k).system, getattr(r.total, k).aligned) for k in CONLL18}
+
+
+def test_every_metric_by_hand() -> None:
+    assert _counts(GOLD, SYSTEM) == EXPECTED
+
+
+def test_the_scripts_table_and_json() -> None:
+    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
+                                                                          "s"))
+    d = r.as_dict()
+    assert d["tokens"] == {"precision": 0.75, "recall": 6 / 7, "f1": 0.8,
+                           "aligned_accuracy": None}
+    assert d["mlas"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5, "aligned_accuracy": 0.5}
+    assert d["sentences"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0,
+                              "aligned_accuracy": None}  # none right: 0, not n/a
+    table = conll18_table(d)
+    assert table[2] == "Tokens     |     75.00 |     85.71 |     80.00 |"
+    assert table[-2] == "MLAS       |     50.00 |     50.00 |     50.00 |     50.00"
+
+
+def test_per_sentence_counts_sum_to_the_corpus() -> None:
+    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
+                                                                          "s"))
+    assert r.per_sentence is not None and len(r.per_sentence) == 2
+    one, two = r.per_sentence
+    # the system's tokens count in the gold sentence where they start
+    assert (one.tokens.correct, one.tokens.gold, one.tokens.system) == (2, 3, 4)
+    assert (two.tokens.correct, two.tokens.gold, two.tokens.system) == (4, 4, 4)
+    assert (one.sentences.system, two.sentences.system) == (1, 0)
+
+
+def test_a_taggers_output_gets_its_tag_scores() -> None:
+    tags = "\n".join("\t".join([*c[:6], "_", "_", "_", "_"]) if len(c := line.split("\t"))
+                     == 10 and c[0].isdigit() else line for line in GOLD.splitlines())
+    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(tags.splitlines(),
+                                                                         "t"))
+    d = r.as_dict()
+    for k in ("upos", "xpos", "ufeats", "alltags", "lemmas", "words", "tokens", "sentences"):
+        assert d[k]["f1"] == 1.0, k
+    for k in ("uas", "las", "clas", "mlas", "blex"):
+        assert d[k] == {"precision": None, "recall": None, "f1": None,
+                        "aligned_accuracy": None}, k
+
+
+# What conll18_ud_eval.py -v prints for UDPipe 1 (../shared/models/en_ewt.udpipe) on EWT
+# test, from the gold tokens and from the raw text (UDPipe's own tokenizer and sentence
+# splitter on paragraphs of five sentences), run beside parsebench.
+SCRIPT_GOLD_TOKENS = {"upos": "94.64", "las": "79.42", "mlas": "68.87"}
+SCRIPT_RAW = """Tokens     |     98.99 |     99.10 |     99.04 |
+Sentences  |     79.32 |     65.38 |     71.68 |
+Words      |     98.79 |     98.84 |     98.82 |
+UPOS       |     93.48 |     93.52 |     93.50 |     94.62
+XPOS       |     92.57 |     92.62 |     92.60 |     93.70
+UFeats     |     93.88 |     93.93 |     93.90 |     95.02
+AllTags    |     90.96 |     91.01 |     90.99 |     92.07
+Lemmas     |      0.06 |      0.06 |      0.06 |      0.06
+UAS        |     77.97 |     78.01 |     77.99 |     78.92
+LAS        |     74.80 |     74.84 |     74.82 |     75.72
+CLAS       |     69.23 |     68.69 |     68.96 |     69.61
+MLAS       |     64.73 |     64.23 |     64.47 |     65.08
+BLEX       |      0.00 |      0.00 |      0.00 |      0.00"""
+
+
+def _udpipe_raw(model: Path, gold: Path, out: Path) -> None:
+    """UDPipe tokenizing, splitting and parsing the raw text itself, as in the shared task."""
+    from ufal.udpipe import Model, Pipeline, ProcessingError  # type: ignore[import-untyped]
+
+    texts = [line[9:].rstrip("\n") for line in gold.open(encoding="utf-8")
+             if line.startswith("# text = ")]
+    raw = "\n\n".join(" ".join(texts[i:i + 5]) for i in range(0, len(texts), 5))
+    m = Model.load(str(model))
+    err = ProcessingError()
+    got = Pipeline(m, "tokenize", Pipeline.DEFAULT, Pipeline.DEFAULT, "conllu").process(raw,
+                                                                                         err)
+    assert not err.occurred(), err.message
+    out.write_text(got, encoding="utf-8")
+
+
+def test_udpipe_from_raw_text_as_the_script_scores_it(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    gold = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    system = tmp_path / "raw.conllu"
+    _udpipe_raw(shared_path("models/en_ewt.udpipe"), gold, system)
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps", str(gold),
+                        str(system)], capture_output=True, text=True, check=True)
+    lines = p.stdout.splitlines()
+    start = lines.index("Metric     | Precision |    Recall |  F1 Score | AligndAcc")
+    assert "\n".join(lines[start + 2:start + 15]) == SCRIPT_RAW
+    d = json.loads(subprocess.run(
+        [sys.executable, "-m", "parsebench.cli", "eval", "deps", str(gold), str(system),
+         "--json"], capture_output=True, text=True, check=True).stdout)
+    assert set(CONLL18) <= set(d)
+    assert d["sentences"]["aligned_accuracy"] is None
+    assert d["las"]["f1"] == pytest.approx(0.7482, abs=5e-5)
+
+
+def test_udpipe_on_gold_tokens(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    gold = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    out = tmp_path / "p.conllu"
+    subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(gold), "-o", str(out),
+                    "--parser", f"udpipe:{shared_path('models/en_ewt.udpipe')}"],
+                   check=True, capture_output=True)
+    r = evaluate_deps(iter_conllu(gold), iter_conllu(out)).as_dict()
+    for k in ("tokens", "sentences", "words"):
+        assert r[k]["f1"] == 1.0
+    for k, v in SCRIPT_GOLD_TOKENS.items():
+        assert f"{100 * r[k]['f1']:.2f}" == v, k
