@@ -582,93 +582,102 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         g = sys2gold[j]
         return g if g >= 0 else NOT_ALIGNED
 
-    # Key side: recall, the CoNLL 2018 gold totals and correct counts.
-    for gi, gh in enumerate(g_heads):
-        k, i = g_where[gi]
-        gs = gold[k]
+    # Key side: recall, the CoNLL 2018 gold totals and correct counts (kept in locals
+    # a sentence at a time: this loop runs once a gold word).
+    gi = -1
+    for k, gs in enumerate(gold):
         counts = per_sentence[k]
-        g_deprel = gs.deprels[i]
-        g_base = base(g_deprel)
-        content = g_base in CONTENT_DEPRELS
-        for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
-                  counts.lemmas, counts.uas, counts.las):
-            c.gold += 1
-        if content:
-            counts.clas.gold += 1
-            counts.mlas.gold += 1
-            counts.blex.gold += 1
-        j = gold2sys[gi]
-        if j >= 0:
-            ss, si = system[s_where[j][0]], s_where[j][1]
-            counts.words.correct += 1
-            upos_ok = gs.upos[i] == ss.upos[si]
-            feats_ok = universal_feats(gs.feats[i]) == universal_feats(ss.feats[si])
-            g_lemma = gs.lemmas[i]
-            lemma_ok = g_lemma == "_" or g_lemma == ss.lemmas[si]
-            xpos_ok = gs.xpos[i] == ss.xpos[si]
-            for c, ok in ((counts.upos, upos_ok), (counts.xpos, xpos_ok),
-                          (counts.ufeats, feats_ok),
-                          (counts.alltags, upos_ok and xpos_ok and feats_ok),
-                          (counts.lemmas, lemma_ok)):
-                c.aligned += 1
-                c.correct += ok
-            counts.uas.aligned += 1
-            counts.las.aligned += 1
-            if content:
-                counts.clas.aligned += 1
-                counts.mlas.aligned += 1
-                counts.blex.aligned += 1
-        sh = mapped_sys_head(j) if j >= 0 else MISSING
-        if j >= 0 and gh != MISSING and sh == gh:
-            counts.uas.correct += 1
-            if base(ss.deprels[si]) == g_base:
-                counts.las.correct += 1
-                if content:
-                    counts.clas.correct += 1
-                    counts.blex.correct += lemma_ok
-                    if upos_ok and feats_ok and functional(
-                            g_func.get(gi, []), g_heads, g_where, gold, lambda x: x) \
-                            == functional(s_func.get(j, []), s_heads, s_where, system,
-                                          sys_to_gold):
-                        counts.mlas.correct += 1
-            head_ok = True
-            label_ok = canon(ss.deprels[si]) == canon(g_deprel)
-        else:
+        n_content = n_aligned = n_aligned_content = 0
+        c_upos = c_xpos = c_feats = c_all = c_lemma = 0
+        c_uas = c_las = c_clas = c_mlas = c_blex = 0
+        g_deprels, g_upos, g_xpos, g_feats, g_lemmas = gs.deprels, gs.upos, gs.xpos, \
+            gs.feats, gs.lemmas
+        for i in range(len(gs)):
+            gi += 1
+            gh = g_heads[gi]
+            g_deprel = g_deprels[i]
+            g_base = base(g_deprel)
+            content = g_base in CONTENT_DEPRELS
+            n_content += content
+            j = gold2sys[gi]
             head_ok = label_ok = False
-        if gh < 0:  # the root word and fragments have no dependency
-            continue
-        if select and not all(sel.test(gs, i) for sel in select):
-            continue
-        counts.unlabeled.key += 1
-        counts.labeled.key += 1
-        if head_ok:
-            counts.unlabeled.key_found += 1
-            if label_ok:
-                counts.labeled.key_found += 1
-        name = _bucket_value(by, gs, i) if by else None
-        if name is not None:
-            b = bucket(name)
-            b.unlabeled.key += 1
-            b.labeled.key += 1
+            if j >= 0:
+                k_s, si = s_where[j]
+                ss = system[k_s]
+                n_aligned += 1
+                n_aligned_content += content
+                upos_ok = g_upos[i] == ss.upos[si]
+                xpos_ok = g_xpos[i] == ss.xpos[si]
+                feats_ok = g_feats[i] == ss.feats[si] or \
+                    universal_feats(g_feats[i]) == universal_feats(ss.feats[si])
+                g_lemma = g_lemmas[i]
+                lemma_ok = g_lemma == "_" or g_lemma == ss.lemmas[si]
+                c_upos += upos_ok
+                c_xpos += xpos_ok
+                c_feats += feats_ok
+                c_all += upos_ok and xpos_ok and feats_ok
+                c_lemma += lemma_ok
+                if gh != MISSING and mapped_sys_head(j) == gh:
+                    c_uas += 1
+                    head_ok = True
+                    s_deprel = ss.deprels[si]
+                    label_ok = canon(s_deprel) == canon(g_deprel)
+                    if base(s_deprel) == g_base:
+                        c_las += 1
+                        if content:
+                            c_clas += 1
+                            c_blex += lemma_ok
+                            if upos_ok and feats_ok and functional(
+                                    g_func.get(gi, []), g_heads, g_where, gold, lambda x: x) \
+                                    == functional(s_func.get(j, []), s_heads, s_where, system,
+                                                  sys_to_gold):
+                                c_mlas += 1
+            if gh < 0:  # the root word and fragments have no dependency
+                continue
+            if select and not all(sel.test(gs, i) for sel in select):
+                continue
+            counts.unlabeled.key += 1
+            counts.labeled.key += 1
             if head_ok:
-                b.unlabeled.key_found += 1
+                counts.unlabeled.key_found += 1
                 if label_ok:
-                    b.labeled.key_found += 1
+                    counts.labeled.key_found += 1
+            name = _bucket_value(by, gs, i) if by else None
+            if name is not None:
+                b = bucket(name)
+                b.unlabeled.key += 1
+                b.labeled.key += 1
+                if head_ok:
+                    b.unlabeled.key_found += 1
+                    if label_ok:
+                        b.labeled.key_found += 1
+        n = len(gs)
+        counts.words.gold += n
+        counts.words.correct += n_aligned
+        for c, right in ((counts.upos, c_upos), (counts.xpos, c_xpos),
+                         (counts.ufeats, c_feats), (counts.alltags, c_all),
+                         (counts.lemmas, c_lemma), (counts.uas, c_uas), (counts.las, c_las)):
+            c.gold += n
+            c.aligned += n_aligned
+            c.correct += right
+        for c, right in ((counts.clas, c_clas), (counts.mlas, c_mlas),
+                         (counts.blex, c_blex)):
+            c.gold += n_content
+            c.aligned += n_aligned_content
+            c.correct += right
 
-    # Answer side: precision, UAS/LAS/CLAS system totals.
+    # Answer side: precision, the CoNLL 2018 system totals.
     g_sentence_of_sys = _gold_sentence_of_system_words(gold, system, sys2gold, g_where)
+    n_system = [0] * len(gold)
+    s_content = [0] * len(gold)
     for j, sh in enumerate(s_heads):
         k_s, i = s_where[j]
         ss = system[k_s]
-        counts = per_sentence[g_sentence_of_sys[j]]
+        k_g = g_sentence_of_sys[j]
+        counts = per_sentence[k_g]
         s_deprel = ss.deprels[i]
-        for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
-                  counts.lemmas, counts.uas, counts.las):
-            c.system += 1
-        if base(s_deprel) in CONTENT_DEPRELS:
-            counts.clas.system += 1
-            counts.mlas.system += 1
-            counts.blex.system += 1
+        n_system[k_g] += 1
+        s_content[k_g] += base(s_deprel) in CONTENT_DEPRELS
         if sh < 0:
             continue
         if select and not all(sel.test(ss, i) for sel in select):
@@ -700,6 +709,12 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 if labeled_found:
                     b.labeled.answer_found += 1
 
+    for counts, n, nc in zip(per_sentence, n_system, s_content, strict=True):
+        for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
+                  counts.lemmas, counts.uas, counts.las):
+            c.system += n
+        for c in (counts.clas, counts.mlas, counts.blex):
+            c.system += nc
     return DepsResult(SentenceCounts(), len(gold), per_sentence, buckets, by, [])
 
 
@@ -721,9 +736,9 @@ def _span_counts(gold: Sequence[Sentence], system: Sequence[Sentence],
     """CoNLL 2018's Tokens and Sentences of one stretch: spans of the text without spaces
     (a multiword token is one token), a system span right when a gold span has its start
     and end. System spans count in the gold sentence where they start. Files with the same
-    rows (a parse of misspelled text) match row for row."""
-    def token_spans(sents: Sequence[Sentence], rows: bool) -> list[tuple[int, int, int]]:
-        """(start, end, sentence) of every token; with ROWS a word is one unit long."""
+    rows (the same tokens, or a parse of misspelled text) match row for row."""
+    def token_spans(sents: Sequence[Sentence]) -> list[tuple[int, int, int]]:
+        """(start, end, sentence) of every token."""
         out = []
         pos = 0
         for k, s in enumerate(sents):
@@ -732,14 +747,24 @@ def _span_counts(gold: Sequence[Sentence], system: Sequence[Sentence],
             i = 0
             while i < len(s.forms):
                 b = mw.get(i, i)
-                n = (b - i + 1) if rows else len(strip_spaces(forms.get(i, s.forms[i])))
+                n = len(strip_spaces(forms.get(i, s.forms[i])))
                 out.append((pos, pos + n, k))
                 pos += n
                 i = b + 1
         return out
 
-    rows = by_rows(gold, system)
-    g_tok, s_tok = token_spans(gold, rows), token_spans(system, rows)
+    if by_rows(gold, system):  # the same tokens and sentences, row for row
+        for k, g in enumerate(gold):
+            n = len(g) - sum(b - a for a, b, _ in g.multiword)
+            c = per_sentence[k]
+            c.tokens.correct += n
+            c.tokens.gold += n
+            c.tokens.system += n
+            c.sentences.correct += 1
+            c.sentences.gold += 1
+            c.sentences.system += 1
+        return
+    g_tok, s_tok = token_spans(gold), token_spans(system)
     for _, _, k in g_tok:
         per_sentence[k].tokens.gold += 1
     g_sent = _sentence_spans(g_tok)
