@@ -176,3 +176,87 @@ def test_udpipe_on_gold_tokens(tmp_path: Path) -> None:
         assert r[k]["f1"] == 1.0
     for k, v in SCRIPT_GOLD_TOKENS.items():
         assert f"{100 * r[k]['f1']:.2f}" == v, k
+
+
+# The gold's tokens, with one error: the second "." attached to "dog" instead of "barks"
+SAME_TOKENS = GOLD.replace("4\t.\t_\tPUNCT\t.\t_\t3\tpunct", "4\t.\t_\tPUNCT\t.\t_\t2\tpunct")
+
+
+def _by(by: str, system: str = SAME_TOKENS, **kw: object) -> dict[str, tuple[int, ...]]:
+    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(system.splitlines(),
+                                                                         "s"), by=by, **kw)
+    assert r.by is not None
+    return {k: (b.unlabeled.key, b.unlabeled.key_found, b.unlabeled.answer,
+                b.unlabeled.answer_found) for k, b in r.by.items()}
+
+
+def test_maltevals_breakdowns_by_hand() -> None:
+    # (key arcs, found, answer arcs, right), the root's arc counted as MaltEval does
+    assert _by("arc-length") == {"1": (5, 4, 4, 4), "2": (1, 1, 2, 1), "root": (2, 2, 2, 2)}
+    assert _by("direction") == {"right": (4, 4, 4, 4), "left": (2, 1, 2, 1),
+                                "root": (2, 2, 2, 2)}
+    assert _by("depth") == {"1": (2, 2, 2, 2), "2": (5, 4, 4, 4), "3": (1, 1, 2, 1)}
+    assert _by("sentence-length") == {"1-10": (8, 7, 8, 7)}
+
+
+def test_exact_match_punctuation_and_confusion() -> None:
+    def run(**kw: object) -> dict[str, object]:
+        return evaluate_deps(parse_conllu(GOLD.splitlines(), "g"),
+                             parse_conllu(SAME_TOKENS.splitlines(), "s"), **kw).as_dict()
+
+    d = run()
+    assert d["ucm"] == {"accuracy": 0.5, "matched": 1, "sentences": 2} == d["lcm"]
+    assert d["uas"]["f1"] == 7 / 8
+    d = run(punct=False)  # the wrong "." no longer counts
+    assert d["uas"]["f1"] == 1.0 and d["uas"]["aligned_accuracy"] == 1.0
+    assert d["ucm"]["accuracy"] == 1.0 and d["upos"]["f1"] == 1.0  # tags keep every word
+    assert d["unlabeled"]["key"] == 4  # Lin: no root, no punctuation
+    d = run(confusion="upos")
+    labels = d["confusion"]["labels"]
+    assert labels == ["PUNCT", "VERB", "AUX", "DET", "NOUN", "PART"]  # by frequency, name
+    assert d["confusion"]["matrix"][0][0] == 2
+    assert sum(map(sum, d["confusion"]["matrix"])) == 8
+    from collections import Counter
+
+    from parsebench.metrics.deps import confusion_table
+    pooled = confusion_table(Counter({("a", "a"): 5, ("a", "b"): 1, ("b", "c"): 2,
+                                      ("c", "a"): 1}), top=1)
+    assert pooled == {"labels": ["a", "(other)"], "matrix": [[5, 1], [1, 2]]}
+
+
+def test_cli_per_sentence_tsv_and_new_breakdowns(tmp_path: Path) -> None:
+    (tmp_path / "g.conllu").write_text(GOLD, encoding="utf-8")
+    (tmp_path / "s.conllu").write_text(SAME_TOKENS, encoding="utf-8")
+    tsv = tmp_path / "per.tsv"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps",
+                        str(tmp_path / "g.conllu"), str(tmp_path / "s.conllu"), "--by",
+                        "arc-length", "--confusion", "deprel", "--per-sentence", str(tsv)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "Exact match: UCM 50.00%, LCM 50.00% of 2 sentences" in p.stdout
+    assert "2                     1      2  50.00 100.00  66.67" in p.stdout
+    rows = [line.split("\t") for line in tsv.read_text().splitlines()]
+    head = rows[0]
+    assert len(rows) == 3 and head[:4] == ["sentence", "line", "sent_id", "tokens"]
+    two = dict(zip(head, rows[2], strict=True))
+    assert (two["uas"], two["uas_correct"], two["uas_gold"], two["ucm"]) == \
+        ("75.00", "3", "4", "0.00")
+    bad = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps",
+                          str(tmp_path / "g.conllu"), str(tmp_path / "s.conllu"),
+                          "--confusion", "lemma"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--confusion 'lemma'" in bad.stderr
+
+
+def test_breakdowns_in_one_pass_equal_one_at_a_time() -> None:
+    for system in (SYSTEM, SAME_TOKENS):
+        together = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"),
+                                 parse_conllu(system.splitlines(), "s"), by="deprel",
+                                 also_by=["arc-length", "depth", "upos"]).as_dict()
+        for f in ("arc-length", "depth", "upos"):
+            alone = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"),
+                                  parse_conllu(system.splitlines(), "s"), by=f).as_dict()
+            assert together["breakdowns"][f] == alone["by"]
+        # Lin's totals do not take the root arcs that the MaltEval breakdowns count
+        assert together["unlabeled"] == evaluate_deps(
+            parse_conllu(GOLD.splitlines(), "g"),
+            parse_conllu(system.splitlines(), "s")).as_dict()["unlabeled"]

@@ -214,7 +214,8 @@ def _whole(gold: list[Sentence], system: list[Sentence], by: str | None) -> dict
     """The files aligned and scored in one piece, as before streaming."""
     from parsebench.metrics.deps import SentenceCounts, _score
 
-    part = _score(gold, system, (), by, None, "G", "S")
+    part = _score(gold, system, (), [by] if by else [], None, "G", "S")
+    part.by, part.by_field = (part.breakdowns[by], by) if by else (None, None)
     total = SentenceCounts()
     for c in part.per_sentence or ():
         total.add(c)

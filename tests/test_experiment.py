@@ -291,8 +291,20 @@ examples = [2]
     noisy = res[("deps", "deprel", "rate=0.05")]["value"]
     assert clean["las"]["f1"] > 0.75 and noisy["las"]["f1"] < clean["las"]["f1"]
     assert res[("examples", "deps", "lowest")]["value"][0]["sentence"] == 2
+    # where the errors fall: every gold arc (the root's too) in one arc-length group, the
+    # same gold arcs for the clean text and the noisy level (2 replicates pooled)
+    words = clean["gold_words"]
+    for d, copies in ((clean, 1), (noisy, 2)):
+        arcs = d["breakdowns"]["arc-length"]
+        assert list(arcs) == sorted(["1", "2", "3-6", "7+", "root"])
+        assert sum(b["labeled"]["key"] for b in arcs.values()) == copies * words
+        assert arcs["root"]["labeled"]["key"] == copies * 150
+        lengths = d["breakdowns"]["sentence-length"]
+        assert sum(b["labeled"]["key"] for b in lengths.values()) == copies * words
+    assert sum(map(sum, clean["confusion"]["matrix"])) == words  # gold tokens: all aligned
     html = (tmp_path / "exp-report" / "index.html").read_text(encoding="utf-8")
     assert "calibrated degr." in html and "real degr." in html and "Table 18.3" in html
+    assert "Where does noise hurt?" in html and "relation confusions" in html
 
 
 def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import sys
@@ -13,10 +14,18 @@ import typer
 
 from parsebench import __version__
 from parsebench.analysis import PROJECTIONS, default_projection, read_parses
-from parsebench.errors import InputError, atomic_output
+from parsebench.errors import InputError, atomic_output, check_output
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import iter_conllu
-from parsebench.metrics.deps import BY_FIELDS, LabelMap, Selection, evaluate_deps
+from parsebench.metrics.deps import (
+    BY_FIELDS,
+    LabelMap,
+    Selection,
+    SentenceCounts,
+    evaluate_deps,
+    sentence_tsv_header,
+    sentence_tsv_row,
+)
 from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
 from parsebench.metrics.flat import evaluate_flat, flatten, read_rules
 from parsebench.report import deps_table, f1_table, flat_table, rows_table, sentences_table
@@ -88,18 +97,39 @@ def eval_deps(
         "--by", help="Break down by " + "|".join(BY_FIELDS) + ".")] = None,
     labels: Annotated[Path | None, typer.Option(
         "--labels", help="Label equivalences: labels on one line are equivalent.")] = None,
+    punct: Annotated[bool, typer.Option(
+        "--punct/--no-punct", help="Score the attachment of words tagged PUNCT (CoNLL 2018 "
+        "does; CoNLL-X and MaltEval leave them out).")] = True,
+    confusion: Annotated[str | None, typer.Option(
+        "--confusion", help="Gold-by-system table of deprel|upos on the aligned words.")] = None,
+    per_sentence: Annotated[Path | None, typer.Option(
+        "--per-sentence", help="Write each gold sentence's counts and scores as TSV.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Lin's dependency precision/recall and CoNLL 2018 UAS/LAS/CLAS."""
+    """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
     selections = [Selection.parse(s) for s in select or []]
     label_map = LabelMap.read(labels) if labels else None
+    if per_sentence is not None:
+        check_output(per_sentence)
     # both files are read a sentence at a time: memory stays flat in their size
-    result = evaluate_deps(iter_conllu(gold), iter_conllu(system), select=selections, by=by,
-                           labels=label_map, gold_path=str(gold), system_path=str(system),
-                           per_sentence=False)
+    with contextlib.ExitStack() as stack:
+        each = None
+        if per_sentence is not None:
+            tsv = stack.enter_context(atomic_output(per_sentence))
+            tsv.write(sentence_tsv_header())
+            number = itertools.count(1)
+
+            def each(c: SentenceCounts) -> None:
+                tsv.write(sentence_tsv_row(next(number), c))
+
+        result = evaluate_deps(iter_conllu(gold), iter_conllu(system), select=selections,
+                               by=by, labels=label_map, gold_path=str(gold),
+                               system_path=str(system), per_sentence=False, punct=punct,
+                               confusion=confusion, each=each)
     sig = signature(method="lin-deps",
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
-                    labels=labels.name if labels else None, by=by)
+                    labels=labels.name if labels else None, by=by,
+                    punct=None if punct else "excluded")
     _warn(result.warnings)
     if as_json:
         out = {**result.as_dict(), "signature": sig}

@@ -83,3 +83,44 @@ def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> bytes:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     return _png(plt, fig)
+
+
+def by_group(title: str, ylabel: str, groups: Sequence[str],
+             series: dict[str, dict[str, float]]) -> bytes:
+    """Lines across ordered groups (arc lengths, sentence lengths), one per parser and
+    level; the clean text solid, noisy levels dashed in the parser's colour."""
+    plt, fig, ax = _figure()
+    colours: dict[str, Any] = {}
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for name, pts in series.items():
+        parser, _, level = name.partition(" @ ")
+        colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+        xs = [i for i, g in enumerate(groups) if g in pts]
+        ax.plot(xs, [100 * pts[groups[i]] for i in xs], "-" if level == "clean" else "--",
+                marker="o", color=colour, label=name,
+                alpha=1.0 if level == "clean" else 0.75)
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6, ncol=2)
+    return _png(plt, fig)
+
+
+def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> bytes:
+    """A confusion matrix, each gold row as shares of its words (the diagonal: right)."""
+    plt, fig, ax = _figure(6.0, 5.2)
+    shares = [[n / max(1, sum(row)) for n in row] for row in matrix]
+    im = ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
+    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.set_xlabel("system")
+    ax.set_ylabel("gold")
+    for i, row in enumerate(shares):
+        for j, v in enumerate(row):
+            if v >= 0.01:
+                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=6,
+                        color="white" if v > 0.5 else "black")
+    fig.colorbar(im, ax=ax, fraction=0.046)
+    ax.set_title(title, fontsize=10)
+    return _png(plt, fig)

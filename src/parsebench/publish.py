@@ -278,6 +278,56 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
+GROUP_ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"],
+               "sentence-length": ["1-10", "11-20", "21-30", "31-40", "41+"]}
+
+
+def _where_section(results: list[dict[str, Any]]) -> Section | None:
+    """Where the errors fall, clean and noisy (MaltEval's breakdowns): labeled F1 of the
+    arcs by their length and by the length of their sentence, and each parser's
+    relation confusions on the clean text."""
+    rs = [r for r in _by(results, "deps") if r["projection"] == "deprel"
+          and isinstance(r["value"], dict) and r["value"].get("breakdowns")]
+    if not rs:
+        return None
+    sec = Section("Where does noise hurt? Accuracy by arc length and sentence length")
+    for breakdown, groups in GROUP_ORDER.items():
+        t = Table(f"Labeled attachment F1 by {breakdown.replace('-', ' ')} (the root's arc "
+                  "included; key arcs grouped by the gold, answer arcs by the parse)",
+                  ["parser", "input", *groups], [])
+        series: dict[str, dict[str, float]] = {}
+        for r in rs:
+            by = r["value"]["breakdowns"].get(breakdown, {})
+            cells = []
+            for g in groups:
+                f1 = (by.get(g) or {}).get("labeled", {}).get("f1")
+                cells.append(pct(f1))
+                if f1 is not None:
+                    series.setdefault(f"{r['parser']} @ {r['level']}", {})[g] = f1
+            t.rows.append([r["parser"], r["level"], *cells])
+        counts = {g: (rs[0]["value"]["breakdowns"].get(breakdown, {}).get(g) or {})
+                  .get("labeled", {}).get("key") for g in groups}
+        t.notes.append("gold arcs a group (the first row's input): " + ", ".join(
+            f"{g} {n:,}" for g, n in counts.items() if n is not None))
+        sec.tables.append(t)
+        if series:
+            what = breakdown.replace("-", " ")
+            sec.images.append((f"by-{breakdown}.png", f"Labeled F1 by {what}: solid the clean "
+                               "text, dashed the error levels",
+                               plots.by_group(f"Labeled F1 by {what}", "labeled F1 (%)",
+                                              groups, series)))
+    for r in rs:
+        conf = r["value"].get("confusion")
+        if r["level"] == "clean" and conf and conf.get("labels"):
+            sec.images.append((f"confusion-{safe_name(r['parser'])}.png",
+                               f"{r['parser']}: relation confusions on the clean text (rows: "
+                               "gold, shares of its aligned words; the 12 most frequent "
+                               "relations, the rest pooled)",
+                               plots.heatmap(f"{r['parser']}: gold relation by parsed relation",
+                                             conf["labels"], conf["matrix"])))
+    return sec
+
+
 def _f1_section(results: list[dict[str, Any]]) -> Section | None:
     rs = _by(results, "f1")
     if not rs:
@@ -527,8 +577,8 @@ SIGNIFICANCE_SAMPLES = 2000
 
 
 def _sections(results: list[dict[str, Any]]) -> list[Section]:
-    makers = (_rows_section, _sentences_section, _deps_section, _f1_section, _brackets_section,
-              _significance_section, _speed_section, _examples_section)
+    makers = (_rows_section, _sentences_section, _deps_section, _where_section, _f1_section,
+              _brackets_section, _significance_section, _speed_section, _examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsebench.metrics.deps import DepsResult
+from parsebench.metrics.deps import ROOT_ARC_FIELDS, DepsResult
 from parsebench.metrics.flat import FlatCounts
 from parsebench.present import interval, percent, value
 
@@ -27,7 +27,15 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
         lines.append(f"{name:<13} {_pct(f['precision']):>9} {_pct(f['recall']):>7} "
                      f"{_pct(f['f1']):>7} {pr.key:7d} {pr.answer:7d} {pr.key_found:8d}")
     lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v)", *conll18_table(figures)]
-    if result.by is not None:
+    lines.append("Exact match: UCM " + _share(figures["ucm"]) + ", LCM "
+                 + _share(figures["lcm"]) + f" of {figures['ucm']['sentences']} sentences")
+    if not result.punct:
+        lines.append("Words tagged PUNCT have no attachment scores (--no-punct).")
+    if result.confusion is not None:
+        lines += ["", *confusion_lines(figures["confusion"])]
+    if result.by is not None and result.by_field in ROOT_ARC_FIELDS:
+        lines += ["", *breakdown_lines(result.by_field or "", figures["by"])]
+    elif result.by is not None:
         field = result.by_field or ""
         lines += ["", f"By {field}"]
         head = f"{field:<16}"
@@ -48,6 +56,40 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
             lines.append(row)
     lines += ["", f"signature: {sig}"]
     return "\n".join(lines) + "\n"
+
+
+def _share(x: dict[str, Any]) -> str:
+    return "n/a" if x["accuracy"] is None else f"{100 * x['accuracy']:.2f}%"
+
+
+ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"], "direction": ["left", "right", "root"],
+         "sentence-length": ["1-10", "11-20", "21-30", "31-40", "41+"],
+         "depth": [*map(str, range(1, 7)), "7+", "cycle"]}
+
+
+def breakdown_lines(field: str, by: dict[str, Any]) -> list[str]:
+    """MaltEval's breakdowns: attachment (unlabeled) and labeled attachment precision,
+    recall and F1 a group, the key's arcs grouped by the key's values, the answer's by
+    the answer's; the root's arc counts."""
+    lines = [f"By {field} (the root's arc included)",
+             f"{field:<16}    key answer   UA P   UA R  UA F1   LA P   LA R  LA F1"]
+    for name in [x for x in ORDER.get(field, []) if x in by]:
+        u, lab = by[name]["unlabeled"], by[name]["labeled"]
+        lines.append(f"{name:<16} {u['key']:6d} {u['answer']:6d} {_pct(u['precision'])} "
+                     f"{_pct(u['recall'])} {_pct(u['f1'])} {_pct(lab['precision'])} "
+                     f"{_pct(lab['recall'])} {_pct(lab['f1'])}")
+    return lines
+
+
+def confusion_lines(table: dict[str, Any]) -> list[str]:
+    """Gold labels down, system labels across, on the aligned words."""
+    names = table["labels"]
+    width = max(7, *(len(x) for x in names)) + 1
+    lines = ["Confusion (rows: gold, columns: system; aligned words)",
+             " " * width + "".join(f"{x[:9]:>10}" for x in names)]
+    for name, row in zip(names, table["matrix"], strict=True):
+        lines.append(f"{name:<{width}}" + "".join(f"{n:10d}" for n in row))
+    return lines
 
 
 CONLL18_NAMES = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",

@@ -168,9 +168,21 @@ def _deps(ctx: Context) -> list[Result]:
         gold_s = [s for _ in versions for s in corpus.sentences]
         sys_s = [replace(s, forms=g.forms) for v in versions
                  for s, g in zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+        # one pass for every breakdown: Lin's, and where the errors fall (MaltEval)
+        whole = evaluate_deps(gold_s, sys_s, by="deprel",
+                              also_by=[*bys, *WHERE_ERRORS_FALL],
+                              confusion="deprel" if label == "clean" else None,
+                              gold_path=str(corpus.path),
+                              system_path=f"{conf.name}:{label}").as_dict()
+        extra = whole.pop("breakdowns", {})
         for by in bys:
-            res = evaluate_deps(gold_s, sys_s, by=by, gold_path=str(corpus.path),
-                                system_path=f"{conf.name}:{label}").as_dict()
+            res = dict(whole)
+            if by != "deprel":
+                res["by"] = extra[by]
+                for k in ("confusion", "ci95", "stats"):
+                    res.pop(k, None)
+            else:
+                res["breakdowns"] = {f: extra[f] for f in WHERE_ERRORS_FALL}
             if by == "category":
                 secs: dict[str, float] = {}
                 for s in corpus.sentences:
@@ -182,6 +194,10 @@ def _deps(ctx: Context) -> list[Result]:
             sig = signature(method="lin-deps", by=by, level=label, **ctx.base)
             out.append((conf.name, "deps", by, label, sig, res))
     return out
+
+
+WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
+"""Breakdowns stored with every level's scores: where does noise hurt?"""
 
 
 def _f1(ctx: Context) -> list[Result]:

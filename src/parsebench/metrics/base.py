@@ -99,6 +99,9 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
       for k, name in zip(CONLL18, ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
                                    "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"),
                          strict=True)),
+    Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
+           f1_of_counts),
+    Metric("lcm", "labeled exact match (share of sentences)", "deps", _COUNTS, f1_of_counts),
     Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, _f1_of_pr),
     Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
@@ -140,7 +143,7 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
         if warnings is not None:
             warnings += res.warnings
         rows: list[tuple[int, ...]]
-        if metric.name in CONLL18:
+        if metric.name in (*CONLL18, "ucm", "lcm"):
             rows = [(c.correct, c.gold, c.system) for c in
                     (getattr(s, metric.name) for s in res.per_sentence or ())]
         else:

@@ -58,10 +58,39 @@ DEPREL_GROUPS: dict[str, frozenset[str]] = {
 }
 
 SELECT_FIELDS = ("deprel", "upos", "word")
-BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition")
+BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition", "arc-length",
+             "direction", "depth", "sentence-length")
 """Breakdowns: ``group`` is Lin's Table 18.3 (DEPREL_GROUPS; other relations are left
 out), ``preposition`` his Table 18.4: the attachment of each prepositional phrase
-(an obl or nmod word with a ``case`` child tagged ADP), by that preposition."""
+(an obl or nmod word with a ``case`` child tagged ADP), by that preposition. As
+MaltEval groups them, and counting the root's arc: ``arc-length`` (|head -
+dependent|: 1, 2, 3-6, 7+, root), ``direction`` (left: the head precedes the
+dependent; right; root), ``depth`` (arcs from the word up to the artificial root:
+the root word 1; 7+; "cycle" where a system's heads never reach it) and
+``sentence-length`` (1-10, 11-20, 21-30, 31-40, 41+ words). Recall groups the key's
+arcs by the key's values, precision the answer's by the answer's."""
+ROOT_ARC_FIELDS = frozenset({"arc-length", "direction", "depth", "sentence-length"})
+CONFUSION_FIELDS = ("deprel", "upos")
+CONFUSION_TOP = 12
+"""Labels a confusion table shows; the rest are pooled as "(other)"."""
+
+
+def confusion_table(pairs: Counter[tuple[str, str]], top: int = CONFUSION_TOP
+                    ) -> dict[str, Any]:
+    """The TOP most frequent gold labels as rows and columns (the rest "(other)"), and
+    how often each gold label got each system label on the aligned words."""
+    freq: Counter[str] = Counter()
+    for (g, _), n in pairs.items():
+        freq[g] += n
+    labels = [x for x, _ in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
+    shown = set(labels)
+    other = len(shown) < len({x for pair in pairs for x in pair})
+    names = labels + (["(other)"] if other else [])
+    index = {x: i for i, x in enumerate(labels)}
+    matrix = [[0] * len(names) for _ in names]
+    for (g, s_), n in pairs.items():
+        matrix[index.get(g, len(names) - 1)][index.get(s_, len(names) - 1)] += n
+    return {"labels": names, "matrix": matrix}
 
 _GROUP_OF = {d: g for g, ds in DEPREL_GROUPS.items() for d in ds}
 
@@ -184,11 +213,18 @@ class SentenceCounts:
     clas: F1Count = field(default_factory=F1Count)
     mlas: F1Count = field(default_factory=F1Count)
     blex: F1Count = field(default_factory=F1Count)
+    ucm: F1Count = field(default_factory=F1Count)
+    """Exact match: (every gold word's head right, 1, 1) a gold sentence, so F1 is the
+    share of such sentences."""
+    lcm: F1Count = field(default_factory=F1Count)
+    """Every head and relation (subtypes ignored) right."""
+    line: int = 0
+    sent_id: str | None = None
 
     def add(self, other: SentenceCounts) -> None:
         self.unlabeled.add(other.unlabeled)
         self.labeled.add(other.labeled)
-        for name in CONLL18:
+        for name in (*CONLL18, "ucm", "lcm"):
             getattr(self, name).add(getattr(other, name))
 
 
@@ -218,6 +254,12 @@ class DepsResult:
     attachments: bool = True
     """False when the system has no head at all (a tagger's output): every attachment
     score is then n/a, not 0."""
+    confusion: Counter[tuple[str, str]] | None = None
+    """(gold label, system label) of the aligned words, with ``--confusion``."""
+    punct: bool = True
+    """False with ``--no-punct``: words tagged PUNCT have no attachment scores."""
+    breakdowns: dict[str, dict[str, Bucket]] = field(default_factory=dict)
+    """Every breakdown counted, ``by``'s included."""
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals of the CoNLL 2018 F1 scores over gold sentences."""
@@ -227,13 +269,18 @@ class DepsResult:
         per = self.per_sentence or []
         return {k: sentence_interval([(getattr(c, k).correct, getattr(c, k).gold,
                                        getattr(c, k).system) for c in per], f1_of_counts)
-                for k in CONLL18 if self.attachments or k not in ATTACHMENT}
+                for k in (*CONLL18, "ucm", "lcm")
+                if self.attachments or k not in (*ATTACHMENT, "ucm", "lcm")}
 
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON of ``eval deps`` (without the signature)."""
         t = self.total
         out: dict[str, Any] = {k: getattr(t, k).as_dict(k not in SPAN_METRICS)
                                for k in CONLL18}
+        for k in ("ucm", "lcm"):
+            c = getattr(t, k)
+            out[k] = {"accuracy": c.correct / c.gold if c.gold and self.attachments else None,
+                      "matched": c.correct, "sentences": c.gold}
         out.update(unlabeled=t.unlabeled.as_dict(), labeled=t.labeled.as_dict(),
                    gold_sentences=self.sentences, gold_words=t.words.gold,
                    warnings=self.warnings)
@@ -247,11 +294,42 @@ class DepsResult:
             if self.attachments:
                 out["stats"] = {"las": [[c.las.correct, c.las.gold, c.las.system]
                                         for c in self.per_sentence]}
+        out["punct"] = self.punct
+        if self.confusion is not None:
+            out["confusion"] = confusion_table(self.confusion)
+        def buckets(by: dict[str, Bucket]) -> dict[str, Any]:
+            return {k: {"sentences": b.sentences, "words": b.words,
+                        "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
+                    for k, b in sorted(by.items())}
+
         if self.by is not None:
-            out["by"] = {k: {"sentences": b.sentences, "words": b.words,
-                             "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
-                         for k, b in sorted(self.by.items())}
+            out["by"] = buckets(self.by)
+        others = {f: buckets(b) for f, b in self.breakdowns.items() if f != self.by_field}
+        if others:
+            out["breakdowns"] = others
         return out
+
+
+TSV_METRICS = (*CONLL18, "ucm", "lcm")
+
+
+def sentence_tsv_header() -> str:
+    """Columns of ``--per-sentence``: the sentence, then each metric's F1 (in percent, "n/a"
+    without words to score) and its counts."""
+    cols = ["sentence", "line", "sent_id"]
+    for m in TSV_METRICS:
+        cols += [m, f"{m}_correct", f"{m}_gold", f"{m}_system"]
+    return "\t".join(cols) + "\n"
+
+
+def sentence_tsv_row(number: int, c: SentenceCounts) -> str:
+    cells = [str(number), str(c.line), (c.sent_id or "").replace("\t", " ")]
+    for m in TSV_METRICS:
+        f = getattr(c, m)
+        den = f.gold + f.system
+        cells += [f"{200 * f.correct / den:.2f}" if den else "n/a", str(f.correct),
+                  str(f.gold), str(f.system)]
+    return "\t".join(cells) + "\n"
 
 
 class LabelMap:
@@ -332,6 +410,25 @@ def _bucket_value(by: str, sent: Sentence, i: int) -> str | None:
             if h == i + 1 and base(sent.deprels[j]) == "case" and sent.upos[j] == "ADP":
                 return sent.forms[j].lower()
         return None
+    if by == "sentence-length":
+        low = (len(sent) - 1) // 10 * 10 + 1
+        return "41+" if low > 40 else f"{low}-{low + 9}"
+    h = sent.heads[i]
+    if by == "arc-length":
+        dist = abs(h - (i + 1))
+        return "root" if h == 0 else str(dist) if dist <= 2 else "3-6" if dist <= 6 else "7+"
+    if by == "direction":
+        return "root" if h == 0 else "left" if h < i + 1 else "right"
+    if by == "depth":
+        depth, j = 1, i
+        while sent.heads[j] > 0:
+            j = sent.heads[j] - 1
+            depth += 1
+            if depth > len(sent):
+                return "cycle"
+        if sent.heads[j] != 0:
+            return None  # a fragment: no path to the root
+        return str(depth) if depth < 7 else "7+"
     return sent.category or "(none)"
 
 
@@ -415,19 +512,30 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   select: Sequence[Selection] = (), by: str | None = None,
                   labels: Callable[[str], str] | None = None,
                   gold_path: str = "GOLD", system_path: str = "SYSTEM",
-                  per_sentence: bool = True) -> DepsResult:
+                  per_sentence: bool = True, punct: bool = True,
+                  confusion: str | None = None,
+                  each: Callable[[SentenceCounts], None] | None = None,
+                  also_by: Sequence[str] = ()) -> DepsResult:
     """Score SYSTEM against GOLD, reading both one stretch at a time.
 
     The files are cut where both end a sentence at the same point of the text (each
     sentence, when they have the same words), and every stretch is aligned and
     scored on its own: the counts are those of the whole files at once, and memory
-    stays flat in their size. PER_SENTENCE keeps each gold sentence's counts.
+    stays flat in their size. PER_SENTENCE keeps each gold sentence's counts; EACH is
+    given them as they come. Without PUNCT, words tagged PUNCT get no attachment scores.
+    ALSO_BY are breakdowns counted in the same pass (``breakdowns`` of the result).
     """
-    if by is not None and by not in BY_FIELDS:
-        raise InputError(f"--by {by!r}: expected one of " + ", ".join(BY_FIELDS))
+    for f in (by, *also_by):
+        if f is not None and f not in BY_FIELDS:
+            raise InputError(f"--by {f!r}: expected one of " + ", ".join(BY_FIELDS))
+    fields = list(dict.fromkeys(f for f in (by, *also_by) if f))
+    if confusion is not None and confusion not in CONFUSION_FIELDS:
+        raise InputError(f"--confusion {confusion!r}: expected one of "
+                         + ", ".join(CONFUSION_FIELDS))
+    pairs: Counter[tuple[str, str]] | None = Counter() if confusion else None
     total = SentenceCounts()
     kept: list[SentenceCounts] | None = [] if per_sentence else None
-    buckets: dict[str, Bucket] | None = {} if by else None
+    breakdowns: dict[str, dict[str, Bucket]] = {f: {} for f in fields}
     check = TreeCheck()
     gold_labels: Counter[str] = Counter()
     system_labels: Counter[str] = Counter()
@@ -435,15 +543,20 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     heads = False
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
     for g, s in chunks:
-        part = _score(g, s, select, by, labels, gold_path, system_path)
+        part = _score(g, s, select, fields, labels, gold_path, system_path, punct,
+                      confusion)
         sentences += len(g)
         for c in part.per_sentence or ():
             total.add(c)
+            if each is not None:
+                each(c)
+        if pairs is not None and part.confusion is not None:
+            pairs.update(part.confusion)
         if kept is not None:
             kept += part.per_sentence or ()
-        if buckets is not None and part.by is not None:
-            for name, b in part.by.items():
-                buckets.setdefault(name, Bucket()).add(b)
+        for f, got in part.breakdowns.items():
+            for name, b in got.items():
+                breakdowns[f].setdefault(name, Bucket()).add(b)
         for x in s:
             check.add(x)
             heads = heads or any(h != NO_HEAD for h in x.heads)
@@ -459,7 +572,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                                 "relations", gold_path, system_path)
         if scheme:
             warnings.append(scheme)
-    return DepsResult(total, sentences, kept, buckets, by, warnings, heads or not sentences)
+    return DepsResult(total, sentences, kept, breakdowns.get(by) if by else None, by, warnings,
+                      heads or not sentences, pairs, punct, breakdowns)
 
 
 class _Chunks:
@@ -528,9 +642,10 @@ class _Chunks:
 
 
 def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
-           select: Sequence[Selection], by: str | None,
+           select: Sequence[Selection], fields: Sequence[str],
            labels: Callable[[str], str] | None,
-           gold_path: str, system_path: str) -> DepsResult:
+           gold_path: str, system_path: str, punct: bool = True,
+           confusion: str | None = None) -> DepsResult:
     """The counts of one stretch of both files, per gold sentence."""
     canon = labels or (lambda x: x)
     sys2gold = align_words(gold, system, gold_path, system_path)
@@ -541,22 +656,25 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         if gi >= 0:
             gold2sys[gi] = j
 
-    per_sentence = [SentenceCounts() for s in gold]
+    per_sentence = [SentenceCounts(line=s.line, sent_id=s.comment_value("sent_id"))
+                    for s in gold]
     _span_counts(gold, system, per_sentence)
     g_func = _functional_children(gold, g_heads)
     s_func = _functional_children(system, s_heads)
-    buckets: dict[str, Bucket] | None = {} if by else None
+    breakdowns: dict[str, dict[str, Bucket]] = {f: {} for f in fields}
+    pairs: Counter[tuple[str, str]] | None = Counter() if confusion else None
+    root_arcs = any(f in ROOT_ARC_FIELDS for f in fields)
 
-    def bucket(name: str) -> Bucket:
-        assert buckets is not None
-        b = buckets.get(name)
+    def bucket(f: str, name: str) -> Bucket:
+        got = breakdowns[f]
+        b = got.get(name)
         if b is None:
-            b = buckets[name] = Bucket()
+            b = got[name] = Bucket()
         return b
 
-    if buckets is not None and by == "category":
+    if "category" in breakdowns:
         for s in gold:
-            b = bucket(s.category or "(none)")
+            b = bucket("category", s.category or "(none)")
             b.sentences += 1
             b.words += len(s)
 
@@ -587,7 +705,7 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
     gi = -1
     for k, gs in enumerate(gold):
         counts = per_sentence[k]
-        n_content = n_aligned = n_aligned_content = 0
+        n_scored = n_content = n_aligned = n_aligned_scored = n_aligned_content = 0
         c_upos = c_xpos = c_feats = c_all = c_lemma = 0
         c_uas = c_las = c_clas = c_mlas = c_blex = 0
         g_deprels, g_upos, g_xpos, g_feats, g_lemmas = gs.deprels, gs.upos, gs.xpos, \
@@ -597,7 +715,9 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             gh = g_heads[gi]
             g_deprel = g_deprels[i]
             g_base = base(g_deprel)
-            content = g_base in CONTENT_DEPRELS
+            scored = punct or g_upos[i] != "PUNCT"  # --no-punct: no attachment scores
+            content = scored and g_base in CONTENT_DEPRELS
+            n_scored += scored
             n_content += content
             j = gold2sys[gi]
             head_ok = label_ok = False
@@ -605,6 +725,7 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 k_s, si = s_where[j]
                 ss = system[k_s]
                 n_aligned += 1
+                n_aligned_scored += scored
                 n_aligned_content += content
                 upos_ok = g_upos[i] == ss.upos[si]
                 xpos_ok = g_xpos[i] == ss.xpos[si]
@@ -617,48 +738,63 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 c_feats += feats_ok
                 c_all += upos_ok and xpos_ok and feats_ok
                 c_lemma += lemma_ok
+                if pairs is not None:
+                    pairs[(g_deprel, ss.deprels[si]) if confusion == "deprel"
+                          else (g_upos[i], ss.upos[si])] += 1
                 if gh != MISSING and mapped_sys_head(j) == gh:
-                    c_uas += 1
                     head_ok = True
                     s_deprel = ss.deprels[si]
                     label_ok = canon(s_deprel) == canon(g_deprel)
-                    if base(s_deprel) == g_base:
-                        c_las += 1
-                        if content:
-                            c_clas += 1
-                            c_blex += lemma_ok
-                            if upos_ok and feats_ok and functional(
-                                    g_func.get(gi, []), g_heads, g_where, gold, lambda x: x) \
-                                    == functional(s_func.get(j, []), s_heads, s_where, system,
-                                                  sys_to_gold):
-                                c_mlas += 1
-            if gh < 0:  # the root word and fragments have no dependency
+                    if scored:
+                        c_uas += 1
+                        if base(s_deprel) == g_base:
+                            c_las += 1
+                            if content:
+                                c_clas += 1
+                                c_blex += lemma_ok
+                                if upos_ok and feats_ok and functional(
+                                        g_func.get(gi, []), g_heads, g_where, gold,
+                                        lambda x: x) == functional(
+                                            s_func.get(j, []), s_heads, s_where, system,
+                                            sys_to_gold):
+                                    c_mlas += 1
+            # the root word and fragments have no dependency in Lin's sense; the
+            # breakdowns by arc length and the like count the root's arc too, as MaltEval
+            if gh == MISSING or not scored or (gh == ROOT and not root_arcs):
                 continue
             if select and not all(sel.test(gs, i) for sel in select):
                 continue
-            counts.unlabeled.key += 1
-            counts.labeled.key += 1
-            if head_ok:
-                counts.unlabeled.key_found += 1
-                if label_ok:
-                    counts.labeled.key_found += 1
-            name = _bucket_value(by, gs, i) if by else None
-            if name is not None:
-                b = bucket(name)
-                b.unlabeled.key += 1
-                b.labeled.key += 1
+            if gh != ROOT:
+                counts.unlabeled.key += 1
+                counts.labeled.key += 1
                 if head_ok:
-                    b.unlabeled.key_found += 1
+                    counts.unlabeled.key_found += 1
                     if label_ok:
-                        b.labeled.key_found += 1
+                        counts.labeled.key_found += 1
+            for f in fields:
+                if gh == ROOT and f not in ROOT_ARC_FIELDS:
+                    continue
+                name = _bucket_value(f, gs, i)
+                if name is not None:
+                    b = bucket(f, name)
+                    b.unlabeled.key += 1
+                    b.labeled.key += 1
+                    if head_ok:
+                        b.unlabeled.key_found += 1
+                        if label_ok:
+                            b.labeled.key_found += 1
         n = len(gs)
         counts.words.gold += n
         counts.words.correct += n_aligned
         for c, right in ((counts.upos, c_upos), (counts.xpos, c_xpos),
                          (counts.ufeats, c_feats), (counts.alltags, c_all),
-                         (counts.lemmas, c_lemma), (counts.uas, c_uas), (counts.las, c_las)):
+                         (counts.lemmas, c_lemma)):
             c.gold += n
             c.aligned += n_aligned
+            c.correct += right
+        for c, right in ((counts.uas, c_uas), (counts.las, c_las)):
+            c.gold += n_scored
+            c.aligned += n_aligned_scored
             c.correct += right
         for c, right in ((counts.clas, c_clas), (counts.mlas, c_mlas),
                          (counts.blex, c_blex)):
@@ -669,6 +805,7 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
     # Answer side: precision, the CoNLL 2018 system totals.
     g_sentence_of_sys = _gold_sentence_of_system_words(gold, system, sys2gold, g_where)
     n_system = [0] * len(gold)
+    s_scored = [0] * len(gold)
     s_content = [0] * len(gold)
     for j, sh in enumerate(s_heads):
         k_s, i = s_where[j]
@@ -677,45 +814,60 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         counts = per_sentence[k_g]
         s_deprel = ss.deprels[i]
         n_system[k_g] += 1
+        gi = sys2gold[j]
+        if not punct and (gold[g_where[gi][0]].upos[g_where[gi][1]] if gi >= 0
+                          else ss.upos[i]) == "PUNCT":
+            continue
+        s_scored[k_g] += 1
         s_content[k_g] += base(s_deprel) in CONTENT_DEPRELS
-        if sh < 0:
+        if sh == MISSING or (sh == ROOT and not root_arcs):
             continue
         if select and not all(sel.test(ss, i) for sel in select):
             continue
-        gi = sys2gold[j]
         found = labeled_found = False
         if gi >= 0:
             gh = g_heads[gi]
-            if gh >= 0 and sys2gold[sh] == gh:
+            if (gh >= 0 and sh >= 0 and sys2gold[sh] == gh) or (gh == sh == ROOT):
                 found = True
                 kg, ig = g_where[gi]
                 labeled_found = canon(s_deprel) == canon(gold[kg].deprels[ig])
-        counts.unlabeled.answer += 1
-        counts.labeled.answer += 1
-        if found:
-            counts.unlabeled.answer_found += 1
-            if labeled_found:
-                counts.labeled.answer_found += 1
-        if by == "category":
-            name = gold[g_sentence_of_sys[j]].category or "(none)"
-        else:
-            name = _bucket_value(by, ss, i) if by else None
-        if name is not None:
-            b = bucket(name)
-            b.unlabeled.answer += 1
-            b.labeled.answer += 1
+        if sh != ROOT:
+            counts.unlabeled.answer += 1
+            counts.labeled.answer += 1
             if found:
-                b.unlabeled.answer_found += 1
+                counts.unlabeled.answer_found += 1
                 if labeled_found:
-                    b.labeled.answer_found += 1
+                    counts.labeled.answer_found += 1
+        for f in fields:
+            if sh == ROOT and f not in ROOT_ARC_FIELDS:
+                continue
+            if f == "category":
+                name = gold[g_sentence_of_sys[j]].category or "(none)"
+            else:
+                name = _bucket_value(f, ss, i)
+            if name is not None:
+                b = bucket(f, name)
+                b.unlabeled.answer += 1
+                b.labeled.answer += 1
+                if found:
+                    b.unlabeled.answer_found += 1
+                    if labeled_found:
+                        b.labeled.answer_found += 1
 
-    for counts, n, nc in zip(per_sentence, n_system, s_content, strict=True):
+    for counts, n, ns, nc in zip(per_sentence, n_system, s_scored, s_content, strict=True):
         for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
-                  counts.lemmas, counts.uas, counts.las):
+                  counts.lemmas):
             c.system += n
+        counts.uas.system += ns
+        counts.las.system += ns
         for c in (counts.clas, counts.mlas, counts.blex):
             c.system += nc
-    return DepsResult(SentenceCounts(), len(gold), per_sentence, buckets, by, [])
+        # exact match: every gold word aligned and attached right (where the tokens
+        # differ, a system word that aligns with nothing makes some gold word unaligned)
+        counts.ucm.add(F1Count(int(counts.uas.correct == counts.uas.gold), 1, 1))
+        counts.lcm.add(F1Count(int(counts.las.correct == counts.las.gold), 1, 1))
+    return DepsResult(SentenceCounts(), len(gold), per_sentence, None, None, [],
+                      confusion=pairs, breakdowns=breakdowns)
 
 
 def _functional_children(sents: Sequence[Sentence], heads: list[int]) -> dict[int, list[int]]:
