@@ -88,17 +88,19 @@ def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> bytes:
 def by_group(title: str, ylabel: str, groups: Sequence[str],
              series: dict[str, dict[str, float]]) -> bytes:
     """Lines across ordered groups (arc lengths, sentence lengths), one per parser and
-    level; the clean text solid, noisy levels dashed in the parser's colour."""
+    level ("PARSER @ LEVEL"): one colour a parser, the clean text solid, each error level
+    its own dash in the order given."""
     plt, fig, ax = _figure()
     colours: dict[str, Any] = {}
+    dashes: dict[str, str] = {"clean": "-"}
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for name, pts in series.items():
         parser, _, level = name.partition(" @ ")
         colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+        style = dashes.setdefault(level, ("--", ":", "-.")[(len(dashes) - 1) % 3])
         xs = [i for i, g in enumerate(groups) if g in pts]
-        ax.plot(xs, [100 * pts[groups[i]] for i in xs], "-" if level == "clean" else "--",
-                marker="o", color=colour, label=name,
-                alpha=1.0 if level == "clean" else 0.75)
+        ax.plot(xs, [100 * pts[groups[i]] for i in xs], style, marker="o", color=colour,
+                label=name, markersize=4)
     ax.set_xticks(range(len(groups)), groups)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
