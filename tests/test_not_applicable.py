@@ -123,3 +123,13 @@ def test_the_noisy_text_itself_is_refused_as_a_parse_and_a_parse_of_it_is_scored
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert 0 < d["gold"]["acc_real"] < 1 and 0 < d["error_level"] < 1
+    # eval deps gives the tagger its UPOS accuracy on the misspelled text (rows aligned
+    # row by row), the same figure as rows' real accuracy, and calls its attachment
+    # scores n/a rather than 0.00
+    p = run_cli("eval", "deps", str(gold), str(noisy_p), "--json")
+    assert p.returncode == 0, p.stderr
+    e = json.loads(p.stdout)
+    assert e["upos"]["aligned_accuracy"] == pytest.approx(d["gold"]["acc_real"])
+    assert 0.5 < e["upos"]["f1"] < 1 and e["las"]["f1"] is None and e["mlas"]["f1"] is None
+    text = run_cli("eval", "deps", str(gold), str(noisy_p)).stdout
+    assert "LAS        |       n/a |       n/a |       n/a |       n/a" in text
