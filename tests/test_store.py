@@ -105,6 +105,8 @@ def test_crafted_rows_in_a_store(store: Path, tmp_path: Path) -> None:
         _assert_clean_failure(code, err, tmp_path / f"r{k}")
         if k % 2 == 0:
             assert code == 2 and "damaged" in err
+        code, _, err = run_main("export", str(s), "-o", str(tmp_path / f"e{k}"))
+        assert code in (0, 2) and "Traceback" not in err, err
         tried += 1
     assert tried == 40
 
@@ -207,6 +209,10 @@ def test_crafted_experiment_names_in_a_store_stay_inside_the_report(store: Path,
         code, _, err = run_main("report", str(s), "-o", str(rep))
         assert code == 0, err
         outside = [p for p in tmp_path.rglob("*.png") if rep not in p.parents]
+        assert not outside, outside
+        code, _, err = run_main("export", str(s), "-o", str(rep / "export"))
+        assert code == 0, err
+        outside = [p for p in tmp_path.rglob("*.csv") if rep not in p.parents]
         assert not outside, outside
         shutil.rmtree(tmp_path / "inner")
 

@@ -647,6 +647,24 @@ def report_cmd(
     typer.echo(f"report: {files['html']}", err=True)
 
 
+@app.command("export")
+def export_cmd(
+    store: Annotated[Path, typer.Argument(help="SQLite store written by parsebench run.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the files.")],
+    parser: Annotated[str | None, typer.Option("--parser", help="Only this parser.")] = None,
+    experiment: Annotated[str | None, typer.Option(
+        "--experiment", help="Only this experiment.")] = None,
+) -> None:
+    """The clean and every noisy parse as CoNLL-U (trees: one a line), one file a parser,
+    level and replicate, and the per-sentence scores as CSV."""
+    from parsebench.export import export
+    from parsebench.store import open_existing
+
+    with open_existing(store) as st:
+        files = export(st, output, parser, experiment)
+    typer.echo(f"{len(files)} files under {output}", err=True)
+
+
 @app.command("demo")
 def demo(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the store and "

@@ -625,7 +625,7 @@ def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]
     return out
 
 
-_DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
+DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
            IndexError)
 """What reading a damaged or crafted store raises: JSON that does not parse (a
 ValueError), text that is not UTF-8, values of the wrong type or missing keys."""
@@ -646,7 +646,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
                                indent=1, ensure_ascii=False) + "\n"
         for text in (md, page, csv_text, json_text):
             text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
-    except _DAMAGE as exc:
+    except DAMAGE as exc:
         raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
                          f"{' '.join(str(exc).split())[:120]}); it is damaged, or was not "
                          "written by parsebench", store.path) from None

@@ -128,10 +128,10 @@ def corrected_typos(sents: Sequence[Sentence]) -> tuple[list[Sentence], list[Cha
     return clean, changes
 
 
-def load_corpus(paths: Sequence[Path], limit: int | None, store: Store, gold: bool = True,
+def read_corpus(paths: Sequence[Path], limit: int | None, gold: bool = True,
                 typos_only: bool = False, natural: bool = False) -> CorpusData:
     """The corpus files read as one; with TYPOS_ONLY, just the sentences with a natural
-    typo; with NATURAL, the clean text is the corrected one."""
+    typo; with NATURAL, the clean text is the corrected one. Nothing is stored."""
     sents = [s for p in paths for s in read_input(p)]
     if typos_only:
         sents = [s for s in sents if any("CorrectForm=" in m for m in s.misc)]
@@ -148,9 +148,15 @@ def load_corpus(paths: Sequence[Path], limit: int | None, store: Store, gold: bo
                              paths[0])
     gold = gold and any(h != NO_HEAD for s in sents for h in s.heads)
     digest = _digest(paths, limit, typos_only, natural)
-    store.add_corpus(digest, " + ".join(map(str, paths)), len(sents),
-                     sum(len(s.forms) for s in sents), gold)
     return CorpusData(list(paths), digest, sents, gold, [Version(None, 0, sents)], changes)
+
+
+def load_corpus(paths: Sequence[Path], limit: int | None, store: Store, gold: bool = True,
+                typos_only: bool = False, natural: bool = False) -> CorpusData:
+    """:func:`read_corpus`, recorded in STORE."""
+    c = read_corpus(paths, limit, gold, typos_only, natural)
+    store.add_corpus(c.digest, " + ".join(map(str, paths)), len(c.sentences), c.words, c.gold)
+    return c
 
 
 def levels_of(exp: Experiment, corpus: CorpusData) -> list[Level]:
@@ -163,15 +169,20 @@ def levels_of(exp: Experiment, corpus: CorpusData) -> list[Level]:
     return extra + [lv for lv in exp.levels if lv not in extra]
 
 
+def noise_key(exp: Experiment, kb: Keyboard) -> str:
+    """What the store files a corpus's noisy versions under, besides level and seed."""
+    return signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
+                     weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
+                     min_length=exp.min_length)
+
+
 def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
                    progress: Progress) -> None:
     """Add every level x replicate of CORPUS, from the store when it has them."""
     kb = Keyboard.load(exp.keyboard or "us-qwerty")
     lexicon: Lexicon | None = None
     plan: Corpus | None = None
-    settings_key = signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
-                             weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
-                             min_length=exp.min_length)
+    settings_key = noise_key(exp, kb)
     levels = levels_of(exp, corpus)
     progress.stage(f"noise {corpus.name}", len(levels) * exp.replicates)
     for level in levels:

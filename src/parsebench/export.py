@@ -1,0 +1,176 @@
+"""``parsebench export``: a run's parses and per-sentence scores out of the store.
+
+The store keeps each noisy version as its list of changes and each parse once
+per distinct sentence, so the files are rebuilt: the corpus is read again from
+the path the run recorded (and must be the same bytes: its checksum is in the
+store), the stored changes are applied to it, and every sentence gets the
+parse the run cached for it. Nothing is parsed and nothing is written to the
+store. One file a parser, level and replicate: CoNLL-U (trees: one a line),
+with the noise records in MISC as ``noise`` writes them; and ``scores.csv``
+with every result's per-sentence statistics.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+from parsebench.errors import InputError, atomic_output, check_folder
+from parsebench.experiment import Experiment, Level, ParserConf
+from parsebench.formats.conllu import write_conllu
+from parsebench.metrics.base import REGISTRY
+from parsebench.noise import OPERATIONS, Change, Keyboard, Report, apply_to_conllu
+from parsebench.parsers.base import Timed
+from parsebench.parsers.run import to_tree
+from parsebench.publish import DAMAGE, safe_name
+from parsebench.runner import (
+    CorpusData,
+    Version,
+    _Parsed,
+    levels_of,
+    noise_key,
+    read_corpus,
+)
+from parsebench.store import Store, sentence_key
+
+
+def _level(label: str) -> Level:
+    if label == "natural":
+        return Level("natural", 0.0)
+    mode, _, value = label.partition("=")
+    return Level("per_sentence" if mode == "per-sentence" else mode, float(value))
+
+
+def experiment_of(config: dict[str, Any]) -> Experiment:
+    """The experiment a run recorded (its paths already resolved)."""
+    def paths(v: Any) -> list[Path]:
+        return [Path(x) for x in str(v).split(" + ")] if v else []
+
+    exp = Experiment(config["name"], Path("."), paths(config["corpus"]),
+                     limit=config.get("limit"), corrected=paths(config.get("corrected")) or None,
+                     gold=config.get("gold", True), typos_only=config.get("typos_only", False),
+                     natural=config.get("natural", False))
+    exp.levels = [_level(x) for x in config.get("levels", [])]
+    exp.replicates, exp.seed = config.get("replicates", 1), config.get("seed", 1)
+    exp.lang, exp.lexicon = config.get("lang", "en"), config.get("lexicon")
+    # the record's keys are sorted; the noise (and its key in the store) follows the
+    # operations' own order
+    w = config.get("weights") or exp.weights
+    exp.keyboard, exp.weights = config.get("keyboard"), {op: float(w.get(op, 0.0))
+                                                         for op in OPERATIONS}
+    exp.min_length = config.get("min_length", exp.min_length)
+    exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
+    return exp
+
+
+def _versions(exp: Experiment, corpus: CorpusData, store: Store) -> None:
+    """The stored noisy versions of CORPUS; an error when the store has none for it (the
+    corpus file changed since the run, or the run did not get that far)."""
+    key = noise_key(exp, Keyboard.load(exp.keyboard or "us-qwerty"))
+    for level in levels_of(exp, corpus):
+        if level.mode == "natural":
+            assert corpus.natural is not None
+            corpus.versions.append(Version(level, 0, apply_to_conllu(
+                corpus.sentences, Report(changes=corpus.natural))))
+            continue
+        for seed in range(exp.seed, exp.seed + exp.replicates):
+            got = store.noisy(corpus.digest, key, level.label, seed)
+            if got is None:
+                raise InputError(f"the store has no noisy version {level.label} seed {seed} "
+                                 f"of {corpus.name} as it is now: the file changed since the "
+                                 "run, or the run did not finish", store.path)
+            report = Report(changes=[Change(*c) for c in got[0]])
+            corpus.versions.append(Version(level, seed,
+                                           apply_to_conllu(corpus.sentences, report)))
+
+
+def _write_version(parsed: _Parsed, v: Version, path: Path) -> None:
+    with atomic_output(path) as fh:
+        if parsed.kind == "tree":
+            fh.write("".join(to_tree(s, Timed(0, parsed.outcome(s)[0], 0.0)) + "\n"
+                             for s in v.sentences))
+        else:
+            write_conllu(parsed.sentences_of(v), fh)
+
+
+def scores_csv(results: list[dict[str, Any]]) -> str:
+    """Every stored per-sentence statistic: one row a result and sentence (replicates of
+    a sentence summed, as the intervals resample them), its columns named."""
+    columns = {m.stored: m.columns for m in REGISTRY.values() if m.stored}
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["experiment", "parser", "metric", "projection", "level", "statistic",
+                "sentence", "column", "value"])
+    for r in results:
+        st = r["value"].get("stats") if isinstance(r["value"], dict) else None
+        if not isinstance(st, dict):
+            continue
+        for key, rows in sorted(st.items()):
+            names = columns.get((r["metric"], key), ())
+            for k, row in enumerate(rows, 1):
+                for j, x in enumerate(row):
+                    w.writerow([r["experiment"], r["parser"], r["metric"], r["projection"],
+                                r["level"], key, k, names[j] if j < len(names) else j,
+                                f"{x:g}"])
+    return buf.getvalue()
+
+
+def export(store: Store, outdir: str | Path, parser: str | None = None,
+           experiment: str | None = None) -> list[Path]:
+    """Write the parses and scores of every experiment in STORE (or the one named) under
+    OUTDIR/EXPERIMENT/; return the files written."""
+    out = Path(outdir)
+    check_folder(out)
+    runs = [(n, r) for n, r in store.experiments() if experiment in (None, n)]
+    if not runs:
+        raise InputError(f"no experiment {experiment!r} with results" if experiment else
+                         "the store has no results yet; run parsebench run first", store.path)
+    written: list[Path] = []
+    found_parser = parser is None
+    for name, run in runs:
+        try:  # everything from the store is read before anything is written
+            info = store.run_info(run)
+            exp = experiment_of(info["config"])
+            stats = {k: (str(v["parser_key"]), str(v["kind"]))
+                     for k, v in ((info.get("stats") or {}).get("parsers") or {}).items()}
+            results = [{**r, "experiment": name} for r in store.results(name)
+                       if parser in (None, r["parser"])]
+            scores = scores_csv(results)
+            scores.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
+        except DAMAGE as exc:
+            raise InputError(f"the store's record of run {run} cannot be read "
+                             f"({type(exc).__name__}); it is damaged, or was not written by "
+                             "parsebench", store.path) from None
+        corpus = read_corpus(exp.corpus, exp.limit, exp.gold, exp.typos_only, exp.natural)
+        _versions(exp, corpus, store)
+        folder = out / safe_name(name)
+        for conf in exp.parsers:
+            if parser not in (None, conf.name) or conf.name not in stats:
+                continue
+            found_parser = True
+            key, kind = stats[conf.name]
+            keys = {id(s): sentence_key(s.forms) for v in corpus.versions for s in v.sentences}
+            outcomes = store.parses(key, set(keys.values()))
+            missing = set(keys.values()) - set(outcomes)
+            if missing:
+                raise InputError(f"{len(missing)} sentence(s) of {conf.name}'s run are not in "
+                                 "the store's parse cache", store.path)
+            parsed = _Parsed(kind, outcomes, keys)
+            ext = ".mrg" if kind == "tree" else ".conllu"
+            for v in corpus.versions:
+                label = "clean" if v.level is None else "natural" \
+                    if v.level.mode == "natural" else \
+                    f"{v.level.label.replace('=', '-')}_seed-{v.seed}"
+                path = folder / safe_name(conf.name) / (safe_name(label) + ext)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _write_version(parsed, v, path)
+                written.append(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        with atomic_output(folder / "scores.csv") as fh:
+            fh.write(scores)
+        written.append(folder / "scores.csv")
+    if not found_parser:
+        raise InputError(f"no parser {parser!r} in the store's runs", store.path)
+    return written

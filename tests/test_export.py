@@ -1,0 +1,97 @@
+"""`parsebench export`: a run's parses out of the store are what `parsebench parse` gives
+for the same parser and text, with the noise records kept; per-sentence scores as CSV."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import needs, shared_path
+from test_experiment import write_exp
+
+from parsebench.formats.conllu import read_conllu, write_conllu
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+
+
+def test_exported_parses_equal_parse_and_scores_are_per_sentence(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    model = shared_path("models/en_ewt.udpipe")
+    corpus = tmp_path / "corpus.conllu"
+    with corpus.open("w", encoding="utf-8") as fh:
+        write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:40],
+                     fh)
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{corpus}"
+[noise]
+rates = [0.1]
+replicates = 2
+[[parsers]]
+name = "ud pipe/1"
+spec = "udpipe:{model}"
+[metrics]
+rows = ["head+deprel"]
+''')
+    store = tmp_path / "s.sqlite"
+    assert cli("run", str(exp), "--store", str(store)).returncode == 0
+    out = tmp_path / "export"
+    p = cli("export", str(store), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    folder = out / "exp"
+    parser_dirs = [d for d in folder.iterdir() if d.is_dir()]
+    assert len(parser_dirs) == 1 and parser_dirs[0].name.startswith("ud-pipe-1-")  # a safe name
+    files = sorted(f.name for f in parser_dirs[0].iterdir())
+    assert files == ["clean.conllu", "rate-0.1_seed-1.conllu", "rate-0.1_seed-2.conllu"]
+    # the clean file is what `parse` writes for the corpus
+    ref = tmp_path / "ref.conllu"
+    assert cli("parse", str(corpus), "-o", str(ref), "--parser", f"udpipe:{model}"
+               ).returncode == 0
+    assert (parser_dirs[0] / "clean.conllu").read_text() == ref.read_text()
+    # a noisy file: its words are misspelled, the changes recorded in MISC, and parsing
+    # its text again gives the same parse
+    noisy = parser_dirs[0] / "rate-0.1_seed-2.conllu"
+    sents = read_conllu(noisy)
+    changed = [m for s in sents for m in s.misc if "Noise=" in m]
+    assert 0.05 * sum(len(s) for s in sents) <= len(changed)
+    again = tmp_path / "again.conllu"
+    assert cli("parse", str(noisy), "-o", str(again), "--parser", f"udpipe:{model}"
+               ).returncode == 0
+    assert again.read_text() == noisy.read_text()
+    # per-sentence statistics: parse differs of every sentence, the replicates summed
+    rows = list(csv.DictReader((folder / "scores.csv").open()))
+    differs = [r for r in rows if r["metric"] == "rows" and r["statistic"] == "differs"]
+    assert {r["column"] for r in differs} == {"rows", "changed rows"}
+    assert len(differs) == 2 * 40
+    assert sum(int(r["value"]) for r in differs if r["column"] == "rows") == \
+        2 * sum(len(s) for s in sents)
+    # only one parser, or a name the store does not have
+    bad = cli("export", str(store), "-o", str(out), "--parser", "nope")
+    assert bad.returncode == 2 and "no parser 'nope'" in bad.stderr
+
+
+def test_export_of_a_store_whose_corpus_changed_is_refused(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    model = shared_path("models/en_ewt.udpipe")
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("The cat sat on the mat .\nA dog barked at the postman today .\n")
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{corpus}"
+[noise]
+per_sentence = [1]
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{model}"
+''')
+    store = tmp_path / "s.sqlite"
+    assert cli("run", str(exp), "--store", str(store)).returncode == 0
+    corpus.write_text("Something else entirely .\n")
+    p = cli("export", str(store), "-o", str(tmp_path / "x"))
+    assert p.returncode == 2 and "the file changed since the run" in p.stderr
+    assert not (tmp_path / "x" / "exp" / "udpipe").exists()
