@@ -95,3 +95,59 @@ spec = "udpipe:{model}"
     p = cli("export", str(store), "-o", str(tmp_path / "x"))
     assert p.returncode == 2 and "the file changed since the run" in p.stderr
     assert not (tmp_path / "x" / "exp" / "udpipe").exists()
+
+
+def test_examples_are_drawn_where_they_are_misspelled(tmp_path: Path) -> None:
+    needs("ufal.udpipe")
+    model = shared_path("models/en_ewt.udpipe")
+    corpus = tmp_path / "corpus.conllu"
+    with corpus.open("w", encoding="utf-8") as fh:
+        write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:30],
+                     fh)
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{corpus}"
+[noise]
+rates = [0.02, 0.1]
+replicates = 2
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{model}"
+[report]
+examples = [1, 2, 3, 4, 5, 6]
+changed_most = 2
+level = "rate=0.1"
+replicate = 2
+''')
+    store = tmp_path / "s.sqlite"
+    assert cli("run", str(exp), "--store", str(store), "--report", str(tmp_path / "rep")
+               ).returncode == 0
+    assert cli("export", str(store), "-o", str(tmp_path / "x")).returncode == 0
+    files = tmp_path / "x" / "exp" / "udpipe"
+    clean = read_conllu(files / "clean.conllu")
+    versions = {(lv, seed): read_conllu(files / f"rate-{lv}_seed-{seed}.conllu")
+                for lv in ("0.02", "0.1") for seed in (1, 2)}
+    from parsebench.store import Store
+
+    with Store(store) as st:
+        examples = next(r["value"] for r in st.results("exp") if r["metric"] == "examples")
+    named = [ex for ex in examples if ex["why"].startswith("asked for")]
+    assert [ex["sentence"] for ex in named] == [1, 2, 3, 4, 5, 6]
+    for ex in named:
+        n = ex["sentence"]
+        ways = [(lv, seed) for lv in ("0.02", "0.1") for seed in (1, 2)
+                if versions[(lv, seed)][n - 1].forms != clean[n - 1].forms]
+        if not ways:
+            assert ex["why"] == "asked for; misspelled at no level"
+            continue
+        # the first level and replicate where it is misspelled, and marked so
+        lv, seed = ways[0]
+        assert (ex["level_label"], ex["seed"]) == (f"rate={lv}", seed)
+        assert any(ex["misspelled"]) and ex["noisy_words"] == versions[ways[0]][n - 1].forms
+    most = [ex for ex in examples if ex["why"] == "changed most"]
+    assert len(most) == 2 and all(ex["level_label"] == "rate=0.1" and ex["seed"] == 2
+                                  for ex in most)
+    assert most[0]["changed_arcs"] >= most[1]["changed_arcs"] > 0
+    html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+    assert html.count("<svg") == 2 * len(examples)
+    assert "class='word miss'" in html and "class='arc changed'" in html

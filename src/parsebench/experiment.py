@@ -29,7 +29,7 @@ TABLES: dict[str, set[str]] = {
     "parsers": {"name", "spec", "accuracy", "timeout", "batch_size"},
     "metrics": METRICS_KEYS,
     "calibration": {"path", "limit"},
-    "report": {"examples"},
+    "report": {"examples", "changed_most", "level", "replicate"},
 }
 
 
@@ -105,6 +105,12 @@ class Experiment:
     flat_rules: Path | None = None
     """Flattening rules for the flat key made of each clean parse (none: its spans)."""
     examples: list[int] = field(default_factory=list)
+    """Sentences the report draws, each at the lowest level where it is misspelled."""
+    changed_most: int = 3
+    """Besides: the sentences whose parse changed most at the example level."""
+    example_level: str | None = None
+    """The level of those (a label such as "rate=0.05"; default the lowest)."""
+    example_replicate: int = 1
 
     def config(self) -> dict[str, Any]:
         """The settings as stored with a run (paths as given, resolved)."""
@@ -342,6 +348,19 @@ def load(path: str | Path) -> Experiment:
     if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in ex):
         raise r.fail("examples: sentence numbers from 1", "report", "examples")
     exp.examples = ex
+    most = r.get(report_t, "report", "changed_most", int, 3)
+    if isinstance(most, bool) or most < 0:
+        raise r.fail("changed_most: a count of 0 or more", "report", "changed_most")
+    exp.changed_most = most
+    exp.example_level = r.get(report_t, "report", "level", str)
+    if exp.example_level is not None and exp.example_level not in (
+            [lv.label for lv in exp.levels] + ["natural", "rate"]):
+        raise r.fail(f"level: {exp.example_level!r} is not one of the experiment's levels ("
+                     + ", ".join(lv.label for lv in exp.levels) + ")", "report", "level")
+    rep = r.get(report_t, "report", "replicate", int, 1)
+    if isinstance(rep, bool) or not 1 <= rep <= exp.replicates:
+        raise r.fail(f"replicate: from 1 to {exp.replicates}", "report", "replicate")
+    exp.example_replicate = rep
     if not exp.levels and not exp.natural and not exp.corrected and not exp.deps:
         raise r.fail("nothing to measure: give [noise] rates or per_sentence, [corpus] "
                      "corrected, or a gold corpus with deps = true")

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from parsebench import plots
+from parsebench.draw import draw
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
 from parsebench.present import interval, percent
@@ -426,25 +427,47 @@ def _speed_section(results: list[dict[str, Any]]) -> Section | None:
                                                      plots.time_by_length(series))])
 
 
+def _arcs(x: Any) -> list[tuple[int, int, str]] | None:
+    if not isinstance(x, list):
+        return None
+    return [(int(a), int(b), str(lab)) for a, b, lab in x]
+
+
 def _example_html(parser: str, ex: dict[str, Any]) -> str:
-    out = [f"<h4>{html.escape(parser)}: sentence {html.escape(str(ex['sentence']))}, "
-           f"{html.escape(str(ex['level']))} (seed {html.escape(str(ex['seed']))})</h4>",
-           "<table class='side'><tr><th>#</th><th>clean word</th>"
-           "<th>clean parse</th><th>noisy word</th><th>noisy parse</th></tr>"]
+    e = html.escape
+    why = f"; {e(str(ex['why']))}" if ex.get("why") else ""
+    out = [f"<h4>{e(parser)}: sentence {e(str(ex['sentence']))}, "
+           f"{e(str(ex['level']))} (seed {e(str(ex['seed']))}){why}</h4>"]
+    clean, noisy = _arcs(ex.get("clean_arcs")), _arcs(ex.get("noisy_arcs"))
+    if clean is not None and noisy is not None:
+        gold = _arcs(ex.get("gold_arcs"))
+        links = ex.get("kind") == "links"
+        n = len(ex["clean_words"])
+        out.append("<div class='drawn'><p>clean</p>" + draw(
+            ex["clean_words"], clean, other=noisy, gold=gold, undirected=links,
+            title=f"{parser}: the clean parse of sentence {ex['sentence']}") +
+            "<p>noisy</p>" + draw(
+            ex["noisy_words"], noisy, other=clean, gold=gold, undirected=links,
+            marked=ex["misspelled"][:n],
+            title=f"{parser}: the noisy parse of sentence {ex['sentence']}") + "</div>")
+    out += ["<details><summary>as a table</summary><table class='side'><tr><th>#</th>"
+            "<th>clean word</th><th>clean parse</th><th>noisy word</th><th>noisy parse</th>"
+            "</tr>"]
     for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
                                                    ex["clean"], ex["noisy"], ex["misspelled"],
                                                    strict=True), 1):
         changed = cp != np_
-        out.append(f"<tr><td>{i}</td><td>{html.escape(cw)}</td><td>{html.escape(cp)}</td>"
-                   f"<td{' class=miss' if miss else ''}>{html.escape(nw)}</td>"
-                   f"<td{' class=changed' if changed else ''}>{html.escape(np_)}</td></tr>")
-    out.append("</table>")
+        out.append(f"<tr><td>{i}</td><td>{e(cw)}</td><td>{e(cp)}</td>"
+                   f"<td{' class=miss' if miss else ''}>{e(nw)}</td>"
+                   f"<td{' class=changed' if changed else ''}>{e(np_)}</td></tr>")
+    out.append("</table></details>")
     return "\n".join(out)
 
 
 def _example_md(parser: str, ex: dict[str, Any]) -> str:
+    why = f"; {_md(str(ex['why']))}" if ex.get("why") else ""
     lines = [f"#### {_md(parser)}: sentence {_md(str(ex['sentence']))}, {_md(str(ex['level']))}"
-             f" (seed {_md(str(ex['seed']))})", "",
+             f" (seed {_md(str(ex['seed']))}){why}", "",
              "| # | clean word | clean parse | noisy word | noisy parse |",
              "|---:|---|---|---|---|"]
     for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
@@ -461,8 +484,11 @@ def _examples_section(results: list[dict[str, Any]]) -> Section | None:
     if not rs:
         return None
     sec = Section("Clean and noisy parses side by side")
-    note = ("Misspelled words are marked, and so are the rows whose parse changed "
-            "(head:relation, or the links of the word).")
+    note = ("Each example is drawn twice, the clean parse over the clean words and the "
+            "noisy parse over the misspelled ones (underlined in red). An arc the other "
+            "parse does not have is red; with a gold key, an arc the gold does not have is "
+            "dashed. Hover over an arc for its words and label. The tables mark the "
+            "misspelled words and the rows whose parse changed (head:relation, or links).")
     sec.html_extra.append(f"<p>{note}</p>")
     sec.md_extra.append(note)
     for r in rs:

@@ -29,6 +29,7 @@ from parsebench.analysis import (
     misc_value,
     project,
 )
+from parsebench.draw import arcs_of
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.brackets import parse_tree
@@ -372,41 +373,84 @@ def _speed(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
                                            "max": max(v)} for n, v in sorted(by_len.items())}}
 
 
-def _example(clean: Parse, noisy: Parse, number: int, level: Level, seed: int
-             ) -> dict[str, Any]:
+def _arcs(p: Parse) -> list[list[Any]] | None:
+    """The parse's arcs as the report draws them: [dependent, head, label] (head 0 the
+    root), or [left, right, label] links (word 0 the wall); None for trees and failures."""
+    if p.failed or p.kind not in ("deps", "links"):
+        return None
+    if p.kind == "links":
+        return [[i, j, lab] for i, j, lab in p.links]
+    return [[a, h, d] for a, h, d in arcs_of(p.heads, p.deprels)]
+
+
+def _example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level: Level,
+             seed: int, why: str) -> dict[str, Any]:
     """One sentence's clean and noisy parse side by side, for the report."""
     def rows(p: Parse) -> list[str]:
         if p.failed:
             return ["(failed)"] * len(p.forms)
         return project(p, {"links": "links", "tree": "brackets"}.get(p.kind, "head+deprel"))
 
-    return {"sentence": number, "level": level.short, "seed": seed,
+    ca, na = _arcs(clean), _arcs(noisy)
+    return {"sentence": number, "level": level.short, "level_label": level.label, "seed": seed,
+            "why": why, "kind": clean.kind,
             "clean_words": clean.forms, "noisy_words": noisy.forms,
             "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=True)],
-            "clean": rows(clean), "noisy": rows(noisy)}
+            "clean": rows(clean), "noisy": rows(noisy), "clean_arcs": ca, "noisy_arcs": na,
+            "gold_arcs": _arcs(gold) if gold is not None and gold.kind == clean.kind
+            else None,
+            "changed_arcs": None if ca is None or na is None else
+            len({tuple(x) for x in ca} ^ {tuple(x) for x in na}) // 2 + abs(len(ca) - len(na))}
 
 
-def _examples(parsed: _Parsed, corpus: CorpusData, wanted: Sequence[int],
-              count: int = 3) -> list[dict[str, Any]]:
+def _examples(parsed: _Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[str, Any]]:
+    """The sentences the report draws: each one named in ``[report] examples`` at the
+    lowest level and replicate where it is misspelled, then the ``changed_most`` whose
+    parse changed most at the example level and replicate."""
     levels = versions_by_level(corpus)
     if not levels:
         return []
-    level = min(levels, key=lambda lv: lv.value)
-    version = levels[level][0]
+    order = sorted(levels, key=lambda lv: (lv.mode != "natural", lv.value))
+    gold = [from_sentence(s) for s in corpus.sentences] if corpus.gold else None
+
+    def pair(n: int, v: Version) -> tuple[Parse, Parse] | None:
+        c = parsed.parse_of(corpus.sentences[n - 1])
+        x = parsed.parse_of(v.sentences[n - 1])
+        return (c, x) if len(c.forms) == len(x.forms) else None
+
     out = []
-    numbers = list(wanted) or range(1, len(corpus.sentences) + 1)
-    for n in numbers:
+    for n in exp.examples:
         if n > len(corpus.sentences):
             continue
-        c = parsed.parse_of(corpus.sentences[n - 1])
-        v = parsed.parse_of(version.sentences[n - 1])
-        if len(c.forms) != len(v.forms):
-            continue
-        ex = _example(c, v, n, level, version.seed)
-        if wanted or (c.forms != v.forms and ex["clean"] != ex["noisy"]):
-            out.append(ex)
-        if not wanted and len(out) >= count:
-            break
+        found = next(((lv, v) for lv in order for v in levels[lv]
+                      if v.sentences[n - 1].forms != corpus.sentences[n - 1].forms), None)
+        if found is None:  # never misspelled: shown at the lowest level, and said so
+            found = (order[0], levels[order[0]][0])
+        lv, v = found
+        got = pair(n, v)
+        if got is not None:
+            misspelled = v.sentences[n - 1].forms != corpus.sentences[n - 1].forms
+            out.append(_example(*got, gold[n - 1] if gold else None, n, lv, v.seed,
+                                "asked for" if misspelled else
+                                "asked for; misspelled at no level"))
+    if exp.changed_most:
+        lv = next((x for x in order if x.label == exp.example_level), order[0])
+        reps = levels[lv]
+        v = reps[min(exp.example_replicate, len(reps)) - 1]
+        ranked = []
+        for n in range(1, len(corpus.sentences) + 1):
+            if n in exp.examples or v.sentences[n - 1].forms == corpus.sentences[n - 1].forms:
+                continue
+            got = pair(n, v)
+            if got is None:
+                continue
+            ex = _example(*got, gold[n - 1] if gold else None, n, lv, v.seed,
+                          "changed most")
+            changed = ex["changed_arcs"] if ex["changed_arcs"] is not None else \
+                sum(a != b for a, b in zip(ex["clean"], ex["noisy"], strict=True))
+            if changed:
+                ranked.append((-changed, n, ex))
+        out += [ex for *_, ex in sorted(ranked, key=lambda t: t[:2])[:exp.changed_most]]
     return out
 
 
@@ -499,7 +543,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             results.append((conf.name, "speed", "-", "all",
                             signature(method="speed", parser=conf.name, model=key[:12]),
                             {**speed, "identity": stats["identity"]}))
-            examples = _examples(parsed, corpus, exp.examples)
+            examples = _examples(parsed, corpus, exp)
             if examples:
                 results.append((conf.name, "examples", parsed.kind, "lowest", "", examples))
             progress.advance()
