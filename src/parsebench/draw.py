@@ -49,7 +49,8 @@ def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | No
     golds = set(gold) if gold is not None else None
     spans = sorted({abs(a - b) for a, b, _ in arcs if b != 0 or undirected})
     level = {d: k + 1 for k, d in enumerate(spans)}
-    top = LEVEL * (len(spans) + 1) + 24
+    step = max(8.0, min(LEVEL, 200 / max(1, len(spans))))  # long sentences stay low
+    top = step * (len(spans) + 1) + 24
     base_y = top + 8
     height = base_y + 40
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' class='parse' width='{width:.0f}' "
@@ -86,7 +87,7 @@ def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | No
         xa = xs[a] if a or not undirected else xs[0]
         # each end a little inside the arc, so that arcs meeting at a word stay apart
         x1, x2 = min(xa, xs[b]) + 4, max(xa, xs[b]) - 4
-        y = base_y - LEVEL * level[abs(a - b)]
+        y = base_y - step * level[abs(a - b)]
         r = min(8.0, (x2 - x1) / 2)
         out.append(f"<g class='{cls}'><title>{e(tip)}</title>"
                    f"<path d='M{x1:.1f},{base_y:.0f} L{x1:.1f},{y + r:.1f} "

@@ -630,7 +630,7 @@ STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em aut
 table{border-collapse:collapse;margin:1em 0;font-size:13px}caption{text-align:left;
 font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
 th{background:#f3f3f3}td:first-child{text-align:left}ul.notes{font-size:12px;color:#555}
-td.miss{background:#ffe08a;font-weight:bold}td.changed{background:#f8b4b4}
+td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto}td.changed{background:#f8b4b4}
 figure{margin:1em 0}figcaption{font-size:12px;color:#555}img{max-width:100%}"""
 
 
