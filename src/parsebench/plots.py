@@ -36,7 +36,13 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> by
         for lab, *_ in pts:
             if lab not in labels:
                 labels.append(lab)
-    pos = {lab: i for i, lab in enumerate(labels)}
+    numeric = all(lab.endswith("%") for lab in labels)
+    try:  # rates on a scale true to their values; other levels evenly spaced
+        pos = {lab: float(lab[:-1]) for lab in labels} if numeric else {}
+    except ValueError:
+        numeric = False
+    if not numeric:
+        pos = {lab: float(i) for i, lab in enumerate(labels)}
     for name, pts in series.items():
         xs = [pos[p[0]] for p in pts]
         style = "--" if "real" in name else ":" if "calibrated" in name else "-"
@@ -44,8 +50,12 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> by
         if any(p[2] != p[3] for p in pts):
             ax.fill_between(xs, [100 * p[2] for p in pts], [100 * p[3] for p in pts],
                             alpha=0.2, color=line.get_color())
-    ax.set_xticks(range(len(labels)), labels)
-    ax.set_xlabel("error level")
+    if numeric:
+        ax.set_xlabel("misspelled words (%)")
+        ax.set_xlim(left=0)
+    else:
+        ax.set_xticks(range(len(labels)), labels)
+        ax.set_xlabel("error level")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
@@ -125,4 +135,54 @@ def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) 
                         color="white" if v > 0.5 else "black")
     fig.colorbar(im, ax=ax, fraction=0.046)
     ax.set_title(title, fontsize=10)
+    return _png(plt, fig)
+
+
+DegradationPoint = dict[str, Any]
+"""x (share of words misspelled), lower, upper, estimate, and optionally real, real_ci
+(lo, hi), calibrated, sentences."""
+
+
+def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
+                few: int = 100) -> bytes:
+    """Bigert et al.'s figures against the measured share of misspelled words (a true
+    scale): one colour a parser; its bounds a band, the estimate a solid line, the real
+    degradation (with gold) dashed with its 95% interval over sentences as error bars,
+    a calibrated estimate dotted; "n=" beside a point that rests on fewer than FEW
+    sentences."""
+    plt, fig, ax = _figure(6.8, 3.9)
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (name, pts) in enumerate(parsers.items()):
+        colour = cycle[k % len(cycle)]
+        pts = sorted(pts, key=lambda p: p["x"])
+        xs = [100 * p["x"] for p in pts]
+        ax.fill_between(xs, [100 * p["lower"] for p in pts], [100 * p["upper"] for p in pts],
+                        color=colour, alpha=0.15, linewidth=0)
+        ax.plot(xs, [100 * p["estimate"] for p in pts], "-", marker="o", markersize=3,
+                color=colour, label=f"{name}: estimate (band: bounds)")
+        real = [p for p in pts if p.get("real") is not None]
+        if real:
+            ys = [100 * p["real"] for p in real]
+            lo = [y - 100 * p["real_ci"][0] if p.get("real_ci") else 0.0
+                  for y, p in zip(ys, real, strict=True)]
+            hi = [100 * p["real_ci"][1] - y if p.get("real_ci") else 0.0
+                  for y, p in zip(ys, real, strict=True)]
+            ax.errorbar([100 * p["x"] for p in real], ys, yerr=[lo, hi], fmt="--s",
+                        markersize=3, capsize=2, color=colour, label=f"{name}: real (95% CI)")
+        cal = [p for p in pts if p.get("calibrated") is not None]
+        if cal:
+            ax.plot([100 * p["x"] for p in cal], [100 * p["calibrated"] for p in cal], ":",
+                    color=colour, label=f"{name}: calibrated")
+        for p in pts:
+            if p.get("sentences") is not None and p["sentences"] < few:
+                ax.annotate(f"n={p['sentences']}", (100 * p["x"], 100 * p["estimate"]),
+                            textcoords="offset points", xytext=(3, 4), fontsize=6,
+                            color=colour)
+    ax.set_xlabel("misspelled words (%)")
+    ax.set_ylabel("degradation (%)")
+    ax.set_xlim(left=0)
+    ax.set_ylim(bottom=0)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6)
     return _png(plt, fig)

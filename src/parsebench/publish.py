@@ -81,6 +81,13 @@ def _sig(r: dict[str, Any]) -> str:
     return re.sub(r"level:[^|]*\|", "", r["signature"])
 
 
+def _mean(x: Any) -> float | None:
+    """A figure, or the mean of its replicates."""
+    if isinstance(x, dict):
+        x = x.get("mean")
+    return None if x is None else float(x)
+
+
 def _level_order(label: str) -> tuple[int, float]:
     if label == "clean":
         return (0, 0.0)
@@ -103,7 +110,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["parser"], r["projection"]), []).append(r)
-    lines: dict[str, dict[str, plots.LevelSeries]] = {}
+    lines: dict[str, dict[str, list[plots.DegradationPoint]]] = {}
     for (parser, proj), rs in groups.items():
         has_gold = any("gold" in r["value"] for r in rs)
         has_cal = any("degr_calibrated" in r["value"] for r in rs)
@@ -141,25 +148,30 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
                     t.notes.append("warning: " + w)
         t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
         sec.tables.append(t)
-        series = lines.setdefault(proj, {})
-        for name, path, wanted in (("estimate", ("degr_estimate",), True),
-                                   ("real", ("gold", "degr_real"), has_gold),
-                                   ("calibrated", ("degr_calibrated",), has_cal)):
-            if wanted:
-                series[f"{parser} {name}"] = [(r["value"]["error_level_label"], *pts)
-                                              for r in rs
-                                              if (pts := _spread(_dig(r["value"], path)))]
+        points = lines.setdefault(proj, {})
+        for r in rs:
+            v = r["value"]
+            x, lo, hi, est = (_mean(v.get(k)) for k in ("error_level", "degr_lower",
+                                                        "degr_upper", "degr_estimate"))
+            if None in (x, lo, hi, est):
+                continue
+            stats = (v.get("stats") or {}).get("differs")
+            points.setdefault(parser, []).append({
+                "x": x, "lower": lo, "upper": hi, "estimate": est,
+                "real": _mean(_dig(v, ("gold", "degr_real"))),
+                "real_ci": (v.get("ci95") or {}).get("degr_real"),
+                "calibrated": _mean(v.get("degr_calibrated")),
+                "sentences": len(stats) if isinstance(stats, list) else None})
     check = _bounds_check(groups)
     if check is not None:
         sec.tables.insert(0, check)
-    for proj, series in lines.items():
-        series = {k: v for k, v in series.items() if v}
-        if series:
+    for proj, by_parser in lines.items():
+        if any(by_parser.values()):
             sec.images.append((f"degradation-{proj.replace('+', '-')}.png",
-                               f"Degradation against error level ({proj}); bands: replicate "
-                               "min-max",
-                               plots.against_level(f"Degradation ({proj})", "degradation (%)",
-                                                   series)))
+                               f"Degradation against the share of misspelled words ({proj}): "
+                               "the band between the bounds, the estimate solid, the real "
+                               "degradation dashed with its 95% interval over sentences",
+                               plots.degradation(f"Degradation ({proj})", by_parser)))
     return sec
 
 
@@ -608,19 +620,56 @@ def _sections(results: list[dict[str, Any]]) -> list[Section]:
     return [s for s in (m(results) for m in makers) if s is not None]
 
 
+LEGEND = {
+    "misspelled": "share of the words misspelled at this level (measured)",
+    "parse differs": "share of rows whose parse changed (Bigert et al.'s differs)",
+    "95% CI": "95% interval over sentences of the figure to its left",
+    "degr. lower": "lower bound of the degradation (Bigert et al., eq. 8)",
+    "degr. upper": "upper bound of the degradation (eq. 11)",
+    "degr. estimate": "the unsupervised estimate of the degradation (eq. 22)",
+    "acc. lower": "lower bound of the noisy accuracy", "acc. upper": "its upper bound",
+    "acc. estimate": "the estimated noisy accuracy",
+    "real degr.": "degradation measured against the gold key",
+    "real acc.": "noisy accuracy measured against the gold key",
+    "within bounds": "whether the real degradation lies within the bounds",
+    "calibrated degr.": "the estimate calibrated on an annotated sample",
+    "95% interval": "the calibration's interval",
+    "unlabeled": "share of the clean parse's arcs kept (Kakkonen)",
+    "labeled": "the same with their labels",
+    "failures": "sentences whose parse failed (counted as non-matches)",
+    "UAS": "CoNLL 2018 unlabeled attachment F1", "LAS": "labeled attachment F1",
+    "LAS 95% CI": "95% interval over sentences of LAS",
+    "unlabeled P": "Lin's unlabeled precision", "unlabeled R": "his unlabeled recall",
+    "labeled P": "Lin's labeled precision", "labeled R": "his labeled recall",
+    "key deps": "dependencies in the key", "answer deps": "dependencies in the answer",
+    "x_aab": "share of rows right in the clean parse and changed in the noisy one",
+}
+"""What a column holds: every table says it under itself, once a column."""
+
+
 def _table_md(t: Table) -> str:
     lines = [f"**{_md(t.title)}**", "", "| " + " | ".join(_md(h) for h in t.headers) + " |",
              "|" + "|".join("---" for _ in t.headers) + "|"]
     lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in t.rows]
-    lines += [""] + [f"- {_md(n)}" for n in t.notes]
+    lines += [""] + [f"- {_md(n)}" for n in _legend(t) + t.notes]
     return "\n".join(lines)
+
+
+_NUMBER = re.compile(r"^[-+]?[\d.,]+%?( ± [\d.,]+)?$|^\[[-\d., ]+\]$|^n/a$|^–$")
+
+
+def _legend(t: Table) -> list[str]:
+    """A line saying what each column holds, for the columns LEGEND knows."""
+    known = [f"{h}: {LEGEND[h]}" for h in dict.fromkeys(t.headers) if h in LEGEND]
+    return ["Columns: " + "; ".join(known) + "."] if known else []
 
 
 def _table_html(t: Table) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in t.headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
-                   for row in t.rows)
-    notes = "".join(f"<li>{html.escape(n)}</li>" for n in t.notes)
+    body = "".join("<tr>" + "".join(
+        f"<td class='num'>{html.escape(c)}</td>" if _NUMBER.match(c) else
+        f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in _legend(t) + t.notes)
     return (f"<table><caption>{html.escape(t.title)}</caption><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table>" + (f"<ul class='notes'>{notes}</ul>" if notes
                                                 else ""))
@@ -628,8 +677,9 @@ def _table_html(t: Table) -> str:
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}caption{text-align:left;
-font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
-th{background:#f3f3f3}td:first-child{text-align:left}ul.notes{font-size:12px;color:#555}
+font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:left;
+white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f3f3f3}ul.notes{font-size:12px;color:#555}
 td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto}td.changed{background:#f8b4b4}
 figure{margin:1em 0}figcaption{font-size:12px;color:#555}img{max-width:100%}"""
 
