@@ -2,14 +2,15 @@
 # Debian packages parsebench needs: a C compiler and Python's headers for the
 # accelerator of `eval brackets`, Link Grammar for its parser, whose Python
 # bindings are made visible inside the virtualenv given as $1; with "test" as $2,
-# also Chromium, which the test of the HTML report renders it with. Uses
+# also Chromium and its driver, which the tests of the HTML report and its
+# sentence browser drive. Uses
 # apt-get as root (CI) or through sudo; without either it says what to install
 # and goes on, and the tests that need them skip (they fail under CI=true).
 set -euo pipefail
 venv="$1"
 pkgs="gcc python3-dev link-grammar link-grammar-dictionaries-en python3-link-grammar"
 if [ "${2:-}" = test ]; then
-    pkgs="$pkgs chromium"
+    pkgs="$pkgs chromium chromium-driver"
 fi
 if ! dpkg -s $pkgs >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then

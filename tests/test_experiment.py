@@ -232,7 +232,9 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     page = tmp_path / "report" / "index.html"
     text = page.read_text(encoding="utf-8")
-    assert "<script" not in text and "src='data:image/png;base64," in text
+    # one script, the sentence browser's, inside the page: nothing loaded from elsewhere
+    assert text.count("<script>") == 1 and " src='http" not in text and "<script src" not in text
+    assert "src='data:image/png;base64," in text
     # a copy of the page that writes what the browser rendered into the DOM
     probe = tmp_path / "probe.html"
     probe.write_text(text.replace("</body>", """<script>

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from parsebench import plots
+from parsebench import browser, plots
 from parsebench.draw import draw
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
@@ -718,8 +718,9 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     try:
         data = collect(store)
         md, page, csv_text, images = _build(data)
-        json_text = json.dumps([{"run": info, "results": results} for info, results in data],
-                               indent=1, ensure_ascii=False) + "\n"
+        json_text = json.dumps([{"run": info, "results": [r for r in results
+                                                          if r["metric"] != "browser"]}
+                                for info, results in data], indent=1, ensure_ascii=False) + "\n"
         for text in (md, page, csv_text, json_text):
             text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
     except DAMAGE as exc:
@@ -751,8 +752,11 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
     body: list[str] = ["<h1>parsebench report</h1>"]
     csv_rows: list[list[str]] = []
     images: list[tuple[str, bytes]] = []
-    for info, results in data:
+    browsers = 0
+    for info, all_results in data:
         name = str(info["experiment"])
+        # the browser's data goes into the page only, not into the tables, CSV or JSON
+        results = [r for r in all_results if r["metric"] != "browser"]
         run_table = _run_table(info)
         md += [f"## {_md(name)}", "", _table_md(run_table), ""]
         body += [f"<h2>{html.escape(name)}</h2>", _table_html(run_table)]
@@ -772,9 +776,22 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
                             f"{html.escape(caption)}</figcaption></figure>")
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
+        merged = browser.merge([(r["parser"], r["value"]) for r in all_results
+                                if r["metric"] == "browser"])
+        if merged is not None:
+            title = "Sentence browser"
+            note = ("Every sentence of every noisy version and parser: filter them, then "
+                    "click a row to draw its clean and noisy parse.")
+            md += [f"### {title}", "", note + " It is in index.html (it needs the page's "
+                   "script).", ""]
+            body += [f"<h3>{title}</h3><p>{html.escape(note)}</p>",
+                     browser.html_of(merged, browsers)]
+            browsers += 1
         csv_rows += _csv_rows(results, name)
+    script = f"<script>{browser.SCRIPT}</script>" if browsers else ""
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
-            f"<style>{STYLE}</style></head><body>" + "\n".join(body) + "</body></html>\n")
+            f"<style>{STYLE}{browser.STYLE}</style></head><body>" + "\n".join(body)
+            + script + "</body></html>\n")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])

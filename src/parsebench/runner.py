@@ -403,6 +403,42 @@ def _example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level:
             len({tuple(x) for x in ca} ^ {tuple(x) for x in na}) // 2 + abs(len(ca) - len(na))}
 
 
+def browser_data(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
+    """Every sentence of every version as the report's sentence browser needs it, small:
+    the clean words once, a noisy version's misspelled words only, the clean parse's arcs
+    [dependent, head, label number], a noisy parse's arcs only where they differ from
+    the clean ones (0: the same parse, "F": failed), and the gold's arcs if any."""
+    labels: dict[str, int] = {}
+
+    def arcs(p: Parse) -> list[list[int]] | str:
+        if p.failed:
+            return "F"
+        got = _arcs(p)
+        if got is None:
+            return []
+        return [[a, b, labels.setdefault(str(lab), len(labels))] for a, b, lab in got]
+
+    clean_v = corpus.versions[0]
+    clean = [arcs(parsed.parse_of(s)) for s in clean_v.sentences]
+    versions, noise, noisy = [], [], []
+    for v in corpus.versions[1:]:
+        assert v.level is not None
+        versions.append({"level": v.level.short, "seed": v.seed})
+        noise.append([[[i, w] for i, (w, c) in enumerate(zip(s.forms, cs.forms, strict=False))
+                       if w != c] for s, cs in zip(v.sentences, clean_v.sentences,
+                                                   strict=True)])
+        row: list[Any] = []
+        for k, s in enumerate(v.sentences):
+            a = arcs(parsed.parse_of(s))
+            row.append(0 if a == clean[k] else a)
+        noisy.append(row)
+    # the gold's labels as text: each parser numbers its own labels
+    gold = [_arcs(from_sentence(s)) for s in corpus.sentences] if corpus.gold else None
+    return {"kind": parsed.kind, "versions": versions, "labels": list(labels),
+            "words": [s.forms for s in clean_v.sentences], "noise": noise, "clean": clean,
+            "noisy": noisy, "gold": gold}
+
+
 def _examples(parsed: _Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[str, Any]]:
     """The sentences the report draws: each one named in ``[report] examples`` at the
     lowest level and replicate where it is misspelled, then the ``changed_most`` whose
@@ -546,6 +582,9 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             examples = _examples(parsed, corpus, exp)
             if examples:
                 results.append((conf.name, "examples", parsed.kind, "lowest", "", examples))
+            if len(corpus.versions) > 1:
+                results.append((conf.name, "browser", parsed.kind, "all", "",
+                                browser_data(parsed, corpus)))
             progress.advance()
             score_seconds += time.perf_counter() - ts
             parser_stats[conf.name] = stats

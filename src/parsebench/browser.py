@@ -1,0 +1,66 @@
+"""The report's sentence browser: every sentence of a run, filtered and drawn in the page.
+
+The run stores, per parser, the clean words once, each noisy version's
+misspelled words, the clean parse's arcs and a noisy parse's arcs only where
+they differ from the clean ones (:func:`parsebench.runner.browser_data`). The
+page carries that as JSON and a small script (no library, no network) that
+filters the (parser, version, sentence) triples as the user asks, shows one
+page of them at a time, and draws the picked sentence's clean and noisy parse
+as :mod:`parsebench.draw` does. Every text from the data goes into the page
+through ``textContent``, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+PAGE = 50
+"""Rows a page of the browser shows."""
+
+
+def merge(parsers: list[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
+    """One experiment's browser data: the parsers' parses over the shared words and noise
+    (the same corpus and versions for all); None when there is nothing to browse."""
+    usable = [(n, d) for n, d in parsers if isinstance(d, dict) and d.get("versions")]
+    if not usable:
+        return None
+    first = usable[0][1]
+    return {"parsers": [n for n, _ in usable], "kinds": [d["kind"] for _, d in usable],
+            "labels": [d["labels"] for _, d in usable], "versions": first["versions"],
+            "words": first["words"], "noise": first["noise"], "gold": first.get("gold"),
+            "clean": [d["clean"] for _, d in usable], "noisy": [d["noisy"] for _, d in usable]}
+
+
+def html_of(data: dict[str, Any], key: int) -> str:
+    """The browser's markup and data for one experiment (KEY keeps two apart)."""
+    blob = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    blob = blob.replace("</", "<\\/").replace("<!--", "<\\!--")  # cannot end the script
+    return (f"<div class='browser' id='pb-browser-{key}' data-page='{PAGE}'>"
+            "<div class='filters'>"
+            "<label>parser <select name='parser'></select></label> "
+            "<label>level <select name='level'></select></label> "
+            "<label>replicate <select name='replicate'></select></label> "
+            "<label>parse <select name='status'><option value=''>any</option>"
+            "<option value='changed'>changed</option><option value='unchanged'>unchanged"
+            "</option><option value='failed'>failed</option></select></label> "
+            "<label>misspellings <select name='errors'><option value=''>any</option>"
+            "<option>0</option><option>1</option><option>2</option><option>3+</option>"
+            "</select></label> <label>word <input name='word' type='search' size='12'>"
+            "</label></div>"
+            "<p class='count'></p><table class='rows'><thead><tr><th>#</th><th>parser</th>"
+            "<th>level</th><th>replicate</th><th>misspelled</th><th>changed arcs</th>"
+            "<th>parse</th><th>noisy text</th></tr></thead><tbody></tbody></table>"
+            "<p class='pager'><button name='prev'>previous</button> <span></span> "
+            "<button name='next'>next</button></p><div class='picked'></div>"
+            f"<script type='application/json' class='pb-data'>{blob}</script></div>")
+
+
+SCRIPT = (Path(__file__).resolve().parent / "data" / "browser.js").read_text(encoding="utf-8")
+"""The browser's program, once a page."""
+
+
+STYLE = """.browser .filters label{margin-right:.8em;font-size:13px}
+.browser table.rows td.text{white-space:normal;text-align:left}.browser mark{background:#ffe08a}
+.browser tr.row{cursor:pointer}.browser tr.row:hover{background:#eef}"""

@@ -1,0 +1,133 @@
+(function () {
+const NS = 'http://www.w3.org/2000/svg';
+function el(tag, attrs, text, ns) {
+  const e = ns ? document.createElementNS(NS, tag) : document.createElement(tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function key(a) { return a[0] + ':' + a[1] + ':' + a[2]; }
+function draw(words, arcs, other, gold, marked, undirected, labels) {
+  const xs = [20]; let x = 20 + (undirected ? 7.2 * 6 + 14 : 0);
+  for (const w of words) { const wd = Math.max(7.2 * w.length, 28); xs.push(x + wd / 2); x += wd + 14; }
+  const width = x + 10;
+  const spans = [...new Set(arcs.filter(a => a[1] !== 0 || undirected).map(a => Math.abs(a[0] - a[1])))].sort((a, b) => a - b);
+  const level = new Map(spans.map((d, k) => [d, k + 1]));
+  const step = Math.max(8, Math.min(22, 200 / Math.max(1, spans.length)));
+  const base = step * (spans.length + 1) + 32, height = base + 40;
+  const svg = el('svg', {width: width, height: height, class: 'parse', 'font-size': 12, 'font-family': 'sans-serif'}, undefined, true);
+  const others = other ? new Set(other.map(key)) : null, golds = gold ? new Set(gold.map(key)) : null;
+  const named = a => a[0] + ':' + a[1] + ':' + labels[a[2]];
+  if (undirected) svg.appendChild(el('text', {x: xs[0], y: base + 16, fill: '#888'}, 'WALL', true));
+  words.forEach((w, i) => {
+    const t = el('text', {x: xs[i + 1], y: base + 16, 'text-anchor': 'middle', class: marked[i] ? 'word miss' : 'word'}, w, true);
+    if (marked[i]) { t.setAttribute('fill', '#d62728'); t.setAttribute('text-decoration', 'underline'); }
+    svg.appendChild(t);
+  });
+  for (const a of arcs) {
+    const changed = others && !others.has(key(a)), wrong = golds && !golds.has(named(a));
+    const colour = changed ? '#d62728' : '#445';
+    const g = el('g', {class: 'arc' + (changed ? ' changed' : '') + (wrong ? ' wrong' : '')}, undefined, true);
+    const label = labels[a[2]];
+    g.appendChild(el('title', {}, label + ': ' + (a[0] ? words[a[0] - 1] : 'WALL') + ' - ' + (a[1] ? words[a[1] - 1] : (undirected ? 'WALL' : 'ROOT')), true));
+    const dash = wrong ? {'stroke-dasharray': '4 3'} : {};
+    if (a[1] === 0 && !undirected) {
+      const x0 = xs[a[0]];
+      g.appendChild(el('line', Object.assign({x1: x0, y1: 8, x2: x0, y2: base, stroke: colour, 'stroke-width': 1.5}, dash), undefined, true));
+      g.appendChild(el('text', {x: x0 + 4, y: 16, fill: colour}, label, true));
+    } else {
+      const xa = (a[0] || !undirected) ? xs[a[0]] : xs[0];
+      const x1 = Math.min(xa, xs[a[1]]) + 4, x2 = Math.max(xa, xs[a[1]]) - 4;
+      const y = base - step * level.get(Math.abs(a[0] - a[1]));
+      const r = Math.min(8, (x2 - x1) / 2);
+      g.appendChild(el('path', Object.assign({d: `M${x1},${base} L${x1},${y + r} Q${x1},${y} ${x1 + r},${y} L${x2 - r},${y} Q${x2},${y} ${x2},${y + r} L${x2},${base}`, fill: 'none', stroke: colour, 'stroke-width': 1.5}, dash), undefined, true));
+      if (!undirected) { const xd = a[0] < a[1] ? x1 : x2; g.appendChild(el('path', {d: `M${xd - 4},${base - 7} L${xd},${base} L${xd + 4},${base - 7}`, fill: colour}, undefined, true)); }
+      g.appendChild(el('text', {x: (x1 + x2) / 2, y: y - 3, 'text-anchor': 'middle', fill: colour}, label, true));
+    }
+    svg.appendChild(g);
+  }
+  return svg;
+}
+function browser(root) {
+  const D = JSON.parse(root.querySelector('.pb-data').textContent);
+  const page = +root.dataset.page, f = {};
+  for (const s of root.querySelectorAll('select, input')) f[s.name] = s;
+  const opt = (sel, value, text) => sel.appendChild(el('option', {value: value}, text));
+  opt(f.parser, '', 'any'); D.parsers.forEach((p, i) => opt(f.parser, i, p));
+  const levels = [...new Set(D.versions.map(v => v.level))];
+  opt(f.level, '', 'any'); levels.forEach(l => opt(f.level, l, l));
+  const reps = [...new Set(D.versions.map(v => v.seed))];
+  opt(f.replicate, '', 'any'); reps.forEach((s, i) => opt(f.replicate, s, String(i + 1) + ' (seed ' + s + ')'));
+  let start = 0, hits = [];
+  function status(p, v, k) {
+    const n = D.noisy[p][v][k];
+    return n === 'F' || (n === 0 && D.clean[p][k] === 'F') ? 'failed' : n === 0 ? 'unchanged' : 'changed';
+  }
+  function changedArcs(p, v, k) {
+    const n = D.noisy[p][v][k], c = D.clean[p][k];
+    if (n === 0 || n === 'F' || c === 'F') return n === 0 ? 0 : null;
+    const a = new Set(c.map(key)); let d = 0;
+    for (const x of n) if (!a.has(key(x))) d++;
+    return d + Math.max(0, c.length - n.length);
+  }
+  function refilter() {
+    const word = f.word.value.trim().toLowerCase();
+    hits = [];
+    for (let p = 0; p < D.parsers.length; p++) {
+      if (f.parser.value !== '' && +f.parser.value !== p) continue;
+      for (let v = 0; v < D.versions.length; v++) {
+        if (f.level.value && D.versions[v].level !== f.level.value) continue;
+        if (f.replicate.value && String(D.versions[v].seed) !== f.replicate.value) continue;
+        for (let k = 0; k < D.words.length; k++) {
+          const m = D.noise[v][k].length;
+          if (f.errors.value && (f.errors.value === '3+' ? m < 3 : m !== +f.errors.value)) continue;
+          if (f.status.value && status(p, v, k) !== f.status.value) continue;
+          if (word && !D.words[k].some(w => w.toLowerCase() === word) && !D.noise[v][k].some(x => x[1].toLowerCase() === word)) continue;
+          hits.push([p, v, k]);
+        }
+      }
+    }
+    start = 0; render();
+  }
+  function noisyWords(v, k) {
+    const w = D.words[k].slice(), marked = w.map(() => false);
+    for (const [i, x] of D.noise[v][k]) { w[i] = x; marked[i] = true; }
+    return [w, marked];
+  }
+  function render() {
+    const body = root.querySelector('tbody'); body.textContent = '';
+    root.querySelector('.count').textContent = hits.length + ' of ' + (D.parsers.length * D.versions.length * D.words.length) + ' parses shown';
+    for (const [p, v, k] of hits.slice(start, start + page)) {
+      const [w, marked] = noisyWords(v, k), ch = changedArcs(p, v, k);
+      const tr = el('tr', {class: 'row', 'data-p': p, 'data-v': v, 'data-k': k});
+      for (const c of [k + 1, D.parsers[p], D.versions[v].level, 'seed ' + D.versions[v].seed, D.noise[v][k].length, ch === null ? 'n/a' : ch, status(p, v, k)]) tr.appendChild(el('td', {}, String(c)));
+      const td = el('td', {class: 'text'});
+      w.forEach((x, i) => { td.appendChild(el(marked[i] ? 'mark' : 'span', {}, x)); td.appendChild(document.createTextNode(' ')); });
+      tr.appendChild(td);
+      tr.addEventListener('click', () => pick(p, v, k));
+      body.appendChild(tr);
+    }
+    root.querySelector('.pager span').textContent = hits.length ? (start + 1) + '-' + Math.min(hits.length, start + page) + ' of ' + hits.length : 'none';
+  }
+  function pick(p, v, k) {
+    const out = root.querySelector('.picked'); out.textContent = '';
+    const c = D.clean[p][k], n = D.noisy[p][v][k] === 0 ? c : D.noisy[p][v][k];
+    const undirected = D.kinds[p] === 'links', gold = D.gold && D.kinds[p] === 'deps' ? D.gold[k] : null;
+    const labels = D.labels[p];
+    out.appendChild(el('h4', {}, D.parsers[p] + ': sentence ' + (k + 1) + ', ' + D.versions[v].level + ' (seed ' + D.versions[v].seed + ')'));
+    const [w, marked] = noisyWords(v, k);
+    for (const [name, arcs, other, words, m] of [['clean', c, n, D.words[k], D.words[k].map(() => false)], ['noisy', n, c, w, marked]]) {
+      out.appendChild(el('p', {}, name));
+      if (arcs === 'F') { out.appendChild(el('p', {class: 'failed'}, 'the parse failed')); continue; }
+      const box = el('div', {class: 'drawn ' + name});
+      box.appendChild(draw(words, arcs, other === 'F' ? null : other, gold === 'F' ? null : gold, m, undirected, labels));
+      out.appendChild(box);
+    }
+  }
+  for (const s of Object.values(f)) s.addEventListener(s.tagName === 'INPUT' ? 'input' : 'change', refilter);
+  root.querySelector('[name=prev]').addEventListener('click', () => { start = Math.max(0, start - page); render(); });
+  root.querySelector('[name=next]').addEventListener('click', () => { if (start + page < hits.length) { start += page; render(); } });
+  refilter();
+}
+for (const root of document.querySelectorAll('.browser')) browser(root);
+})();
