@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, needs, shared_path
+from conftest import ROOT, needs
 from test_experiment import write_exp
+from test_export import udpipe_on_ewt
 
-from parsebench.formats.conllu import read_conllu, write_conllu
+from parsebench.formats.conllu import read_conllu
 
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -40,12 +41,7 @@ def _driver():  # type: ignore[no-untyped-def]
 
 
 def test_filter_pick_and_draw_in_chromium(tmp_path: Path) -> None:
-    needs("ufal.udpipe")
-    model = shared_path("models/en_ewt.udpipe")
-    corpus = tmp_path / "corpus.conllu"
-    with corpus.open("w", encoding="utf-8") as fh:
-        write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:60],
-                     fh)
+    corpus, model = udpipe_on_ewt(tmp_path, 60)
     exp = write_exp(tmp_path, f'''
 [corpus]
 path = "{corpus}"

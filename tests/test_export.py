@@ -19,13 +19,18 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, stdin=subprocess.DEVNULL)
 
 
-def test_exported_parses_equal_parse_and_scores_are_per_sentence(tmp_path: Path) -> None:
+def udpipe_on_ewt(tmp: Path, n: int) -> tuple[Path, Path]:
+    """The first N sentences of EWT test as a corpus file, and UDPipe's English model."""
     needs("ufal.udpipe")
-    model = shared_path("models/en_ewt.udpipe")
-    corpus = tmp_path / "corpus.conllu"
+    corpus = tmp / "corpus.conllu"
     with corpus.open("w", encoding="utf-8") as fh:
-        write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:40],
+        write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:n],
                      fh)
+    return corpus, shared_path("models/en_ewt.udpipe")
+
+
+def test_exported_parses_equal_parse_and_scores_are_per_sentence(tmp_path: Path) -> None:
+    corpus, model = udpipe_on_ewt(tmp_path, 40)
     exp = write_exp(tmp_path, f'''
 [corpus]
 path = "{corpus}"
@@ -98,12 +103,7 @@ spec = "udpipe:{model}"
 
 
 def test_examples_are_drawn_where_they_are_misspelled(tmp_path: Path) -> None:
-    needs("ufal.udpipe")
-    model = shared_path("models/en_ewt.udpipe")
-    corpus = tmp_path / "corpus.conllu"
-    with corpus.open("w", encoding="utf-8") as fh:
-        write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:30],
-                     fh)
+    corpus, model = udpipe_on_ewt(tmp_path, 30)
     exp = write_exp(tmp_path, f'''
 [corpus]
 path = "{corpus}"
