@@ -125,7 +125,7 @@ rows = ["upos"]
     assert all("tnt-typos - tnt-lin" in r for r in rows)
     # with the gold, the real degradation is tested too: 2 figures x 2 levels
     assert len([ln for ln in md.splitlines() if ln.startswith("| real degradation")]) == 2
-    assert "Holm-corrected for the 4 tests" in md
+    assert "Holm-corrected within each figure and level" in md
     # the report is computed again from the store alone, with the same tests
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "report",
                         str(tmp_path / "s.sqlite"), "-o", str(tmp_path / "again")],
