@@ -292,7 +292,7 @@ examples = [2]
     clean = res[("deps", "deprel", "clean")]["value"]
     noisy = res[("deps", "deprel", "rate=0.05")]["value"]
     assert clean["las"]["f1"] > 0.75 and noisy["las"]["f1"] < clean["las"]["f1"]
-    assert res[("examples", "deps", "lowest")]["value"][0]["sentence"] == 2
+    assert res[("examples", "deps", "chosen")]["value"][0]["sentence"] == 2
     # where the errors fall: every gold arc (the root's too) in one arc-length group, the
     # same gold arcs for the clean text and the noisy level (2 replicates pooled)
     words = clean["gold_words"]

@@ -581,7 +581,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                             {**speed, "identity": stats["identity"]}))
             examples = _examples(parsed, corpus, exp)
             if examples:
-                results.append((conf.name, "examples", parsed.kind, "lowest", "", examples))
+                results.append((conf.name, "examples", parsed.kind, "chosen", "", examples))
             if len(corpus.versions) > 1:
                 results.append((conf.name, "browser", parsed.kind, "all", "",
                                 browser_data(parsed, corpus)))
