@@ -164,6 +164,28 @@ def test_udpipe_from_raw_text_as_the_script_scores_it(tmp_path: Path) -> None:
     assert d["las"]["f1"] == pytest.approx(0.7482, abs=5e-5)
 
 
+def test_raw_text_keeps_the_parsers_multiword_tokens(tmp_path: Path) -> None:
+    """UDPipe splits "ENA's" into the words "Ena" and "'s": without the token line their
+    text is not the gold's, and the sentence could not be scored."""
+    needs("ufal.udpipe")
+    src = tmp_path / "in.txt"
+    src.write_text("Per the memo, ENA's storage account will be reduced .\n")
+    out = tmp_path / "out.conllu"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(out), "--parser", f"udpipe:{shared_path('models/en_ewt.udpipe')}",
+                        "--raw"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = [line.split("\t") for line in out.read_text().splitlines() if "\t" in line]
+    mwt = [r for r in rows if "-" in r[0]]
+    assert [r[1] for r in mwt] == ["ENA's"]
+    first, last = (int(x) for x in mwt[0][0].split("-"))
+    assert [r[1] for r in rows if r[0] in (str(first), str(last))] == ["Ena", "'s"]
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(out.read_text().replace("\tEna\t", "\tENA\t"))
+    d = evaluate_deps(iter_conllu(gold), iter_conllu(out)).as_dict()
+    assert d["tokens"]["f1"] == 1.0 and d["words"]["f1"] == 1.0
+
+
 def test_udpipe_on_gold_tokens(tmp_path: Path) -> None:
     needs("ufal.udpipe")
     gold = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")

@@ -94,8 +94,9 @@ def decode(text: str) -> Outcome:
     d = json.loads(text)
     if "failed" in d:
         return Failure(d["failed"])
-    if "links" in d:
-        d["links"] = [tuple(x) for x in d["links"]]
+    for k in ("links", "tokens"):
+        if k in d:
+            d[k] = [tuple(x) for x in d[k]]
     return Analysis(**d)
 
 

@@ -50,6 +50,9 @@ class Analysis:
     """A bracketed constituency tree."""
     forms: list[str] | None = None
     """The parser's own words, when it tokenized raw text itself."""
+    tokens: list[tuple[int, int, str]] | None = None
+    """Its multiword tokens then: (first word, last word, 0-based, inclusive; the token's
+    form), so that the words' text can be matched to the gold's characters."""
 
 
 @dataclass(slots=True)

@@ -72,6 +72,8 @@ def to_conllu(s: Sentence, t: Timed, kind: str) -> Sentence:
     if isinstance(o, Analysis) and o.forms is not None and o.forms != s.forms:
         n = len(o.forms)  # the parser tokenized raw text itself: its own words
         base = blank(o.forms, comments, s.line)
+        base.multiword = [(a, b, [f"{a + 1}-{b + 1}", form, *["_"] * 8])
+                          for a, b, form in o.tokens or ()]
     else:
         n = len(s.forms)
         base = replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,

@@ -36,9 +36,12 @@ class UDPipe(Adapter):
 
     def _analyse(self, sentences: list[object]) -> Analysis:
         a = Analysis(heads=[], deprels=[], upos=[], xpos=[], lemmas=[], feats=[], forms=[])
+        tokens: list[tuple[int, int, str]] = []
         offset = 0
         for s in sentences:
             words = s.words[1:]  # type: ignore[attr-defined]
+            for t in s.multiwordTokens:  # type: ignore[attr-defined]
+                tokens.append((t.idFirst - 1 + offset, t.idLast - 1 + offset, t.form))
             for w in words:
                 a.forms.append(w.form)  # type: ignore[union-attr]
                 a.heads.append(w.head + offset if w.head else 0)  # type: ignore[union-attr]
@@ -48,6 +51,7 @@ class UDPipe(Adapter):
                 a.lemmas.append(w.lemma or "_")  # type: ignore[union-attr]
                 a.feats.append(w.feats or "_")  # type: ignore[union-attr]
             offset += len(words)
+        a.tokens = tokens or None
         return a
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
