@@ -406,8 +406,10 @@ def _example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level:
 def browser_data(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
     """Every sentence of every version as the report's sentence browser needs it, small:
     the clean words once, a noisy version's misspelled words only, the clean parse's arcs
-    [dependent, head, label number], a noisy parse's arcs only where they differ from
-    the clean ones (0: the same parse, "F": failed), and the gold's arcs if any."""
+    [dependent, head, label number], a noisy parse only where it differs from the clean
+    one (0: the same parse, "F": failed, {"d": arcs}: the arcs of the words whose head or
+    label moved), and the gold's arcs if any. On the Bigert protocol on EWT test (51
+    versions, UDPipe) the noisy parses take 1.6 MB so, 5.1 MB as full arc lists."""
     labels: dict[str, int] = {}
 
     def arcs(p: Parse) -> list[list[int]] | str:
@@ -430,7 +432,15 @@ def browser_data(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
         row: list[Any] = []
         for k, s in enumerate(v.sentences):
             a = arcs(parsed.parse_of(s))
-            row.append(0 if a == clean[k] else a)
+            c = clean[k]
+            if a == c:
+                row.append(0)
+            elif parsed.kind == "deps" and isinstance(a, list) and isinstance(c, list) \
+                    and [x[0] for x in a] == [x[0] for x in c]:
+                # the same words: only the arcs of the words whose head or label moved
+                row.append({"d": [x for x, y in zip(a, c, strict=True) if x != y]})
+            else:
+                row.append(a)
         noisy.append(row)
     # the gold's labels as text: each parser numbers its own labels
     gold = [_arcs(from_sentence(s)) for s in corpus.sentences] if corpus.gold else None

@@ -59,6 +59,14 @@ function browser(root) {
   const reps = [...new Set(D.versions.map(v => v.seed))];
   opt(f.replicate, '', 'any'); reps.forEach((s, i) => opt(f.replicate, s, String(i + 1) + ' (seed ' + s + ')'));
   let start = 0, hits = [];
+  function noisyArcs(p, v, k) {
+    const n = D.noisy[p][v][k], c = D.clean[p][k];
+    if (n === 0) return c;
+    if (n === 'F' || Array.isArray(n)) return n;
+    const byWord = new Map(c.map(a => [a[0], a]));
+    for (const a of n.d) byWord.set(a[0], a);
+    return [...byWord.values()];
+  }
   function status(p, v, k) {
     const n = D.noisy[p][v][k];
     return n === 'F' || (n === 0 && D.clean[p][k] === 'F') ? 'failed' : n === 0 ? 'unchanged' : 'changed';
@@ -66,6 +74,7 @@ function browser(root) {
   function changedArcs(p, v, k) {
     const n = D.noisy[p][v][k], c = D.clean[p][k];
     if (n === 0 || n === 'F' || c === 'F') return n === 0 ? 0 : null;
+    if (n.d) return n.d.length;
     const a = new Set(c.map(key)); let d = 0;
     for (const x of n) if (!a.has(key(x))) d++;
     return d + Math.max(0, c.length - n.length);
@@ -111,7 +120,7 @@ function browser(root) {
   }
   function pick(p, v, k) {
     const out = root.querySelector('.picked'); out.textContent = '';
-    const c = D.clean[p][k], n = D.noisy[p][v][k] === 0 ? c : D.noisy[p][v][k];
+    const c = D.clean[p][k], n = noisyArcs(p, v, k);
     const undirected = D.kinds[p] === 'links', gold = D.gold && D.kinds[p] === 'deps' ? D.gold[k] : null;
     const labels = D.labels[p];
     out.appendChild(el('h4', {}, D.parsers[p] + ': sentence ' + (k + 1) + ', ' + D.versions[v].level + ' (seed ' + D.versions[v].seed + ')'));
