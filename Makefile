@@ -34,7 +34,7 @@ demo: $(STAMP)
 
 # The studies of docs/study.md (issue 5), in an order that lets later ones reuse the
 # parses of earlier ones; they need ../shared/data and ../shared/models. About
-# 28 minutes on 2 cores (see docs/study.md).
+# 40 minutes on 2 cores (see docs/study.md).
 STUDIES := bigert-en lin-en kakkonen-en natural-typos-en bigert-sv hashemi-jfleg-dev \
 	hashemi-jfleg-test bigert-en-unsupervised
 study-output/studies.sqlite: studies/*.toml | $(STAMP)
