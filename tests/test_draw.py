@@ -56,6 +56,6 @@ def test_browser_data_cannot_close_its_script() -> None:
                      page, re.S)
     assert blob is not None
     inner = blob.group(1)
-    assert "</script" not in inner.lower() and "<!--" not in inner
+    assert "<" not in inner
     assert json.loads(inner) == data  # what JSON.parse reads too
     assert merge([("p", {"versions": []})]) is None

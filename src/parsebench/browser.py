@@ -36,8 +36,9 @@ def merge(parsers: list[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
 def html_of(data: dict[str, Any], key: int) -> str:
     """The browser's markup and data for one experiment (KEY keeps two apart)."""
     blob = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-    # JSON escapes that keep the data from ending its script element
-    blob = blob.replace("</", "<\\/").replace("<!--", "<\\u0021--")
+    # no "<" at all in the data, as a JSON escape: nothing in it can end or confuse its
+    # script element
+    blob = blob.replace("<", "\\u003c")
     return (f"<div class='browser' id='pb-browser-{key}' data-page='{PAGE}'>"
             "<div class='filters'>"
             "<label>parser <select name='parser'></select></label> "

@@ -120,7 +120,8 @@ class Store:
             if existed:
                 bad = [r[0] for r in self.db.execute("PRAGMA quick_check(5)")]
                 if bad != ["ok"]:
-                    raise InputError(f"the store is damaged (SQLite: {bad[0]}); restore it "
+                    what = " ".join(str(bad[0]).split())[:200]  # SQLite's report spans lines
+                    raise InputError(f"the store is damaged (SQLite: {what}); restore it "
                                      "or start a new one", self.path)
             version = self._version()
             if version is None:
