@@ -127,6 +127,14 @@ class PR:
         self.answer += other.answer
         self.answer_found += other.answer_found
 
+    def count_key(self, found: bool) -> None:
+        self.key += 1
+        self.key_found += found
+
+    def count_answer(self, found: bool) -> None:
+        self.answer += 1
+        self.answer_found += found
+
     @property
     def precision(self) -> float | None:
         """None (n/a) without answer dependencies: nothing to be right or wrong about."""
@@ -775,25 +783,18 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 continue
             if select and not all(sel.test(gs, i) for sel in select):
                 continue
+            labeled_ok = head_ok and label_ok
             if gh != ROOT:
-                counts.unlabeled.key += 1
-                counts.labeled.key += 1
-                if head_ok:
-                    counts.unlabeled.key_found += 1
-                    if label_ok:
-                        counts.labeled.key_found += 1
+                counts.unlabeled.count_key(head_ok)
+                counts.labeled.count_key(labeled_ok)
             for f in fields:
                 if gh == ROOT and f not in ROOT_ARC_FIELDS:
                     continue
                 name = _bucket_value(f, gs, i)
                 if name is not None:
                     b = bucket(f, name)
-                    b.unlabeled.key += 1
-                    b.labeled.key += 1
-                    if head_ok:
-                        b.unlabeled.key_found += 1
-                        if label_ok:
-                            b.labeled.key_found += 1
+                    b.unlabeled.count_key(head_ok)
+                    b.labeled.count_key(labeled_ok)
         n = len(gs)
         counts.words.gold += n
         counts.words.correct += n_aligned
@@ -842,13 +843,10 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 found = True
                 kg, ig = g_where[gi]
                 labeled_found = canon(s_deprel) == canon(gold[kg].deprels[ig])
+        labeled_found = found and labeled_found
         if sh != ROOT:
-            counts.unlabeled.answer += 1
-            counts.labeled.answer += 1
-            if found:
-                counts.unlabeled.answer_found += 1
-                if labeled_found:
-                    counts.labeled.answer_found += 1
+            counts.unlabeled.count_answer(found)
+            counts.labeled.count_answer(labeled_found)
         for f in fields:
             if sh == ROOT and f not in ROOT_ARC_FIELDS:
                 continue
@@ -858,12 +856,8 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 name = _bucket_value(f, ss, i)
             if name is not None:
                 b = bucket(f, name)
-                b.unlabeled.answer += 1
-                b.labeled.answer += 1
-                if found:
-                    b.unlabeled.answer_found += 1
-                    if labeled_found:
-                        b.labeled.answer_found += 1
+                b.unlabeled.count_answer(found)
+                b.labeled.count_answer(labeled_found)
 
     for counts, n, ns, nc in zip(per_sentence, n_system, s_scored, s_content, strict=True):
         for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
