@@ -6,8 +6,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-LevelSeries = list[tuple[str, float, float, float]]
-"""(level label, mean, min, max) points of one line."""
+LevelSeries = list[tuple[Any, ...]]
+"""(level label, mean, min, max) points of one line, optionally followed by the 95%
+interval over sentences (lo, hi)."""
 
 
 def _figure(width: float = 6.4, height: float = 3.6) -> Any:
@@ -29,8 +30,13 @@ def _png(plt: Any, fig: Any) -> bytes:
 
 
 def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> bytes:
-    """Lines against error level, with the replicates' min-max as a band."""
+    """Lines against error level, with the replicates' min-max as a band and the 95%
+    interval over sentences as error bars where the points have one. Series named
+    "PARSER @ WHAT" share a colour a parser and take a line style a WHAT."""
     plt, fig, ax = _figure()
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours: dict[str, Any] = {}
+    styles: dict[str, str] = {}
     labels: list[str] = []
     for pts in series.values():
         for lab, *_ in pts:
@@ -45,11 +51,27 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> by
         pos = {lab: float(i) for i, lab in enumerate(labels)}
     for name, pts in series.items():
         xs = [pos[p[0]] for p in pts]
-        style = "--" if "real" in name else ":" if "calibrated" in name else "-"
-        line, = ax.plot(xs, [100 * p[1] for p in pts], style, marker="o", label=name)
+        parser, sep, what = name.partition(" @ ")
+        if sep:
+            colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+            style = styles.setdefault(what, ("-", "--", ":", "-.")[len(styles) % 4])
+            label = f"{parser} {what}"
+        else:
+            colour = cycle[len(colours) % len(cycle)]
+            colours[name] = colour
+            style = "--" if "real" in name else ":" if "calibrated" in name else "-"
+            label = name
+        ys = [100 * p[1] for p in pts]
+        ax.plot(xs, ys, style, marker="o", markersize=4, color=colour, label=label)
         if any(p[2] != p[3] for p in pts):
             ax.fill_between(xs, [100 * p[2] for p in pts], [100 * p[3] for p in pts],
-                            alpha=0.2, color=line.get_color())
+                            alpha=0.2, color=colour)
+        ci = [(x, y, p[4], p[5]) for x, y, p in zip(xs, ys, pts, strict=True)
+              if len(p) >= 6 and p[4] is not None and p[5] is not None]
+        if ci:
+            ax.errorbar([c[0] for c in ci], [c[1] for c in ci],
+                        yerr=[[c[1] - 100 * c[2] for c in ci], [100 * c[3] - c[1] for c in ci]],
+                        fmt="none", ecolor=colour, capsize=2, linewidth=0.8)
     if numeric:
         ax.set_xlabel("misspelled words (%)")
         ax.set_xlim(left=0)

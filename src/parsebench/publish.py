@@ -213,14 +213,17 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
         reps = v.get("replicates") or [{"unlabeled": v["unlabeled"], "labeled": v["labeled"]}]
         for key in ("unlabeled", "labeled"):
             vals = [x[key] for x in reps if x[key] is not None]
+            iv = (v.get("ci95") or {}).get(key) or [None, None]
             if vals:
-                series.setdefault(f"{r['parser']} {key}", []).append(
-                    (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals)))
+                series.setdefault(f"{r['parser']} @ {key}", []).append(
+                    (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals),
+                     *iv[:2]))
     t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
     sec.tables.append(t)
     if series:
-        sec.images.append(("robustness.png", "Sentence robustness against error level; bands: "
-                           "replicate min-max",
+        sec.images.append(("robustness.png", "Sentence robustness against error level, one "
+                           "colour a parser; bands: replicate min-max; bars: 95% interval "
+                           "over sentences",
                            plots.against_level("Sentence robustness (Kakkonen)",
                                                "robustness (%)", series)))
     return sec
@@ -384,9 +387,11 @@ def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
                        pct(e.get("recall")), pct(e.get("precision")), pct(e.get("f1")),
                        ci95(e, "f1"), pct(f.get("recall")), ci95(f, "recall"),
                        pct(f.get("conformance")), ci95(f, "conformance")])
-        for name, v in (("EVALB F", e.get("f1")), ("conformance", f.get("conformance"))):
+        for name, v, res, key in (("EVALB F", e.get("f1"), e, "f1"),
+                                  ("conformance", f.get("conformance"), f, "conformance")):
             if v is not None:
-                series.setdefault(f"{k[0]} {name}", []).append((label, v, v, v))
+                iv = (res.get("ci95") or {}).get(key) or [None, None]
+                series.setdefault(f"{k[0]} @ {name}", []).append((label, v, v, v, *iv[:2]))
     t.notes += ["The key is each sentence's clean parse: EVALB's labeled brackets (no "
                 "label deleted) and Gaizauskas et al.'s recall and conformance against its "
                 "unlabeled spans (flattened by the experiment's rules, if any). A failed "
