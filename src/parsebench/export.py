@@ -146,12 +146,12 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
         corpus = read_corpus(exp.corpus, exp.limit, exp.gold, exp.typos_only, exp.natural)
         _versions(exp, corpus, store)
         folder = out / safe_name(name)
+        keys = {id(s): sentence_key(s.forms) for v in corpus.versions for s in v.sentences}
         for conf in exp.parsers:
             if parser not in (None, conf.name) or conf.name not in stats:
                 continue
             found_parser = True
             key, kind = stats[conf.name]
-            keys = {id(s): sentence_key(s.forms) for v in corpus.versions for s in v.sentences}
             outcomes = store.parses(key, set(keys.values()))
             missing = set(keys.values()) - set(outcomes)
             if missing:

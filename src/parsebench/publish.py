@@ -27,7 +27,7 @@ from parsebench import browser, plots
 from parsebench.draw import draw
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
-from parsebench.present import interval, percent
+from parsebench.present import interval, percent, value
 from parsebench.store import Store
 
 
@@ -56,14 +56,6 @@ def _dig(d: Any, path: tuple[str, ...]) -> Any:
     return d
 
 
-def _spread(x: Any) -> tuple[float, float, float] | None:
-    if x is None:
-        return None
-    if isinstance(x, dict):
-        return x["mean"], x["min"], x["max"]
-    return float(x), float(x), float(x)
-
-
 def pct(x: Any, digits: int = 2) -> str:
     """A figure with ± std for replicates; "n/a" where the method cannot give a number."""
     return percent(x, digits=digits, spread=True)
@@ -79,13 +71,6 @@ ci95 = interval
 def _sig(r: dict[str, Any]) -> str:
     """A result's signature without its level, for a table that has one row a level."""
     return re.sub(r"level:[^|]*\|", "", r["signature"])
-
-
-def _mean(x: Any) -> float | None:
-    """A figure, or the mean of its replicates."""
-    if isinstance(x, dict):
-        x = x.get("mean")
-    return None if x is None else float(x)
 
 
 def _level_order(label: str) -> tuple[int, float]:
@@ -151,16 +136,16 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
         points = lines.setdefault(proj, {})
         for r in rs:
             v = r["value"]
-            x, lo, hi, est = (_mean(v.get(k)) for k in ("error_level", "degr_lower",
+            x, lo, hi, est = (value(v.get(k)) for k in ("error_level", "degr_lower",
                                                         "degr_upper", "degr_estimate"))
             if None in (x, lo, hi, est):
                 continue
             stats = (v.get("stats") or {}).get("differs")
             points.setdefault(parser, []).append({
                 "x": x, "lower": lo, "upper": hi, "estimate": est,
-                "real": _mean(_dig(v, ("gold", "degr_real"))),
+                "real": value(_dig(v, ("gold", "degr_real"))),
                 "real_ci": (v.get("ci95") or {}).get("degr_real"),
-                "calibrated": _mean(v.get("degr_calibrated")),
+                "calibrated": value(v.get("degr_calibrated")),
                 "sentences": len(stats) if isinstance(stats, list) else None})
     check = _bounds_check(groups)
     if check is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsebench.metrics.deps import ROOT_ARC_FIELDS, DepsResult
+from parsebench.metrics.deps import CONLL18_NAMES, ROOT_ARC_FIELDS, SPAN_METRICS, DepsResult
 from parsebench.metrics.flat import FlatCounts
 from parsebench.present import interval, percent, value
 
@@ -92,9 +92,6 @@ def confusion_lines(table: dict[str, Any]) -> list[str]:
     return lines
 
 
-CONLL18_NAMES = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
-                 "UAS", "LAS", "CLAS", "MLAS", "BLEX")
-
 
 def conll18_table(figures: dict[str, Any]) -> list[str]:
     """The thirteen metrics laid out as the shared task's script prints them; "n/a" where
@@ -104,11 +101,11 @@ def conll18_table(figures: dict[str, Any]) -> list[str]:
 
     lines = ["Metric     | Precision |    Recall |  F1 Score | AligndAcc",
              "-----------+-----------+-----------+-----------+-----------"]
-    for name in CONLL18_NAMES:
-        d = figures[name.lower()]
+    for key, name in CONLL18_NAMES.items():
+        d = figures[key]
         acc = d["aligned_accuracy"]
         lines.append(f"{name:11}|{cell(d['precision'])} |{cell(d['recall'])} |"
-                     f"{cell(d['f1'])} |" + ("" if name in ("Tokens", "Sentences", "Words")
+                     f"{cell(d['f1'])} |" + ("" if key in SPAN_METRICS
                                              else cell(acc)))
     return lines
 

@@ -383,24 +383,35 @@ def _arcs(p: Parse) -> list[list[Any]] | None:
     return [[a, h, d] for a, h, d in arcs_of(p.heads, p.deprels)]
 
 
+def _rows_of(p: Parse) -> list[str]:
+    """The parse a row a word, as the report's tables show it."""
+    if p.failed:
+        return ["(failed)"] * len(p.forms)
+    return project(p, {"links": "links", "tree": "brackets"}.get(p.kind, "head+deprel"))
+
+
 def _example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level: Level,
              seed: int, why: str) -> dict[str, Any]:
     """One sentence's clean and noisy parse side by side, for the report."""
-    def rows(p: Parse) -> list[str]:
-        if p.failed:
-            return ["(failed)"] * len(p.forms)
-        return project(p, {"links": "links", "tree": "brackets"}.get(p.kind, "head+deprel"))
-
     ca, na = _arcs(clean), _arcs(noisy)
     return {"sentence": number, "level": level.short, "level_label": level.label, "seed": seed,
             "why": why, "kind": clean.kind,
             "clean_words": clean.forms, "noisy_words": noisy.forms,
             "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=True)],
-            "clean": rows(clean), "noisy": rows(noisy), "clean_arcs": ca, "noisy_arcs": na,
+            "clean": _rows_of(clean), "noisy": _rows_of(noisy), "clean_arcs": ca, "noisy_arcs": na,
             "gold_arcs": _arcs(gold) if gold is not None and gold.kind == clean.kind
             else None,
-            "changed_arcs": None if ca is None or na is None else
-            len({tuple(x) for x in ca} ^ {tuple(x) for x in na}) // 2 + abs(len(ca) - len(na))}
+            "changed_arcs": _changed_arcs(ca, na)}
+
+
+def _changed_arcs(clean: list[list[Any]] | None, noisy: list[list[Any]] | None
+                  ) -> int | None:
+    """How many arcs of the noisy parse are not the clean parse's (None for trees and
+    failures)."""
+    if clean is None or noisy is None:
+        return None
+    return len({tuple(x) for x in clean} ^ {tuple(x) for x in noisy}) // 2 \
+        + abs(len(clean) - len(noisy))
 
 
 def browser_data(parsed: _Parsed, corpus: CorpusData) -> dict[str, Any]:
@@ -457,7 +468,9 @@ def _examples(parsed: _Parsed, corpus: CorpusData, exp: Experiment) -> list[dict
     if not levels:
         return []
     order = sorted(levels, key=lambda lv: (lv.mode != "natural", lv.value))
-    gold = [from_sentence(s) for s in corpus.sentences] if corpus.gold else None
+
+    def gold(n: int) -> Parse | None:
+        return from_sentence(corpus.sentences[n - 1]) if corpus.gold else None
 
     def pair(n: int, v: Version) -> tuple[Parse, Parse] | None:
         c = parsed.parse_of(corpus.sentences[n - 1])
@@ -476,7 +489,7 @@ def _examples(parsed: _Parsed, corpus: CorpusData, exp: Experiment) -> list[dict
         got = pair(n, v)
         if got is not None:
             misspelled = v.sentences[n - 1].forms != corpus.sentences[n - 1].forms
-            out.append(_example(*got, gold[n - 1] if gold else None, n, lv, v.seed,
+            out.append(_example(*got, gold(n), n, lv, v.seed,
                                 "asked for" if misspelled else
                                 "asked for; misspelled at no level"))
     if exp.changed_most:
@@ -490,13 +503,14 @@ def _examples(parsed: _Parsed, corpus: CorpusData, exp: Experiment) -> list[dict
             got = pair(n, v)
             if got is None:
                 continue
-            ex = _example(*got, gold[n - 1] if gold else None, n, lv, v.seed,
-                          "changed most")
-            changed = ex["changed_arcs"] if ex["changed_arcs"] is not None else \
-                sum(a != b for a, b in zip(ex["clean"], ex["noisy"], strict=True))
+            changed = _changed_arcs(_arcs(got[0]), _arcs(got[1]))
+            if changed is None:  # trees, failures: the rows that differ
+                changed = sum(a != b for a, b in zip(_rows_of(got[0]), _rows_of(got[1]),
+                                                     strict=True))
             if changed:
-                ranked.append((-changed, n, ex))
-        out += [ex for *_, ex in sorted(ranked, key=lambda t: t[:2])[:exp.changed_most]]
+                ranked.append((-changed, n, got))
+        out += [_example(*got, gold(n), n, lv, v.seed, "changed most")
+                for _, n, got in sorted(ranked, key=lambda t: t[:2])[:exp.changed_most]]
     return out
 
 

@@ -13,6 +13,7 @@ method's module; this one only feeds it the run's parses.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -54,11 +55,11 @@ class Context:
     def kind(self) -> str:
         return self.parsed.kind
 
-    @property
+    @functools.cached_property
     def clean(self) -> list[Parse]:
         return self.parsed.parses(self.corpus.versions[0])
 
-    @property
+    @functools.cached_property
     def gold(self) -> list[Parse] | None:
         return [from_sentence(s) for s in self.corpus.sentences] if self.corpus.gold else None
 

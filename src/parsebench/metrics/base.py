@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parsebench.errors import InputError
-from parsebench.metrics.deps import CONLL18
+from parsebench.metrics.deps import CONLL18, CONLL18_NAMES
 from parsebench.metrics.resample import Stats
 
 Score = npt.NDArray[np.float64]
@@ -95,10 +95,7 @@ _COUNTS = ("correct", "gold", "system")
 _PR = ("key", "answer", "key_matched", "answer_matched")
 REGISTRY: dict[str, Metric] = {m.name: m for m in (
     *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
-             ("deps", "las") if k == "las" else None)
-      for k, name in zip(CONLL18, ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
-                                   "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"),
-                         strict=True)),
+             ("deps", "las") if k == "las" else None) for k, name in CONLL18_NAMES.items()),
     Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
            f1_of_counts),
     Metric("lcm", "labeled exact match (share of sentences)", "deps", _COUNTS, f1_of_counts),

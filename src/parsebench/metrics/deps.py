@@ -192,6 +192,10 @@ class F1Count:
 CONLL18 = ("tokens", "sentences", "words", "upos", "xpos", "ufeats", "alltags", "lemmas",
            "uas", "las", "clas", "mlas", "blex")
 """The CoNLL 2018 shared task's metrics, in the order its script prints them."""
+CONLL18_NAMES = dict(zip(CONLL18, ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
+                                   "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"),
+                         strict=True))
+"""Their names as the script prints them."""
 SPAN_METRICS = ("tokens", "sentences", "words")
 """The ones not computed on aligned words (no aligned accuracy)."""
 ATTACHMENT = ("uas", "las", "clas", "mlas", "blex")
@@ -559,9 +563,9 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     sentences = 0
     heads = False
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
-    for g, s in chunks:
+    for g, s, rows in chunks:
         part = _score(g, s, select, fields, labels, gold_path, system_path, punct,
-                      confusion)
+                      confusion, rows)
         sentences += len(g)
         for c in part.per_sentence or ():
             total.add(c)
@@ -610,7 +614,8 @@ class _Chunks:
         self.paths = (gold_path, system_path)
         self.notes: list[str] = []
 
-    def __iter__(self) -> Iterator[tuple[list[Sentence], list[Sentence]]]:
+    def __iter__(self) -> Iterator[tuple[list[Sentence], list[Sentence], bool | None]]:
+        """(gold, system, whether they align row by row; None: not known yet)."""
         differ = 0
         first_differ: tuple[Sentence, Sentence] | None = None
         g_next = next(self.gold, None)
@@ -620,7 +625,7 @@ class _Chunks:
             if d and first_differ is None:
                 first_differ = (g_next, s_next)
             differ += d
-            yield [g_next], [s_next]
+            yield [g_next], [s_next], True
             g_next = next(self.gold, None)
             s_next = next(self.system, None)
         if g_next is None and s_next is None:
@@ -634,13 +639,13 @@ class _Chunks:
         yield from self._by_text(g_next, s_next)
 
     def _by_text(self, g_next: Sentence | None, s_next: Sentence | None
-                 ) -> Iterator[tuple[list[Sentence], list[Sentence]]]:
+                 ) -> Iterator[tuple[list[Sentence], list[Sentence], bool | None]]:
         g_buf: list[Sentence] = []
         s_buf: list[Sentence] = []
         g_chars = s_chars = 0
         while True:
             if g_buf and s_buf and g_chars == s_chars:
-                yield g_buf, s_buf
+                yield g_buf, s_buf, None
                 g_buf, s_buf, g_chars, s_chars = [], [], 0, 0
             take_gold = g_next is not None and (s_next is None or g_chars <= s_chars)
             if take_gold:
@@ -654,7 +659,7 @@ class _Chunks:
                 s_next = next(self.system, None)
             else:
                 if g_buf or s_buf:
-                    yield g_buf, s_buf
+                    yield g_buf, s_buf, None
                 return
 
 
@@ -662,10 +667,12 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
            select: Sequence[Selection], fields: Sequence[str],
            labels: Callable[[str], str] | None,
            gold_path: str, system_path: str, punct: bool = True,
-           confusion: str | None = None) -> DepsResult:
-    """The counts of one stretch of both files, per gold sentence."""
+           confusion: str | None = None, rows: bool | None = None) -> DepsResult:
+    """The counts of one stretch of both files, per gold sentence. ROWS: whether they
+    align row by row, when the caller knows it already."""
     canon = labels or (lambda x: x)
-    rows = by_rows(gold, system)
+    if rows is None:
+        rows = by_rows(gold, system)
     sys2gold = list(range(sum(len(x) for x in system))) if rows else \
         align_words(gold, system, gold_path, system_path)
     g_heads, g_where = _global_heads(gold)
