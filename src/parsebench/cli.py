@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -250,9 +251,28 @@ def noise_cmd(
     drop_short: Annotated[bool, typer.Option(
         "--drop-short", help="With --per-sentence, leave out sentences with too few "
         "eligible words.")] = False,
+    kind: Annotated[str, typer.Option(
+        "--kind", help="spelling: one keyboard misspelling a word (Bigert et al.); grammar: "
+        "learner-like errors of ERRANT's types, written with OUT.m2 and OUT.align.")
+    ] = "spelling",
+    types: Annotated[str | None, typer.Option(
+        "--types", help="With --kind grammar: the error types to make, e.g. M:DET,R:WO "
+        "(default: all).")] = None,
+    tagger: Annotated[str | None, typer.Option(
+        "--tagger", help="With --kind grammar and a text input: the parser (as for parse "
+        "--parser) whose UPOS, features and heads say where errors can go.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Misspell words with one keyboard edit each, non-words only, seeded and recorded."""
+    """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
+    ERRANT types (OUT.m2) and alignment (OUT.align)."""
+    if kind not in ("spelling", "grammar"):
+        raise InputError(f"--kind {kind!r}: spelling or grammar")
+    if kind == "grammar":
+        _noise_grammar(source, output, rate, per_sentence, seed, replicates, lang, lexicon,
+                       keyboard, weights, drop_short, types, tagger, as_json)
+        return
+    if types is not None or tagger is not None:
+        raise InputError("--types and --tagger go with --kind grammar")
     import time
     from itertools import islice
 
@@ -332,6 +352,91 @@ def noise_cmd(
             replicates=replicates, lexicon=lex.name, keyboard=kb.name,
             weights=",".join(f"{k}={v:g}" for k, v in w.items()),
             min_length=min_length, drop_short=drop_short)})
+
+
+def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence: int | None,
+                   seed: int, replicates: int, lang: str, lexicon: str | None,
+                   keyboard: str | None, weights: str | None, drop_short: bool,
+                   types: str | None, tagger: str | None, as_json: bool) -> None:
+    """``noise --kind grammar``: the errors, then OUT, OUT.m2 and OUT.align per replicate."""
+    import time
+    from itertools import islice
+
+    from parsebench.errors import check_output, iter_lines
+    from parsebench.formats.conllu import Sentence, looks_like_conllu, write_conllu
+    from parsebench.noise import KEYBOARDS
+    from parsebench.noise import grammar as g
+
+    if replicates < 1:
+        raise InputError(f"--replicates {replicates}: must be 1 or more")
+    if lang != "en":
+        raise InputError(f"--kind grammar makes English errors only, not --lang {lang}")
+    check_output(output)
+    settings = g.Settings(rate, per_sentence, seed, g.parse_types(types),
+                          g.parse_weights(weights))
+    settings.check()
+    conllu = looks_like_conllu(source, islice(iter_lines(source), 1000))
+    tagged: list[Sentence] | None = None
+    if not conllu:
+        if tagger is None:
+            raise InputError("a text input needs --tagger (a parser giving UPOS, features "
+                             "and heads), or give CoNLL-U", source)
+        from parsebench.parsers.run import parse_sentences, read_input, to_conllu
+
+        plain = read_input(source)
+        with _Bars(transient=True) as bars:
+            bars.stage("tagging", len(plain))
+            run = parse_sentences(plain, tagger, progress=lambda _t: bars.advance())
+        tagged = [to_conllu(s, t, run.kind) for s, t in zip(plain, run.timed, strict=True)]
+    elif tagger is not None:
+        raise InputError("--tagger is for text input; a CoNLL-U input's own annotation is used")
+
+    def read() -> Any:
+        return iter(tagged) if tagged is not None else iter_conllu(source)
+
+    spell = None
+    if "R:SPELL" in settings.types:
+        spell = g.speller(keyboard or KEYBOARDS.get(lang, "us-qwerty"), lexicon, lang,
+                          {w.lower() for s in read() for w in s.forms})
+    t0 = time.perf_counter()
+    planner = g.Planner(read, settings.types, spell, g.zipf(lang))
+    t_sites = time.perf_counter() - t0
+    files: list[dict[str, Any]] = []
+    for s in range(seed, seed + replicates):
+        target = _replicate_path(output, s, replicates)
+        st = g.Settings(rate, per_sentence, s, settings.types, settings.weights)
+        report, chosen = planner.plan(st)
+        short = set(report.short_sentences) if drop_short else set()
+        recorded: Counter[str] = Counter()
+        with atomic_output(target) as out, \
+                atomic_output(target.with_name(target.name + ".m2")) as m2, \
+                atomic_output(target.with_name(target.name + ".align")) as al:
+            for k, x in enumerate(read()):
+                if k in short:
+                    continue
+                edits = planner.realise(x, k, chosen.get(k, ()), s)
+                noisy, pairs, m2_edits = g.noisy_sentence(x, edits)
+                recorded.update(e.type for e in edits)
+                if conllu:
+                    write_conllu([noisy], out)
+                else:
+                    out.write(" ".join(noisy.forms) + "\n")
+                g.write_m2(m2, noisy.forms, m2_edits)
+                al.write(g.pharaoh(pairs) + "\n")
+        files.append({"file": str(target), "m2": f"{target}.m2", "align": f"{target}.align",
+                      "seed": s, "words": report.words, "errors": report.made,
+                      "by_type": dict(sorted(recorded.items())),
+                      "sites": dict(report.sites), "short_sentences":
+                      len(report.short_sentences), "shortfall": report.shortfall})
+        typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "), err=True)
+    typer.echo(f"  sites listed in {t_sites:.2f} s ({planner.words / t_sites:,.0f} words/s)",
+               err=True)
+    if as_json:
+        _emit_json({"files": files, "signature": signature(
+            method="noise-grammar", rate=rate, per_sentence=per_sentence, seed=seed,
+            replicates=replicates, types=",".join(settings.types),
+            weights=",".join(f"{k}={v:g}" for k, v in settings.weights.items()
+                             if k in settings.types), drop_short=drop_short)})
 
 
 @app.command("parse")
@@ -473,9 +578,13 @@ def robustness_f1(
                                                 "sentences G.")],
     ungrammatical: Annotated[Path, typer.Argument(help="Parses (CoNLL-U) of the ungrammatical "
                                                   "sentences U, same order.")],
-    alignment: Annotated[Path | None, typer.Option(
-        "--alignment", help="Pharaoh file (i-j, 0-based, U to G) or M2 file; default: "
-        "word-level edit distance.")] = None,
+    alignment: Annotated[str | None, typer.Option(
+        "--alignment", help="Pharaoh file (i-j, 0-based, U to G), M2 file (its error types "
+        "give a breakdown), or 'errant' (ERRANT aligns and types each pair; the errant "
+        "extra); default: word-level edit distance.")] = None,
+    errant_pipeline: Annotated[str, typer.Option(
+        "--errant-pipeline", help="With --alignment errant: the spaCy pipeline ERRANT "
+        "tags with.")] = "en_core_web_sm",
     punct: Annotated[bool, typer.Option("--punct/--no-punct", help="Count arcs whose "
                                         "dependent is punctuation.")] = True,
     labeled: Annotated[bool, typer.Option("--labeled", help="Shared arcs need the same "
@@ -491,6 +600,7 @@ def robustness_f1(
     g = read_parses(grammatical)
     u = read_parses(ungrammatical)
     source, aligns = ("edit-distance", None) if alignment is None else \
+        ("errant", _errant_alignments(u, g, errant_pipeline)) if alignment == "errant" else \
         read_alignments(alignment)
     result = score_corpus(g, u, aligns, str(grammatical), str(ungrammatical),
                           str(alignment or ""), labeled, punct, not exclude_root)
@@ -501,11 +611,35 @@ def robustness_f1(
     if result.by_type:
         out["by_type"] = {k: v.as_dict() for k, v in sorted(result.by_type.items())}
     out["signature"] = signature(method="hashemi-hwa-f1", alignment=source, labeled=labeled,
-                                 punct=punct, root=not exclude_root)
+                                 punct=punct, root=not exclude_root,
+                                 **({"errant": _errant_version(errant_pipeline)}
+                                    if source == "errant" else {}))
     if as_json:
         _emit_json(out)
     else:
         sys.stdout.write(f1_table(out, str(grammatical), str(ungrammatical)))
+
+
+def _errant_alignments(u: list[Any], g: list[Any], pipeline: str) -> list[Any]:
+    """ERRANT's alignment of every ungrammatical/corrected pair, with progress."""
+    from parsebench.metrics.errant_types import alignment, annotator
+
+    if len(u) != len(g):
+        return []  # score_corpus says which file is short
+    annotator(pipeline)
+    out = []
+    with _Bars(transient=True) as bars:
+        bars.stage("ERRANT", len(u))
+        for a, b in zip(u, g, strict=True):
+            out.append(alignment(a.forms, b.forms, pipeline))
+            bars.advance()
+    return out
+
+
+def _errant_version(pipeline: str) -> str:
+    from importlib.metadata import version
+
+    return f"{version('errant')}+{pipeline}"
 
 
 class _Bars:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from rapidfuzz.distance import Levenshtein
 
@@ -126,11 +127,33 @@ def _m2(lines: list[str], path: str) -> list[Alignment]:
                                  path, n)
             repl = [] if fields[2].strip() == "-NONE-" else fields[2].split()
             edits.append((a, b, fields[1], repl))
-        out.append(_apply_m2(src, sorted(edits, key=lambda e: (e[0], e[1]))))
+        out.append(from_edits(src, sorted(edits, key=lambda e: (e[0], e[1]))))
     return out
 
 
-def _apply_m2(src: list[str], edits: list[tuple[int, int, str, list[str]]]) -> Alignment:
+def inside_edit(u: list[str], g: list[str]) -> list[tuple[int, int]]:
+    """How the words of one edit align: a reordering pairs equal words (R:WO), a split or
+    merge pairs the words that share letters (R:ORTH), anything else by edit distance."""
+    low_u, low_g = [w.lower() for w in u], [w.lower() for w in g]
+    if u and sorted(low_u) == sorted(low_g) and low_u != low_g:
+        free = list(range(len(g)))
+        pairs = []
+        for i, w in enumerate(low_u):
+            j = next(j for j in free if low_g[j] == w)
+            free.remove(j)
+            pairs.append((i, j))
+        return sorted(pairs)
+    if len(u) != len(g) and u and g and "".join(low_u) == "".join(low_g):
+        ends_u = list(accumulate(len(w) for w in u))
+        ends_g = list(accumulate(len(w) for w in g))
+        return [(i, j) for i in range(len(u)) for j in range(len(g))
+                if max(ends_u[i] - len(u[i]), ends_g[j] - len(g[j])) < min(ends_u[i], ends_g[j])]
+    return edit_distance(u, g).pairs
+
+
+def from_edits(src: list[str], edits: list[tuple[int, int, str, list[str]]]) -> Alignment:
+    """The alignment of SRC with its correction by EDITS (start, end, type, words), sorted
+    and not overlapping: words outside edits pair 1:1, inside by :func:`inside_edit`."""
     pairs: list[tuple[int, int]] = []
     corrected: list[str] = []
     pos = 0
@@ -138,8 +161,7 @@ def _apply_m2(src: list[str], edits: list[tuple[int, int, str, list[str]]]) -> A
         for k in range(pos, a):
             pairs.append((k, len(corrected)))
             corrected.append(src[k])
-        inner = edit_distance(src[a:b], repl)
-        pairs += [(a + i, len(corrected) + j) for i, j in inner.pairs]
+        pairs += [(a + i, len(corrected) + j) for i, j in inside_edit(src[a:b], repl)]
         corrected += repl
         pos = max(pos, b)
     for k in range(pos, len(src)):
