@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsebench.formats.conllu import Sentence, iter_conllu, read_conllu
-from parsebench.metrics.wordalign import read_alignments
+from parsebench.metrics.wordalign import m2_words, read_alignments
 from parsebench.noise import grammar as g
 
 LEARNER = FIXTURES / "learner.conllu"
@@ -47,10 +47,10 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 def check_records(clean: Sentence, noisy: list[str], edits: list[g.Edit],
                   pairs: list[tuple[int, int]], m2: list[tuple[int, int, str, str]]) -> None:
     """The M2 edits correct NOISY into CLEAN; the alignment agrees with them."""
-    fixed = list(noisy)
+    fixed = m2_words(noisy)
     for a, b, _, corr in sorted(m2, reverse=True):
         fixed[a:b] = corr.split()
-    assert fixed == clean.forms
+    assert fixed == m2_words(clean.forms)
     # every word outside an edit is aligned 1:1 to the same word
     in_edit_n = {k for a, b, _, _ in m2 for k in range(a, b)}
     in_edit_c = {k for e in edits for k in range(e.start, e.end)}
@@ -64,7 +64,7 @@ def check_records(clean: Sentence, noisy: list[str], edits: list[g.Edit],
     # insertions and deletions leave their words unaligned, swaps cross, replacements pair
     aligned_n, aligned_c = {i for i, _ in pairs}, {j for _, j in pairs}
     for (a, b, typ, corr), e in zip(m2, edits, strict=True):
-        assert typ == e.type and corr == " ".join(clean.forms[e.start:e.end])
+        assert typ == e.type and corr == " ".join(m2_words(clean.forms[e.start:e.end]))
         if typ.startswith("U:"):
             assert b - a == 1 and a not in aligned_n and e.start == e.end
         elif typ.startswith("M:"):
@@ -289,3 +289,143 @@ def test_errant_alignment_types_a_pair() -> None:
     assert a.types == [t for _, _, t, _ in got] and a.errors == 5
     assert a.pairs == [(0, 0), (1, 1), (2, 2), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (9, 9),
                        (10, 10), (11, 11)]
+
+
+def parses(text: str) -> list[object]:
+    """Parses from compact rows: 'form head deprel' words, ';' between words."""
+    from parsebench.analysis import from_sentence
+    from parsebench.formats.conllu import parse_conllu
+
+    lines = []
+    for k, (form, head, rel) in enumerate(w.split() for w in text.split(";")):
+        lines.append(f"{k + 1}\t{form}\t_\t{'PUNCT' if rel == 'punct' else 'X'}\t_\t_\t{head}"
+                     f"\t{rel}\t_\t_")
+    return [from_sentence(s) for s in parse_conllu([*lines, ""])]
+
+
+def test_attachment_through_an_alignment_by_hand() -> None:
+    from parsebench.metrics.robust_f1 import attachment
+    from parsebench.metrics.wordalign import Alignment
+
+    [gold] = parses("The 2 det; cat 3 nsubj; sat 0 root; . 3 punct")
+    # "cat sat ." (the determiner missing): every aligned word right, "." mislabeled
+    [noisy] = parses("cat 2 nsubj; sat 0 root; . 2 obj")
+    a = Alignment([(0, 1), (1, 2), (2, 3)], 1, ["M:DET"])
+    got = attachment(noisy, gold, a)  # type: ignore[arg-type]
+    assert (got.words, got.heads, got.labels) == (3, 3, 2)
+    assert attachment(noisy, gold, a, punct=False).as_dict() == {  # type: ignore[arg-type]
+        "uas": 1.0, "las": 1.0, "words": 2}
+    # "The the cat sat .": the first "The" is the error word; "cat" attached to it is wrong
+    [rep] = parses("The 3 det; the 3 det; cat 1 nsubj; sat 0 root; . 4 punct")
+    a = Alignment([(1, 0), (2, 1), (3, 2), (4, 3)], 1, ["U:DET"])
+    got = attachment(rep, gold, a)  # type: ignore[arg-type]
+    assert (got.words, got.heads, got.labels) == (4, 3, 3)
+
+
+def test_kakkonen_through_an_alignment_by_hand() -> None:
+    from parsebench.metrics.sentences import SentenceScores
+    from parsebench.metrics.wordalign import Alignment
+
+    [clean] = parses("The 2 det; cat 3 nsubj; sat 0 root; . 3 punct")
+    a = Alignment([(0, 1), (1, 2), (2, 3)], 1, ["M:DET"])
+    scores = SentenceScores()
+    # the same dependencies away from the error word: a match, labeled too
+    scores.add_pair(clean, parses("cat 2 nsubj; sat 0 root; . 2 punct")[0], 0, a)
+    # a label changed: unlabeled match only
+    scores.add_pair(clean, parses("cat 2 obj; sat 0 root; . 2 punct")[0], 1, a)
+    # a head changed: no match
+    scores.add_pair(clean, parses("cat 0 root; sat 1 acl; . 2 punct")[0], 2, a)
+    t = scores.by_errors[1]
+    assert (t.sentences, t.unlabeled, t.labeled) == (3, 2, 1)
+
+
+def test_scoring_grammatical_noise_with_a_real_parser(tmp_path: Path) -> None:
+    """UDPipe on 300 EWT test sentences with one error each: F1 through the M2 file equals F1
+    through the Pharaoh file, the clean parse's accuracy equals eval deps', and every
+    sentence with an error is scored by Kakkonen's method through the alignment."""
+    needs("ufal.udpipe")
+    model = shared_path("models/en_ewt.udpipe")
+    ewt = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    gold = tmp_path / "gold.conllu"
+    from parsebench.formats.conllu import write_conllu
+
+    with gold.open("w") as fh:
+        write_conllu([s for _, s in zip(range(300), iter_conllu(ewt), strict=False)], fh)
+    noisy = tmp_path / "noisy.conllu"
+    p = cli("noise", str(gold), "-o", str(noisy), "--kind", "grammar", "--per-sentence", "1",
+            "--seed", "4")
+    assert p.returncode == 0, p.stderr
+    for src, out in ((gold, "clean.udp"), (noisy, "noisy.udp")):
+        p = cli("parse", str(src), "-o", str(tmp_path / out), "--parser", f"udpipe:{model}")
+        assert p.returncode == 0, p.stderr
+    runs = {}
+    for side in ("m2", "align"):
+        p = cli("robustness", "f1", str(tmp_path / "clean.udp"), str(tmp_path / "noisy.udp"),
+                "--alignment", f"{noisy}.{side}", "--gold", str(gold), "--json")
+        assert p.returncode == 0, p.stderr
+        runs[side] = json.loads(p.stdout)
+    m2, al = runs["m2"], runs["align"]
+    assert (m2["shared"], m2["f1"]) == (al["shared"], al["f1"])
+    assert 0.8 < m2["f1"] < 1
+    assert m2["accuracy"]["noisy"] == al["accuracy"]["noisy"]
+    assert set(m2["by_type"]) == set(m2["accuracy"]["by_type"]) and not al.get("by_type")
+    p = cli("eval", "deps", str(gold), str(tmp_path / "clean.udp"), "--json")
+    conll = json.loads(p.stdout)
+    assert m2["accuracy"]["clean"]["uas"] == pytest.approx(conll["uas"]["f1"], abs=1e-12)
+    assert m2["accuracy"]["noisy"]["las"] < m2["accuracy"]["clean"]["las"]
+    p = cli("robustness", "sentences", str(tmp_path / "clean.udp"), str(tmp_path / "noisy.udp"),
+            "--alignment", f"{noisy}.m2", "--json")
+    assert p.returncode == 0, p.stderr
+    kak = json.loads(p.stdout)
+    _, aligns = read_alignments(f"{noisy}.m2")
+    assert kak["sentences"] == sum(1 for a in aligns if a.types)
+    assert 0 < kak["labeled"] <= kak["unlabeled"] < 1
+
+
+def test_default_weights_are_errants_counts_on_jfleg_dev() -> None:
+    needs("errant")
+    needs(PIPELINE)
+    dev = shared_path("data/jfleg/dev")
+    p = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "scripts" /
+                                            "jfleg_error_types.py"), str(dev),
+                        "--pipeline", PIPELINE], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    line = next(ln for ln in p.stdout.splitlines() if ln.startswith("DEFAULT_WEIGHTS = "))
+    assert json.loads(line.split(" = ", 1)[1]) == g.DEFAULT_WEIGHTS
+    assert "754 sentence pairs, 2707 edits" in p.stdout
+
+
+UPOS = ["DET", "NOUN", "VERB", "AUX", "ADP", "PRON", "PROPN", "PUNCT", "ADJ", "X", "_"]
+FEATS = ["_", "Number=Sing", "Number=Plur", "PronType=Art", "Mood=Ind|Tense=Pres|VerbForm=Fin",
+         "Mood=Ind|Tense=Past|VerbForm=Fin", "VerbForm=Inf", "VerbForm=Ger", "Poss=Yes",
+         "Person=3|Number=Sing|Tense=Pres|VerbForm=Fin"]
+WORDS = ["the", "a", "The", "cat", "cats", "is", "are", "was", "went", "to", "in", "he",
+         "him", ",", ".", "everyone", "any", "one", "x", "Ünï", "", "go", "going", "2",
+         "1 000", "a\u3000b"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(UPOS),
+                                   st.sampled_from(FEATS), st.integers(-1, 8),
+                                   st.sampled_from(["det", "obj", "case", "nsubj", "root",
+                                                    "amod", "_"])),
+                         min_size=1, max_size=8), min_size=1, max_size=4),
+       st.integers(1, 50), st.one_of(st.floats(0.05, 1.0), st.integers(1, 3)))
+def test_any_annotation_gives_true_records(rows: list[list[tuple[str, str, str, int, str]]],
+                                           seed: int, level: float | int) -> None:
+    """Whatever a file's annotation says (heads out of range or in cycles, features on the
+    wrong words), the errors made are recorded truly."""
+    sents = []
+    for r in rows:
+        forms = [w or "w" for w, *_ in r]
+        n = len(forms)
+        sents.append(Sentence(forms=forms, lemmas=["_"] * n, upos=[u for _, u, *_ in r],
+                              xpos=["_"] * n, feats=[f for _, _, f, _, _ in r],
+                              heads=[h if h <= n else -1 for *_, h, _ in r],
+                              deprels=[d for *_, d in r], deps=["_"] * n, misc=["_"] * n))
+    rate = level if isinstance(level, float) else None
+    k = level if isinstance(level, int) else None
+    report, out = corrupt(sents, g.Settings(rate, k, seed))
+    for clean, (noisy, edits, pairs, m2) in zip(sents, out, strict=True):
+        check_records(clean, noisy.forms, edits, pairs, m2)
+    assert report.made == sum(len(x[1]) for x in out)

@@ -553,14 +553,21 @@ def robustness_sentences(
     clean: Annotated[Path, typer.Argument(help="Parse of the clean sentences.")],
     noisy: Annotated[list[Path], typer.Argument(help="Parses of the noisy sentences; several "
                                                 "files are pooled.")],
+    alignment: Annotated[list[Path] | None, typer.Option(
+        "--alignment", help="For noise that adds, drops or moves words: the M2 or Pharaoh "
+        "file of each noisy file (noise --kind grammar writes them), in the same order.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Kakkonen's unlabeled and labeled sentence robustness scores, by number of misspellings."""
+    """Kakkonen's unlabeled and labeled sentence robustness scores, by number of errors."""
     from parsebench.metrics.sentences import score_sentences
+    from parsebench.metrics.wordalign import read_alignments
 
     c = read_parses(clean)
     scores = score_sentences(c, [read_parses(p) for p in noisy], str(clean),
-                             [str(p) for p in noisy])
+                             [str(p) for p in noisy],
+                             [read_alignments(a)[1] for a in alignment] if alignment else None,
+                             [str(a) for a in alignment or ()])
     out = scores.as_dict()
     kinds = sorted({p.kind for p in c})
     out["signature"] = signature(method="kakkonen-sentences", structure=kinds,
@@ -591,6 +598,10 @@ def robustness_f1(
                                           "label.")] = False,
     exclude_root: Annotated[bool, typer.Option("--exclude-root", help="Do not count the "
                                                "root attachment as a dependency.")] = False,
+    gold: Annotated[Path | None, typer.Option(
+        "--gold", help="Gold key (CoNLL-U) of the corrected sentences: both parses' "
+        "attachment accuracy against it, the ungrammatical one through the alignment."
+    )] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Hashemi & Hwa's robustness F1, error-related dependencies excluded."""
@@ -603,9 +614,14 @@ def robustness_f1(
         ("errant", _errant_alignments(u, g, errant_pipeline)) if alignment == "errant" else \
         read_alignments(alignment)
     result = score_corpus(g, u, aligns, str(grammatical), str(ungrammatical),
-                          str(alignment or ""), labeled, punct, not exclude_root)
+                          str(alignment or ""), labeled, punct, not exclude_root,
+                          read_parses(gold) if gold else None, str(gold or ""))
     out = result.total.as_dict()
     out["ci95"] = result.intervals()
+    if result.accuracy:
+        out["accuracy"] = {k: v.as_dict() for k, v in result.accuracy.items()}
+        out["accuracy"]["by_type"] = {k: v.as_dict()
+                                      for k, v in sorted(result.accuracy_by_type.items())}
     if result.by_errors:
         out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(result.by_errors.items())}
     if result.by_type:

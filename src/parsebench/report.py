@@ -207,7 +207,7 @@ def sentences_table(r: dict[str, Any], clean: str, noisy: list[str]) -> str:
     """Kakkonen's Table 1: overall and per number of misspellings, unlabeled and labeled."""
     levels = [k for k in r["by_errors"] if k != "0"] or list(r["by_errors"])
     lines = [f"Sentence robustness of {', '.join(noisy)} against {clean}",
-             f"{r['sentences']} sentence pairs with misspellings, {r['failures']} with a "
+             f"{r['sentences']} sentence pairs with errors, {r['failures']} with a "
              f"failed parse (counted as non-matches)", "",
              f"{'':<10} {'Overall':>8} " + " ".join(f"{k:>7}" for k in levels),
              f"{'sentences':<10} {r['sentences']:8d} "
@@ -220,10 +220,10 @@ def sentences_table(r: dict[str, Any], clean: str, noisy: list[str]) -> str:
                      f"labeled {_ci(r, 'labeled')}")
     drop = r["relative_drop"]
     if drop["unlabeled"] is not None:
-        lines.append(f"relative drop from {levels[0]} to {levels[-1]} misspellings: unlabeled "
+        lines.append(f"relative drop from {levels[0]} to {levels[-1]} errors: unlabeled "
                      f"{_p(drop['unlabeled'], 1, 1)}%, labeled {_p(drop['labeled'], 1, 1)}%")
     if r.get("unchanged_sentences"):
-        lines.append(f"{r['unchanged_sentences']} pairs without a misspelling are left out of "
+        lines.append(f"{r['unchanged_sentences']} pairs without an error are left out of "
                      "the overall score (see by_errors 0)")
     lines += ["", f"signature: {r['signature']}"]
     return "\n".join(lines) + "\n"
@@ -242,6 +242,21 @@ def f1_table(r: dict[str, Any], grammatical: str, ungrammatical: str) -> str:
         if r.get(name):
             lines += ["", "by number of errors" if name == "by_errors" else "by error type"]
             lines += [_f1_row(k, v) for k, v in r[name].items()]
+    acc = r.get("accuracy")
+    if acc:
+        lines += ["", "Attachment against the gold key (the ungrammatical parse through the "
+                  "alignment, error words left out)",
+                  "                 UAS     LAS   words"]
+        for side in ("clean", "noisy"):
+            a = acc[side]
+            lines.append(f"{side:<12} {_p(a['uas'], 7)} {_p(a['las'], 7)} {a['words']:7d}")
+        if "ci95" in r and r["ci95"].get("noisy_las") is not None:
+            lines.append(f"95% interval: clean LAS {_ci(r, 'clean_las')}, noisy LAS "
+                         f"{_ci(r, 'noisy_las')}")
+        if acc.get("by_type"):
+            lines += ["", "noisy attachment by error type"]
+            lines += [f"{k[:12]:<12} {_p(a['uas'], 7)} {_p(a['las'], 7)} {a['words']:7d}"
+                      for k, a in acc["by_type"].items()]
     lines += ["", f"signature: {r['signature']}"]
     return "\n".join(lines) + "\n"
 

@@ -17,9 +17,10 @@ from typing import Any
 
 from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
+from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.base import REGISTRY, share
 from parsebench.metrics.resample import sentence_interval
-from parsebench.metrics.wordalign import Alignment, edit_distance, unaligned_runs
+from parsebench.metrics.wordalign import Alignment, edit_distance, m2_words, unaligned_runs
 
 
 @dataclass(slots=True)
@@ -85,46 +86,118 @@ def score_pair(u: Parse, g: Parse, alignment: Alignment, labeled: bool = False,
 
 
 @dataclass(slots=True)
+class Attachment:
+    """Attachment accuracy against a gold key through an alignment: of the gold words with
+    a word of the parse aligned to them, how many get the gold head (mapped through the
+    alignment) and the gold label too (universal part, as CoNLL 2018's LAS)."""
+
+    words: int = 0
+    heads: int = 0
+    labels: int = 0
+
+    def add(self, o: Attachment) -> None:
+        self.words += o.words
+        self.heads += o.heads
+        self.labels += o.labels
+
+    def as_dict(self) -> dict[str, Any]:
+        n = self.words
+        return {"uas": self.heads / n if n else None, "las": self.labels / n if n else None,
+                "words": n}
+
+
+def attachment(parse: Parse, gold: Parse, alignment: Alignment | None,
+               punct: bool = True) -> Attachment:
+    """PARSE's attachment accuracy against GOLD, their words paired by ALIGNMENT (parse
+    word i, gold word j, 0-based; None: the same words). Gold words no parse word is
+    aligned to (the error words) are left out; a head that is an error word is wrong."""
+    pairs = [(k, k) for k in range(len(gold))] if alignment is None else alignment.pairs
+    to_gold: dict[int, set[int]] = {0: {0}}
+    first: dict[int, int] = {}
+    for a, b in pairs:
+        to_gold.setdefault(a + 1, set()).add(b + 1)
+        first.setdefault(b, a)
+    out = Attachment()
+    for j, gh in enumerate(gold.heads):
+        if gh == NO_HEAD or j not in first:
+            continue
+        i = first[j]
+        if not punct and (gold.upos[j] == "PUNCT" or gold.deprels[j].split(":")[0] == "punct"):
+            continue
+        out.words += 1
+        if parse.failed is not None or parse.kind != "deps":
+            continue
+        if gh in to_gold.get(parse.heads[i], ()):
+            out.heads += 1
+            out.labels += parse.deprels[i].split(":")[0] == gold.deprels[j].split(":")[0]
+    return out
+
+
+@dataclass(slots=True)
 class F1Result:
     total: F1Counts
     by_errors: dict[int, F1Counts] = field(default_factory=dict)
     by_type: dict[str, F1Counts] = field(default_factory=dict)
     pairs: list[tuple[int, int, int]] = field(default_factory=list)
     """(shared, precision's denominator, recall's denominator) of every sentence pair."""
+    accuracy: dict[str, Attachment] = field(default_factory=dict)
+    """With a gold key: the corrected ("clean") and ungrammatical ("noisy") parses'
+    attachment against it, the noisy one through the alignment."""
+    accuracy_by_type: dict[str, Attachment] = field(default_factory=dict)
+    accuracy_rows: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)
+    """Per sentence pair: clean words, heads, labels, noisy words, heads, labels."""
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals over sentence pairs."""
-        return {"precision": sentence_interval(self.pairs, share(0, 1)),
-                "recall": sentence_interval(self.pairs, share(0, 2)),
-                "f1": sentence_interval(self.pairs, REGISTRY["hashemi-hwa-f1"].score)}
+        out = {"precision": sentence_interval(self.pairs, share(0, 1)),
+               "recall": sentence_interval(self.pairs, share(0, 2)),
+               "f1": sentence_interval(self.pairs, REGISTRY["hashemi-hwa-f1"].score)}
+        if self.accuracy_rows:
+            for side, at in (("clean", 0), ("noisy", 3)):
+                out[f"{side}_uas"] = sentence_interval(self.accuracy_rows, share(at + 1, at))
+                out[f"{side}_las"] = sentence_interval(self.accuracy_rows, share(at + 2, at))
+        return out
+
+
+def check_alignment(a: Alignment, u: Parse, g: Parse, k: int, u_path: str, g_path: str,
+                    a_path: str) -> None:
+    """That alignment A (of sentence pair K) fits U and G, and an M2's words are theirs."""
+    if a.source is not None and a.source != m2_words(u.forms):
+        raise InputError(f"sentence pair {k + 1}: the M2 sentence does not have the words "
+                         f"of the ungrammatical sentence at {u_path}:{u.line}",
+                         a_path or u_path)
+    if a.corrected is not None and a.corrected != m2_words(g.forms):
+        raise InputError(f"sentence pair {k + 1}: the M2 correction does not give the "
+                         f"words of the grammatical sentence at {g_path}:{g.line}",
+                         a_path or u_path)
+    for i, j in a.pairs:
+        if i >= len(u) or j >= len(g):
+            raise InputError(f"sentence pair {k + 1}: alignment pair {i}-{j} is outside "
+                             f"the sentences ({len(u)} and {len(g)} words)", a_path, k + 1)
 
 
 def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
                  alignments: Sequence[Alignment] | None, g_path: str, u_path: str,
                  a_path: str = "", labeled: bool = False, punct: bool = True,
-                 root: bool = True) -> F1Result:
+                 root: bool = True, gold: Sequence[Parse] | None = None,
+                 gold_path: str = "") -> F1Result:
+    """Robustness F1 of every pair; with GOLD (a key of the corrected sentences), also both
+    parses' attachment accuracy against it."""
     if len(grammatical) != len(ungrammatical):
         raise InputError(f"{len(ungrammatical)} sentences, but {g_path} has "
                          f"{len(grammatical)}", u_path)
     if alignments is not None and len(alignments) != len(grammatical):
         raise InputError(f"{len(alignments)} sentence pairs, but {g_path} has "
                          f"{len(grammatical)} sentences", a_path)
+    if gold is not None and len(gold) != len(grammatical):
+        raise InputError(f"{len(gold)} sentences, but {g_path} has {len(grammatical)}",
+                         gold_path)
     result = F1Result(F1Counts())
+    if gold is not None:
+        result.accuracy = {"clean": Attachment(), "noisy": Attachment()}
     for k, (g, u) in enumerate(zip(grammatical, ungrammatical, strict=True)):
         a = alignments[k] if alignments is not None else edit_distance(u.forms, g.forms)
-        if a.source is not None and a.source != u.forms:
-            raise InputError(f"sentence pair {k + 1}: the M2 sentence does not have the words "
-                             f"of the ungrammatical sentence at {u_path}:{u.line}",
-                             a_path or u_path)
-        if a.corrected is not None and a.corrected != g.forms:
-            raise InputError(f"sentence pair {k + 1}: the M2 correction does not give the "
-                             f"words of the grammatical sentence at {g_path}:{g.line}",
-                             a_path or u_path)
-        for i, j in a.pairs:
-            if i >= len(u) or j >= len(g):
-                raise InputError(f"sentence pair {k + 1}: alignment pair {i}-{j} is outside "
-                                 f"the sentences ({len(u)} and {len(g)} words)",
-                                 a_path, k + 1)
+        check_alignment(a, u, g, k, u_path, g_path, a_path)
         c = score_pair(u, g, a, labeled, punct, root)
         result.total.add(c)
         result.pairs.append((c.shared, c.ungrammatical_deps - c.ungrammatical_error_deps,
@@ -133,4 +206,16 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
         result.by_errors.setdefault(errors, F1Counts()).add(c)
         for t in sorted(set(a.types)):
             result.by_type.setdefault(t, F1Counts()).add(c)
+        if gold is not None:
+            key = gold[k]
+            if key.forms != g.forms:
+                raise InputError(f"sentence {k + 1} does not have the words of {g_path}:"
+                                 f"{g.line}", gold_path, key.line)
+            clean, noisy = attachment(g, key, None, punct), attachment(u, key, a, punct)
+            result.accuracy["clean"].add(clean)
+            result.accuracy["noisy"].add(noisy)
+            for t in sorted(set(a.types)):
+                result.accuracy_by_type.setdefault(t, Attachment()).add(noisy)
+            result.accuracy_rows.append((clean.words, clean.heads, clean.labels,
+                                         noisy.words, noisy.heads, noisy.labels))
     return result

@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parsebench.analysis import Parse, check_same_rows, misspelled_rows, structure
+from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.base import REGISTRY
 from parsebench.metrics.resample import sentence_interval
+from parsebench.metrics.robust_f1 import check_alignment, score_pair
+from parsebench.metrics.wordalign import Alignment, unaligned_runs
 
 
 @dataclass(slots=True)
@@ -54,8 +57,10 @@ class SentenceScores:
     matches], and under -k-1 the same over every pair: what the bootstrap resamples
     (the replicates of a sentence stay together)."""
 
-    def add_pair(self, clean: Parse, noisy: Parse, index: int = 0) -> None:
-        errors, unlabeled, labeled = self._pair(clean, noisy)
+    def add_pair(self, clean: Parse, noisy: Parse, index: int = 0,
+                 alignment: Alignment | None = None) -> None:
+        errors, unlabeled, labeled = self._pair(clean, noisy) if alignment is None else \
+            self._aligned_pair(clean, noisy, alignment)
         for key, counted in ((index, errors > 0), (-index - 1, True)):
             if counted:
                 row = self.per_sentence.setdefault(key, [0, 0, 0])
@@ -90,6 +95,28 @@ class SentenceScores:
                 return errors, 1, 1
             return errors, 1, 0
         return errors, 0, 0
+
+    def _aligned_pair(self, clean: Parse, noisy: Parse, a: Alignment) -> tuple[int, int, int]:
+        """A pair whose words differ (errors that add, drop or move words): it matches when
+        every dependency away from the error words is the same on both sides, the words
+        paired by the alignment A (noisy to clean), which is robustness F1 of 1."""
+        errors = a.errors if a.errors is not None else \
+            unaligned_runs(a.pairs, len(noisy), len(clean))
+        t = self.by_errors.setdefault(errors, Tally())
+        t.sentences += 1
+        if clean.failed is not None or noisy.failed is not None:
+            t.failures += 1
+            return errors, 0, 0
+        if clean.kind != noisy.kind:
+            return errors, 0, 0
+        match = []
+        for labeled in (False, True):
+            c = score_pair(noisy, clean, a, labeled)
+            match.append(c.shared == c.ungrammatical_deps - c.ungrammatical_error_deps
+                         == c.grammatical_deps - c.grammatical_error_deps)
+        t.unlabeled += match[0]
+        t.labeled += match[0] and match[1]
+        return errors, int(match[0]), int(match[0] and match[1])
 
     def add(self, other: SentenceScores) -> None:
         for k, t in other.by_errors.items():
@@ -167,15 +194,33 @@ def relative_drop(low: float, high: float) -> float:
 
 
 def score_sentences(clean: Sequence[Parse], noisy_files: Sequence[Sequence[Parse]],
-                    clean_path: str, noisy_paths: Sequence[str]) -> SentenceScores:
-    """Pool every noisy file's pairs (replicates) with the clean sentence at the same position."""
+                    clean_path: str, noisy_paths: Sequence[str],
+                    alignments: Sequence[Sequence[Alignment]] | None = None,
+                    alignment_paths: Sequence[str] = ()) -> SentenceScores:
+    """Pool every noisy file's pairs (replicates) with the clean sentence at the same position.
+
+    ALIGNMENTS (one list a noisy file, noisy word to clean word) let noise that adds,
+    drops or moves words be scored: see :meth:`SentenceScores._aligned_pair`."""
     done = [c for c in clean if c.failed is None and c.kind == "deps"]
     scores = SentenceScores(structure=not done or any(h != NO_HEAD for c in done
                                                        for h in c.heads),
                             labels=not done or any(d != "_" for c in done for d in c.deprels))
-    for noisy, path in zip(noisy_files, noisy_paths, strict=True):
-        if len(noisy) != len(clean):
-            check_same_rows(clean, noisy, clean_path, path)
-        for k, (c, n) in enumerate(zip(clean, noisy, strict=True)):
-            scores.add_pair(c, n, k)
+    if alignments is not None and len(alignments) != len(noisy_files):
+        raise InputError(f"{len(alignments)} alignment files for {len(noisy_files)} noisy "
+                         "files: give one for each, in the same order")
+    for f, (noisy, path) in enumerate(zip(noisy_files, noisy_paths, strict=True)):
+        if alignments is None:
+            if len(noisy) != len(clean):
+                check_same_rows(clean, noisy, clean_path, path)
+            for k, (c, n) in enumerate(zip(clean, noisy, strict=True)):
+                scores.add_pair(c, n, k)
+            continue
+        aligns, a_path = alignments[f], alignment_paths[f] if alignment_paths else ""
+        if not len(noisy) == len(clean) == len(aligns):
+            raise InputError(f"{len(noisy)} noisy sentences, {len(clean)} clean ones and "
+                             f"{len(aligns)} alignments: they must be the same sentences",
+                             a_path or path)
+        for k, (c, n, a) in enumerate(zip(clean, noisy, aligns, strict=True)):
+            check_alignment(a, n, c, k, path, clean_path, a_path)
+            scores.add_pair(c, n, k, a)
     return scores

@@ -12,6 +12,7 @@ error types, which give the breakdown by type.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -52,6 +53,12 @@ def edit_distance(u: list[str], g: list[str]) -> Alignment:
         if op.tag != "equal":
             errors += 1
     return Alignment(pairs, errors)
+
+
+def m2_words(words: list[str]) -> list[str]:
+    """WORDS as an M2 line can hold them: a space inside a word (UD allows some) becomes
+    ``_``, since M2 separates words by spaces and has no escape."""
+    return [re.sub(r"\s", "_", w) for w in words]
 
 
 def _ascii_int(text: str) -> bool:
