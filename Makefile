@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo lint bench studies clean
+.PHONY: test demo lint bench studies noise-study clean
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
@@ -37,7 +37,7 @@ demo: $(STAMP)
 # 40 minutes on 2 cores (see docs/study.md).
 STUDIES := bigert-en lin-en kakkonen-en natural-typos-en bigert-sv hashemi-jfleg-dev \
 	hashemi-jfleg-test bigert-en-unsupervised
-study-output/studies.sqlite: studies/*.toml | $(STAMP)
+study-output/studies.sqlite: $(STUDIES:%=studies/%.toml) | $(STAMP)
 	mkdir -p study-output
 	for s in $(STUDIES); do \
 		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
@@ -47,6 +47,20 @@ studies: study-output/studies.sqlite
 	$(BIN)/parsebench report $< -o docs/study
 	rm -f docs/study/index.html docs/study/results.csv docs/study/results.json
 	$(BIN)/python scripts/study_doc.py docs/study docs/study.in.md docs/study.md
+
+# The study of learner-like errors (docs/noise.md): UDPipe and spaCy on EWT test with
+# one error a sentence, by type, beside JFLEG dev typed by ERRANT. About 15 minutes.
+NOISE_STUDIES := grammar-types-en hashemi-jfleg-dev-errant
+study-output/noise.sqlite: $(NOISE_STUDIES:%=studies/%.toml) | $(STAMP)
+	mkdir -p study-output
+	for s in $(NOISE_STUDIES); do \
+		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
+			--report study-output/noise-report || exit 1; done
+
+noise-study: study-output/noise.sqlite
+	$(BIN)/parsebench report $< -o docs/noise-study
+	rm -f docs/noise-study/index.html docs/noise-study/results.csv docs/noise-study/results.json
+	$(BIN)/python scripts/study_doc.py docs/noise-study docs/noise.in.md docs/noise.md
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py

@@ -140,6 +140,10 @@ EXPECTED = {
     "hashemi-jfleg-test": ["Robustness F1 (Hashemi & Hwa)", "by the number of errors"],
     "lin-en": ["Table 18.2", "Table 18.3", "Table 18.4", "words/s", "pp-attachment"],
     "natural-typos-en": ["natural", "rate=0.", "real within bounds", "Kakkonen, Table 1"],
+    "grammar-types-en": ["Learner-like errors by type", "R:WO", "M:DET", "aligned LAS",
+                         "method rows | not applicable"],
+    "hashemi-jfleg-dev-errant": ["Robustness F1 (Hashemi & Hwa)", "By ERRANT's error type",
+                                 "R:SPELL"],
 }
 SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30}
 """Sentences for the CI-sized version (Link Grammar is slow on misspelled text)."""

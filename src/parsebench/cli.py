@@ -761,6 +761,12 @@ def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
             _drop_if_empty(store_path)
         raise
     sys.stdout.write(summary_table(outcome.results))
+    if exp.kind != "spelling":
+        from parsebench.scoring import applicability
+
+        skipped = [k for k, v in applicability(exp.kind).items() if v.startswith("not ")]
+        sys.stdout.write(f"\nnoise of kind {exp.kind}: {', '.join(skipped)} do not apply (the "
+                         "words change); the others score through the errors' alignment\n")
     sys.stdout.write(f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "
                      f"{info['cached']} from the cache; {outcome.stats['wall_seconds']:.1f} s\n"
                      f"store: {store_path}\nreport: {files['html']} (and "

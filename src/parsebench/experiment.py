@@ -17,15 +17,18 @@ from typing import Any
 from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.noise import KEYBOARDS, OPERATIONS
+from parsebench.noise.grammar import DEFAULT_WEIGHTS
+from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
 
 METRICS_KEYS = {"rows", "sentences", "deps", "f1", "evalb", "flat"}
 """The methods a run can score (parsebench.scoring.METHODS; a test keeps them equal)."""
 
 TABLES: dict[str, set[str]] = {
     "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report"},
-    "corpus": {"path", "limit", "corrected", "gold", "typos_only"},
+    "corpus": {"path", "limit", "corrected", "gold", "typos_only", "alignment",
+               "errant_pipeline"},
     "noise": {"rates", "per_sentence", "natural", "replicates", "seed", "lang", "lexicon",
-              "keyboard", "weights", "min_length"},
+              "keyboard", "weights", "min_length", "kind", "types"},
     "parsers": {"name", "spec", "accuracy", "timeout", "batch_size"},
     "metrics": METRICS_KEYS,
     "calibration": {"path", "limit"},
@@ -79,6 +82,10 @@ class Experiment:
     gold: bool = True
     """False: the corpus's annotation is ignored (its words used as unannotated text)."""
     typos_only: bool = False
+    alignment: str = "edit-distance"
+    """How the corpus's words align with the corrected text's: edit-distance, or errant
+    (ERRANT's typed edits, so robustness F1 is broken down by error type)."""
+    errant_pipeline: str = "en_core_web_sm"
     """Keep only the sentences with a natural typo (``CorrectForm=`` in MISC)."""
     natural: bool = False
     """The text as written is one error level against its CorrectForm corrections,
@@ -93,6 +100,10 @@ class Experiment:
     keyboard: str | None = None
     weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
     min_length: int = 2
+    kind: str = "spelling"
+    """spelling (one misspelling a word, words kept) or grammar (learner-like errors that
+    add, drop and move words; scored through their alignment)."""
+    types: tuple[str, ...] = GRAMMAR_TYPES
     parsers: list[ParserConf] = field(default_factory=list)
     rows: list[str] = field(default_factory=list)
     sentences: bool = True
@@ -118,11 +129,14 @@ class Experiment:
                 "limit": self.limit,
                 "corrected": " + ".join(map(str, self.corrected)) if self.corrected else None,
                 "gold": self.gold, "typos_only": self.typos_only, "natural": self.natural,
+                **({"alignment": f"errant:{self.errant_pipeline}"}
+                   if self.corrected and self.alignment == "errant" else {}),
                 "calibration": str(self.calibration) if self.calibration else None,
                 "levels": [lv.label for lv in self.levels], "replicates": self.replicates,
                 "seed": self.seed, "lang": self.lang, "lexicon": self.lexicon,
                 "keyboard": self.keyboard, "weights": self.weights,
-                "min_length": self.min_length,
+                "min_length": self.min_length, "kind": self.kind,
+                **({"types": list(self.types)} if self.kind == "grammar" else {}),
                 "parsers": [vars(p) for p in self.parsers], "rows": self.rows,
                 "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1,
                 "evalb": self.evalb,
@@ -241,6 +255,11 @@ def load(path: str | Path) -> Experiment:
     exp.corrected = r.paths_of(corpus_t, "corpus", "corrected", False)
     exp.gold = r.get(corpus_t, "corpus", "gold", bool, True)
     exp.typos_only = r.get(corpus_t, "corpus", "typos_only", bool, False)
+    exp.alignment = r.get(corpus_t, "corpus", "alignment", str, "edit-distance")
+    if exp.alignment not in ("edit-distance", "errant"):
+        raise r.fail(f"alignment: {exp.alignment!r} is not edit-distance or errant", "corpus",
+                     "alignment")
+    exp.errant_pipeline = r.get(corpus_t, "corpus", "errant_pipeline", str, "en_core_web_sm")
 
     noise_t = r.get(data, "", "noise", dict, {})
     r.check_keys(noise_t, "noise")
@@ -261,13 +280,35 @@ def load(path: str | Path) -> Experiment:
     exp.lexicon = r.get(noise_t, "noise", "lexicon", str)
     exp.keyboard = r.get(noise_t, "noise", "keyboard", str) or KEYBOARDS.get(exp.lang,
                                                                               "us-qwerty")
+    exp.kind = r.get(noise_t, "noise", "kind", str, "spelling")
+    if exp.kind not in ("spelling", "grammar"):
+        raise r.fail(f"kind: {exp.kind!r} is not spelling or grammar", "noise", "kind")
+    types = r.get(noise_t, "noise", "types", list)
+    if types is not None:
+        bad = [t for t in types if t not in GRAMMAR_TYPES]
+        if exp.kind != "grammar" or bad or not types:
+            raise r.fail("types: for kind = \"grammar\", a list of " + ", ".join(GRAMMAR_TYPES)
+                         + (f" (not {bad[0]!r})" if bad else ""), "noise", "types")
+        exp.types = tuple(t for t in GRAMMAR_TYPES if t in types)
     weights = r.get(noise_t, "noise", "weights", dict)
-    if weights is not None:
+    if weights is not None and exp.kind == "grammar":
+        if set(weights) - set(GRAMMAR_TYPES) or not all(
+                isinstance(w, (int, float)) and w >= 0 for w in weights.values()) or \
+                not any(weights.get(t, DEFAULT_WEIGHTS[t]) for t in exp.types):
+            raise r.fail("weights: give {\"M:DET\" = W, ...} with the types' names, W >= 0",
+                         "noise", "weights")
+        exp.weights = {**DEFAULT_WEIGHTS, **{k: float(w) for k, w in weights.items()}}
+    elif weights is not None:
         if set(weights) - set(OPERATIONS) or not all(
                 isinstance(w, (int, float)) and w >= 0 for w in weights.values()):
             raise r.fail("weights: give {sub = W, ins = W, del = W, trans = W}, W >= 0",
                          "noise", "weights")
         exp.weights = {op: float(weights.get(op, 0.0)) for op in OPERATIONS}
+    elif exp.kind == "grammar":
+        exp.weights = dict(DEFAULT_WEIGHTS)
+    if exp.kind == "grammar" and (exp.natural or exp.lang != "en"):
+        raise r.fail("kind = \"grammar\" makes English errors, without natural typos",
+                     "noise", "kind")
     exp.min_length = _positive(r, noise_t, "noise", "min_length") or 2
 
     parsers = r.get(data, "", "parsers", list)

@@ -22,6 +22,7 @@ from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.conllu import write_conllu
 from parsebench.metrics.base import REGISTRY
 from parsebench.noise import OPERATIONS, Change, Keyboard, Report, apply_to_conllu
+from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
 from parsebench.publish import DAMAGE, safe_name
@@ -29,6 +30,7 @@ from parsebench.runner import (
     CorpusData,
     Version,
     _Parsed,
+    grammar_version,
     levels_of,
     noise_key,
     read_corpus,
@@ -58,8 +60,12 @@ def experiment_of(config: dict[str, Any]) -> Experiment:
     # the record's keys are sorted; the noise (and its key in the store) follows the
     # operations' own order
     w = config.get("weights") or exp.weights
+    exp.kind = config.get("kind", "spelling")
     exp.keyboard, exp.weights = config.get("keyboard"), {op: float(w.get(op, 0.0))
                                                          for op in OPERATIONS}
+    if exp.kind == "grammar":
+        exp.types = tuple(t for t in GRAMMAR_TYPES if t in config.get("types", ()))
+        exp.weights = {t: float(w.get(t, 0.0)) for t in GRAMMAR_TYPES}
     exp.min_length = config.get("min_length", exp.min_length)
     exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
     return exp
@@ -81,6 +87,9 @@ def _versions(exp: Experiment, corpus: CorpusData, store: Store) -> None:
                 raise InputError(f"the store has no noisy version {level.label} seed {seed} "
                                  f"of {corpus.name} as it is now: the file changed since the "
                                  "run, or the run did not finish", store.path)
+            if exp.kind == "grammar":
+                corpus.versions.append(grammar_version(corpus.sentences, level, seed, got[0]))
+                continue
             report = Report(changes=[Change(*c) for c in got[0]])
             corpus.versions.append(Version(level, seed,
                                            apply_to_conllu(corpus.sentences, report)))

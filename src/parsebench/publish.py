@@ -329,8 +329,37 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
+def _types_section(results: list[dict[str, Any]]) -> Section | None:
+    """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
+    LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
+    rs = [r for r in _by(results, "f1") if r["level"] != "corrected"]
+    if not rs:
+        return None
+    rs.sort(key=lambda r: (r["parser"], _level_order(r["level"])))
+    t = Table("Robustness F1 of the noisy parse against the clean one, and attachment "
+              "against the gold key, through the errors' alignment",
+              ["parser", "error level", "sentences", "F1", "95% CI", "aligned LAS",
+               "LAS 95% CI"],
+              [[r["parser"], r["value"]["error_level_label"], str(r["value"]["sentences"]),
+                pct(r["value"]["f1"]), ci95(r["value"], "f1"),
+                pct((r["value"].get("accuracy") or {}).get("las")),
+                ci95(r["value"], "aligned_las")] for r in rs])
+    t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
+    by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
+               "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
+                                            "95% CI", "aligned LAS", "LAS 95% CI"], [])
+    for r in rs:
+        types = r["value"].get("by_type", {})
+        order = sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
+        by.rows += [[r["parser"], r["value"]["error_level_label"], k, str(v["sentences"]),
+                     pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
+                     ci95(v, "aligned_las")] for k, v in order]
+    return Section("Learner-like errors by type (Hashemi & Hwa through the alignment)",
+                   [t, by] if by.rows else [t])
+
+
 def _f1_section(results: list[dict[str, Any]]) -> Section | None:
-    rs = _by(results, "f1")
+    rs = [r for r in _by(results, "f1") if r["level"] == "corrected"]
     if not rs:
         return None
     t = Table("Robustness F1 of ungrammatical sentences against their corrections",
@@ -349,6 +378,18 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
         by.rows += [[r["parser"], *row] for row in _error_bins(r["value"].get("by_errors", {}))]
     if by.rows:
         sec.tables.append(by)
+    typed = Table("By ERRANT's error type (each sentence counts under the types of its "
+                  "errors; ERRANT aligned and typed every pair); lowest F1 first",
+                  ["parser", "type", "sentences", "F1", "95% CI"], [])
+    for r in rs:
+        types = r["value"].get("by_type") or {}
+        order = sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
+        typed.rows += [[r["parser"], k, str(v["sentences"]), pct(v["f1"]), ci95(v, "f1")]
+                       for k, v in order if v["sentences"] >= 10]
+    if typed.rows:
+        typed.notes.append("types with fewer than 10 sentences are left out (results.json "
+                           "has them)")
+        sec.tables.append(typed)
     return sec
 
 
@@ -518,7 +559,10 @@ def safe_name(name: str) -> str:
 
 def _run_table(info: dict[str, Any]) -> Table:
     cfg, stats = info["config"], info["stats"] or {}
+    kind = cfg.get("kind", "spelling")
     rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
+            ["noise", "misspellings (one keyboard edit a word)" if kind == "spelling" else
+             "learner-like errors of ERRANT's types: " + ", ".join(cfg.get("types", []))],
             ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
             ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
             ["sentences parsed in this run", str(info["parsed"])],
@@ -534,6 +578,10 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"{ps['distinct_sentences']:,}, {hits:,} "
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
+    if kind != "spelling":
+        from parsebench.scoring import applicability
+
+        rows += [[f"method {name}", what] for name, what in applicability(kind).items()]
     for e in info.get("earlier", ()):
         wall = (e["stats"] or {}).get("wall_seconds")
         rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
@@ -613,7 +661,8 @@ SIGNIFICANCE_SAMPLES = 2000
 
 def _sections(results: list[dict[str, Any]]) -> list[Section]:
     makers = (_rows_section, _sentences_section, _deps_section, _where_section, _f1_section,
-              _brackets_section, _significance_section, _speed_section, _examples_section)
+              _types_section, _brackets_section, _significance_section, _speed_section,
+              _examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]
 
 
@@ -640,6 +689,9 @@ LEGEND = {
     "labeled P": "Lin's labeled precision", "labeled R": "his labeled recall",
     "key deps": "dependencies in the key", "answer deps": "dependencies in the answer",
     "x_aab": "share of rows right in the clean parse and changed in the noisy one",
+    "F1": "robustness F1 (Hashemi & Hwa): dependencies kept, error words left out",
+    "aligned LAS": "LAS against the gold key of the words the alignment pairs with it",
+    "type": "ERRANT's error type (M: missing, U: unnecessary, R: replaced)",
 }
 """What a column holds: every table says it under itself, once a column."""
 

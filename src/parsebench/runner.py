@@ -34,6 +34,7 @@ from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.brackets import parse_tree
 from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.metrics.wordalign import Alignment
 from parsebench.noise import Change, Corpus, Keyboard, Lexicon, Report, Settings, apply_to_conllu
 from parsebench.parsers.base import Analysis, Item, Timed
 from parsebench.parsers.executor import Executor
@@ -73,6 +74,9 @@ class Version:
     level: Level | None
     seed: int
     sentences: list[Sentence]
+    alignments: list[Alignment] | None = None
+    """With noise that adds, drops or moves words (kind grammar): each noisy sentence's
+    words aligned to the clean ones, with the ERRANT types of its errors."""
 
     @property
     def label(self) -> str:
@@ -172,6 +176,11 @@ def levels_of(exp: Experiment, corpus: CorpusData) -> list[Level]:
 
 def noise_key(exp: Experiment, kb: Keyboard) -> str:
     """What the store files a corpus's noisy versions under, besides level and seed."""
+    if exp.kind == "grammar":
+        return signature(kind="grammar", types=list(exp.types),
+                         weights=[f"{k}={v:g}" for k, v in exp.weights.items()
+                                  if k in exp.types],
+                         lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name)
     return signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
                      weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
                      min_length=exp.min_length)
@@ -186,6 +195,9 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
     settings_key = noise_key(exp, kb)
     levels = levels_of(exp, corpus)
     progress.stage(f"noise {corpus.name}", len(levels) * exp.replicates)
+    if exp.kind == "grammar":
+        _grammar_versions(exp, corpus, store, progress, settings_key, levels)
+        return
     for level in levels:
         if level.mode == "natural":
             assert corpus.natural is not None
@@ -220,6 +232,68 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
             corpus.versions.append(Version(level, seed,
                                            apply_to_conllu(corpus.sentences, report)))
             progress.advance()
+
+
+def _grammar_versions(exp: Experiment, corpus: CorpusData, store: Store, progress: Progress,
+                      key: str, levels: Sequence[Level]) -> None:
+    """:func:`noise_versions` for learner-like errors: the edits of each level and seed are
+    stored, and the noisy sentences and alignments rebuilt from them."""
+    from parsebench.noise import grammar as g
+
+    if not any(u not in ("_", "") for s in corpus.sentences for u in s.upos):
+        raise InputError("[noise] kind = \"grammar\" places errors by the corpus's UPOS, "
+                         "features and heads: give CoNLL-U with them (parsebench parse can "
+                         "tag a text)", corpus.paths[0])
+    planner: g.Planner | None = None
+    for level in levels:
+        for seed in range(exp.seed, exp.seed + exp.replicates):
+            got = store.noisy(corpus.digest, key, level.label, seed)
+            edits: list[list[Any]]
+            if got is None:
+                if planner is None:
+                    spell = g.speller(exp.keyboard or "us-qwerty", exp.lexicon, exp.lang,
+                                      {w.lower() for s in corpus.sentences for w in s.forms}
+                                      ) if "R:SPELL" in exp.types else None
+                    planner = g.Planner(lambda: iter(corpus.sentences), exp.types, spell,
+                                        g.zipf(exp.lang))
+                st = g.Settings(level.value if level.mode == "rate" else None,
+                                int(level.value) if level.mode == "per_sentence" else None,
+                                seed, exp.types, exp.weights)
+                rep, chosen = planner.plan(st)
+                edits = [[si, e.start, e.end, e.noisy, e.type, e.links]
+                         for si, s in enumerate(corpus.sentences)
+                         for e in planner.realise(s, si, chosen.get(si, ()), seed)]
+                store.add_noisy(corpus.digest, key, level.label, seed, edits,
+                                {"words": rep.words, "errors": rep.made,
+                                 "short_sentences": len(rep.short_sentences),
+                                 "shortfall": rep.shortfall})
+            else:
+                edits = got[0]
+            corpus.versions.append(grammar_version(corpus.sentences, level, seed, edits))
+            progress.advance()
+
+
+def grammar_version(sentences: Sequence[Sentence], level: Level, seed: int,
+                    edits: Sequence[Sequence[Any]]) -> Version:
+    """The noisy version that stored EDITS ([sentence, start, end, noisy words, type,
+    links]) make of SENTENCES; a sentence without an error is the clean one itself."""
+    from parsebench.noise.grammar import Edit, noisy_sentence
+
+    by: dict[int, list[Edit]] = {}
+    for si, a, b, words, typ, links in edits:
+        by.setdefault(si, []).append(Edit(a, b, list(words), typ,
+                                          [(int(x), int(y)) for x, y in links]))
+    out, aligns = [], []
+    for si, s in enumerate(sentences):
+        mine = by.get(si)
+        if not mine:
+            out.append(s)
+            aligns.append(Alignment([(k, k) for k in range(len(s.forms))], 0))
+            continue
+        noisy, pairs, _ = noisy_sentence(s, mine)
+        out.append(noisy)
+        aligns.append(Alignment(pairs, len(mine), [e.type for e in mine]))
+    return Version(level, seed, out, aligns)
 
 
 def parse_from(s: Sentence, outcome: Any) -> Parse:
@@ -603,10 +677,12 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             results.append((conf.name, "speed", "-", "all",
                             signature(method="speed", parser=conf.name, model=key[:12]),
                             {**speed, "identity": stats["identity"]}))
-            examples = _examples(parsed, corpus, exp)
+            # the drawings and the browser show a noisy parse over the clean words: they
+            # need noise that keeps the words
+            examples = _examples(parsed, corpus, exp) if exp.kind == "spelling" else []
             if examples:
                 results.append((conf.name, "examples", parsed.kind, "chosen", "", examples))
-            if len(corpus.versions) > 1:
+            if len(corpus.versions) > 1 and exp.kind == "spelling":
                 results.append((conf.name, "browser", parsed.kind, "all", "",
                                 browser_data(parsed, corpus)))
             progress.advance()

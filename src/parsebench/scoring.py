@@ -136,7 +136,8 @@ def _sentences(ctx: Context) -> list[Result]:
     out: list[Result] = []
     clean = ctx.clean
     for level, versions in ctx.levels.items():
-        per = [score_sentences(clean, [ctx.parsed.parses(v)], "clean", [v.label])
+        per = [score_sentences(clean, [ctx.parsed.parses(v)], "clean", [v.label],
+                               None if v.alignments is None else [v.alignments])
                for v in versions]
         pooled = SentenceScores()
         for one in per:
@@ -163,7 +164,8 @@ def _deps(ctx: Context) -> list[Result]:
     corpus, parsed, conf = ctx.corpus, ctx.parsed, ctx.conf
     groups: list[tuple[str, list[Version], list[str]]] = [
         ("clean", [corpus.versions[0]], ctx.exp.deps_by)]
-    groups += [(lv.label, vs, ["deprel"]) for lv, vs in ctx.levels.items()]
+    if ctx.exp.kind == "spelling":  # errors that move words are scored by _f1's alignment
+        groups += [(lv.label, vs, ["deprel"]) for lv, vs in ctx.levels.items()]
     for label, versions, bys in groups:
         # the words as in the gold, so that misspellings do not upset the alignment
         gold_s = [s for _ in versions for s in corpus.sentences]
@@ -202,18 +204,94 @@ WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
 
 
 def _f1(ctx: Context) -> list[Result]:
-    """Hashemi & Hwa's robustness F1 of the text against its corrected version."""
+    """Hashemi & Hwa's robustness F1: of the text against its corrected version, and of
+    each level of learner-like errors against the clean text through the errors'
+    alignment (with the attachment against the gold key through it, by error type)."""
+    out = _f1_corrected(ctx) if ctx.corrected is not None else []
+    if ctx.exp.kind == "grammar":
+        out += _f1_levels(ctx)
+    return out
+
+
+def _f1_levels(ctx: Context) -> list[Result]:
+    from parsebench.metrics.robust_f1 import Attachment, F1Counts, score_corpus
+
+    out: list[Result] = []
+    for level, versions in ctx.levels.items():
+        total, by_type = F1Counts(), dict[str, F1Counts]()
+        acc, acc_type = Attachment(), dict[str, Attachment]()
+        rows_f1, rows_acc = [], []
+        typed: dict[str, list[list[list[float]]]] = {}
+        """Per type: the F1 rows and the attachment rows of its sentences (a sentence of
+        each replicate counts on its own: they hold different errors)."""
+        for v in versions:
+            r = score_corpus(ctx.clean, ctx.parsed.parses(v), v.alignments, "clean", v.label,
+                             gold=ctx.gold)
+            assert v.alignments is not None
+            for s, al in enumerate(v.alignments):
+                for typ in set(al.types):
+                    f, at = typed.setdefault(typ, [[], []])
+                    f.append([float(x) for x in r.pairs[s]])
+                    if r.accuracy_rows:
+                        at.append([float(x) for x in r.accuracy_rows[s][3:]])
+            total.add(r.total)
+            for k, c in r.by_type.items():
+                by_type.setdefault(k, F1Counts()).add(c)
+            if r.accuracy:
+                acc.add(r.accuracy["noisy"])
+                for k, a in r.accuracy_by_type.items():
+                    acc_type.setdefault(k, Attachment()).add(a)
+                rows_acc.append([list(x[3:]) for x in r.accuracy_rows])
+            rows_f1.append([list(x) for x in r.pairs])
+        f1_stats = _pooled(rows_f1)
+        value: dict[str, Any] = {
+            **total.as_dict(), "error_level_label": level.short, "replicates": len(versions),
+            "by_type": {k: {**c.as_dict(), **({"accuracy": acc_type[k].as_dict()}
+                                               if k in acc_type else {}),
+                            "ci95": {"f1": _interval("hashemi-hwa-f1", typed[k][0]),
+                                     "aligned_las": _interval("aligned-las", typed[k][1])
+                                     if typed[k][1] else None}}
+                        for k, c in sorted(by_type.items())},
+            "stats": {"f1": f1_stats}, "ci95": {"f1": _interval("hashemi-hwa-f1", f1_stats)}}
+        if rows_acc:
+            acc_stats = _pooled(rows_acc)
+            value["accuracy"] = acc.as_dict()
+            value["stats"]["aligned"] = acc_stats
+            value["ci95"]["aligned_uas"] = _interval("aligned-uas", acc_stats)
+            value["ci95"]["aligned_las"] = _interval("aligned-las", acc_stats)
+        sig = signature(method="hashemi-hwa-f1", alignment="noise", labeled=False,
+                        punct=True, root=True, level=level.label, **ctx.base)
+        out.append((ctx.conf.name, "f1", "deps", level.label, sig, value))
+    return out
+
+
+def _f1_corrected(ctx: Context) -> list[Result]:
     from parsebench.metrics.robust_f1 import score_corpus
 
     assert ctx.corrected is not None
     corr, corr_parsed = ctx.corrected
     g = corr_parsed.parses(corr.versions[0])
-    f1r = score_corpus(g, ctx.clean, None, str(corr.path), str(ctx.corpus.path))
+    aligns = None
+    if ctx.exp.alignment == "errant":
+        from parsebench.metrics.errant_types import alignment
+
+        aligns = [alignment(u.forms, c.forms, ctx.exp.errant_pipeline)
+                  for u, c in zip(ctx.clean, g, strict=True)]
+    f1r = score_corpus(g, ctx.clean, aligns, str(corr.path), str(ctx.corpus.path))
     f1 = f1r.total.as_dict()
     f1["ci95"] = f1r.intervals()
     f1["stats"] = {"f1": [list(x) for x in f1r.pairs]}
     f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
-    sig = signature(method="hashemi-hwa-f1", alignment="edit-distance", labeled=False,
+    if aligns is not None:
+        rows: dict[str, list[list[float]]] = {}
+        for a, row in zip(aligns, f1r.pairs, strict=True):
+            for typ in set(a.types):
+                rows.setdefault(typ, []).append([float(x) for x in row])
+        f1["by_type"] = {k: {**c.as_dict(), "ci95": {"f1": _interval("hashemi-hwa-f1",
+                                                                      rows[k])}}
+                         for k, c in sorted(f1r.by_type.items())}
+    sig = signature(method="hashemi-hwa-f1", alignment=ctx.exp.alignment if aligns is None
+                    else f"errant:{ctx.exp.errant_pipeline}", labeled=False,
                     punct=True, root=True, **ctx.base)
     return [(ctx.conf.name, "f1", "deps", "corrected", sig, f1)]
 
@@ -317,18 +395,37 @@ def _flat(ctx: Context) -> list[Result]:
 
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    Method("rows", "Bigert et al.", lambda c: bool(c.exp.rows and c.levels), _rows),
+    Method("rows", "Bigert et al.",
+           lambda c: bool(c.exp.rows and c.levels) and c.exp.kind == "spelling", _rows),
     Method("sentences", "Kakkonen", lambda c: c.exp.sentences and bool(c.levels), _sentences),
     Method("deps", "Lin; CoNLL 2018",
            lambda c: c.exp.deps and c.corpus.gold and c.kind == "deps", _deps),
     Method("f1", "Hashemi & Hwa",
-           lambda c: c.corrected is not None and c.exp.f1 and c.kind == "deps", _f1),
+           lambda c: (c.corrected is not None or (c.exp.kind == "grammar" and bool(c.levels)))
+           and c.exp.f1 and c.kind == "deps", _f1),
     Method("evalb", "EVALB (Parseval)",
-           lambda c: c.exp.evalb and c.kind == "tree" and bool(c.levels), _evalb),
+           lambda c: c.exp.evalb and c.kind == "tree" and bool(c.levels)
+           and c.exp.kind == "spelling", _evalb),
     Method("flat", "Gaizauskas, Hepple & Huyck",
-           lambda c: c.exp.flat and c.kind == "tree" and bool(c.levels), _flat),
+           lambda c: c.exp.flat and c.kind == "tree" and bool(c.levels)
+           and c.exp.kind == "spelling", _flat),
 )}
 """Every method a run can score, by its key in ``[metrics]``."""
+
+
+def applicability(kind: str) -> dict[str, str]:
+    """What each method does with noise of KIND: the table a run's report shows."""
+    if kind == "spelling":
+        return {name: "scored" for name in METHODS}
+    return {"rows": "not applicable: the words change in number and order",
+            "sentences": "scored through the alignment (a match: the same dependencies "
+                         "away from the error words)",
+            "deps": "the clean text against the gold key; the noisy levels through the "
+                    "alignment under f1",
+            "f1": "scored through the alignment, by error type, with the attachment "
+                  "against the gold key",
+            "evalb": "not applicable: the words change", "flat": "not applicable: the "
+                                                                 "words change"}
 
 
 def score(ctx: Context) -> list[Result]:

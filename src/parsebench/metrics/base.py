@@ -120,6 +120,12 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
            ("sentences", "pairs")),
     Metric("hashemi-hwa-f1", "robustness F1", "run",
            ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1")),
+    Metric("aligned-uas", "UAS through the errors' alignment", "run",
+           ("gold words aligned", "heads right", "heads and labels right"), share(1, 0),
+           ("f1", "aligned")),
+    Metric("aligned-las", "LAS through the errors' alignment", "run",
+           ("gold words aligned", "heads right", "heads and labels right"), share(2, 0),
+           ("f1", "aligned")),
 )}
 COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
 """The metrics ``compare`` offers: a system against a gold (those stored by a run too,

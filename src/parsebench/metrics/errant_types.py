@@ -11,7 +11,9 @@ suite checks generated errors against ERRANT's reading of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -54,7 +56,49 @@ def edits(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PI
 
 def alignment(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PIPELINE
               ) -> Alignment:
-    """The alignment of NOISY with CLEAN that ERRANT's typed edits give."""
+    """The alignment of NOISY with CLEAN that ERRANT's typed edits give (remembered: a run
+    asks for the same pairs once a parser)."""
+    return _alignment(tuple(noisy), tuple(clean), pipeline)
+
+
+@cache
+def _alignment(noisy: tuple[str, ...], clean: tuple[str, ...], pipeline: str) -> Alignment:
     a = from_edits(list(noisy), edits(noisy, clean, pipeline))
     a.corrected = a.source = None  # the words are the parses' own
     return a
+
+
+@dataclass
+class Agreement:
+    """How ERRANT reads recorded edits, by recorded type: how many it finds with the same
+    span and correction and the same operation (M/U/R), and with the same whole type."""
+
+    edits: Counter[str] = field(default_factory=Counter)
+    operation: Counter[str] = field(default_factory=Counter)
+    type: Counter[str] = field(default_factory=Counter)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(recorded, ERRANT's) where they differ; ERRANT's is "-" when it has no such edit."""
+
+    def shares(self) -> tuple[float, float]:
+        n = sum(self.edits.values())
+        return sum(self.operation.values()) / n, sum(self.type.values()) / n
+
+
+def agreement(pairs: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str, str]]]],
+              pipeline: str = DEFAULT_PIPELINE) -> Agreement:
+    """ERRANT's reading of noisy sentences whose edits are known: PAIRS of (noisy words,
+    M2 edits (start, end, type, correction) that turn them into the clean sentence)."""
+    out = Agreement()
+    for noisy, m2 in pairs:
+        clean = list(noisy)
+        for a, b, _, corr in sorted(m2, reverse=True):
+            clean[a:b] = corr.split()
+        found = {(a, b, " ".join(c)): t for a, b, t, c in edits(noisy, clean, pipeline)}
+        for a, b, typ, corr in m2:
+            out.edits[typ] += 1
+            got = found.get((a, b, corr))
+            out.operation[typ] += got is not None and got[:2] == typ[:2]
+            out.type[typ] += got == typ
+            if got != typ:
+                out.confusions[(typ, got or "-")] += 1
+    return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -103,7 +104,19 @@ def read_alignments(path: str | os.PathLike[str]) -> tuple[str, list[Alignment]]
 
 def _m2(lines: list[str], path: str) -> list[Alignment]:
     """One alignment per sentence of an M2 file, with the first annotator's edits."""
-    out: list[Alignment] = []
+    return [from_edits(src, edits) for src, edits in _m2_blocks(lines, path)]
+
+
+def read_m2_edits(path: str | os.PathLike[str]
+                  ) -> list[tuple[list[str], list[tuple[int, int, str, str]]]]:
+    """Each sentence of an M2 file: its words and the first annotator's edits (start, end,
+    type, the correction's words joined by spaces), in order."""
+    return [(src, [(a, b, t, " ".join(r)) for a, b, t, r in edits])
+            for src, edits in _m2_blocks(read_lines(path), str(path))]
+
+
+def _m2_blocks(lines: list[str], path: str
+               ) -> Iterator[tuple[list[str], list[tuple[int, int, str, list[str]]]]]:
     n = 0
     while n < len(lines):
         line = lines[n]
@@ -134,8 +147,7 @@ def _m2(lines: list[str], path: str) -> list[Alignment]:
                                  path, n)
             repl = [] if fields[2].strip() == "-NONE-" else fields[2].split()
             edits.append((a, b, fields[1], repl))
-        out.append(from_edits(src, sorted(edits, key=lambda e: (e[0], e[1]))))
-    return out
+        yield src, sorted(edits, key=lambda e: (e[0], e[1]))
 
 
 def inside_edit(u: list[str], g: list[str]) -> list[tuple[int, int]]:

@@ -86,6 +86,9 @@ class Edit:
 
 
 def _same_case(model: str, word: str) -> str:
+    """WORD written in MODEL's case: capitalised, or all capitals (*THE* -> *A*)."""
+    if len(model) > 1 and model.isupper():
+        return word.upper()
     if model[:1].isupper() and not (model == "I" and len(word) > 1):
         return word[:1].upper() + word[1:]
     return word
@@ -222,7 +225,9 @@ class Sites:
             if verb is not None and verb.lower() != low and self._exists(verb):
                 return Edit(i, i + 1, [_same_case(form, verb)], kind, [(0, 0)])
         elif kind == "R:NOUN:NUM":
-            if upos == "NOUN" and form.isalpha() and f.get("Number") in ("Sing", "Plur"):
+            # not abbreviations: EWT's AM and PM are singular nouns, "Ams" no error
+            if upos == "NOUN" and form.isalpha() and f.get("Number") in ("Sing", "Plur") \
+                    and not (form.isupper() and len(form) > 1):
                 lemma = _lemma_of(s, i)
                 number = _inflect(lemma, "NNS" if f["Number"] == "Sing" else "NN") \
                     if lemma else None
