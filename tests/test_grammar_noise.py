@@ -480,3 +480,10 @@ def test_a_run_with_learner_like_errors_scores_as_the_commands_do(tmp_path: Path
     assert p.returncode == 0, p.stderr
     md = (tmp_path / "rep" / "index.md").read_text()
     assert "Learner-like errors by type" in md and "method rows | not applicable" in md
+    # export writes the noisy parses with the noise's M2 and alignment beside them
+    p = cli("export", str(tmp_path / "s.sqlite"), "-o", str(tmp_path / "parses"))
+    assert p.returncode == 0, p.stderr
+    version = tmp_path / "parses" / "e" / "udpipe" / "per-sentence-1_seed-3.conllu"
+    assert Path(f"{version}.m2").read_bytes() == Path(f"{noisy}.m2").read_bytes()
+    assert Path(f"{version}.align").read_bytes() == Path(f"{noisy}.align").read_bytes()
+    assert read_conllu(version)[0].forms == read_conllu(tmp_path / "noisy.udp")[0].forms

@@ -104,6 +104,21 @@ def _write_version(parsed: _Parsed, v: Version, path: Path) -> None:
             write_conllu(parsed.sentences_of(v), fh)
 
 
+def _write_edits(v: Version, path: Path) -> list[Path]:
+    """PATH.m2 and PATH.align beside a learner-like noisy version's parses, as ``noise
+    --kind grammar`` writes them, so that ``robustness f1`` can score them again."""
+    from parsebench.noise.grammar import pharaoh, write_m2
+
+    assert v.alignments is not None and v.m2 is not None
+    m2, al = path.with_name(path.name + ".m2"), path.with_name(path.name + ".align")
+    with atomic_output(m2) as fh:
+        for s, edits in zip(v.sentences, v.m2, strict=True):
+            write_m2(fh, s.forms, edits)
+    with atomic_output(al) as fh:
+        fh.write("".join(pharaoh(a.pairs) + "\n" for a in v.alignments))
+    return [m2, al]
+
+
 def scores_csv(results: list[dict[str, Any]]) -> str:
     """Every stored per-sentence statistic: one row a result and sentence (replicates of
     a sentence summed, as the intervals resample them), its columns named."""
@@ -176,6 +191,8 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
                 path.parent.mkdir(parents=True, exist_ok=True)
                 _write_version(parsed, v, path)
                 written.append(path)
+                if v.alignments is not None and v.m2 is not None:
+                    written += _write_edits(v, path)
         folder.mkdir(parents=True, exist_ok=True)
         with atomic_output(folder / "scores.csv") as fh:
             fh.write(scores)

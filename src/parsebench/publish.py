@@ -354,8 +354,17 @@ def _types_section(results: list[dict[str, Any]]) -> Section | None:
         by.rows += [[r["parser"], r["value"]["error_level_label"], k, str(v["sentences"]),
                      pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
                      ci95(v, "aligned_las")] for k, v in order]
+    ops = Table("By operation: M (a word missing), U (a word unnecessary), R (a word "
+                "replaced, reordered, split or merged)",
+                ["parser", "error level", "operation", "sentences", "F1", "95% CI",
+                 "aligned LAS", "LAS 95% CI"], [])
+    for r in rs:
+        for op, v in (r["value"].get("by_operation") or {}).items():
+            ops.rows.append([r["parser"], r["value"]["error_level_label"], op,
+                             str(v["sentences"]), pct(v["f1"]), ci95(v, "f1"),
+                             pct(v["accuracy"]["las"]), ci95(v, "aligned_las")])
     return Section("Learner-like errors by type (Hashemi & Hwa through the alignment)",
-                   [t, by] if by.rows else [t])
+                   [x for x in (t, ops, by) if x.rows])
 
 
 def _f1_section(results: list[dict[str, Any]]) -> Section | None:

@@ -77,6 +77,8 @@ class Version:
     alignments: list[Alignment] | None = None
     """With noise that adds, drops or moves words (kind grammar): each noisy sentence's
     words aligned to the clean ones, with the ERRANT types of its errors."""
+    m2: list[list[tuple[int, int, str, str]]] | None = None
+    """And its M2 edits (start, end, type, the clean words), as ``noise`` writes them."""
 
     @property
     def label(self) -> str:
@@ -281,19 +283,27 @@ def grammar_version(sentences: Sequence[Sentence], level: Level, seed: int,
 
     by: dict[int, list[Edit]] = {}
     for si, a, b, words, typ, links in edits:
+        if si >= len(sentences) or b > len(sentences[si].forms) or any(
+                not (0 <= x < len(words) and 0 <= y < b - a) for x, y in links) or any(
+                a <= e.end and e.start <= b for e in by.get(si, ())):
+            raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does not "
+                             "fit the corpus: the store is damaged")
         by.setdefault(si, []).append(Edit(a, b, list(words), typ,
                                           [(int(x), int(y)) for x, y in links]))
     out, aligns = [], []
+    m2: list[list[tuple[int, int, str, str]]] = []
     for si, s in enumerate(sentences):
         mine = by.get(si)
         if not mine:
             out.append(s)
             aligns.append(Alignment([(k, k) for k in range(len(s.forms))], 0))
+            m2.append([])
             continue
-        noisy, pairs, _ = noisy_sentence(s, mine)
+        noisy, pairs, edits_m2 = noisy_sentence(s, mine)
         out.append(noisy)
         aligns.append(Alignment(pairs, len(mine), [e.type for e in mine]))
-    return Version(level, seed, out, aligns)
+        m2.append(edits_m2)
+    return Version(level, seed, out, aligns, m2)
 
 
 def parse_from(s: Sentence, outcome: Any) -> Parse:

@@ -229,7 +229,8 @@ def _f1_levels(ctx: Context) -> list[Result]:
                              gold=ctx.gold)
             assert v.alignments is not None
             for s, al in enumerate(v.alignments):
-                for typ in set(al.types):
+                # by type, and by operation (M:, U:, R:) under the keys "M", "U", "R"
+                for typ in set(al.types) | {t[0] for t in al.types}:
                     f, at = typed.setdefault(typ, [[], []])
                     f.append([float(x) for x in r.pairs[s]])
                     if r.accuracy_rows:
@@ -252,6 +253,7 @@ def _f1_levels(ctx: Context) -> list[Result]:
                                      "aligned_las": _interval("aligned-las", typed[k][1])
                                      if typed[k][1] else None}}
                         for k, c in sorted(by_type.items())},
+            "by_operation": {op: _group(typed[op]) for op in "MUR" if op in typed},
             "stats": {"f1": f1_stats}, "ci95": {"f1": _interval("hashemi-hwa-f1", f1_stats)}}
         if rows_acc:
             acc_stats = _pooled(rows_acc)
@@ -263,6 +265,16 @@ def _f1_levels(ctx: Context) -> list[Result]:
                         punct=True, root=True, level=level.label, **ctx.base)
         out.append((ctx.conf.name, "f1", "deps", level.label, sig, value))
     return out
+
+
+def _group(rows: list[list[list[float]]]) -> dict[str, Any]:
+    """F1 and aligned LAS of a group of sentences from their rows ([F1 rows, LAS rows])."""
+    f1 = REGISTRY["hashemi-hwa-f1"].corpus(np.asarray(rows[0]).reshape(-1, 3))
+    las = REGISTRY["aligned-las"].corpus(np.asarray(rows[1]).reshape(-1, 3)) \
+        if rows[1] else None
+    return {"sentences": len(rows[0]), "f1": f1, "accuracy": {"las": las},
+            "ci95": {"f1": _interval("hashemi-hwa-f1", rows[0]),
+                     "aligned_las": _interval("aligned-las", rows[1]) if rows[1] else None}}
 
 
 def _f1_corrected(ctx: Context) -> list[Result]:

@@ -222,8 +222,7 @@ class Store:
             if row[2] != checksum(row[0], row[1]):
                 raise ValueError("checksum")
             changes, summary = json.loads(row[0]), json.loads(row[1])
-            if not isinstance(changes, list) or not all(
-                    isinstance(c, list) and len(c) == 5 for c in changes):
+            if not isinstance(changes, list) or not all(map(_change_shape, changes)):
                 raise ValueError("shape")
         except ValueError:
             self.warnings.append(f"noisy version {level} seed {seed} was damaged in the store; "
@@ -360,3 +359,17 @@ def open_existing(path: str | Path) -> Store:
     if not Path(path).is_file():
         raise InputError("no such store", path)
     return Store(path)
+
+
+def _change_shape(c: Any) -> bool:
+    """A stored change: a misspelling [sentence, word, op, old, new], or a learner-like
+    error [sentence, start, end, noisy words, type, [[noisy, clean], ...]]."""
+    if not isinstance(c, list):
+        return False
+    if len(c) == 5:
+        return True
+    return len(c) == 6 and all(type(x) is int and x >= 0 for x in c[:3]) and \
+        c[1] <= c[2] and isinstance(c[3], list) and all(isinstance(w, str) for w in c[3]) \
+        and isinstance(c[4], str) and isinstance(c[5], list) and all(
+            isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p)
+            for p in c[5])
