@@ -27,7 +27,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import TextIO
 
 from parsebench.errors import InputError
@@ -68,6 +68,8 @@ _ONLY = {"M:DET": {"DET"}, "R:DET": {"DET"}, "M:PREP": {"ADP"}, "R:PREP": {"ADP"
          "R:VERB:FORM": {"VERB"}, "R:NOUN:NUM": {"NOUN"}, "R:PRON": {"PRON"},
          "M:PUNCT": {"PUNCT"}}
 """The words an error of a kind can start at, by UPOS (a fast first filter)."""
+_ALPHA_START = {"R:WO", "U:REPEAT", "R:SPELL", "R:ORTH", "U:DET", "U:PREP"}
+"""Kinds whose first word is always alphabetic (a second fast filter)."""
 
 
 @dataclass(slots=True)
@@ -146,29 +148,33 @@ class Sites:
     determiner changes, and so on. A site is (kind, first clean word, words touched).
     """
 
-    def __init__(self, s: Sentence, blocked: set[int], speller: Callable[..., str | None]
-                 | None = None, zipf: Callable[[str], float] | None = None) -> None:
+    def __init__(self, s: Sentence, blocked: set[int], speller: Speller | None = None,
+                 zipf: Callable[[str], float] | None = None) -> None:
         self.s, self.blocked, self.speller, self.zipf = s, blocked, speller, zipf
         self.kids = _children(s) if any(h > 0 for h in s.heads) else None
         self.feats = [dict(p.split("=", 1) for p in f.split("|") if "=" in p) if f != "_"
                       else {} for f in s.feats] if s.feats else [{} for _ in s.forms]
 
-    def _free(self, i: int, n: int = 1) -> bool:
-        return i >= 0 and i + n <= len(self.s.forms) and \
-            not any(k in self.blocked for k in range(i, i + n))
 
     def all(self, kinds: Iterable[str]) -> Iterator[tuple[str, int, int]]:
         """Every site of KINDS, kind by kind. Whether a site exists never depends on the
         random choices, so one generator serves every test."""
         rng = random.Random(0)
-        upos = self.s.upos
+        upos, forms, blocked = self.s.upos, self.s.forms, self.blocked
         for kind in kinds:
             only = _ONLY.get(kind)
-            for start in range(len(self.s.forms)):
-                if only is not None and upos[start] not in only:
+            alpha = kind in _ALPHA_START
+            span = self.span(kind, 0)
+            for start in range(len(forms) - span + 1):
+                if (only is not None and upos[start] not in only) or \
+                        (alpha and not forms[start].isalpha()) or \
+                        (blocked and any(k in blocked for k in range(start, start + span))):
                     continue
-                span = self.span(kind, start)
-                if self._free(start, span) and self.realise(kind, start, rng) is not None:
+                if kind == "R:SPELL":  # whether a word has a typo: asked once a word
+                    if self.speller is not None and upos[start] != "PROPN" and \
+                            len(forms[start]) >= 2 and self.speller.possible(forms[start]):
+                        yield kind, start, span
+                elif self.realise(kind, start, rng) is not None:
                     yield kind, start, span
 
     @staticmethod
@@ -199,8 +205,7 @@ class Sites:
                         new = "an"
                     return Edit(i, i + 1, [_same_case(form, new)], kind, [(0, 0)])
         elif kind == "U:DET":
-            noun = next((n for n in range(i, min(len(s.forms), i + 8))
-                         if self._np_start(n) == i), None)
+            noun = self._np_starts.get(i)
             if noun is not None:
                 plural = self.feats[noun].get("Number") == "Plur"
                 det = "the" if plural or rng.random() < 0.5 else \
@@ -215,9 +220,7 @@ class Sites:
                 new = alts[int(rng.random() * len(alts))]
                 return Edit(i, i + 1, [_same_case(form, new)], kind, [(0, 0)])
         elif kind == "U:PREP":
-            if i > 0 and self.kids is not None and s.upos[i - 1] in ("VERB", "ADV", "PART") \
-                    and any(self._object_from(k) == i
-                            for k in range(i, min(len(s.forms), i + 8))):
+            if i > 0 and s.upos[i - 1] in ("VERB", "ADV", "PART") and i in self._object_starts:
                 new = PREPOSITIONS[int(rng.random() * len(PREPOSITIONS))]
                 return Edit(i, i, [new], kind, [])
         elif kind in ("R:VERB:SVA", "R:VERB:TENSE", "R:VERB:FORM"):
@@ -266,6 +269,21 @@ class Sites:
         else:
             raise ValueError(kind)
         return None
+
+    @cached_property
+    def _np_starts(self) -> dict[int, int]:
+        """First word -> head noun of the noun phrases a determiner can be put before."""
+        out: dict[int, int] = {}
+        for n in range(len(self.s.forms)):
+            start = self._np_start(n)
+            if start is not None:
+                out.setdefault(start, n)
+        return out
+
+    @cached_property
+    def _object_starts(self) -> set[int]:
+        """Where the direct objects that follow their verb start."""
+        return {x for x in map(self._object_from, range(len(self.s.forms))) if x is not None}
 
     def _np_start(self, i: int) -> int | None:
         """The first word of the noun phrase headed by common noun I when it has no
@@ -554,7 +572,7 @@ class Planner:
     """
 
     def __init__(self, read: Callable[[], Iterable[Sentence]], kinds: Sequence[str],
-                 speller: Callable[..., str | None] | None = None,
+                 speller: Speller | None = None,
                  zipf: Callable[[str], float] | None = None) -> None:
         self.read, self.speller, self.zipf = read, speller, zipf
         self.kinds = list(kinds)
@@ -702,29 +720,50 @@ def pharaoh(pairs: Iterable[tuple[int, int]]) -> str:
     return " ".join(f"{i}-{j}" for i, j in pairs)
 
 
-def speller(keyboard: str, lexicon: str | None, lang: str, vocabulary: set[str]
-            ) -> Callable[[str, random.Random], str | None]:
+class Speller:
     """R:SPELL's misspeller: one keyboard edit giving a non-word (the spelling noise's)."""
-    from parsebench.noise import Keyboard, Lexicon, misspell
 
-    kb, lex = Keyboard.load(keyboard), Lexicon.load(lexicon, lang)
-    ops = dict.fromkeys(("sub", "ins", "del", "trans"), 1.0)
+    def __init__(self, keyboard: str, lexicon: str | None, lang: str,
+                 vocabulary: set[str]) -> None:
+        from parsebench.noise import Keyboard, Lexicon
 
-    def spell(word: str, rng: random.Random) -> str | None:
-        got = misspell(word, rng, kb, lex, vocabulary, ops)
+        self.kb, self.lex = Keyboard.load(keyboard), Lexicon.load(lexicon, lang)
+        self.vocabulary = vocabulary
+        self.ops = dict.fromkeys(("sub", "ins", "del", "trans"), 1.0)
+        self._possible: dict[str, bool] = {}
+
+    def __call__(self, word: str, rng: random.Random) -> str | None:
+        from parsebench.noise import misspell
+
+        got = misspell(word, rng, self.kb, self.lex, self.vocabulary, self.ops)
         return got[1] if got else None
-    return spell
+
+    def possible(self, word: str) -> bool:
+        """Whether WORD has a non-word edit at all (whatever the draw: the edits are only
+        tried in another order), remembered a word."""
+        got = self._possible.get(word)
+        if got is None:
+            got = self._possible[word] = self(word, random.Random(0)) is not None
+        return got
+
+
+def speller(keyboard: str, lexicon: str | None, lang: str, vocabulary: set[str]) -> Speller:
+    return Speller(keyboard, lexicon, lang, vocabulary)
 
 
 def zipf(lang: str) -> Callable[[str], float]:
-    """A word's frequency on the Zipf scale (wordfreq), 0 for unknown words."""
+    """A word's frequency on the Zipf scale (wordfreq), 0 for unknown words; remembered, as
+    the same words are asked about again and again."""
     from wordfreq import zipf_frequency
 
-    return lambda word: float(zipf_frequency(word, lang))
+    @cache
+    def frequency(word: str) -> float:
+        return float(zipf_frequency(word, lang))
+    return frequency
 
 
 def corrupt(sentences: Sequence[Sentence], settings: Settings,
-            spell: Callable[[str, random.Random], str | None] | None = None,
+            spell: Speller | None = None,
             frequency: Callable[[str], float] | None = None
             ) -> tuple[Report, list[tuple[Sentence, list[Edit], list[tuple[int, int]],
                                           list[tuple[int, int, str, str]]]]]:
