@@ -487,3 +487,27 @@ def test_a_run_with_learner_like_errors_scores_as_the_commands_do(tmp_path: Path
     assert Path(f"{version}.m2").read_bytes() == Path(f"{noisy}.m2").read_bytes()
     assert Path(f"{version}.align").read_bytes() == Path(f"{noisy}.align").read_bytes()
     assert read_conllu(version)[0].forms == read_conllu(tmp_path / "noisy.udp")[0].forms
+
+
+def test_multiword_tokens_and_spacing_survive_the_errors() -> None:
+    from parsebench.formats.conllu import parse_conllu
+
+    rows = ["1\tI\tI\tPRON\tPRP\tCase=Nom|Number=Sing|Person=1|PronType=Prs\t4\tnsubj\t_\t_",
+            "2-3\tdon't\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No",
+            "2\tdo\tdo\tAUX\tVBP\tMood=Ind|Tense=Pres|VerbForm=Fin\t4\taux\t_\t_",
+            "3\tn't\tnot\tPART\tRB\t_\t4\tadvmod\t_\t_",
+            "4\tknow\tknow\tVERB\tVB\tVerbForm=Inf\t0\troot\t_\tSpaceAfter=No",
+            "5\t,\t,\tPUNCT\t,\t_\t6\tpunct\t_\t_",
+            "6\treally\treally\tADV\tRB\t_\t4\tadvmod\t_\tSpaceAfter=No",
+            "7\t.\t.\tPUNCT\t.\t_\t4\tpunct\t_\t_", ""]
+    [s] = parse_conllu(["# text = I don'tknow, really.", *rows])
+    got, _, _ = g.noisy_sentence(s, [g.Edit(4, 5, [], "M:PUNCT")])
+    assert got.comment_value("text") == "I don'tknow really."
+    got, pairs, _ = g.noisy_sentence(s, [g.Edit(3, 3, ["really"], "U:ADV")])
+    # the word put after the multiword token takes its SpaceAfter=No away
+    assert got.comment_value("text") == "I don't really know, really."
+    assert got.multiword == [(1, 2, ["2-3", "don't", "_", "_", "_", "_", "_", "_", "_", "_"])]
+    assert (4, 3) in pairs and 3 not in {i for i, _ in pairs}
+    # multiword tokens are never the site of an error
+    sites = g.Sites(s, {1, 2}, None, None)
+    assert not [x for x in sites.all(g.TYPES) if x[1] in (1, 2)]

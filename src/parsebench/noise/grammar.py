@@ -155,7 +155,6 @@ class Sites:
         self.feats = [dict(p.split("=", 1) for p in f.split("|") if "=" in p) if f != "_"
                       else {} for f in s.feats] if s.feats else [{} for _ in s.forms]
 
-
     def all(self, kinds: Iterable[str]) -> Iterator[tuple[str, int, int]]:
         """Every site of KINDS, kind by kind. Whether a site exists never depends on the
         random choices, so one generator serves every test."""
@@ -164,21 +163,26 @@ class Sites:
         for kind in kinds:
             only = _ONLY.get(kind)
             alpha = kind in _ALPHA_START
-            span = self.span(kind, 0)
+            span = self.span(kind)
             for start in range(len(forms) - span + 1):
                 if (only is not None and upos[start] not in only) or \
                         (alpha and not forms[start].isalpha()) or \
                         (blocked and any(k in blocked for k in range(start, start + span))):
                     continue
                 if kind == "R:SPELL":  # whether a word has a typo: asked once a word
-                    if self.speller is not None and upos[start] != "PROPN" and \
-                            len(forms[start]) >= 2 and self.speller.possible(forms[start]):
+                    if self._spellable(start) and self.speller is not None and \
+                        self.speller.possible(forms[start]):
                         yield kind, start, span
                 elif self.realise(kind, start, rng) is not None:
                     yield kind, start, span
 
+    def _spellable(self, i: int) -> bool:
+        form = self.s.forms[i]
+        return self.speller is not None and form.isalpha() and len(form) >= 2 and \
+            self.s.upos[i] != "PROPN"
+
     @staticmethod
-    def span(kind: str, start: int) -> int:
+    def span(kind: str) -> int:
         """How many clean words an error of KIND at START touches: an insertion touches the
         word it comes before, a repeated word the word itself, R:ORTH perhaps the next word
         too (two merged)."""
@@ -261,8 +265,8 @@ class Sites:
             if i >= 1 and form.isalnum() and s.forms[i - 1].isalnum():
                 return Edit(i, i, [","], kind, [])
         elif kind == "R:SPELL":
-            if self.speller is not None and form.isalpha() and len(form) >= 2 and \
-                    upos != "PROPN":
+            if self._spellable(i):
+                assert self.speller is not None
                 typo = self.speller(form, rng)
                 if typo is not None:
                     return Edit(i, i + 1, [typo], kind, [(0, 0)])
@@ -550,7 +554,7 @@ def _place(pools: dict[str, array[int]], weights: dict[str, float], k: int,
     taken: list[tuple[int, int]] = []
     out: list[tuple[str, int]] = []
     for kind, t in _Draw(pools, weights, rng):
-        fp = (t, t + Sites.span(kind, t))
+        fp = (t, t + Sites.span(kind))
         if not _conflicts(taken, fp):
             taken.append(fp)
             out.append((kind, t))
@@ -606,7 +610,7 @@ class Planner:
                 for kind, g in _Draw(everywhere, settings.weights, random.Random(settings.seed)):
                     si = bisect_right(self.starts, g) - 1
                     t = g - self.starts[si]
-                    fp = (t, t + Sites.span(kind, t))
+                    fp = (t, t + Sites.span(kind))
                     here = taken.setdefault(si, [])
                     if _conflicts(here, fp):
                         continue
@@ -680,24 +684,19 @@ def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[t
     for a, b, cols in s.multiword:
         na, nb = clean_to_noisy.get(a), clean_to_noisy.get(b)
         if na is not None and nb is not None and nb - na == b - a:
-            mwt.append((na, nb, [f"{na + 1}-{nb + 1}", *cols[1:]]))
-    in_mwt = {k for a, b, _ in mwt for k in range(a, b + 1)}
-    text, skip_to = [], -1
-    for i, w in enumerate(words):
-        if i <= skip_to:
-            continue
-        span = next((m for m in mwt if m[0] == i), None)
-        if span is not None:
-            text.append(span[2][1])
-            skip_to = span[1]
-            last = span[1]
-        else:
-            text.append(w)
-            last = i
-        if "SpaceAfter=No" not in misc[last].split("|") and last < n - 1:
+            tail = "|".join(x for x in cols[9].split("|") if x != "SpaceAfter=No" or
+                            to_clean.get(nb + 1) == b + 1) or "_"
+            mwt.append((na, nb, [f"{na + 1}-{nb + 1}", *cols[1:9], tail]))
+    starts = {m[0]: m for m in mwt}
+    text, i = [], 0
+    while i < n:
+        span = starts.get(i)
+        text.append(span[2][1] if span else words[i])
+        last = span[1] if span else i
+        glued = "SpaceAfter=No" in (span[2][9] if span else misc[last]).split("|")
+        if not glued and last < n - 1:
             text.append(" ")
-        if last in in_mwt and span is None:  # pragma: no cover - ranges are whole
-            pass
+        i = last + 1
     comments = [c for c in s.comments if not c.startswith("# text = ")]
     comments.append("# text = " + "".join(text).strip())
     out = Sentence(forms=words, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
