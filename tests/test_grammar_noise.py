@@ -318,18 +318,24 @@ def test_kakkonen_through_an_alignment_by_hand() -> None:
     assert (t.sentences, t.unlabeled, t.labeled) == (3, 2, 1)
 
 
+def ewt_head(tmp_path: Path, n: int) -> Path:
+    """The first N sentences of EWT test, as a file of their own."""
+    from parsebench.formats.conllu import write_conllu
+
+    ewt = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    gold = tmp_path / "gold.conllu"
+    with gold.open("w") as fh:
+        write_conllu([s for _, s in zip(range(n), iter_conllu(ewt), strict=False)], fh)
+    return gold
+
+
 def test_scoring_grammatical_noise_with_a_real_parser(tmp_path: Path) -> None:
     """UDPipe on 300 EWT test sentences with one error each: F1 through the M2 file equals F1
     through the Pharaoh file, the clean parse's accuracy equals eval deps', and every
     sentence with an error is scored by Kakkonen's method through the alignment."""
     needs("ufal.udpipe")
     model = shared_path("models/en_ewt.udpipe")
-    ewt = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
-    gold = tmp_path / "gold.conllu"
-    from parsebench.formats.conllu import write_conllu
-
-    with gold.open("w") as fh:
-        write_conllu([s for _, s in zip(range(300), iter_conllu(ewt), strict=False)], fh)
+    gold = ewt_head(tmp_path, 300)
     noisy = tmp_path / "noisy.conllu"
     p = cli("noise", str(gold), "-o", str(noisy), "--kind", "grammar", "--per-sentence", "1",
             "--seed", "4")
@@ -436,16 +442,12 @@ def test_a_run_with_learner_like_errors_scores_as_the_commands_do(tmp_path: Path
     give on the same sentences and seed; word-by-word methods are left out and said so."""
     needs("ufal.udpipe")
     model = shared_path("models/en_ewt.udpipe")
-    ewt = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
     from parsebench.experiment import load
-    from parsebench.formats.conllu import write_conllu
     from parsebench.parsers.executor import Executor
     from parsebench.runner import run_experiment
     from parsebench.store import Store
 
-    gold = tmp_path / "gold.conllu"
-    with gold.open("w") as fh:
-        write_conllu([s for _, s in zip(range(120), iter_conllu(ewt), strict=False)], fh)
+    gold = ewt_head(tmp_path, 120)
     exp = tmp_path / "e.toml"
     exp.write_text(f'name = "e"\n[corpus]\npath = "{gold}"\n[noise]\nkind = "grammar"\n'
                    f'per_sentence = [1]\nseed = 3\n[[parsers]]\nname = "udpipe"\n'

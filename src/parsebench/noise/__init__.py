@@ -556,15 +556,17 @@ def _token_offsets(s: Sentence) -> list[int] | None:
     return out
 
 
-def parse_weights(text: str | None) -> dict[str, float]:
-    """``sub=2,ins=1`` -> operation weights (operations not named keep weight 1)."""
-    weights = dict.fromkeys(OPERATIONS, 1.0)
+def parse_weights(text: str | None, defaults: dict[str, float] | None = None,
+                  what: str = "OP") -> dict[str, float]:
+    """``sub=2,ins=1`` -> weights over DEFAULTS (operations: each 1); the names are
+    checked by the settings that use them."""
+    weights = dict(defaults) if defaults is not None else dict.fromkeys(OPERATIONS, 1.0)
     for part in (text or "").split(","):
         if not part.strip():
             continue
-        op, _, val = part.partition("=")
+        name, _, val = part.rpartition("=")
         try:
-            weights[op.strip()] = float(val)
+            weights[name.strip()] = float(val)
         except ValueError:
-            raise InputError(f"--weights {text!r}: expected OP=NUMBER,...") from None
+            raise InputError(f"--weights {text!r}: expected {what}=NUMBER,...") from None
     return weights

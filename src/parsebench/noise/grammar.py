@@ -471,16 +471,9 @@ def parse_types(text: str | None) -> tuple[str, ...]:
 
 def parse_weights(text: str | None) -> dict[str, float]:
     """``R:SPELL=2,M:DET=1`` over the defaults."""
-    weights = dict(DEFAULT_WEIGHTS)
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        name, _, val = part.rpartition("=")
-        try:
-            weights[name.strip()] = float(val)
-        except ValueError:
-            raise InputError(f"--weights {text!r}: expected TYPE=NUMBER,...") from None
-    return weights
+    from parsebench.noise import parse_weights as parse
+
+    return parse(text, DEFAULT_WEIGHTS, "TYPE")
 
 
 @dataclass
