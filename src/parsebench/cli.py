@@ -245,7 +245,8 @@ def noise_cmd(
         "--keyboard", help="us-qwerty, sv-qwerty, or a layout file (default: by --lang).")
     ] = None,
     weights: Annotated[str | None, typer.Option(
-        "--weights", help="Operation weights, e.g. sub=2,ins=1,del=1,trans=1.")] = None,
+        "--weights", help="Operation weights, e.g. sub=2,ins=1,del=1,trans=1; with --kind "
+        "grammar type weights over the defaults, e.g. R:WO=2,M:DET=1.")] = None,
     min_length: Annotated[int, typer.Option("--min-length", help="Shortest word that may be "
                                             "misspelled.")] = 2,
     drop_short: Annotated[bool, typer.Option(
@@ -398,37 +399,48 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
     if "R:SPELL" in settings.types:
         spell = g.speller(keyboard or KEYBOARDS.get(lang, "us-qwerty"), lexicon, lang,
                           {w.lower() for s in read() for w in s.forms})
-    t0 = time.perf_counter()
-    planner = g.Planner(read, settings.types, spell, g.zipf(lang))
-    t_sites = time.perf_counter() - t0
-    files: list[dict[str, Any]] = []
-    for s in range(seed, seed + replicates):
-        target = _replicate_path(output, s, replicates)
-        st = g.Settings(rate, per_sentence, s, settings.types, settings.weights)
-        report, chosen = planner.plan(st)
-        short = set(report.short_sentences) if drop_short else set()
-        recorded: Counter[str] = Counter()
-        with atomic_output(target) as out, \
-                atomic_output(target.with_name(target.name + ".m2")) as m2, \
-                atomic_output(target.with_name(target.name + ".align")) as al:
-            for k, x in enumerate(read()):
-                if k in short:
-                    continue
-                edits = planner.realise(x, k, chosen.get(k, ()), s)
-                noisy, pairs, m2_edits = g.noisy_sentence(x, edits)
-                recorded.update(e.type for e in edits)
-                if conllu:
-                    write_conllu([noisy], out)
-                else:
-                    out.write(" ".join(noisy.forms) + "\n")
-                g.write_m2(m2, noisy.forms, m2_edits)
-                al.write(g.pharaoh(pairs) + "\n")
-        files.append({"file": str(target), "m2": f"{target}.m2", "align": f"{target}.align",
-                      "seed": s, "words": report.words, "errors": report.made,
-                      "by_type": dict(sorted(recorded.items())),
-                      "sites": dict(report.sites), "short_sentences":
-                      len(report.short_sentences), "shortfall": report.shortfall})
-        typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "), err=True)
+    with _Bars(transient=True) as bars:
+
+        def listed() -> Any:
+            for x in read():
+                bars.advance()
+                yield x
+
+        t0 = time.perf_counter()
+        bars.stage("listing error sites", None)
+        planner = g.Planner(listed, settings.types, spell, g.zipf(lang))
+        t_sites = time.perf_counter() - t0
+        files: list[dict[str, Any]] = []
+        for s in range(seed, seed + replicates):
+            target = _replicate_path(output, s, replicates)
+            st = g.Settings(rate, per_sentence, s, settings.types, settings.weights)
+            report, chosen = planner.plan(st)
+            short = set(report.short_sentences) if drop_short else set()
+            recorded: Counter[str] = Counter()
+            bars.stage(f"writing seed {s}", len(planner.starts) - 1)
+            with atomic_output(target) as out, \
+                    atomic_output(target.with_name(target.name + ".m2")) as m2, \
+                    atomic_output(target.with_name(target.name + ".align")) as al:
+                for k, x in enumerate(read()):
+                    bars.advance()
+                    if k in short:
+                        continue
+                    edits = planner.realise(x, k, chosen.get(k, ()), s)
+                    noisy, pairs, m2_edits = g.noisy_sentence(x, edits)
+                    recorded.update(e.type for e in edits)
+                    if conllu:
+                        write_conllu([noisy], out)
+                    else:
+                        out.write(" ".join(noisy.forms) + "\n")
+                    g.write_m2(m2, noisy.forms, m2_edits)
+                    al.write(g.pharaoh(pairs) + "\n")
+            files.append({"file": str(target), "m2": f"{target}.m2", "align": f"{target}.align",
+                          "seed": s, "words": report.words, "errors": report.made,
+                          "by_type": dict(sorted(recorded.items())),
+                          "sites": dict(report.sites), "short_sentences":
+                          len(report.short_sentences), "shortfall": report.shortfall})
+            typer.echo(f"{target} (seed {s}): " + report.summary().replace("\n", "\n  "),
+                       err=True)
     typer.echo(f"  sites listed in {t_sites:.2f} s ({planner.words / t_sites:,.0f} words/s)",
                err=True)
     if as_json:
@@ -684,7 +696,7 @@ class _Bars:
     def __exit__(self, *exc: object) -> None:
         self.bar.__exit__(None, None, None)
 
-    def stage(self, name: str, total: int) -> None:
+    def stage(self, name: str, total: int | None) -> None:
         if self.task is not None:
             self.bar.update(self.task, completed=self.bar.tasks[self.task].total)
         self.task = self.bar.add_task(name, total=total)
