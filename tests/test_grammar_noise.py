@@ -513,3 +513,35 @@ def test_multiword_tokens_and_spacing_survive_the_errors() -> None:
     # multiword tokens are never the site of an error
     sites = g.Sites(s, {1, 2}, None, None)
     assert not [x for x in sites.all(g.TYPES) if x[1] in (1, 2)]
+
+
+def test_robustness_f1_with_errants_alignment(tmp_path: Path) -> None:
+    """`robustness f1 --alignment errant` on generated errors: ERRANT's types and F1 are
+    those of the recorded M2 file (it reads the errors as recorded)."""
+    needs("errant")
+    needs(PIPELINE)
+    needs("ufal.udpipe")
+    model = shared_path("models/en_ewt.udpipe")
+    gold = ewt_head(tmp_path, 150)
+    noisy = tmp_path / "noisy.conllu"
+    assert cli("noise", str(gold), "-o", str(noisy), "--kind", "grammar", "--per-sentence",
+               "1", "--types", "M:DET,R:PREP,R:VERB:SVA,R:WO,U:PUNCT").returncode == 0
+    for src, name in ((gold, "clean.udp"), (noisy, "noisy.udp")):
+        assert cli("parse", str(src), "-o", str(tmp_path / name), "--parser",
+                   f"udpipe:{model}").returncode == 0
+    got = {}
+    for a in (f"{noisy}.m2", "errant"):
+        p = cli("robustness", "f1", str(tmp_path / "clean.udp"), str(tmp_path / "noisy.udp"),
+                "--alignment", a, "--errant-pipeline", PIPELINE, "--json")
+        assert p.returncode == 0, p.stderr
+        got[a] = json.loads(p.stdout)
+    recorded, errant = got[f"{noisy}.m2"], got["errant"]
+    assert "errant:3.0.2+" + PIPELINE in errant["signature"]
+    assert set(recorded["by_type"]) == {"M:DET", "R:PREP", "R:VERB:SVA", "R:WO", "U:PUNCT"}
+    same = sum(min(v["sentences"], errant["by_type"].get(k, {}).get("sentences", 0))
+               for k, v in recorded["by_type"].items())
+    assert same >= 0.9 * sum(v["sentences"] for v in recorded["by_type"].values())
+    assert abs(errant["f1"] - recorded["f1"]) < 0.005
+    p = cli("robustness", "f1", str(tmp_path / "clean.udp"), str(tmp_path / "noisy.udp"),
+            "--alignment", "errant", "--errant-pipeline", "no_such_pipeline")
+    assert p.returncode == 2 and "no_such_pipeline" in p.stderr
