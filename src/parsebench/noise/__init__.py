@@ -224,16 +224,21 @@ class Settings:
     min_length: int = 2
 
     def check(self) -> None:
-        if (self.rate is None) == (self.per_sentence is None):
-            raise InputError("give exactly one of --rate and --per-sentence")
-        if self.rate is not None and not 0 < self.rate <= 1:
-            raise InputError(f"--rate {self.rate}: must be in (0, 1]")
-        if self.per_sentence is not None and self.per_sentence < 1:
-            raise InputError(f"--per-sentence {self.per_sentence}: must be 1 or more")
+        check_level(self.rate, self.per_sentence)
         if set(self.weights) - set(OPERATIONS) or any(w < 0 for w in self.weights.values()) \
                 or not any(self.weights.values()):
             raise InputError("weights: give OP=W with OP in sub, ins, del, trans, W >= 0, "
                              "not all 0")
+
+
+def check_level(rate: float | None, per_sentence: int | None) -> None:
+    """One error level: a rate in (0, 1] or a count a sentence of 1 or more."""
+    if (rate is None) == (per_sentence is None):
+        raise InputError("give exactly one of --rate and --per-sentence")
+    if rate is not None and not 0 < rate <= 1:
+        raise InputError(f"--rate {rate}: must be in (0, 1]")
+    if per_sentence is not None and per_sentence < 1:
+        raise InputError(f"--per-sentence {per_sentence}: must be 1 or more")
 
 
 @dataclass

@@ -447,12 +447,9 @@ class Settings:
     weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
 
     def check(self) -> None:
-        if (self.rate is None) == (self.per_sentence is None):
-            raise InputError("give exactly one of --rate and --per-sentence")
-        if self.rate is not None and not 0 < self.rate <= 1:
-            raise InputError(f"--rate {self.rate}: must be in (0, 1]")
-        if self.per_sentence is not None and self.per_sentence < 1:
-            raise InputError(f"--per-sentence {self.per_sentence}: must be 1 or more")
+        from parsebench.noise import check_level
+
+        check_level(self.rate, self.per_sentence)
         bad = [t for t in self.types if t not in TYPES]
         if bad or not self.types:
             raise InputError(f"--types: unknown {', '.join(bad) or 'none given'}; known: "
