@@ -206,6 +206,13 @@ def test_text_needs_a_tagger(tmp_path: Path) -> None:
     p = cli("noise", str(text), "-o", str(tmp_path / "o.txt"), "--kind", "grammar",
             "--rate", "0.1")
     assert p.returncode == 2 and "needs --tagger" in p.stderr
+    bare = tmp_path / "bare.conllu"
+    bare.write_text("".join(f"{k}\t{w}\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                            for k, w in enumerate(["the", "cat", "sat"], 1)) + "\n")
+    p = cli("noise", str(bare), "-o", str(tmp_path / "o.conllu"), "--kind", "grammar",
+            "--rate", "0.1")
+    assert p.returncode == 2 and "no word has a UPOS" in p.stderr
+    assert len(p.stderr.splitlines()) == 1 and not (tmp_path / "o.conllu").exists()
 
 
 def test_text_with_a_real_tagger(tmp_path: Path) -> None:

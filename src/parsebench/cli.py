@@ -410,6 +410,9 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
         bars.stage("listing error sites", None)
         planner = g.Planner(listed, settings.types, spell, g.zipf(lang))
         t_sites = time.perf_counter() - t0
+        if not planner.annotated:
+            raise InputError("no word has a UPOS: --kind grammar places errors by the "
+                             "annotation (give --tagger with the words as text)", source)
         files: list[dict[str, Any]] = []
         for s in range(seed, seed + replicates):
             target = _replicate_path(output, s, replicates)

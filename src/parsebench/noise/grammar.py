@@ -573,7 +573,10 @@ class Planner:
         self.by_kind: dict[str, array[int]] = {k: array("q") for k in TYPES}
         self.starts = array("q")
         words = 0
+        self.annotated = False
+        """Whether any word has a UPOS: without one most kinds have no site."""
         for s in read():
+            self.annotated = self.annotated or any(u not in ("_", "") for u in s.upos)
             self.starts.append(words)
             for kind, start, _ in self.sites(s):
                 self.by_kind[kind].append(words + start)
