@@ -640,7 +640,7 @@ def robustness_f1(
     if result.by_errors:
         out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(result.by_errors.items())}
     if result.by_type:
-        out["by_type"] = {k: v.as_dict() for k, v in sorted(result.by_type.items())}
+        out["by_type"] = result.by_type_dict()
     out["signature"] = signature(method="hashemi-hwa-f1", alignment=source, labeled=labeled,
                                  punct=punct, root=not exclude_root,
                                  **({"errant": _errant_version(errant_pipeline)}

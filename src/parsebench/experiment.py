@@ -50,6 +50,15 @@ class Level:
         return f"rate={self.value:g}" if self.mode == "rate" else f"per-sentence={self.value:g}"
 
     @property
+    def rate(self) -> float | None:
+        """The noise settings' rate (None unless a rate level)."""
+        return self.value if self.mode == "rate" else None
+
+    @property
+    def per_sentence(self) -> int | None:
+        return int(self.value) if self.mode == "per_sentence" else None
+
+    @property
     def short(self) -> str:
         if self.mode == "natural":
             return "natural"

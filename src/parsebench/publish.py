@@ -329,6 +329,12 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
+def _lowest_f1_first(r: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """A robustness F1 result's error types, the lowest F1 first (n/a last)."""
+    types = r["value"].get("by_type") or {}
+    return sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
+
+
 def _types_section(results: list[dict[str, Any]]) -> Section | None:
     """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
     LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
@@ -349,11 +355,9 @@ def _types_section(results: list[dict[str, Any]]) -> Section | None:
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
                                             "95% CI", "aligned LAS", "LAS 95% CI"], [])
     for r in rs:
-        types = r["value"].get("by_type", {})
-        order = sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
         by.rows += [[r["parser"], r["value"]["error_level_label"], k, str(v["sentences"]),
                      pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
-                     ci95(v, "aligned_las")] for k, v in order]
+                     ci95(v, "aligned_las")] for k, v in _lowest_f1_first(r)]
     ops = Table("By operation: M (a word missing), U (a word unnecessary), R (a word "
                 "replaced, reordered, split or merged)",
                 ["parser", "error level", "operation", "sentences", "F1", "95% CI",
@@ -391,10 +395,8 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
                   "errors; ERRANT aligned and typed every pair); lowest F1 first",
                   ["parser", "type", "sentences", "F1", "95% CI"], [])
     for r in rs:
-        types = r["value"].get("by_type") or {}
-        order = sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
         typed.rows += [[r["parser"], k, str(v["sentences"]), pct(v["f1"]), ci95(v, "f1")]
-                       for k, v in order if v["sentences"] >= 10]
+                       for k, v in _lowest_f1_first(r) if v["sentences"] >= 10]
     if typed.rows:
         typed.notes.append("types with fewer than 10 sentences are left out (results.json "
                            "has them)")

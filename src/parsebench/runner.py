@@ -217,9 +217,8 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
                                   [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
                                    for s in corpus.sentences])
                 assert plan is not None
-                st = Settings(level.value if level.mode == "rate" else None,
-                              int(level.value) if level.mode == "per_sentence" else None,
-                              seed, exp.weights, exp.min_length)
+                st = Settings(level.rate, level.per_sentence, seed, exp.weights,
+                              exp.min_length)
                 rep = plan.plan(st, kb, lexicon)
                 changes = [[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes]
                 summary = {"words": rep.words, "eligible": rep.eligible,
@@ -242,7 +241,7 @@ def _grammar_versions(exp: Experiment, corpus: CorpusData, store: Store, progres
     stored, and the noisy sentences and alignments rebuilt from them."""
     from parsebench.noise import grammar as g
 
-    if not any(u not in ("_", "") for s in corpus.sentences for u in s.upos):
+    if not any(map(g.annotated, corpus.sentences)):
         raise InputError("[noise] kind = \"grammar\" places errors by the corpus's UPOS, "
                          "features and heads: give CoNLL-U with them (parsebench parse can "
                          "tag a text)", corpus.paths[0])
@@ -258,9 +257,8 @@ def _grammar_versions(exp: Experiment, corpus: CorpusData, store: Store, progres
                                       ) if "R:SPELL" in exp.types else None
                     planner = g.Planner(lambda: iter(corpus.sentences), exp.types, spell,
                                         g.zipf(exp.lang))
-                st = g.Settings(level.value if level.mode == "rate" else None,
-                                int(level.value) if level.mode == "per_sentence" else None,
-                                seed, exp.types, exp.weights)
+                st = g.Settings(level.rate, level.per_sentence, seed, exp.types,
+                                exp.weights)
                 rep, chosen = planner.plan(st)
                 edits = [[si, e.start, e.end, e.noisy, e.type, e.links]
                          for si, s in enumerate(corpus.sentences)

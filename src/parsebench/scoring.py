@@ -71,6 +71,9 @@ class Method:
     paper: str
     applies: Callable[[Context], bool]
     results: Callable[[Context], list[Result]]
+    moved_words: str | None = None
+    """What it does when the noise adds, drops or moves words (kind grammar); None: it
+    compares parses word by word and does not apply."""
 
 
 def _fits(projection: str, kind: str) -> bool:
@@ -214,50 +217,28 @@ def _f1(ctx: Context) -> list[Result]:
 
 
 def _f1_levels(ctx: Context) -> list[Result]:
-    from parsebench.metrics.robust_f1 import Attachment, F1Counts, score_corpus
+    from parsebench.metrics.robust_f1 import F1Counts, F1Result, score_corpus
 
     out: list[Result] = []
     for level, versions in ctx.levels.items():
-        total, by_type = F1Counts(), dict[str, F1Counts]()
-        acc, acc_type = Attachment(), dict[str, Attachment]()
+        merged = F1Result(F1Counts())
         rows_f1, rows_acc = [], []
-        typed: dict[str, list[list[list[float]]]] = {}
-        """Per type: the F1 rows and the attachment rows of its sentences (a sentence of
-        each replicate counts on its own: they hold different errors)."""
         for v in versions:
             r = score_corpus(ctx.clean, ctx.parsed.parses(v), v.alignments, "clean", v.label,
                              gold=ctx.gold)
-            assert v.alignments is not None
-            for s, al in enumerate(v.alignments):
-                # by type, and by operation (M:, U:, R:) under the keys "M", "U", "R"
-                for typ in set(al.types) | {t[0] for t in al.types}:
-                    f, at = typed.setdefault(typ, [[], []])
-                    f.append([float(x) for x in r.pairs[s]])
-                    if r.accuracy_rows:
-                        at.append([float(x) for x in r.accuracy_rows[s][3:]])
-            total.add(r.total)
-            for k, c in r.by_type.items():
-                by_type.setdefault(k, F1Counts()).add(c)
-            if r.accuracy:
-                acc.add(r.accuracy["noisy"])
-                for k, a in r.accuracy_by_type.items():
-                    acc_type.setdefault(k, Attachment()).add(a)
-                rows_acc.append([list(x[3:]) for x in r.accuracy_rows])
+            merged.extend(r)
             rows_f1.append([list(x) for x in r.pairs])
+            if r.accuracy_rows:
+                rows_acc.append([list(x[3:]) for x in r.accuracy_rows])
         f1_stats = _pooled(rows_f1)
         value: dict[str, Any] = {
-            **total.as_dict(), "error_level_label": level.short, "replicates": len(versions),
-            "by_type": {k: {**c.as_dict(), **({"accuracy": acc_type[k].as_dict()}
-                                               if k in acc_type else {}),
-                            "ci95": {"f1": _interval("hashemi-hwa-f1", typed[k][0]),
-                                     "aligned_las": _interval("aligned-las", typed[k][1])
-                                     if typed[k][1] else None}}
-                        for k, c in sorted(by_type.items())},
-            "by_operation": {op: _group(typed[op]) for op in "MUR" if op in typed},
-            "stats": {"f1": f1_stats}, "ci95": {"f1": _interval("hashemi-hwa-f1", f1_stats)}}
+            **merged.total.as_dict(), "error_level_label": level.short,
+            "replicates": len(versions), "by_type": merged.by_type_dict(),
+            "by_operation": merged.by_operation(), "stats": {"f1": f1_stats},
+            "ci95": {"f1": _interval("hashemi-hwa-f1", f1_stats)}}
         if rows_acc:
             acc_stats = _pooled(rows_acc)
-            value["accuracy"] = acc.as_dict()
+            value["accuracy"] = merged.accuracy["noisy"].as_dict()
             value["stats"]["aligned"] = acc_stats
             value["ci95"]["aligned_uas"] = _interval("aligned-uas", acc_stats)
             value["ci95"]["aligned_las"] = _interval("aligned-las", acc_stats)
@@ -265,16 +246,6 @@ def _f1_levels(ctx: Context) -> list[Result]:
                         punct=True, root=True, level=level.label, **ctx.base)
         out.append((ctx.conf.name, "f1", "deps", level.label, sig, value))
     return out
-
-
-def _group(rows: list[list[list[float]]]) -> dict[str, Any]:
-    """F1 and aligned LAS of a group of sentences from their rows ([F1 rows, LAS rows])."""
-    f1 = REGISTRY["hashemi-hwa-f1"].corpus(np.asarray(rows[0]).reshape(-1, 3))
-    las = REGISTRY["aligned-las"].corpus(np.asarray(rows[1]).reshape(-1, 3)) \
-        if rows[1] else None
-    return {"sentences": len(rows[0]), "f1": f1, "accuracy": {"las": las},
-            "ci95": {"f1": _interval("hashemi-hwa-f1", rows[0]),
-                     "aligned_las": _interval("aligned-las", rows[1]) if rows[1] else None}}
 
 
 def _f1_corrected(ctx: Context) -> list[Result]:
@@ -295,13 +266,7 @@ def _f1_corrected(ctx: Context) -> list[Result]:
     f1["stats"] = {"f1": [list(x) for x in f1r.pairs]}
     f1["by_errors"] = {str(k): v.as_dict() for k, v in sorted(f1r.by_errors.items())}
     if aligns is not None:
-        rows: dict[str, list[list[float]]] = {}
-        for a, row in zip(aligns, f1r.pairs, strict=True):
-            for typ in set(a.types):
-                rows.setdefault(typ, []).append([float(x) for x in row])
-        f1["by_type"] = {k: {**c.as_dict(), "ci95": {"f1": _interval("hashemi-hwa-f1",
-                                                                      rows[k])}}
-                         for k, c in sorted(f1r.by_type.items())}
+        f1["by_type"] = f1r.by_type_dict()
     sig = signature(method="hashemi-hwa-f1", alignment=ctx.exp.alignment if aligns is None
                     else f"errant:{ctx.exp.errant_pipeline}", labeled=False,
                     punct=True, root=True, **ctx.base)
@@ -407,43 +372,38 @@ def _flat(ctx: Context) -> list[Result]:
 
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    Method("rows", "Bigert et al.",
-           lambda c: bool(c.exp.rows and c.levels) and c.exp.kind == "spelling", _rows),
-    Method("sentences", "Kakkonen", lambda c: c.exp.sentences and bool(c.levels), _sentences),
+    Method("rows", "Bigert et al.", lambda c: bool(c.exp.rows and c.levels), _rows),
+    Method("sentences", "Kakkonen", lambda c: c.exp.sentences and bool(c.levels), _sentences,
+           "scored through the alignment (a match: the same dependencies away from the "
+           "error words)"),
     Method("deps", "Lin; CoNLL 2018",
-           lambda c: c.exp.deps and c.corpus.gold and c.kind == "deps", _deps),
+           lambda c: c.exp.deps and c.corpus.gold and c.kind == "deps", _deps,
+           "the clean text against the gold key; the noisy levels through the alignment "
+           "under f1"),
     Method("f1", "Hashemi & Hwa",
            lambda c: (c.corrected is not None or (c.exp.kind == "grammar" and bool(c.levels)))
-           and c.exp.f1 and c.kind == "deps", _f1),
+           and c.exp.f1 and c.kind == "deps", _f1,
+           "scored through the alignment, by error type, with the attachment against the "
+           "gold key"),
     Method("evalb", "EVALB (Parseval)",
-           lambda c: c.exp.evalb and c.kind == "tree" and bool(c.levels)
-           and c.exp.kind == "spelling", _evalb),
+           lambda c: c.exp.evalb and c.kind == "tree" and bool(c.levels), _evalb),
     Method("flat", "Gaizauskas, Hepple & Huyck",
-           lambda c: c.exp.flat and c.kind == "tree" and bool(c.levels)
-           and c.exp.kind == "spelling", _flat),
+           lambda c: c.exp.flat and c.kind == "tree" and bool(c.levels), _flat),
 )}
 """Every method a run can score, by its key in ``[metrics]``."""
 
 
 def applicability(kind: str) -> dict[str, str]:
     """What each method does with noise of KIND: the table a run's report shows."""
-    if kind == "spelling":
-        return {name: "scored" for name in METHODS}
-    return {"rows": "not applicable: the words change in number and order",
-            "sentences": "scored through the alignment (a match: the same dependencies "
-                         "away from the error words)",
-            "deps": "the clean text against the gold key; the noisy levels through the "
-                    "alignment under f1",
-            "f1": "scored through the alignment, by error type, with the attachment "
-                  "against the gold key",
-            "evalb": "not applicable: the words change", "flat": "not applicable: the "
-                                                                 "words change"}
+    return {name: "scored" if kind == "spelling" else m.moved_words or
+            "not applicable: it compares the parses word by word, and the words change"
+            for name, m in METHODS.items()}
 
 
 def score(ctx: Context) -> list[Result]:
     """The results of every method the experiment asks for that fits CTX."""
     out: list[Result] = []
     for m in METHODS.values():
-        if m.applies(ctx):
+        if m.applies(ctx) and (ctx.exp.kind == "spelling" or m.moved_words is not None):
             out += m.results(ctx)
     return out

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.metrics.wordalign import Alignment, from_edits
+from parsebench.metrics.wordalign import Alignment, from_edits, m2_words
 
 DEFAULT_PIPELINE = "en_core_web_sm"
 """The spaCy pipeline ERRANT is built for (``python -m spacy download en_core_web_sm``)."""
@@ -47,21 +47,21 @@ def edits(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PI
           ) -> list[Edit]:
     """ERRANT's edits that turn the NOISY words into the CLEAN ones, in order."""
     ann = annotator(pipeline)
-    # ERRANT splits pre-tokenized text at spaces: a word with a space inside stays one
-    o = ann.parse(" ".join(w.replace(" ", "_") for w in noisy), tokenise=False)
-    c = ann.parse(" ".join(w.replace(" ", "_") for w in clean), tokenise=False)
+    # ERRANT splits pre-tokenized text at spaces, as M2 does: a word with a space stays one
+    o = ann.parse(" ".join(m2_words(list(noisy))), tokenise=False)
+    c = ann.parse(" ".join(m2_words(list(clean))), tokenise=False)
     return sorted((e.o_start, e.o_end, e.type, list(clean[e.c_start:e.c_end]))
                   for e in ann.annotate(o, c) if e.type != "noop")
 
 
 def alignment(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PIPELINE
               ) -> Alignment:
-    """The alignment of NOISY with CLEAN that ERRANT's typed edits give (remembered: a run
-    asks for the same pairs once a parser)."""
+    """The alignment of NOISY with CLEAN that ERRANT's typed edits give (the last 8,192
+    remembered: a run asks for the same pairs once a parser)."""
     return _alignment(tuple(noisy), tuple(clean), pipeline)
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _alignment(noisy: tuple[str, ...], clean: tuple[str, ...], pipeline: str) -> Alignment:
     a = from_edits(list(noisy), edits(noisy, clean, pipeline))
     a.corrected = a.source = None  # the words are the parses' own

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import numpy as np
+
 from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
@@ -146,6 +148,62 @@ class F1Result:
     accuracy_by_type: dict[str, Attachment] = field(default_factory=dict)
     accuracy_rows: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)
     """Per sentence pair: clean words, heads, labels, noisy words, heads, labels."""
+    types: list[tuple[str, ...]] = field(default_factory=list)
+    """Per sentence pair: the error types of its alignment (none from edit distance)."""
+
+    def extend(self, o: F1Result) -> None:
+        """Add O's pairs (another replicate: each of its pairs counts on its own)."""
+        self.total.add(o.total)
+        for n, c in o.by_errors.items():
+            self.by_errors.setdefault(n, F1Counts()).add(c)
+        for t, c in o.by_type.items():
+            self.by_type.setdefault(t, F1Counts()).add(c)
+        for side, a in o.accuracy.items():
+            self.accuracy.setdefault(side, Attachment()).add(a)
+        for k, a in o.accuracy_by_type.items():
+            self.accuracy_by_type.setdefault(k, Attachment()).add(a)
+        self.pairs += o.pairs
+        self.accuracy_rows += o.accuracy_rows
+        self.types += o.types
+
+    def _rows_by_key(self) -> dict[str, tuple[list[tuple[int, int, int]],
+                                             list[tuple[int, int, int]]]]:
+        """The F1 rows and the noisy attachment rows of the pairs with an error of each
+        type, and of each operation (M, U, R)."""
+        out: dict[str, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = {}
+        for k, ts in enumerate(self.types):
+            for key in {*ts, *(t[0] for t in ts)}:
+                f1_rows, acc_rows = out.setdefault(key, ([], []))
+                f1_rows.append(self.pairs[k])
+                if self.accuracy_rows:
+                    acc_rows.append(self.accuracy_rows[k][3:])
+        return out
+
+    def by_type_dict(self) -> dict[str, dict[str, Any]]:
+        """Each error type's counts, its attachment (with a gold key) and 95% intervals
+        over the pairs that hold it."""
+        out = {}
+        rows = self._rows_by_key()
+        for t, c in sorted(self.by_type.items()):
+            out[t] = {**c.as_dict(), "ci95": _group_intervals(*rows[t])}
+            if t in self.accuracy_by_type:
+                out[t]["accuracy"] = self.accuracy_by_type[t].as_dict()
+        return out
+
+    def by_operation(self) -> dict[str, dict[str, Any]]:
+        """The same by operation, M (a word missing), U (unnecessary), R (replaced): F1
+        and aligned LAS from the pairs that hold such an error."""
+        out = {}
+        rows = self._rows_by_key()
+        for op in "MUR":
+            f1_rows, acc_rows = rows.get(op, ([], []))
+            if f1_rows:
+                out[op] = {"sentences": len(f1_rows),
+                           "f1": REGISTRY["hashemi-hwa-f1"].corpus(_array(f1_rows)),
+                           "accuracy": {"las": REGISTRY["aligned-las"].corpus(
+                               _array(acc_rows)) if acc_rows else None},
+                           "ci95": _group_intervals(f1_rows, acc_rows)}
+        return out
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals over sentence pairs."""
@@ -157,6 +215,17 @@ class F1Result:
                 out[f"{side}_uas"] = sentence_interval(self.accuracy_rows, share(at + 1, at))
                 out[f"{side}_las"] = sentence_interval(self.accuracy_rows, share(at + 2, at))
         return out
+
+
+def _array(rows: Sequence[Sequence[int]]) -> Any:
+    return np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+
+
+def _group_intervals(f1_rows: Sequence[Sequence[int]], acc_rows: Sequence[Sequence[int]]
+                     ) -> dict[str, list[float] | None]:
+    return {"f1": sentence_interval(f1_rows, REGISTRY["hashemi-hwa-f1"].score),
+            "aligned_las": sentence_interval(acc_rows, REGISTRY["aligned-las"].score)
+            if acc_rows else None}
 
 
 def check_alignment(a: Alignment, u: Parse, g: Parse, k: int, u_path: str, g_path: str,
@@ -204,7 +273,9 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
                              c.grammatical_deps - c.grammatical_error_deps))
         errors = a.errors if a.errors is not None else unaligned_runs(a.pairs, len(u), len(g))
         result.by_errors.setdefault(errors, F1Counts()).add(c)
-        for t in sorted(set(a.types)):
+        types = tuple(sorted(set(a.types)))
+        result.types.append(types)
+        for t in types:
             result.by_type.setdefault(t, F1Counts()).add(c)
         if gold is not None:
             key = gold[k]
@@ -214,7 +285,7 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
             clean, noisy = attachment(g, key, None, punct), attachment(u, key, a, punct)
             result.accuracy["clean"].add(clean)
             result.accuracy["noisy"].add(noisy)
-            for t in sorted(set(a.types)):
+            for t in types:
                 result.accuracy_by_type.setdefault(t, Attachment()).add(noisy)
             result.accuracy_rows.append((clean.words, clean.heads, clean.labels,
                                          noisy.words, noisy.heads, noisy.labels))

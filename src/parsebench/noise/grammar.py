@@ -553,6 +553,11 @@ def _place(pools: dict[str, array[int]], weights: dict[str, float], k: int,
     return None
 
 
+def annotated(s: Sentence) -> bool:
+    """Whether S has UPOS tags, which most kinds of error need to find their sites."""
+    return any(u not in ("_", "") for u in s.upos)
+
+
 def _blocked(s: Sentence) -> set[int]:
     return {i for a, b, _ in s.multiword for i in range(a, b + 1)}
 
@@ -576,7 +581,7 @@ class Planner:
         self.annotated = False
         """Whether any word has a UPOS: without one most kinds have no site."""
         for s in read():
-            self.annotated = self.annotated or any(u not in ("_", "") for u in s.upos)
+            self.annotated = self.annotated or annotated(s)
             self.starts.append(words)
             for kind, start, _ in self.sites(s):
                 self.by_kind[kind].append(words + start)
