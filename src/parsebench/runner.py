@@ -11,6 +11,7 @@ parses are reused, and the scores are recomputed from them.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import statistics
@@ -27,16 +28,43 @@ from parsebench.draw import arcs_of
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.noise import Keyboard
-from parsebench.parsers.base import Analysis, Item, Timed
-from parsebench.parsers.executor import Executor
+from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
+from parsebench.parsers.executor import Executor, Session
 from parsebench.scoring import Context, Result, score
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
 from parsebench.versions import KINDS, Progress, Quiet, noise_versions
 
 
-def _parse_missing(session: Any, key: str, needed: dict[str, list[str]], store: Store,
-                   progress: Progress, name: str) -> list[tuple[str, list[str]]]:
+class _LazySession:
+    """The parser's session, opened (its workers started, its model loaded) only when
+    there is something to parse. The identity comes from the spec when the adapter can
+    tell it so and the store knows the parser; otherwise a session is opened to ask."""
+
+    def __init__(self, conf: ParserConf, executor: Executor, store: Store,
+                 stack: contextlib.ExitStack) -> None:
+        self.conf, self.executor, self.stack = conf, executor, stack
+        self.session: Session | None = None
+        self.identity = spec_identity(conf.spec)
+        kind = None if self.identity is None else store.parser_kind(parser_key(self.identity))
+        if self.identity is None or kind is None:
+            self.identity, kind = self.get().identity, self.get().kind
+        self.kind: str = kind
+
+    def get(self) -> Session:
+        if self.session is None:
+            c = self.conf
+            self.session = self.stack.enter_context(
+                self.executor.session(c.spec, c.timeout, c.batch_size))
+            if self.identity is not None and self.session.identity != self.identity:
+                raise InputError(f"parser {c.spec!r}: its identity once loaded "
+                                 f"({self.session.identity}) is not the one its spec gives "
+                                 f"({self.identity})")
+        return self.session
+
+
+def _parse_missing(session: _LazySession, key: str, needed: dict[str, list[str]],
+                   store: Store, progress: Progress, name: str) -> list[tuple[str, list[str]]]:
     """Parse the sentences of NEEDED that the cache does not have; return them."""
     cached = store.cached_keys(key)
     todo = [(k, w) for k, w in needed.items() if k not in cached]
@@ -50,7 +78,7 @@ def _parse_missing(session: Any, key: str, needed: dict[str, list[str]], store: 
         progress.advance()
 
     if items:
-        session.parse(items, on_result)
+        session.get().parse(items, on_result)
     return todo
 
 
@@ -62,13 +90,17 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
 
     With MEANWHILE (which waits for the noisy versions being made in the
     background), the clean texts are parsed first, then MEANWHILE is called,
-    then the noisy versions are parsed.
+    then the noisy versions are parsed. A parser with nothing to parse is not
+    started.
     """
     t0 = time.perf_counter()
     todo: list[tuple[str, list[str]]] = []
-    with executor.session(conf.spec, conf.timeout, conf.batch_size) as session:
-        key = parser_key(session.identity)
-        store.add_parser(key, session.identity, session.kind)
+    with contextlib.ExitStack() as stack:
+        session = _LazySession(conf, executor, store, stack)
+        identity, kind = session.identity, session.kind
+        assert identity is not None
+        key = parser_key(identity)
+        store.add_parser(key, identity, kind)
         keys: dict[int, str] = {}
         if meanwhile is not None:
             clean = {keys.setdefault(id(s), sentence_key(s.forms)): s.forms
@@ -86,14 +118,13 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
                         k = keys[id(s)] = sentence_key(s.forms)
                     needed.setdefault(k, s.forms)
         todo += _parse_missing(session, key, needed, store, progress, conf.name)
-        kind = session.kind
     store.count_run(run_id, len(todo), len(needed) - len(todo))
     if len(todo) < len(needed):
         progress.note(f"{conf.name}: {len(needed) - len(todo)} of {len(needed)} distinct "
                       "sentences came from the cache")
     wall = time.perf_counter() - t0
     outcomes = store.parses(key, needed)
-    stats = {"parser_key": key, "identity": session.identity, "kind": kind,
+    stats = {"parser_key": key, "identity": identity, "kind": kind,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
              "parsed_words": sum(len(w) for _, w in todo), "naive_words": naive_words,
              "parse_seconds": sum(outcomes[k][1] for k, _ in todo), "wall_seconds": wall}

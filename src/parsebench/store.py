@@ -296,6 +296,11 @@ class Store:
             db.execute("INSERT OR IGNORE INTO parsers VALUES (?, ?, ?)",
                        (key, json.dumps(identity, sort_keys=True), kind))
 
+    def parser_kind(self, key: str) -> str | None:
+        """What the parser KEY's analyses hold, if the store knows it."""
+        row = self.db.execute("SELECT kind FROM parsers WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
     def cached_keys(self, parser: str) -> set[str]:
         """The sentences whose parse is in the cache and intact (a damaged one is parsed
         again)."""

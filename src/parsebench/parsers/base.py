@@ -98,6 +98,16 @@ class Adapter(ABC):
         """What decides the output: adapter, versions, model checksum, options."""
         return {"adapter": self.name, "arg": self.arg or ""}
 
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        """The identity as the spec alone gives it, without loading a model: a run whose
+        parses are all in the store then starts no worker. None when only a loaded
+        adapter knows it (then a worker is started to ask). An adapter that overrides
+        ``identity`` overrides this too, so that both give the same."""
+        if cls.identity is Adapter.identity:
+            return {"adapter": cls.name, "arg": arg or ""}
+        return None
+
 
 def file_digest(path: str | os.PathLike[str]) -> str:
     """SHA-256 of a model or grammar file, so a changed file is a different parser."""
@@ -158,6 +168,17 @@ def adapter_class(spec: str) -> tuple[type[Adapter], str | None]:
             return _load(ep.value, spec), arg
     known = sorted(set(BUILTIN) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
     raise InputError(f"unknown parser {name!r}; known: {', '.join(known)}, python:MODULE:CLASS")
+
+
+def spec_identity(spec: str) -> dict[str, str] | None:
+    """The identity of the parser SPEC names, computed here, without a worker; None when
+    it cannot be known so (an adapter that does not say, or a spec the worker will refuse
+    with its own message)."""
+    try:
+        cls, arg = adapter_class(spec)
+        return cls.spec_identity(arg)
+    except (InputError, ImportError, OSError, ValueError):
+        return None
 
 
 def make_adapter(spec: str) -> Adapter:

@@ -82,6 +82,12 @@ class Command(Adapter):
     def identity(self) -> dict[str, str]:
         return {"adapter": self.name, "command": " ".join(self.argv)}
 
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        if not arg or not arg.strip():
+            return None
+        return {"adapter": cls.name, "command": " ".join(shlex.split(arg))}
+
     def _input(self, batch: Sequence[Item]) -> str:
         out = []
         for item in batch:

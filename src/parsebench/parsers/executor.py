@@ -12,6 +12,7 @@ crash isolation is the same as locally and a model loads once per worker.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -87,12 +88,20 @@ class Executor:
             raise InputError(f"--workers {workers}: must be 1 or more")
         if scheduler and kind != "dask":
             raise InputError("--scheduler needs --executor dask")
+        if kind == "dask" and importlib.util.find_spec("distributed") is None:
+            raise InputError("--executor dask needs Dask distributed: pip install "
+                             "'parsebench[dask]'")
         self.kind, self.workers, self.scheduler = kind, workers, scheduler
         self._stack = contextlib.ExitStack()
         self.client: Any = None
 
     def __enter__(self) -> Executor:
-        if self.kind == "dask":
+        return self
+
+    def _connect(self) -> None:
+        """Dask: connect (or start a local cluster) when the first parser has work, so
+        that a run whose parses are all cached starts nothing."""
+        if self.kind == "dask" and self.client is None:
             try:
                 from distributed import Client, LocalCluster
             except ImportError:
@@ -109,7 +118,6 @@ class Executor:
                     n_workers=self.workers, threads_per_worker=1, processes=True,
                     dashboard_address=None))
                 self.client = self._stack.enter_context(Client(cluster))
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
@@ -117,6 +125,7 @@ class Executor:
     @contextlib.contextmanager
     def session(self, spec: str, timeout: float = 60.0, batch_size: int = 16
                 ) -> Iterator[Session]:
+        self._connect()
         if self.client is not None:
             yield _DaskSession(self.client, spec, timeout, batch_size)
             return

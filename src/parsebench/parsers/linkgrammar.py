@@ -60,6 +60,14 @@ class LinkGrammar(Adapter):
         return {"adapter": self.name, "version": self.lg.__version__,
                 "dictionary": self.arg or "en"}
 
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        try:
+            import linkgrammar as lg
+        except ImportError:
+            return None
+        return {"adapter": cls.name, "version": lg.__version__, "dictionary": arg or "en"}
+
     def _linkage(self, text: str) -> Any:
         lg = self.lg
         self.opts.max_parse_time = max(1, int(self.timeout * 0.8))

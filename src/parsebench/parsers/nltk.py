@@ -37,9 +37,16 @@ class TnTTagger(Adapter):
         self.tagger.train(train)
 
     def identity(self) -> dict[str, str]:
-        assert self.arg is not None
-        return {"adapter": self.name, "version": version("nltk"),
-                "train": file_digest(self.arg), "beam": "100"}
+        got = self.spec_identity(self.arg)
+        assert got is not None
+        return got
+
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        if not arg:
+            return None
+        return {"adapter": cls.name, "version": version("nltk"), "train": file_digest(arg),
+                "beam": "100"}
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         for item in batch:
@@ -58,9 +65,7 @@ class Earley(Adapter):
         from nltk import CFG
         from nltk.parse import EarleyChartParser
 
-        bundled = Path(__file__).resolve().parent.parent / "data" / "grammars" / arg
-        if not Path(arg).exists() and bundled.exists():
-            arg = self.arg = str(bundled)
+        arg = self.arg = _grammar_path(arg)
         try:
             grammar = CFG.fromstring("\n".join(read_lines(arg)))
         except ValueError as exc:
@@ -69,8 +74,16 @@ class Earley(Adapter):
         self.parser = EarleyChartParser(grammar)
 
     def identity(self) -> dict[str, str]:
-        assert self.arg is not None
-        return {"adapter": self.name, "version": version("nltk"), "grammar": file_digest(self.arg)}
+        got = self.spec_identity(self.arg)
+        assert got is not None
+        return got
+
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        if not arg:
+            return None
+        return {"adapter": cls.name, "version": version("nltk"),
+                "grammar": file_digest(_grammar_path(arg))}
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         for item in batch:
@@ -94,3 +107,9 @@ def _bracketed(tree: Any) -> str:
     for pos in tree.treepositions("leaves"):
         tree[pos] = escape_word(tree[pos])
     return " ".join(str(tree).split())
+
+
+def _grammar_path(arg: str) -> str:
+    """ARG, or the grammar of that name that ships with parsebench."""
+    bundled = Path(__file__).resolve().parent.parent / "data" / "grammars" / arg
+    return str(bundled) if not Path(arg).exists() and bundled.exists() else arg

@@ -26,8 +26,13 @@ class Precomputed(Adapter):
         self.kind = "tree" if "tree" in kinds else "links" if "links" in kinds else "deps"
 
     def identity(self) -> dict[str, str]:
-        assert self.arg is not None
-        return {"adapter": self.name, "file": file_digest(self.arg)}
+        got = self.spec_identity(self.arg)
+        assert got is not None
+        return got
+
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        return {"adapter": cls.name, "file": file_digest(arg)} if arg else None
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         for item in batch:

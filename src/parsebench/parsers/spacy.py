@@ -7,8 +7,11 @@ one row per word. spaCy's ``ROOT`` label is written as ``root``.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from collections.abc import Iterator, Sequence
 from importlib.metadata import version
+from pathlib import Path
 
 from parsebench.errors import InputError
 from parsebench.parsers.base import Adapter, Analysis, Item, Outcome
@@ -32,9 +35,36 @@ class SpaCy(Adapter):
             raise InputError(f"spaCy cannot load pipeline {arg!r}: {exc}") from None
 
     def identity(self) -> dict[str, str]:
+        known = self.spec_identity(self.arg)
+        if known is not None:
+            return known
         meta = self.nlp.meta
         return {"adapter": self.name, "version": version("spacy"),
                 "model": f"{meta.get('lang')}_{meta.get('name')}-{meta.get('version')}"}
+
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        """From the pipeline's ``meta.json``, as ``spacy.load`` reads it (an installed
+        package before a folder), without importing spaCy."""
+        if not arg or arg.startswith("blank:"):
+            return None
+        where = None
+        if arg.isidentifier():
+            found = importlib.util.find_spec(arg)
+            if found is not None and found.submodule_search_locations:
+                where = Path(next(iter(found.submodule_search_locations)))
+        if where is None:
+            where = Path(arg)
+        try:
+            meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not (isinstance(meta, dict)
+                and all(isinstance(meta.get(k), str) and meta[k]
+                        for k in ("lang", "name", "version"))):
+            return None
+        return {"adapter": cls.name, "version": version("spacy"),
+                "model": f"{meta['lang']}_{meta['name']}-{meta['version']}"}
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         from spacy.tokens import Doc

@@ -30,9 +30,16 @@ class UDPipe(Adapter):
             raise InputError("not a UDPipe model (or unreadable)", arg)
 
     def identity(self) -> dict[str, str]:
-        assert self.arg is not None
-        return {"adapter": self.name, "version": version("ufal.udpipe"),
-                "model": file_digest(self.arg)}
+        got = self.spec_identity(self.arg)
+        assert got is not None
+        return got
+
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        if not arg:
+            return None
+        return {"adapter": cls.name, "version": version("ufal.udpipe"),
+                "model": file_digest(arg)}
 
     def _analyse(self, sentences: list[object]) -> Analysis:
         a = Analysis(heads=[], deprels=[], upos=[], xpos=[], lemmas=[], feats=[], forms=[])

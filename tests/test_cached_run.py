@@ -1,0 +1,110 @@
+"""A run whose parses are all in the store starts no parser (so loads no model and
+trains no tagger) and gives the same results; a partly cached run starts only the
+parsers that still have work. Counted, not timed."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA, FIXTURES
+
+from parsebench.cli import main
+from parsebench.parsers import pool
+from parsebench.parsers.base import spec_identity
+
+sys.path.insert(0, str(FIXTURES))  # python:toy_parsers:... in this process and its workers
+import toy_parsers
+
+TNT = f"nltk-tnt:{DATA / 'lin-key.conllu'}"
+TOY = "python:toy_parsers:WeakWord"
+
+
+def experiment(tmp: Path, specs: list[str]) -> Path:
+    p = tmp / "cached.toml"
+    parsers = "".join(f'[[parsers]]\nname = "p{k}"\nspec = "{s}"\n' for k, s in enumerate(specs))
+    p.write_text(f'''name = "cached"
+[corpus]
+path = "{FIXTURES / 'typos.conllu'}"
+[noise]
+rates = [0.2]
+replicates = 2
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+{parsers}[metrics]
+rows = ["upos"]
+''', encoding="utf-8")
+    return p
+
+
+def run(tmp: Path, specs: list[str], store: Path, report: str,
+        monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Run the experiment; the specs of the worker processes it started."""
+    started: list[str] = []
+    spawn = pool.Pool._spawn
+
+    def counting(self: pool.Pool) -> object:
+        started.append(self.spec)
+        return spawn(self)
+
+    monkeypatch.setattr(pool.Pool, "_spawn", counting)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            pytest.raises(SystemExit) as done:
+        main(["run", str(experiment(tmp, specs)), "--store", str(store),
+              "--report", str(tmp / report)])
+    assert done.value.code == 0, err.getvalue()
+    monkeypatch.setattr(pool.Pool, "_spawn", spawn)
+    return started
+
+
+def results(store: Path) -> list[tuple[str, ...]]:
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        return db.execute("SELECT parser, metric, projection, level, signature, value "
+                          "FROM results ORDER BY parser, metric, projection, level, "
+                          "signature").fetchall()
+
+
+def test_a_cached_rerun_starts_no_parser(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("nltk")
+    store = tmp_path / "s.sqlite"
+    assert run(tmp_path, [TNT], store, "r1", monkeypatch) == [TNT]
+    first = results(store)
+    report = {p.name: p.read_bytes() for p in (tmp_path / "r1").iterdir() if p.is_file()}
+    # everything cached: no worker, so no model loaded and no tagger trained
+    assert run(tmp_path, [TNT], store, "r2", monkeypatch) == []
+    assert results(store) == first
+    again = {p.name: p.read_bytes() for p in (tmp_path / "r2").iterdir() if p.is_file()}
+    assert again.keys() == report.keys()
+    assert again["results.csv"] == report["results.csv"]
+    # the report differs only in the run's own account (parsed, cached, wall time)
+    assert _without_run(again["index.md"]) == _without_run(report["index.md"])
+    # one more parser: only it is started
+    assert run(tmp_path, [TNT, TOY], store, "r3", monkeypatch) == [TOY]
+    assert run(tmp_path, [TNT, TOY], store, "r4", monkeypatch) == []
+
+
+def _without_run(md: bytes) -> list[str]:
+    run = ("| sentences parsed", "| sentences from", "| wall time", "| p0: words parsed",
+           "| p0: distinct", "| p0: parse wall", "| earlier run")
+    return [line for line in md.decode().splitlines() if not line.startswith(run)]
+
+
+def test_the_identity_from_the_spec_is_the_loaded_adapters() -> None:
+    pytest.importorskip("nltk")
+    from parsebench.parsers.base import make_adapter
+
+    for spec in (TNT, "nltk-earley:english.cfg", f"precomputed:{FIXTURES / 'typos.conllu'}",
+                 'command:"cat" -', TOY):
+        assert spec_identity(spec) == make_adapter(spec).identity(), spec
+    # an adapter that tells its identity only once loaded is asked in a worker
+    assert OwnIdentity.spec_identity("x") is None
+
+
+class OwnIdentity(toy_parsers.WeakWord):
+    def identity(self) -> dict[str, str]:
+        return {"adapter": "own", "loaded": "yes"}
