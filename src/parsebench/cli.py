@@ -14,22 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from parsebench import __version__
-from parsebench.analysis import PROJECTIONS, default_projection, read_parses
 from parsebench.errors import InputError, atomic_output, check_output
-from parsebench.formats.brackets import read_tree_texts, read_trees
-from parsebench.formats.conllu import iter_conllu
-from parsebench.metrics.deps import (
-    BY_FIELDS,
-    LabelMap,
-    Selection,
-    SentenceCounts,
-    evaluate_deps,
-    sentence_tsv_header,
-    sentence_tsv_row,
-)
-from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
-from parsebench.metrics.flat import evaluate_flat, flatten, read_rules
-from parsebench.report import deps_table, f1_table, flat_table, rows_table, sentences_table
 from parsebench.signature import signature
 
 
@@ -66,6 +51,12 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 eval_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                        help="Score parser output against a gold standard.")
 app.add_typer(eval_app, name="eval")
+
+# Named in the help; the same as metrics.deps.BY_FIELDS and analysis.PROJECTIONS (a test
+# says so), written out so that the help imports no metric (start-up in 0.1 s).
+BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition", "arc-length",
+             "direction", "depth", "sentence-length")
+PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
 
@@ -108,7 +99,17 @@ def eval_deps(
     as_json: JsonOpt = False,
 ) -> None:
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
+    from parsebench.formats.conllu import iter_conllu
     from parsebench.inputs import Holds, refuse_unparsed
+    from parsebench.metrics.deps import (
+        LabelMap,
+        Selection,
+        SentenceCounts,
+        evaluate_deps,
+        sentence_tsv_header,
+        sentence_tsv_row,
+    )
+    from parsebench.report import deps_table
 
     selections = [Selection.parse(s) for s in select or []]
     label_map = LabelMap.read(labels) if labels else None
@@ -152,6 +153,9 @@ def eval_brackets(
     as_json: JsonOpt = False,
 ) -> None:
     """Parseval, with EVALB's numbers and report (messages on standard error, as EVALB)."""
+    from parsebench.formats.brackets import read_tree_texts
+    from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
+
     params = read_prm(prm) if prm else EvalbParams()
     for w in params.warnings:
         typer.echo(w, err=True)
@@ -190,6 +194,10 @@ def eval_flat(
     as_json: JsonOpt = False,
 ) -> None:
     """Recall, precision and conformance of unlabeled constituents against a flat key."""
+    from parsebench.formats.brackets import read_tree_texts
+    from parsebench.metrics.flat import evaluate_flat
+    from parsebench.report import flat_table
+
     labels = frozenset(c.strip() for c in categories.split(",") if c.strip()) \
         if categories else None
     total, _ = evaluate_flat(read_tree_texts(key), read_tree_texts(response), str(key),
@@ -210,6 +218,9 @@ def flatten_cmd(
                                                 help="Output file (default: stdout).")] = None,
 ) -> None:
     """Make flatter keys from treebank trees with flattening rules (one tree per line out)."""
+    from parsebench.formats.brackets import read_trees
+    from parsebench.metrics.flat import flatten, read_rules
+
     rule_list = read_rules(rules)
     flat = [str(flatten(t, rule_list)) for t in read_trees(trees)]
     text = "".join(line + "\n" for line in flat)
@@ -283,7 +294,7 @@ def noise_cmd(
     from itertools import islice
 
     from parsebench.errors import check_output, iter_lines
-    from parsebench.formats.conllu import looks_like_conllu, write_conllu
+    from parsebench.formats.conllu import iter_conllu, looks_like_conllu, write_conllu
     from parsebench.noise import (
         KEYBOARDS,
         Change,
@@ -371,7 +382,7 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
     from itertools import islice
 
     from parsebench.errors import check_output, iter_lines
-    from parsebench.formats.conllu import Sentence, looks_like_conllu, write_conllu
+    from parsebench.formats.conllu import Sentence, iter_conllu, looks_like_conllu, write_conllu
     from parsebench.noise import KEYBOARDS
     from parsebench.noise import grammar as g
 
@@ -639,6 +650,7 @@ app.add_typer(robustness_app, name="robustness")
 def _parses(path: Path, needs: tuple[str, ...] = (), method: str = "") -> list[Any]:
     """A parse file read whole, through the one input check: the output of ``noise``
     is refused, and so is a file without what METHOD NEEDS."""
+    from parsebench.analysis import read_parses
     from parsebench.inputs import holds, require
 
     parses = read_parses(path)
@@ -672,8 +684,10 @@ def robustness_rows(
     With a calibration sample (--calibrate-gold/-clean/-noisy) it also gives a
     calibrated degradation learnt on the sample, with a bootstrap interval.
     """
+    from parsebench.analysis import default_projection, read_parses
     from parsebench.metrics import calibration
     from parsebench.metrics.rows import calibration_sample, rows_report
+    from parsebench.report import rows_table
 
     if accuracy is not None and not 0 < accuracy <= 1:
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
@@ -719,6 +733,7 @@ def robustness_sentences(
     """Kakkonen's unlabeled and labeled sentence robustness scores, by number of errors."""
     from parsebench.metrics.sentences import score_sentences
     from parsebench.metrics.wordalign import read_alignments
+    from parsebench.report import sentences_table
 
     c = _parses(clean)
     scores = score_sentences(c, [_parses(p) for p in noisy], str(clean),
@@ -762,9 +777,11 @@ def robustness_f1(
     as_json: JsonOpt = False,
 ) -> None:
     """Hashemi & Hwa's robustness F1, error-related dependencies excluded."""
+    from parsebench.analysis import read_parses
     from parsebench.inputs import holds, na_cause
     from parsebench.metrics.robust_f1 import score_corpus
     from parsebench.metrics.wordalign import read_alignments
+    from parsebench.report import f1_table
 
     g, u = _parses(grammatical), _parses(ungrammatical)
     # both parses need dependencies: with one side's missing, recall would read 0

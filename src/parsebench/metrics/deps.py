@@ -40,7 +40,6 @@ from parsebench.metrics.align import (
     text_length,
 )
 from parsebench.metrics.counts import Additive
-from parsebench.metrics.resample import pool_replicates
 from parsebench.metrics.scheme import scheme_warning
 
 CONTENT_DEPRELS = frozenset({
@@ -268,6 +267,8 @@ class DepsResult:
         """METRIC's (correct, gold, system) of each gold sentence, replicates pooled."""
         rows = [[getattr(c, metric).correct, getattr(c, metric).gold,
                  getattr(c, metric).system] for c in self.per_sentence or ()]
+        from parsebench.metrics.resample import pool_replicates  # numpy: only when pooling
+
         return pool_replicates(rows, self.replicates)
 
     def intervals(self) -> dict[str, list[float] | None]:
