@@ -41,7 +41,9 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
         raise InputError("give at least one system file")
     m = REGISTRY[metric]
     warnings: list[str] = []
-    stats = [sentence_stats(m, gold, s, warnings) for s in systems]
+    # the gold is read once for every system
+    gold_sentences = _read_gold(gold) if m.reads == "deps" else None
+    stats = [sentence_stats(m, gold, s, warnings, gold_sentences) for s in systems]
     for s, path in zip(stats, systems, strict=True):
         if s.shape[0] != stats[0].shape[0]:
             raise InputError(f"{s.shape[0]} sentences scored, but {systems[0]} gives "
@@ -54,8 +56,10 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
                    for path, s, b in zip(systems, stats, boot, strict=True)]
     pairs_idx = [(i, j) for i in range(len(systems)) for j in range(i + 1, len(systems))] \
         if all_pairs else [(0, j) for j in range(1, len(systems))]
-    results = [TESTS[test](stats[i], stats[j], m.score, samples, seed, alpha)
-               for i, j in pairs_idx]
+    # the pairs are resampled as every system was (same seed, same sentences): their
+    # scores are reused, not drawn again
+    results = [TESTS[test](stats[i], stats[j], m.score, samples, seed, alpha,
+                           (boot[i], boot[j])) for i, j in pairs_idx]
     corrected = holm([r.p for r in results]) if len(results) > 1 else [r.p for r in results]
     pairs = [{"baseline": i, "system": j, "delta": r.delta, "ci": _pair(r.ci),
               "p": p, "p_uncorrected": r.p,
@@ -65,6 +69,12 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
             "seed": seed, "alpha": alpha, "sentences": int(stats[0].shape[0]),
             "correction": "holm" if len(results) > 1 else None,
             "systems": out_systems, "pairs": pairs, "warnings": warnings}
+
+
+def _read_gold(gold: str | os.PathLike[str]) -> list[Any]:
+    from parsebench.formats.conllu import iter_conllu
+
+    return list(iter_conllu(gold))
 
 
 def _pair(x: tuple[float, float] | None) -> list[float] | None:

@@ -15,12 +15,13 @@ draws its intervals and tests between parsers from them.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from parsebench.errors import InputError
+from parsebench.formats.conllu import Sentence
 from parsebench.metrics import evalb, flat
 from parsebench.metrics.deps import ATTACHMENT, CONLL18, CONLL18_NAMES
 from parsebench.metrics.pairs import PairMethod
@@ -110,20 +111,22 @@ EVALB and the flat keys, there score a noisy parse against the clean one)."""
 
 
 def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
-                   system: str | os.PathLike[str], warnings: list[str] | None = None
-                   ) -> Stats:
+                   system: str | os.PathLike[str], warnings: list[str] | None = None,
+                   gold_sentences: Sequence[Sentence] | None = None) -> Stats:
     """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence; what the
     scorer warns about (another annotation scheme, no heads) goes to WARNINGS. A system
     that cannot give METRIC (a tagger's output for an attachment score) gets rows of
     NaN: its score, intervals and tests are n/a, never 0. The output of ``noise`` is
-    refused (:mod:`parsebench.inputs`)."""
+    refused (:mod:`parsebench.inputs`). GOLD_SENTENCES: the gold's sentences when the
+    caller has read them already (``compare`` reads the gold once for every system)."""
     if metric.reads == "deps":
         from parsebench.formats.conllu import iter_conllu
         from parsebench.inputs import Holds, na_cause, refuse_unparsed
         from parsebench.metrics.deps import evaluate_deps
 
         held = Holds(str(system))
-        res = evaluate_deps(iter_conllu(gold), held.counting(iter_conllu(system)),
+        res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
+                            held.counting(iter_conllu(system)),
                             gold_path=str(gold),
                             system_path=str(system))
         refuse_unparsed(held)

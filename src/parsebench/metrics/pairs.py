@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from parsebench.analysis import Parse
+
+if TYPE_CHECKING:  # annotations only: eval deps, brackets and flat start without NumPy
+    import numpy as np
+    import numpy.typing as npt
 
 
 @dataclass(frozen=True)

@@ -79,8 +79,14 @@ class PairTest:
 
 
 def paired_bootstrap(base: Stats, system: Stats, score: ScoreFn, samples: int, seed: int,
-                     alpha: float = 0.05) -> PairTest:
-    a, b = bootstrap_scores([base, system], score, samples, seed)
+                     alpha: float = 0.05,
+                     scores: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None
+                     = None) -> PairTest:
+    """SCORES: both systems' :func:`bootstrap_scores` of the same SAMPLES and SEED when
+    the caller has them already (the same resamples: the weights depend on the seed and
+    the number of sentences only), so they are not drawn again."""
+    a, b = scores if scores is not None else \
+        bootstrap_scores([base, system], score, samples, seed)
     d = _delta(base, system, score)
     if d is None:
         return PairTest(None, None, None)
@@ -93,7 +99,9 @@ def paired_bootstrap(base: Stats, system: Stats, score: ScoreFn, samples: int, s
 
 
 def randomization(base: Stats, system: Stats, score: ScoreFn, samples: int, seed: int,
-                  alpha: float = 0.05) -> PairTest:
+                  alpha: float = 0.05,
+                  scores: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None
+                  = None) -> PairTest:
     """Approximate randomization; its interval is the paired bootstrap's (a swap test
     gives a p-value, not an interval), drawn from the same seed."""
     d = _delta(base, system, score)
@@ -113,7 +121,7 @@ def randomization(base: Stats, system: Stats, score: ScoreFn, samples: int, seed
         hits += int(np.sum(np.abs(ds) >= abs(d) - _EPS))
         total += len(ds)
         done += k
-    ci = paired_bootstrap(base, system, score, samples, seed, alpha).ci
+    ci = paired_bootstrap(base, system, score, samples, seed, alpha, scores).ci
     return PairTest(d, ci, (1 + hits) / (1 + total))
 
 
