@@ -32,9 +32,11 @@ def split_trees(lines: list[str], path: str) -> list[TreeText]:
     if first is not None and not first[1].lstrip().startswith("("):
         raise InputError("not bracketed trees: a tree starts with '(' (is this CoNLL-U or "
                          "plain text?)", path, first[0])
+    if _starts_every_line(lines):  # the common case, tested first: no bracket counted
+        return _one_per_line(lines)
     opens = list(map(str.count, lines, repeat("(")))
     closes = list(map(str.count, lines, repeat(")")))
-    if opens == closes or _starts_every_line(lines):
+    if opens == closes:
         return _one_per_line(lines)
     changes = [a - b for a, b in zip(opens, closes, strict=True)]
     trees: list[TreeText] = []
