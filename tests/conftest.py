@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,16 @@ def needs(module: str) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{module} is not installed in CI")
         pytest.skip(f"{module} is not installed (make test installs it)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The trained TnT taggers the tests make go to a folder of the session's, not the
+    user's cache (the parser workers inherit the variable)."""
+    saved = os.environ.get("PARSEBENCH_CACHE")
+    os.environ["PARSEBENCH_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if saved is None:
+        del os.environ["PARSEBENCH_CACHE"]
+    else:
+        os.environ["PARSEBENCH_CACHE"] = saved

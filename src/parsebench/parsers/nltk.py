@@ -1,7 +1,8 @@
 """NLTK's TnT tagger and Earley chart parser (extra ``nltk``).
 
 ``nltk-tnt:TRAIN.conllu`` trains TnT on the file's (FORM, UPOS) pairs when the
-worker starts; unknown words get a suffix tagger's guess (TnT's own idea,
+worker starts, or reads the tagger trained on the same file before
+(:mod:`parsebench.parsers.tnt_cache`); unknown words get a suffix tagger's guess (TnT's own idea,
 which NLTK leaves to the caller). ``nltk-earley:GRAMMAR.cfg`` parses with a
 hand-written grammar (NLTK's CFG notation, words quoted; ``english.cfg`` is
 the small example grammar that ships with parsebench); a sentence with a
@@ -29,12 +30,18 @@ class TnTTagger(Adapter):
         super().__init__(arg)
         if not arg:
             raise InputError("nltk-tnt needs training data: nltk-tnt:TRAIN.conllu")
-        from nltk.tag import AffixTagger, DefaultTagger, tnt
+        from parsebench.parsers import tnt_cache
 
-        train = [list(zip(s.forms, s.upos, strict=True)) for s in read_conllu(arg)]
-        unk = AffixTagger(train, affix_length=-3, backoff=DefaultTagger("NOUN"))
-        self.tagger = tnt.TnT(unk=unk, Trained=True, N=100)
-        self.tagger.train(train)
+        try:
+            kept = tnt_cache.cache_path(arg, "affix-3-noun-beam100")
+        except OSError:
+            kept = None  # unreadable: read_conllu below says so
+        tagger = None if kept is None else tnt_cache.load(kept)
+        if tagger is None:
+            tagger = train_tnt(arg)
+            if kept is not None:
+                tnt_cache.save(tagger, kept)
+        self.tagger = tagger
 
     def identity(self) -> dict[str, str]:
         got = self.spec_identity(self.arg)
@@ -52,6 +59,17 @@ class TnTTagger(Adapter):
         for item in batch:
             tags = [t for _, t in self.tagger.tag(item.words)]
             yield Analysis(upos=tags)
+
+
+def train_tnt(path: str) -> Any:
+    """TnT trained on PATH's (FORM, UPOS) pairs, with an affix tagger for unknown words."""
+    from nltk.tag import AffixTagger, DefaultTagger, tnt
+
+    train = [list(zip(s.forms, s.upos, strict=True)) for s in read_conllu(path)]
+    unk = AffixTagger(train, affix_length=-3, backoff=DefaultTagger("NOUN"))
+    tagger = tnt.TnT(unk=unk, Trained=True, N=100)
+    tagger.train(train)
+    return tagger
 
 
 class Earley(Adapter):
