@@ -64,6 +64,7 @@ noise-study: study-output/noise.sqlite
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
+	$(BIN)/python benchmarks/bench_speed.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info demo-output study-output test-artifacts \
