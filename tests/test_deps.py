@@ -313,3 +313,33 @@ def test_a_taggers_output_has_no_attachment_scores(tmp_path: Path) -> None:
     from parsebench.report import deps_table
     assert "n/a" in deps_table(r, "g", "tags.conllu", "sig") and " 0.00" not in \
         deps_table(r, "g", "tags.conllu", "sig")
+
+
+def _depth_by_walking(heads: list[int], i: int) -> str | None:
+    """Word I's depth as MaltEval counts it, walked up one head at a time (quadratic over a
+    sentence: the reference for the one-pass computation)."""
+    depth, j = 1, i
+    while heads[j] > 0:
+        j = heads[j] - 1
+        depth += 1
+        if depth > len(heads):
+            return "cycle"
+    if heads[j] != 0:
+        return None
+    return str(depth) if depth < 7 else "7+"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12).flatmap(
+    lambda n: st.lists(st.integers(-1, n), min_size=n, max_size=n)))
+def test_depth_in_one_pass_equals_walking_up_the_heads(heads: list[int]) -> None:
+    """Any heads, cycles and fragments included: a 10,000-word chain took 12.9 s."""
+    from parsebench.formats.conllu import Sentence
+    from parsebench.metrics.deps import _bucket_value
+
+    n = len(heads)
+    s = Sentence(forms=["w"] * n, lemmas=["_"] * n, upos=["X"] * n, xpos=["_"] * n,
+                 feats=["_"] * n, heads=heads, deprels=["dep"] * n, deps=["_"] * n,
+                 misc=["_"] * n)
+    assert [_bucket_value("depth", s, i) for i in range(n)] == \
+        [_depth_by_walking(heads, i) for i in range(n)]

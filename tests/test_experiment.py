@@ -234,7 +234,7 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     text = page.read_text(encoding="utf-8")
     # one script, the sentence browser's, inside the page: nothing loaded from elsewhere
     assert text.count("<script>") == 1 and " src='http" not in text and "<script src" not in text
-    assert "src='data:image/png;base64," in text
+    assert "src='data:image/svg+xml;base64," in text  # vector plots
     # a copy of the page that writes what the browser rendered into the DOM
     probe = tmp_path / "probe.html"
     probe.write_text(text.replace("</body>", """<script>

@@ -149,5 +149,5 @@ replicate = 2
                                   for ex in most)
     assert most[0]["changed_arcs"] >= most[1]["changed_arcs"] > 0
     html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
-    assert html.count("<svg") == 2 * len(examples)
+    assert html.count("class='parse'") == 2 * len(examples)
     assert "class='word miss'" in html and "class='arc changed'" in html

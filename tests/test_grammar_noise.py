@@ -552,3 +552,51 @@ def test_robustness_f1_with_errants_alignment(tmp_path: Path) -> None:
     p = cli("robustness", "f1", str(tmp_path / "clean.udp"), str(tmp_path / "noisy.udp"),
             "--alignment", "errant", "--errant-pipeline", "no_such_pipeline")
     assert p.returncode == 2 and "no_such_pipeline" in p.stderr
+
+
+def test_a_listed_verb_form_site_always_realises() -> None:
+    """An infinitive whose -ing form is in use and whose -ed form is not ("to prize":
+    prizing, prized) was listed, then drawn the rare form half the time: an
+    AssertionError stopped `noise --kind grammar` on EWT train."""
+    words = ["They", "want", "to", "prize", "it", "."]
+    s = Sentence(forms=words, lemmas=["they", "want", "to", "prize", "it", "."],
+                 upos=["PRON", "VERB", "PART", "VERB", "PRON", "PUNCT"],
+                 xpos=["PRP", "VBP", "TO", "VB", "PRP", "."],
+                 feats=["_", "VerbForm=Fin", "_", "VerbForm=Inf", "_", "_"],
+                 heads=[2, 0, 4, 2, 4, 2], deprels=["nsubj", "root", "mark", "xcomp", "obj",
+                                                    "punct"],
+                 deps=["_"] * 6, misc=["_"] * 6)
+    sites = g.Sites(s, g._blocked(s), None, g.zipf("en"))
+    import random
+
+    got = [sites.realise("R:VERB:FORM", 3, random.Random(k)) for k in range(40)]
+    assert all(e is not None for e in got) or all(e is None for e in got)
+    planner = g.Planner(lambda: iter([s] * 20), ["R:VERB:FORM"], None, g.zipf("en"))
+    for seed in range(1, 6):
+        report, chosen = planner.plan(g.Settings(1.0, None, seed, ("R:VERB:FORM",),
+                                                 {"R:VERB:FORM": 1.0}))
+        edits = [planner.realise(s, k, chosen.get(k, ()), seed) for k in range(20)]
+        assert sum(map(len, edits)) == report.made
+    assert planner.unrealised == 0
+
+
+def test_a_very_long_word_costs_a_bounded_number_of_lookups() -> None:
+    """Every prefix of a 10,000-letter word was looked up in the frequency list (66 s;
+    a 30,000-letter word did not finish in 300 s): no common word is that long."""
+    calls = []
+
+    def zipf(word: str) -> float:
+        calls.append(len(word))
+        return 4.0
+
+    for n in (1_000, 30_000):
+        w = "a" * n
+        s = Sentence(forms=["The", w, "sat"], lemmas=["the", w, "sit"],
+                     upos=["DET", "NOUN", "VERB"], xpos=["DT", "NN", "VBD"],
+                     feats=["_"] * 3, heads=[2, 3, 0], deprels=["det", "nsubj", "root"],
+                     deps=["_"] * 3, misc=["_"] * 3)
+        calls.clear()
+        import random
+
+        g.Sites(s, g._blocked(s), None, zipf)._orth(1, random.Random(1))
+        assert len(calls) <= 2 and sum(calls) <= 2 * n + 10

@@ -166,3 +166,65 @@ def test_parse_raw_reports_the_words_it_wrote(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     written = sum(len(s) for s in read_conllu(out))
     assert json.loads(p.stdout)["words"] == written != 7
+
+
+def test_every_numeric_setting_has_a_range_refused_in_one_line(tmp_path: Path) -> None:
+    """--timeout 1e9 and timeout = 1e308 ended in an OverflowError, timeout = nan was
+    reported as '--timeout nan' without its file and line, --samples 2e9 ran on."""
+    gold = _gold(tmp_path, 1)
+    out = tmp_path / "o.conllu"
+    cmd = f'command:{sys.executable} {FIXTURES / "fake_parser.py"}'
+    for args, said in (
+            (["parse", str(gold), "-o", str(out), "--parser", cmd, "--timeout", "1e9"],
+             "--timeout 1000000000.0: give seconds"),
+            (["parse", str(gold), "-o", str(out), "--parser", cmd, "--timeout", "1e-9"],
+             "--timeout 1e-09: give seconds"),
+            (["parse", str(gold), "-o", str(out), "--parser", cmd, "--workers", "100000"],
+             "--workers 100000"),
+            (["compare", str(gold), str(gold), "--samples", "2000000000"], "--samples"),
+            (["noise", str(gold), "-o", str(out), "--rate", "0.1", "--replicates", "99999"],
+             "--replicates 99999"),
+            (["noise", str(gold), "-o", str(out), "--per-sentence", "0"], "--per-sentence 0")):
+        p = run_cli(*args)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1 and said in p.stderr, p.stderr
+        assert not out.exists()
+    for value in ("nan", "1e308", "inf", "-1"):
+        exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{gold}"
+[[parsers]]
+name = "chain"
+spec = '{cmd}'
+timeout = {value}
+''')
+        p = run_cli("run", str(exp))
+        assert p.returncode == 2 and "Traceback" not in p.stderr
+        assert p.stderr.startswith(f"parsebench: {exp}:8: timeout "), p.stderr
+
+
+def test_dask_workers_are_not_started_from_a_folder_that_shadows_the_standard_library(
+        tmp_path: Path) -> None:
+    """Dask's workers imported re.py, signal.py and contextlib.py of the current folder,
+    then the nanny failed with a traceback; local workers start without that folder."""
+    from parsebench.parsers.executor import shadowing_modules
+
+    (tmp_path / "re.py").write_text("raise SystemExit('shadowed')\n")
+    (tmp_path / "signal.py").write_text("")
+    (tmp_path / "mine.py").write_text("")
+    assert shadowing_modules(tmp_path) == ["re.py", "signal.py"]
+    gold = _gold(tmp_path, 1)
+    cmd = f'command:"{sys.executable}" {FIXTURES / "fake_parser.py"}'
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{gold}"
+[[parsers]]
+name = "chain"
+spec = '{cmd}'
+''')
+    script = Path(sys.executable).parent / "parsebench"  # as a user runs it: not -m
+    p = subprocess.run([str(script), "run", str(exp), "--executor", "dask"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("parsebench: --executor dask: this folder has re.py, "
+                               "signal.py")
+    assert not (tmp_path / "exp.sqlite").exists()

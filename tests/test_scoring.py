@@ -98,7 +98,7 @@ timeout = 30
     md = paths["markdown"].read_text()
     assert "EVALB" in md and "flat key" in md
     assert "| EVALB bracketing F-measure (valid sentences) | per-sentence=1 | " \
-           "earley-again - earley | 0.00 |" in md
+           "earley-again - earley | 0.00 [0.00, 0.00] | 1.0000 | no |" in md
 
 
 def test_metrics_can_be_switched_off_and_rules_are_checked(tmp_path: Path) -> None:

@@ -137,10 +137,10 @@ class Options:
     min_length: int = 2
 
     def check(self) -> None:
-        if self.budget < 1:
-            raise InputError(f"--budget {self.budget}: must be 1 or more")
-        if self.candidates < 1:
-            raise InputError(f"--candidates {self.candidates}: must be 1 or more")
+        from parsebench.limits import check
+
+        for name in ("budget", "candidates", "queries", "seed"):
+            check(name, getattr(self, name))
         if self.queries < self.budget + 1:
             raise InputError(f"--queries {self.queries}: must be at least --budget + 1 "
                              f"({self.budget + 1}): the clean parse and one try a word")

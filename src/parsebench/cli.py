@@ -6,16 +6,22 @@ import contextlib
 import itertools
 import json
 import os
+import sqlite3
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from parsebench import __version__
 from parsebench.errors import InputError, atomic_output, check_output
 from parsebench.signature import signature
+
+if TYPE_CHECKING:
+    from parsebench.formats.conllu import Sentence
+    from parsebench.formats.headrules import Conversion, HeadTable
 
 
 def _plain_help() -> None:
@@ -59,6 +65,10 @@ BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition", "arc-
 PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Parser processes.")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds one sentence may take; "
+                                           "then it is a failure.")]
+BatchOpt = Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")]
 
 
 def _emit_json(obj: dict[str, Any]) -> None:
@@ -96,10 +106,13 @@ def eval_deps(
         "--confusion", help="Gold-by-system table of deprel|upos on the aligned words.")] = None,
     per_sentence: Annotated[Path | None, typer.Option(
         "--per-sentence", help="Write each gold sentence's counts and scores as TSV.")] = None,
+    head_rules: Annotated[str | None, typer.Option(
+        "--head-rules", help="Either file may be bracketed trees, converted first with "
+        "this head table: collins, penn2malt or a table file (Lin's procedure).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
-    from parsebench.formats.conllu import iter_conllu
+    from parsebench.formats.headrules import Conversion, load_table
     from parsebench.inputs import Holds, refuse_unparsed
     from parsebench.metrics.deps import (
         LabelMap,
@@ -113,6 +126,8 @@ def eval_deps(
 
     selections = [Selection.parse(s) for s in select or []]
     label_map = LabelMap.read(labels) if labels else None
+    table = load_table(head_rules) if head_rules is not None else None
+    conversion = Conversion()
     if per_sentence is not None:
         check_output(per_sentence)
     # both files are read a sentence at a time: memory stays flat in their size
@@ -127,7 +142,8 @@ def eval_deps(
                 tsv.write(sentence_tsv_row(next(number), c))
 
         held = Holds(str(system))
-        result = evaluate_deps(iter_conllu(gold), held.counting(iter_conllu(system)),
+        result = evaluate_deps(_dep_sentences(gold, table, conversion),
+                               held.counting(_dep_sentences(system, table, conversion)),
                                select=selections,
                                by=by, labels=label_map, gold_path=str(gold),
                                system_path=str(system), per_sentence=False, punct=punct,
@@ -136,13 +152,58 @@ def eval_deps(
     sig = signature(method="lin-deps",
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=labels.name if labels else None, by=by,
-                    punct=None if punct else "excluded")
-    _warn(result.warnings)
+                    punct=None if punct else "excluded",
+                    **({"head_rules": table.name} if table is not None else {}))
+    _warn(conversion.warnings() + result.warnings)
     if as_json:
         out = {**result.as_dict(), "signature": sig}
         _emit_json(out)
     else:
         sys.stdout.write(deps_table(result, str(gold), str(system), sig))
+
+
+def _dep_sentences(path: Path, table: HeadTable | None, conversion: Conversion
+                   ) -> Iterator[Sentence]:
+    """A CoNLL-U file a sentence at a time, or bracketed trees converted by TABLE."""
+    from parsebench.formats.conllu import iter_conllu
+    from parsebench.formats.headrules import looks_like_trees, read_converted
+
+    if not looks_like_trees(path):
+        return iter_conllu(path)
+    if table is None:
+        raise InputError("bracketed trees: give --head-rules (collins, penn2malt or a "
+                         "table file) to convert them to dependencies", path)
+    return read_converted(path, table, conversion)
+
+
+@app.command("convert")
+def convert_cmd(
+    trees: Annotated[list[Path], typer.Argument(
+        help="Bracketed trees: one a line, or the Treebank's several lines a tree.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="CoNLL-U file to write.")],
+    head_rules: Annotated[str, typer.Option(
+        "--head-rules", help="Head table: collins, penn2malt or a table file.")],
+    trace: Annotated[Path | None, typer.Option(
+        "--trace", help="Write, for every constituent, the rule that chose its head (TSV).")
+    ] = None,
+) -> None:
+    """Constituency trees to dependencies by head rules (CoNLL-U)."""
+    from parsebench.formats.conllu import write_conllu
+    from parsebench.formats.headrules import TRACE_HEADER, Conversion, load_table, read_converted
+
+    table = load_table(head_rules)
+    check_output(output)
+    if trace is not None:
+        check_output(trace)
+    conversion = Conversion()
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(atomic_output(output))
+        tr = stack.enter_context(atomic_output(trace)) if trace is not None else None
+        if tr is not None:
+            tr.write(TRACE_HEADER)
+        for path in trees:
+            write_conllu(read_converted(path, table, conversion, tr), out)
+    _warn(conversion.warnings())
 
 
 @eval_app.command("brackets")
@@ -295,6 +356,7 @@ def noise_cmd(
 
     from parsebench.errors import check_output, iter_lines
     from parsebench.formats.conllu import iter_conllu, looks_like_conllu, write_conllu
+    from parsebench.limits import check
     from parsebench.noise import (
         KEYBOARDS,
         Change,
@@ -307,8 +369,8 @@ def noise_cmd(
         unannotated,
     )
 
-    if replicates < 1:
-        raise InputError(f"--replicates {replicates}: must be 1 or more")
+    check("replicates", replicates)
+    check("seed", seed)
     check_output(output)
     w = parse_weights(weights)
     Settings(rate, per_sentence, seed, w, min_length).check()
@@ -382,12 +444,13 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
     from itertools import islice
 
     from parsebench.errors import check_output, iter_lines
-    from parsebench.formats.conllu import Sentence, iter_conllu, looks_like_conllu, write_conllu
+    from parsebench.formats.conllu import iter_conllu, looks_like_conllu, write_conllu
+    from parsebench.limits import check
     from parsebench.noise import KEYBOARDS
     from parsebench.noise import grammar as g
 
-    if replicates < 1:
-        raise InputError(f"--replicates {replicates}: must be 1 or more")
+    check("replicates", replicates)
+    check("seed", seed)
     if lang != "en":
         raise InputError(f"--kind grammar makes English errors only, not --lang {lang}")
     check_output(output)
@@ -438,6 +501,7 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
             report, chosen = planner.plan(st)
             short = set(report.short_sentences) if drop_short else set()
             recorded: Counter[str] = Counter()
+            unrealised = planner.unrealised
             bars.stage(f"writing seed {s}", len(planner.starts) - 1)
             with atomic_output(target) as out, \
                     atomic_output(target.with_name(target.name + ".m2")) as m2, \
@@ -455,6 +519,9 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
                         out.write(" ".join(noisy.forms) + "\n")
                     g.write_m2(m2, noisy.forms, m2_edits)
                     al.write(g.pharaoh(pairs) + "\n")
+            if planner.unrealised > unrealised:  # reported as short, never a crash
+                report.shortfall += planner.unrealised - unrealised
+                report.errors = recorded
             files.append({"file": str(target), "m2": f"{target}.m2", "align": f"{target}.align",
                           "seed": s, "words": report.words, "errors": report.made,
                           "by_type": dict(sorted(recorded.items())),
@@ -482,12 +549,11 @@ def parse_cmd(
         "--parser", help="udpipe:MODEL, spacy:PIPELINE, linkgrammar, nltk-tnt:TRAIN.conllu, "
         "nltk-earley:GRAMMAR.cfg, command:\"CMD\", command-text:\"CMD\", precomputed:FILE, "
         "python:MODULE:CLASS.")],
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds one sentence may "
-                                           "take; then it is a failure.")] = 60.0,
-    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 1,
+    timeout: TimeoutOpt = 60.0,
+    workers: WorkersOpt = 1,
     raw: Annotated[bool, typer.Option("--raw", help="Let the parser tokenize the text "
                                       "itself (rows no longer 1:1).")] = False,
-    batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
+    batch_size: BatchOpt = 16,
     as_json: JsonOpt = False,
 ) -> None:
     """Parse with a real parser in worker processes; failures are recorded, never fatal."""
@@ -550,10 +616,9 @@ def attack_cmd(
                                             "misspelled.")] = 2,
     no_random: Annotated[bool, typer.Option("--no-random", help="Skip the random "
                                             "baseline.")] = False,
-    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 1,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds one sentence may "
-                                           "take; then it is a failure.")] = 60.0,
-    batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
+    workers: WorkersOpt = 1,
+    timeout: TimeoutOpt = 60.0,
+    batch_size: BatchOpt = 16,
     as_json: JsonOpt = False,
 ) -> None:
     """Worst-case misspellings: for each sentence, the K non-word misspellings (as noise
@@ -598,10 +663,9 @@ def invariance_cmd(
         "invariance.json and failures.txt (every failing sentence).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sites and "
                                       "substitutes.")] = 1,
-    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 1,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds one sentence may "
-                                           "take; then it is a failure.")] = 60.0,
-    batch_size: Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")] = 16,
+    workers: WorkersOpt = 1,
+    timeout: TimeoutOpt = 60.0,
+    batch_size: BatchOpt = 16,
     as_json: JsonOpt = False,
 ) -> None:
     """Invariance tests: edits whose correct parse is the same tree (a proper noun, a
@@ -1088,6 +1152,11 @@ def main(argv: list[str] | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
+    except sqlite3.DatabaseError as exc:  # a store damaged past what its checks catch
+        from parsebench.store import one_line
+
+        _fail(f"the store is damaged and cannot be read (SQLite: {one_line(exc)}); restore "
+              "it or start a new one")
     except OSError as exc:  # a path the system refuses (too long, a loop, a device...)
         where = f"{exc.filename}: " if exc.filename else ""
         _fail(f"{where}{exc.strerror or exc}")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from parsebench.errors import InputError
+from parsebench.limits import check
 from parsebench.metrics.base import COMPARABLE, REGISTRY, sentence_stats
 from parsebench.metrics.resample import (
     bootstrap_scores,
@@ -33,8 +34,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
         raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(COMPARABLE))
     if test not in TESTS:
         raise InputError(f"--test {test!r}: expected bootstrap or randomization")
-    if samples < 1:
-        raise InputError(f"--samples {samples}: must be 1 or more")
+    check("samples", samples)
     if not 0 < alpha < 1:
         raise InputError(f"--alpha {alpha}: must be in (0, 1)")
     if len(systems) < 1:

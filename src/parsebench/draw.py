@@ -39,9 +39,11 @@ def _x_positions(words: Sequence[str], wall: bool) -> list[float]:
 
 def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | None = None,
          gold: Sequence[Arc] | None = None, marked: Sequence[bool] = (),
-         undirected: bool = False, title: str = "") -> str:
+         undirected: bool = False, title: str = "", tags: Sequence[str] = (),
+         other_tags: Sequence[str | None] = ()) -> str:
     """An SVG of ARCS over WORDS. Arcs missing from OTHER are coloured, arcs missing from
-    GOLD dashed, MARKED words (misspelled) underlined in red."""
+    GOLD dashed, MARKED words (misspelled) underlined in red; TAGS under the words (a
+    tagger's output), those that differ from OTHER_TAGS in red."""
     e = html.escape
     xs = _x_positions(words, undirected)
     width = xs[-1]
@@ -65,6 +67,13 @@ def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | No
             else " class='word'"
         out.append(f"<text{style} x='{xs[i]:.1f}' y='{base_y + 16:.0f}' "
                    f"text-anchor='middle'>{e(w)}</text>")
+        if i - 1 < len(tags):
+            was = other_tags[i - 1] if i - 1 < len(other_tags) else tags[i - 1]
+            cls = "tag changed" if was != tags[i - 1] else "tag"
+            fill = CHANGED if was != tags[i - 1] else "#2a6f97"
+            out.append(f"<text class='{cls}' x='{xs[i]:.1f}' y='{base_y + 32:.0f}' "
+                       f"fill='{fill}' font-size='11' text-anchor='middle'>"
+                       f"{e(tags[i - 1])}</text>")
     for a, b, label in arcs:
         changed = others is not None and (a, b, label) not in others
         wrong = golds is not None and (a, b, label) not in golds
@@ -108,3 +117,92 @@ def arcs_of(heads: Sequence[int], deprels: Sequence[str]) -> list[Arc]:
     """A dependency parse's arcs; a word without a head (``-1``) has none."""
     return [(i, h, d) for i, (h, d) in enumerate(zip(heads, deprels, strict=True), 1)
             if h >= 0]
+
+
+def first_marked_x(words: Sequence[str], marked: Sequence[bool], wall: bool = False
+                   ) -> float | None:
+    """Where the first marked word of a drawing stands (to open it scrolled there)."""
+    xs = _x_positions(words, wall)
+    return next((xs[i + 1] for i, m in enumerate(marked) if m), None)
+
+
+def moved_pairs(pairs: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The aligned pairs that cross another pair: words whose order changed."""
+    return {p for p in pairs for q in pairs if (q[0] - p[0]) * (q[1] - p[1]) < 0}
+
+
+def draw_aligned(clean_words: Sequence[str], clean_arcs: Sequence[Arc],
+                 noisy_words: Sequence[str], noisy_arcs: Sequence[Arc],
+                 pairs: Sequence[tuple[int, int]], *, gold: Sequence[Arc] | None = None,
+                 undirected: bool = False, title: str = "", clean_tags: Sequence[str] = (),
+                 noisy_tags: Sequence[str] = ()) -> str:
+    """Two parses of sentences with different words (learner-like errors): the clean
+    parse over its words on top, the noisy parse over its own below, and between them
+    the alignment (PAIRS: 0-based noisy word, clean word): a line a pair, grey where the
+    word is the same, orange where it was replaced, purple and dashed where it moved;
+    a clean word without a partner is marked missing, a noisy one added. An arc of one
+    parse that the other does not have, through the alignment, is red."""
+    e = html.escape
+    to_clean = {i + 1: j + 1 for i, j in pairs}
+    to_noisy = {j + 1: i + 1 for i, j in pairs}
+
+    def mapped(arcs: Sequence[Arc], m: dict[int, int]) -> list[Arc]:
+        return [(m[a], 0 if b == 0 else m[b], lab) for a, b, lab in arcs
+                if a in m and (b == 0 or b in m)]
+
+    moved = moved_pairs(list(pairs))
+    aligned_clean = {j for _, j in pairs}
+    aligned_noisy = {i for i, _ in pairs}
+    clean_marked = [j not in aligned_clean for j in range(len(clean_words))]
+    noisy_marked = [i not in aligned_noisy or (i, j) in moved
+                    or noisy_words[i] != clean_words[j]
+                    for i, j in [(i, to_clean.get(i + 1, 0) - 1)
+                                 for i in range(len(noisy_words))]]
+    top = draw(clean_words, clean_arcs, other=mapped(noisy_arcs, to_clean), gold=gold,
+               undirected=undirected, marked=clean_marked, tags=clean_tags,
+               other_tags=[noisy_tags[to_noisy[j] - 1] if j in to_noisy
+                           and to_noisy[j] - 1 < len(noisy_tags) else None
+                           for j in range(1, len(clean_words) + 1)] if noisy_tags else (),
+               title=title + " (clean)")
+    bottom = draw(noisy_words, noisy_arcs, other=mapped(clean_arcs, to_noisy),
+                  undirected=undirected, marked=noisy_marked, tags=noisy_tags,
+                  other_tags=[clean_tags[to_clean[i] - 1] if i in to_clean
+                              and to_clean[i] - 1 < len(clean_tags) else None
+                              for i in range(1, len(noisy_words) + 1)] if clean_tags
+                  else (), title=title + " (noisy)")
+
+    def size(svg: str) -> tuple[float, float]:
+        w = float(svg.split("width='", 1)[1].split("'", 1)[0])
+        h = float(svg.split("height='", 1)[1].split("'", 1)[0])
+        return w, h
+
+    (w1, h1), (w2, h2) = size(top), size(bottom)
+    strip = 46.0
+    xc, xn = _x_positions(clean_words, undirected), _x_positions(noisy_words, undirected)
+    y0, y1 = h1 - 4, h1 + strip + 6
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' class='aligned' "
+           f"width='{max(w1, w2):.0f}' height='{h1 + strip + h2:.0f}' role='img' "
+           f"aria-label='{e(title)}' font-family='sans-serif' font-size='11'>",
+           f"<title>{e(title)}</title>", top.replace("<svg ", "<svg x='0' y='0' ", 1)]
+    for i, j in sorted(pairs):
+        same = noisy_words[i] == clean_words[j]
+        cls = "align moved" if (i, j) in moved else "align" if same else "align replaced"
+        colour = "#9467bd" if (i, j) in moved else "#bbb" if same else "#ff7f0e"
+        dash = " stroke-dasharray='5 3'" if (i, j) in moved else ""
+        out.append(f"<line class='{cls}' x1='{xc[j + 1]:.1f}' y1='{y0:.0f}' "
+                   f"x2='{xn[i + 1]:.1f}' y2='{y1:.0f}' stroke='{colour}' "
+                   f"stroke-width='1.5'{dash}><title>{e(clean_words[j])} - "
+                   f"{e(noisy_words[i])}</title></line>")
+    for j, w in enumerate(clean_words):
+        if j not in aligned_clean:
+            out.append(f"<text class='missing' x='{xc[j + 1]:.1f}' y='{y0 + 16:.0f}' "
+                       f"text-anchor='middle' fill='#d62728'>missing<title>{e(w)}: not in "
+                       "the noisy sentence</title></text>")
+    for i, w in enumerate(noisy_words):
+        if i not in aligned_noisy:
+            out.append(f"<text class='added' x='{xn[i + 1]:.1f}' y='{y1 - 6:.0f}' "
+                       f"text-anchor='middle' fill='#d62728'>added<title>{e(w)}: not in "
+                       "the clean sentence</title></text>")
+    out.append(bottom.replace("<svg ", f"<svg x='0' y='{h1 + strip:.0f}' ", 1))
+    out.append("</svg>")
+    return "".join(out)

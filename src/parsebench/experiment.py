@@ -16,6 +16,7 @@ from typing import Any
 
 from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
+from parsebench.limits import LIMITS, problem
 from parsebench.metrics.base import PAIRED
 from parsebench.noise import KEYBOARDS, OPERATIONS
 from parsebench.noise.grammar import DEFAULT_WEIGHTS
@@ -288,13 +289,15 @@ def load(path: str | Path) -> Experiment:
                          "rates")
         exp.levels.append(Level("rate", float(v)))
     for v in r.get(noise_t, "noise", "per_sentence", list, []):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise r.fail(f"per_sentence: {v!r} is not a count of 1 or more", "noise",
+        if isinstance(v, bool) or not isinstance(v, int) or problem("per_sentence", v):
+            raise r.fail(f"per_sentence: {v!r} is not a count from 1 to 10,000", "noise",
                          "per_sentence")
         exp.levels.append(Level("per_sentence", v))
     exp.natural = r.get(noise_t, "noise", "natural", bool, False)
     exp.replicates = _positive(r, noise_t, "noise", "replicates") or 1
     exp.seed = r.get(noise_t, "noise", "seed", int, 1)
+    if (wrong := problem("seed", exp.seed)) is not None:
+        raise r.fail(f"seed {wrong}", "noise", "seed")
     exp.lang = r.get(noise_t, "noise", "lang", str, "en")
     exp.lexicon = r.get(noise_t, "noise", "lexicon", str)
     exp.keyboard = r.get(noise_t, "noise", "keyboard", str) or KEYBOARDS.get(exp.lang,
@@ -354,8 +357,8 @@ def load(path: str | Path) -> Experiment:
                 raise r.fail(f"accuracy {v!r}: expected a fraction in (0, 1], e.g. 0.89",
                              "parsers", "accuracy")
         timeout = r.get(p, "parsers", "timeout", (int, float), 60.0)
-        if timeout <= 0:
-            raise r.fail(f"timeout {timeout}: must be above 0", "parsers", "timeout")
+        if (wrong := problem("timeout", timeout)) is not None:
+            raise r.fail(f"timeout {wrong}", "parsers", "timeout")
         exp.parsers.append(ParserConf(pname, resolve_spec(spec, path.parent),
                                       {k: float(v) for k, v in acc.items()}
                                       if isinstance(acc, dict) else
@@ -433,4 +436,6 @@ def _positive(r: _Reader, d: dict[str, Any], table: str, key: str) -> int | None
     v = r.get(d, table, key, int)
     if v is not None and v < 1:
         raise r.fail(f"{key} must be 1 or more", table, key)
+    if v is not None and key in LIMITS and (bad := problem(key, v)) is not None:
+        raise r.fail(f"{key} {bad}", table, key)
     return None if v is None else int(v)

@@ -1,38 +1,80 @@
-"""The report's figures, drawn with matplotlib (Agg, no display) to PNG bytes."""
+"""The report's figures, drawn with matplotlib (Agg, no display): SVG for the HTML page,
+PNG for the Markdown. Text at reading size (11 px labels, 10 px legends, outside the
+axes when there are many lines); every point that has a 95% interval over sentences
+draws it, in a group whose SVG id starts with ``interval`` (the browser test counts
+them)."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+
+@dataclass(frozen=True)
+class Plot:
+    png: bytes
+    svg: bytes
+    points: int = 0
+    """The points drawn (the plots with intervals count them)."""
+    intervals: int = 0
+    """The points among them drawn with their 95% interval."""
+
+
+RC: dict[str, Any] = {
+    "font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "legend.fontsize": 10,
+    "xtick.labelsize": 10, "ytick.labelsize": 10, "svg.fonttype": "none",
+    "svg.hashsalt": "parsebench"}
 
 LevelSeries = list[tuple[Any, ...]]
 """(level label, mean, min, max) points of one line, optionally followed by the 95%
 interval over sentences (lo, hi)."""
 
 
-def _figure(width: float = 6.4, height: float = 3.6) -> Any:
+def _figure(width: float = 8.0, height: float = 4.5) -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(width, height), dpi=100)
+    rc: Any = plt.rcParams
+    rc.update(RC)
+    fig, ax = plt.subplots(figsize=(width, height), dpi=100, layout="constrained")
     return plt, fig, ax
 
 
-def _png(plt: Any, fig: Any) -> bytes:
-    buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png")
+def _legend(ax: Any, entries: int) -> None:
+    """The legend inside the axes when short, to the right of them when long."""
+    if entries > 4:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    elif entries:
+        ax.legend()
+
+
+def _interval_bars(ax: Any, xs: Sequence[float], ys: Sequence[float],
+                   lo: Sequence[float], hi: Sequence[float], colour: Any, n: int) -> None:
+    """95% intervals (in the plot's units) as error bars, their SVG group named."""
+    eb = ax.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, lo, strict=True)],
+                                   [b - y for y, b in zip(ys, hi, strict=True)]],
+                     fmt="none", ecolor=colour, capsize=3, linewidth=1.0)
+    for k, coll in enumerate(eb[2]):
+        coll.set_gid(f"interval-{n}-{k}")
+
+
+def _png(plt: Any, fig: Any, points: int = 0, intervals: int = 0) -> Plot:
+    png, svg = io.BytesIO(), io.BytesIO()
+    fig.savefig(png, format="png")
+    fig.savefig(svg, format="svg", metadata={"Date": None})
     plt.close(fig)
-    return buf.getvalue()
+    return Plot(png.getvalue(), svg.getvalue(), points, intervals)
 
 
-def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> bytes:
+def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Plot:
     """Lines against error level, with the replicates' min-max as a band and the 95%
     interval over sentences as error bars where the points have one. Series named
-    "PARSER @ WHAT" share a colour a parser and take a line style a WHAT."""
+    "PARSER @ WHAT" share a colour a parser and take a line style a WHAT. Error levels
+    are ordered (a rate, errors a sentence), so their points are joined."""
     plt, fig, ax = _figure()
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     colours: dict[str, Any] = {}
@@ -49,7 +91,8 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> by
         numeric = False
     if not numeric:
         pos = {lab: float(i) for i, lab in enumerate(labels)}
-    for name, pts in series.items():
+    points = intervals = 0
+    for n, (name, pts) in enumerate(series.items()):
         xs = [pos[p[0]] for p in pts]
         parser, sep, what = name.partition(" @ ")
         if sep:
@@ -62,16 +105,17 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> by
             style = "--" if "real" in name else ":" if "calibrated" in name else "-"
             label = name
         ys = [100 * p[1] for p in pts]
-        ax.plot(xs, ys, style, marker="o", markersize=4, color=colour, label=label)
+        ax.plot(xs, ys, style, marker="o", markersize=5, color=colour, label=label)
         if any(p[2] != p[3] for p in pts):
             ax.fill_between(xs, [100 * p[2] for p in pts], [100 * p[3] for p in pts],
                             alpha=0.2, color=colour)
         ci = [(x, y, p[4], p[5]) for x, y, p in zip(xs, ys, pts, strict=True)
               if len(p) >= 6 and p[4] is not None and p[5] is not None]
+        points += len(pts)
+        intervals += len(ci)
         if ci:
-            ax.errorbar([c[0] for c in ci], [c[1] for c in ci],
-                        yerr=[[c[1] - 100 * c[2] for c in ci], [100 * c[3] - c[1] for c in ci]],
-                        fmt="none", ecolor=colour, capsize=2, linewidth=0.8)
+            _interval_bars(ax, [c[0] for c in ci], [c[1] for c in ci],
+                           [100 * c[2] for c in ci], [100 * c[3] for c in ci], colour, n)
     if numeric:
         ax.set_xlabel("misspelled words (%)")
         ax.set_xlim(left=0)
@@ -79,15 +123,15 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> by
         ax.set_xticks(range(len(labels)), labels)
         ax.set_xlabel("error level")
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    return _png(plt, fig)
+    _legend(ax, len(series))
+    return _png(plt, fig, points, intervals)
 
 
-def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> bytes:
+def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
     """Grouped bars: recall by relation, one colour per parser."""
-    plt, fig, ax = _figure(7.5, 3.8)
+    plt, fig, ax = _figure(9.0, 4.5)
     relations: list[str] = []
     for d in bars.values():
         relations += [r for r in d if r not in relations]
@@ -96,115 +140,150 @@ def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> bytes:
         ax.bar([i + k * width for i in range(len(relations))],
                [100 * d.get(r, 0.0) for r in relations], width, label=name)
     ax.set_xticks([i + width * (len(bars) - 1) / 2 for i in range(len(relations))],
-                  relations, rotation=45, ha="right", fontsize=8)
+                  relations, rotation=45, ha="right")
     ax.set_ylabel("labeled recall (%)")
     ax.set_ylim(0, 100)
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7)
+    ax.set_title(title)
+    _legend(ax, len(bars))
     return _png(plt, fig)
 
 
-def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> bytes:
+def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
     """Mean parse time against sentence length, one line per parser (Lin, Fig. 18.1)."""
     plt, fig, ax = _figure()
     for name, pts in series.items():
         ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name)
     ax.set_xlabel("sentence length (words)")
     ax.set_ylabel("mean parse time (ms)")
-    ax.set_title("Parse time against sentence length", fontsize=10)
+    ax.set_title("Parse time against sentence length")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _legend(ax, len(series))
     return _png(plt, fig)
+
+
+GroupPoint = tuple[float, float | None, float | None]
+"""A group's figure and its 95% interval over sentences (None: none stored)."""
 
 
 def by_group(title: str, ylabel: str, groups: Sequence[str],
-             series: dict[str, dict[str, float]]) -> bytes:
-    """Lines across ordered groups (arc lengths, sentence lengths), one per parser and
-    level ("PARSER @ LEVEL"): one colour a parser, the clean text solid, each error level
-    its own dash in the order given."""
+             series: dict[str, dict[str, GroupPoint]]) -> Plot:
+    """Points across groups (arc lengths, sentence lengths) with their 95% intervals, one
+    series a parser and level ("PARSER @ LEVEL"): one colour a parser, one marker a
+    level, the series side by side within a group. The groups are categories (the root
+    is no arc length), so no line joins them."""
     plt, fig, ax = _figure()
     colours: dict[str, Any] = {}
-    dashes: dict[str, str] = {"clean": "-"}
+    markers: dict[str, str] = {"clean": "o"}
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for name, pts in series.items():
+    width = 0.8 / max(1, len(series))
+    points = intervals = 0
+    for n, (name, pts) in enumerate(series.items()):
         parser, _, level = name.partition(" @ ")
         colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
-        style = dashes.setdefault(level, ("--", ":", "-.")[(len(dashes) - 1) % 3])
-        xs = [i for i, g in enumerate(groups) if g in pts]
-        ax.plot(xs, [100 * pts[groups[i]] for i in xs], style, marker="o", color=colour,
-                label=name, markersize=4)
+        marker = markers.setdefault(level, ("s", "^", "D", "v", "P", "X")[(len(markers) - 1)
+                                                                          % 6])
+        shift = -0.4 + width * (n + 0.5)
+        at = [(i + shift, pts[g]) for i, g in enumerate(groups) if g in pts]
+        ax.plot([x for x, _ in at], [100 * p[0] for _, p in at], linestyle="none",
+                marker=marker, color=colour, label=name, markersize=6,
+                markerfacecolor=colour if level == "clean" else "white")
+        ci = [(x, p) for x, p in at if p[1] is not None and p[2] is not None]
+        points += len(at)
+        intervals += len(ci)
+        if ci:
+            _interval_bars(ax, [x for x, _ in ci], [100 * p[0] for _, p in ci],
+                           [100 * (p[1] or 0.0) for _, p in ci],
+                           [100 * (p[2] or 0.0) for _, p in ci], colour, n)
     ax.set_xticks(range(len(groups)), groups)
+    for i in range(1, len(groups)):
+        ax.axvline(i - 0.5, color="#ddd", linewidth=0.8)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=6, ncol=2)
-    return _png(plt, fig)
+    ax.set_title(title)
+    ax.grid(alpha=0.3, axis="y")
+    _legend(ax, len(series))
+    return _png(plt, fig, points, intervals)
 
 
-def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> bytes:
+def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> Plot:
     """A confusion matrix, each gold row as shares of its words (the diagonal: right)."""
-    plt, fig, ax = _figure(6.0, 5.2)
+    plt, fig, ax = _figure(7.5, 6.5)
     shares = [[n / max(1, sum(row)) for n in row] for row in matrix]
     im = ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
-    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right")
+    ax.set_yticks(range(len(labels)), labels)
     ax.set_xlabel("system")
     ax.set_ylabel("gold")
     for i, row in enumerate(shares):
         for j, v in enumerate(row):
             if v >= 0.01:
-                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=6,
+                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
                         color="white" if v > 0.5 else "black")
     fig.colorbar(im, ax=ax, fraction=0.046)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title)
     return _png(plt, fig)
 
 
 DegradationPoint = dict[str, Any]
-"""x (share of words misspelled), lower, upper, estimate, and optionally real, real_ci
-(lo, hi), calibrated, sentences."""
+"""x (share of words misspelled), lower, upper, estimate, and optionally estimate_ci
+(lo, hi), real, real_ci (lo, hi), calibrated, sentences."""
 
 
 def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
-                few: int = 100) -> bytes:
+                few: int = 100) -> Plot:
     """Bigert et al.'s figures against the measured share of misspelled words (a true
-    scale): one colour a parser; its bounds a band, the estimate a solid line, the real
-    degradation (with gold) dashed with its 95% interval over sentences as error bars,
-    a calibrated estimate dotted; "n=" beside a point that rests on fewer than FEW
-    sentences."""
-    plt, fig, ax = _figure(6.8, 3.9)
+    scale): one colour a parser; its bounds a band, the estimate a solid line with its
+    95% interval over sentences, the real degradation (with gold) dashed with its
+    interval, a calibrated estimate dotted; "n=" beside a point that rests on fewer
+    than FEW sentences."""
+    plt, fig, ax = _figure()
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    points = intervals = 0
+    entries = 0
     for k, (name, pts) in enumerate(parsers.items()):
         colour = cycle[k % len(cycle)]
         pts = sorted(pts, key=lambda p: p["x"])
         xs = [100 * p["x"] for p in pts]
         ax.fill_between(xs, [100 * p["lower"] for p in pts], [100 * p["upper"] for p in pts],
                         color=colour, alpha=0.15, linewidth=0)
-        ax.plot(xs, [100 * p["estimate"] for p in pts], "-", marker="o", markersize=3,
+        ax.plot(xs, [100 * p["estimate"] for p in pts], "-", marker="o", markersize=4,
                 color=colour, label=f"{name}: estimate (band: bounds)")
+        entries += 1
+        est = [p for p in pts if p.get("estimate_ci")]
+        points += len(pts)
+        intervals += len(est)
+        if est:
+            _interval_bars(ax, [100 * p["x"] for p in est], [100 * p["estimate"] for p in est],
+                           [100 * p["estimate_ci"][0] for p in est],
+                           [100 * p["estimate_ci"][1] for p in est], colour, 2 * k)
         real = [p for p in pts if p.get("real") is not None]
         if real:
+            entries += 1
             ys = [100 * p["real"] for p in real]
-            lo = [y - 100 * p["real_ci"][0] if p.get("real_ci") else 0.0
-                  for y, p in zip(ys, real, strict=True)]
-            hi = [100 * p["real_ci"][1] - y if p.get("real_ci") else 0.0
-                  for y, p in zip(ys, real, strict=True)]
-            ax.errorbar([100 * p["x"] for p in real], ys, yerr=[lo, hi], fmt="--s",
-                        markersize=3, capsize=2, color=colour, label=f"{name}: real (95% CI)")
+            ax.plot([100 * p["x"] for p in real], ys, "--s", markersize=4, color=colour,
+                    label=f"{name}: real (95% CI)")
+            withci = [p for p in real if p.get("real_ci")]
+            points += len(real)
+            intervals += len(withci)
+            if withci:
+                _interval_bars(ax, [100 * p["x"] for p in withci],
+                               [100 * p["real"] for p in withci],
+                               [100 * p["real_ci"][0] for p in withci],
+                               [100 * p["real_ci"][1] for p in withci], colour, 2 * k + 1)
         cal = [p for p in pts if p.get("calibrated") is not None]
         if cal:
+            entries += 1
             ax.plot([100 * p["x"] for p in cal], [100 * p["calibrated"] for p in cal], ":",
                     color=colour, label=f"{name}: calibrated")
         for p in pts:
             if p.get("sentences") is not None and p["sentences"] < few:
                 ax.annotate(f"n={p['sentences']}", (100 * p["x"], 100 * p["estimate"]),
-                            textcoords="offset points", xytext=(3, 4), fontsize=6,
+                            textcoords="offset points", xytext=(3, 4), fontsize=9,
                             color=colour)
     ax.set_xlabel("misspelled words (%)")
     ax.set_ylabel("degradation (%)")
     ax.set_xlim(left=0)
     ax.set_ylim(bottom=0)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6)
-    return _png(plt, fig)
+    _legend(ax, entries)
+    return _png(plt, fig, points, intervals)

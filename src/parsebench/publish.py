@@ -1,9 +1,11 @@
 """``parsebench report``: the store's results as Markdown, one HTML page, CSV and JSON.
 
 Every table is built once as a :class:`Table` and rendered twice (Markdown,
-HTML), so both show the same numbers. The HTML page is self-contained: plots
-are embedded as PNG data, the style is inline, no script runs. Each number's
-signature is printed under its table.
+HTML), so both show the same numbers. Each experiment opens on its summary
+(:mod:`parsebench.summary`): the answers, each linked to the table or plot it
+comes from. The HTML page is self-contained: plots are embedded as SVG, the
+style is inline; the only script is the sentence browser's. Each number's
+signature is printed under its table; a 95% interval stands beside its figure.
 """
 
 from __future__ import annotations
@@ -21,10 +23,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from parsebench import browser, plots
-from parsebench.draw import draw
+from parsebench import summary as summ
+from parsebench.draw import draw, draw_aligned, first_marked_x, moved_pairs
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
 from parsebench.present import interval, percent, value
@@ -38,14 +39,18 @@ class Table:
     headers: list[str]
     rows: list[list[str]]
     notes: list[str] = field(default_factory=list)
+    anchor: str = ""
+    """The id a summary's claim links to."""
+    numeric: bool = True
+    """Right-align the cells that hold numbers (not in a table of settings)."""
 
 
 @dataclass
 class Section:
     title: str
     tables: list[Table] = field(default_factory=list)
-    images: list[tuple[str, str, bytes]] = field(default_factory=list)
-    """(file name, caption, PNG bytes)."""
+    images: list[tuple[str, str, plots.Plot]] = field(default_factory=list)
+    """(file name, caption, the plot); its anchor is ``plot-`` and the file name."""
     html_extra: list[str] = field(default_factory=list)
     md_extra: list[str] = field(default_factory=list)
 
@@ -100,40 +105,50 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
     for (parser, proj), rs in groups.items():
         has_gold = any("gold" in r["value"] for r in rs)
         has_cal = any("degr_calibrated" in r["value"] for r in rs)
+        # two tables a parser and projection, so that each fits a 1,280 px window
         headers = ["error level", "misspelled", "parse differs", "95% CI", "degr. lower",
-                   "degr. upper", "degr. estimate", "acc. lower", "acc. upper",
-                   "acc. estimate"]
+                   "degr. upper", "degr. estimate", "95% CI"]
+        acc_headers = ["error level", "acc. lower", "acc. upper", "acc. estimate"]
         if has_gold:
-            headers += ["real degr.", "95% CI", "real acc.", "within bounds"]
+            headers += ["real degr.", "95% CI", "within bounds"]
+            acc_headers += ["real acc."]
         if has_cal:
             headers += ["calibrated degr.", "95% interval"]
-        t = Table(f"{parser}, {proj}", headers, [])
+        t = Table(f"{parser}, {proj}: degradation", headers, [],
+                  anchor=summ.anchor("rows", parser, proj))
+        acc = Table(f"{parser}, {proj}: accuracy under noise", acc_headers, [])
         for r in rs:
             v = r["value"]
             row = [v["error_level_label"], pct(v["error_level"]), pct(v["differs"]),
                    ci95(v, "differs"), pct(v["degr_lower"]), pct(v["degr_upper"]),
-                   pct(v["degr_estimate"]), pct(v["acc_lower"]), pct(v["acc_upper"]),
-                   pct(v["acc_estimate"])]
+                   pct(v["degr_estimate"]), ci95({"ci95": {"e": _estimate_ci(v)}}, "e")]
+            acc_row = [v["error_level_label"], pct(v["acc_lower"]), pct(v["acc_upper"]),
+                       pct(v["acc_estimate"])]
             if has_gold:
                 g = v.get("gold", {})
                 wb = g.get("within_bounds")
-                row += [pct(g.get("degr_real")), ci95(v, "degr_real"), pct(g.get("acc_real")),
+                row += [pct(g.get("degr_real")), ci95(v, "degr_real"),
                         "–" if wb is None else (("yes" if wb else "no") if isinstance(wb, bool)
                                                 else f"{100 * float(wb):.0f}% of runs")]
+                acc_row.append(pct(g.get("acc_real")))
             if has_cal:
                 cal = v.get("calibration")
                 row.append(pct(v.get("degr_calibrated")))
                 if isinstance(cal, dict) and isinstance(cal.get("interval"), list):
                     lo, hi = cal["interval"]
-                    row.append(f"{100 * lo:.2f}–{100 * hi:.2f}")
+                    row.append(f"[{100 * lo:.2f}, {100 * hi:.2f}]")
                 else:
                     row.append("per replicate")
             t.rows.append(row)
+            acc.rows.append(acc_row)
             for w in v.get("warnings", []):
-                if "warning: " + w not in t.notes:
-                    t.notes.append("warning: " + w)
-        t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
-        sec.tables.append(t)
+                note = f"warning ({v['error_level_label']}): {w}"
+                if note not in t.notes:
+                    t.notes.append(note)
+        t.notes += [CI_NOTE + "; the estimate's interval is parse differs' scaled as the "
+                    "estimate is (3/4 of it over the clean accuracy, which is fixed)",
+                    "signature: " + _sig(rs[0])]
+        sec.tables += [t, acc]
         points = lines.setdefault(proj, {})
         for r in rs:
             v = r["value"]
@@ -144,6 +159,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
             stats = (v.get("stats") or {}).get("differs")
             points.setdefault(parser, []).append({
                 "x": x, "lower": lo, "upper": hi, "estimate": est,
+                "estimate_ci": _estimate_ci(v),
                 "real": value(_dig(v, ("gold", "degr_real"))),
                 "real_ci": (v.get("ci95") or {}).get("degr_real"),
                 "calibrated": value(v.get("degr_calibrated")),
@@ -153,12 +169,30 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
         sec.tables.insert(0, check)
     for proj, by_parser in lines.items():
         if any(by_parser.values()):
+            real = any(p.get("real") is not None for pts in by_parser.values() for p in pts)
+            cal = any(p.get("calibrated") is not None for pts in by_parser.values()
+                      for p in pts)
             sec.images.append((f"degradation-{proj.replace('+', '-')}.png",
-                               f"Degradation against the share of misspelled words ({proj}): "
-                               "the band between the bounds, the estimate solid, the real "
-                               "degradation dashed with its 95% interval over sentences",
+                               f"Degradation of the {proj} rows against the share of "
+                               "misspelled words, one colour a parser: the band between "
+                               "Bigert et al.'s bounds, the estimate solid"
+                               + (", the real degradation against the gold key dashed"
+                                  if real else "")
+                               + (", the calibrated estimate dotted" if cal else "")
+                               + "; bars: 95% intervals over sentences",
                                plots.degradation(f"Degradation ({proj})", by_parser)))
     return sec
+
+
+def _estimate_ci(v: dict[str, Any]) -> list[float] | None:
+    """The unsupervised estimate's 95% interval over sentences: the estimate is
+    3/4 (1 - acr_0n) / acr with acr fixed, and 1 - acr_0n is the parse-differs share,
+    so its interval is parse differs' scaled the same way."""
+    iv = (v.get("ci95") or {}).get("differs")
+    acr = value(v.get("acr"))
+    if not isinstance(iv, list) or len(iv) != 2 or None in iv or not acr:
+        return None
+    return [0.75 * float(iv[0]) / acr, 0.75 * float(iv[1]) / acr]
 
 
 def _bounds_check(groups: dict[tuple[str, str], list[dict[str, Any]]]) -> Table | None:
@@ -189,7 +223,7 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
     sec = Section("Sentence robustness (Kakkonen, Table 1)")
     t = Table("Robustness: share of a noisy sentence's structure kept from the clean parse",
               ["parser", "error level", "sentences", "failures", "unlabeled", "95% CI",
-               "labeled", "95% CI"], [])
+               "labeled", "95% CI"], [], anchor="sentences")
     series: dict[str, plots.LevelSeries] = {}
     for r in rs:
         v = r["value"]
@@ -207,9 +241,9 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
     t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
     sec.tables.append(t)
     if series:
-        sec.images.append(("robustness.png", "Sentence robustness against error level, one "
-                           "colour a parser; bands: replicate min-max; bars: 95% interval "
-                           "over sentences",
+        sec.images.append(("robustness.png", "Sentence robustness against error level: one "
+                           "colour a parser, unlabeled solid, labeled dashed; bands: the "
+                           "replicates' min-max; bars: 95% intervals over sentences",
                            plots.against_level("Sentence robustness (Kakkonen)",
                                                "robustness (%)", series)))
     return sec
@@ -242,7 +276,7 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
     sec = Section("Dependency evaluation against the gold key (Lin; CoNLL 2018 UAS/LAS)")
     t = Table("Accuracy, clean and at each error level (replicates pooled)",
               ["parser", "input", "UAS", "LAS", "LAS 95% CI", "unlabeled P", "unlabeled R",
-               "labeled P", "labeled R"], [])
+               "labeled P", "labeled R"], [], anchor="deps-accuracy")
     bars: dict[str, dict[str, float]] = {}
     for r in rs:
         v = r["value"]
@@ -296,16 +330,18 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
     for breakdown, groups in GROUP_ORDER.items():
         t = Table(f"Labeled attachment F1 by {breakdown.replace('-', ' ')} (the root's arc "
                   "included; key arcs grouped by the gold, answer arcs by the parse)",
-                  ["parser", "input", *groups], [])
-        series: dict[str, dict[str, float]] = {}
+                  ["parser", "input", *groups], [], anchor=f"where-{breakdown}")
+        series: dict[str, dict[str, plots.GroupPoint]] = {}
         for r in rs:
             by = r["value"]["breakdowns"].get(breakdown, {})
             cells = []
             for g in groups:
                 f1 = (by.get(g) or {}).get("labeled", {}).get("f1")
-                cells.append(pct(f1))
+                iv = _group_ci(r["value"], breakdown, g)
+                cells.append(pct(f1) + (" " + ci95({"ci95": {"g": iv}}, "g") if iv else ""))
                 if f1 is not None:
-                    series.setdefault(f"{r['parser']} @ {r['level']}", {})[g] = f1
+                    series.setdefault(f"{r['parser']} @ {r['level']}", {})[g] = (
+                        f1, *(iv or (None, None)))
             t.rows.append([r["parser"], r["level"], *cells])
         counts = {g: (rs[0]["value"]["breakdowns"].get(breakdown, {}).get(g) or {})
                   .get("labeled", {}).get("key") for g in groups}
@@ -314,8 +350,10 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
         sec.tables.append(t)
         if series:
             what = breakdown.replace("-", " ")
-            sec.images.append((f"by-{breakdown}.png", f"Labeled F1 by {what}: solid the clean "
-                               "text, dashed the error levels",
+            sec.images.append((f"by-{breakdown}.png", f"Labeled F1 by {what}: one colour a "
+                               "parser, filled markers the clean text, open markers the "
+                               "error levels, side by side within a group (no line: the "
+                               "groups are categories); bars: 95% intervals over sentences",
                                plots.by_group(f"Labeled F1 by {what}", "labeled F1 (%)",
                                               groups, series)))
     for r in rs:
@@ -328,6 +366,13 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
                                plots.heatmap(f"{r['parser']}: gold relation by parsed relation",
                                              conf["labels"], conf["matrix"])))
     return sec
+
+
+def _group_ci(v: dict[str, Any], breakdown: str, group: str) -> list[float] | None:
+    """A breakdown group's 95% interval over sentences, where the run stored one."""
+    iv = ((v.get("ci95") or {}).get("breakdowns") or {}).get(breakdown, {}).get(group) \
+        if isinstance((v.get("ci95") or {}).get("breakdowns"), dict) else None
+    return iv if isinstance(iv, list) and len(iv) == 2 and None not in iv else None
 
 
 def _lowest_f1_first(r: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -350,11 +395,12 @@ def _types_section(results: list[dict[str, Any]]) -> Section | None:
               [[r["parser"], r["value"]["error_level_label"], str(r["value"]["sentences"]),
                 pct(r["value"]["f1"]), ci95(r["value"], "f1"),
                 pct((r["value"].get("accuracy") or {}).get("las")),
-                ci95(r["value"], "aligned_las")] for r in rs])
+                ci95(r["value"], "aligned_las")] for r in rs], anchor="types")
     t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
     by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
-                                            "95% CI", "aligned LAS", "LAS 95% CI"], [])
+                                            "95% CI", "aligned LAS", "LAS 95% CI"], [],
+               anchor="types-by-type")
     for r in rs:
         by.rows += [[r["parser"], r["value"]["error_level_label"], k, str(v["sentences"]),
                      pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
@@ -415,7 +461,8 @@ def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
         return None
     t = Table("Structure of the clean parse kept in the noisy one",
               ["parser", "error level", "sentences", "EVALB recall", "EVALB precision",
-               "EVALB F", "95% CI", "flat-key recall", "95% CI", "conformance", "95% CI"], [])
+               "EVALB F", "95% CI", "flat-key recall", "95% CI", "conformance", "95% CI"], [],
+              anchor="brackets")
     series: dict[str, plots.LevelSeries] = {}
     for k in keys:
         e = ev[k]["value"] if k in ev else {}
@@ -440,8 +487,10 @@ def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
     sec = Section("Brackets under noise (EVALB; flat keys, Gaizauskas et al.)", [t])
     if series:
         sec.images.append(("brackets.png", "Brackets of the clean parse kept, against error "
-                           "level", plots.against_level("Brackets kept (clean parse as key)",
-                                                        "%", series)))
+                           "level: one colour a parser, EVALB F solid, conformance dashed; "
+                           "bars: 95% intervals over sentences",
+                           plots.against_level("Brackets kept (clean parse as key)", "%",
+                                               series)))
     return sec
 
 
@@ -478,7 +527,10 @@ def _speed_section(results: list[dict[str, Any]]) -> Section | None:
                             sorted(r["value"]["seconds_by_length"].items(),
                                    key=lambda kv: int(kv[0]))] for r in rs}
     return Section("Speed (Lin, Fig. 18.1)", [t], [("time-by-length.png",
-                                                     "Parse time against sentence length",
+                                                     "Mean parse time of the distinct "
+                                                     "sentences of each length, one line a "
+                                                     "parser (a measurement of this machine, "
+                                                     "no interval)",
                                                      plots.time_by_length(series))])
 
 
@@ -488,29 +540,55 @@ def _arcs(x: Any) -> list[tuple[int, int, str]] | None:
     return [(int(a), int(b), str(lab)) for a, b, lab in x]
 
 
+def _pairs(x: Any) -> list[tuple[int, int]] | None:
+    if not isinstance(x, list):
+        return None
+    return [(int(i), int(j)) for i, j in x]
+
+
+def _scrolled(svg: str, x: float | None) -> str:
+    """A drawing in its scroll box, opened at X (the first error) when it is far right."""
+    at = f" data-scroll='{max(0.0, x - 200):.0f}'" if x is not None and x > 600 else ""
+    return f"<div class='drawn'{at}>{svg}</div>"
+
+
 def _example_html(parser: str, ex: dict[str, Any]) -> str:
     e = html.escape
     why = f"; {e(str(ex['why']))}" if ex.get("why") else ""
+    types = f"; errors {e(', '.join(map(str, ex['types'])))}" if ex.get("types") else ""
     out = [f"<h4>{e(parser)}: sentence {e(str(ex['sentence']))}, "
-           f"{e(str(ex['level']))} (seed {e(str(ex['seed']))}){why}</h4>"]
+           f"{e(str(ex['level']))} (seed {e(str(ex['seed']))}){why}{types}</h4>"]
     clean, noisy = _arcs(ex.get("clean_arcs")), _arcs(ex.get("noisy_arcs"))
-    if clean is not None and noisy is not None:
+    pairs = _pairs(ex.get("alignment"))
+    links = ex.get("kind") == "links"
+    ctags, ntags = ex.get("clean_tags") or [], ex.get("noisy_tags") or []
+    title = f"{parser}: sentence {ex['sentence']}"
+    if clean is not None and noisy is not None and pairs is not None:
+        svg = draw_aligned(ex["clean_words"], clean, ex["noisy_words"], noisy, pairs,
+                           gold=_arcs(ex.get("gold_arcs")), undirected=links,
+                           title=title + ", clean and noisy, aligned",
+                           clean_tags=ctags, noisy_tags=ntags)
+        moved = moved_pairs(pairs)
+        marked = [i not in {p[0] for p in pairs} or any(p[0] == i and p in moved
+                                                        for p in pairs)
+                  for i in range(len(ex["noisy_words"]))]
+        out.append(_scrolled(svg, first_marked_x(ex["noisy_words"], marked, links)))
+    elif clean is not None and noisy is not None:
         gold = _arcs(ex.get("gold_arcs"))
-        links = ex.get("kind") == "links"
         n = len(ex["clean_words"])
-        out.append("<div class='drawn'><p>clean</p>" + draw(
+        marked = ex["misspelled"][:n]
+        x = first_marked_x(ex["noisy_words"], marked, links)
+        out.append("<p>clean</p>" + _scrolled(draw(
             ex["clean_words"], clean, other=noisy, gold=gold, undirected=links,
-            title=f"{parser}: the clean parse of sentence {ex['sentence']}") +
-            "<p>noisy</p>" + draw(
+            tags=ctags, other_tags=ntags, title=f"{title}: the clean parse"), x)
+            + "<p>noisy</p>" + _scrolled(draw(
             ex["noisy_words"], noisy, other=clean, gold=gold, undirected=links,
-            marked=ex["misspelled"][:n],
-            title=f"{parser}: the noisy parse of sentence {ex['sentence']}") + "</div>")
+            marked=marked, tags=ntags, other_tags=ctags,
+            title=f"{title}: the noisy parse"), x))
     out += ["<details><summary>as a table</summary><table class='side'><tr><th>#</th>"
             "<th>clean word</th><th>clean parse</th><th>noisy word</th><th>noisy parse</th>"
             "</tr>"]
-    for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
-                                                   ex["clean"], ex["noisy"], ex["misspelled"],
-                                                   strict=True), 1):
+    for i, (cw, nw, cp, np_, miss) in enumerate(_side_rows(ex), 1):
         changed = cp != np_
         out.append(f"<tr><td>{i}</td><td>{e(cw)}</td><td>{e(cp)}</td>"
                    f"<td{' class=miss' if miss else ''}>{e(nw)}</td>"
@@ -519,15 +597,40 @@ def _example_html(parser: str, ex: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _side_rows(ex: dict[str, Any]) -> list[tuple[str, str, str, str, bool]]:
+    """The example's rows side by side: word by word, or with an alignment pair by pair
+    (a missing or added word beside an empty cell)."""
+    pairs = _pairs(ex.get("alignment"))
+    if pairs is None:
+        return list(zip(ex["clean_words"], ex["noisy_words"], ex["clean"], ex["noisy"],
+                        ex["misspelled"], strict=True))
+    cw, nw, cp, np_ = ex["clean_words"], ex["noisy_words"], ex["clean"], ex["noisy"]
+    to_noisy = {j: i for i, j in pairs}
+    done: set[int] = set()
+    rows: list[tuple[str, str, str, str, bool]] = []
+    for j in range(len(cw)):
+        if j in to_noisy:
+            i = to_noisy[j]
+            for k in range(len(nw)):  # added words before this one
+                if k < i and k not in done and k not in {p[0] for p in pairs}:
+                    rows.append(("", nw[k], "", np_[k], True))
+                    done.add(k)
+            rows.append((cw[j], nw[i], cp[j], np_[i], cw[j] != nw[i]))
+            done.add(i)
+        else:
+            rows.append((cw[j], "(missing)", cp[j], "", True))
+    rows += [("", nw[k], "", np_[k], True) for k in range(len(nw)) if k not in done]
+    return rows
+
+
 def _example_md(parser: str, ex: dict[str, Any]) -> str:
     why = f"; {_md(str(ex['why']))}" if ex.get("why") else ""
+    types = f"; errors {_md(', '.join(map(str, ex['types'])))}" if ex.get("types") else ""
     lines = [f"#### {_md(parser)}: sentence {_md(str(ex['sentence']))}, {_md(str(ex['level']))}"
-             f" (seed {_md(str(ex['seed']))}){why}", "",
+             f" (seed {_md(str(ex['seed']))}){why}{types}", "",
              "| # | clean word | clean parse | noisy word | noisy parse |",
              "|---:|---|---|---|---|"]
-    for i, (cw, nw, cp, np_, miss) in enumerate(zip(ex["clean_words"], ex["noisy_words"],
-                                                   ex["clean"], ex["noisy"], ex["misspelled"],
-                                                   strict=True), 1):
+    for i, (cw, nw, cp, np_, miss) in enumerate(_side_rows(ex), 1):
         nw_s = f"**{_md(nw)}**" if miss else _md(nw)
         np_s = f"**{_md(np_)}** (changed)" if cp != np_ else _md(np_)
         lines.append(f"| {i} | {_md(cw)} | {_md(cp)} | {nw_s} | {np_s} |")
@@ -540,10 +643,14 @@ def _examples_section(results: list[dict[str, Any]]) -> Section | None:
         return None
     sec = Section("Clean and noisy parses side by side")
     note = ("Each example is drawn twice, the clean parse over the clean words and the "
-            "noisy parse over the misspelled ones (underlined in red). An arc the other "
-            "parse does not have is red; with a gold key, an arc the gold does not have is "
-            "dashed. Hover over an arc for its words and label. The tables mark the "
-            "misspelled words and the rows whose parse changed (head:relation, or links).")
+            "noisy parse over the noisy ones (changed words underlined in red; a tagger's "
+            "tags under its words). With errors that add, drop or move words, the two "
+            "drawings are joined by the alignment: grey a word kept, orange replaced, "
+            "purple dashed moved, and the missing and added words marked. An arc (or tag) "
+            "the other parse does not have is red; with a gold key, an arc the gold does "
+            "not have is dashed. Hover over an arc for its words and label. A long "
+            "sentence opens scrolled to its first error. The tables mark the changed words "
+            "and the rows whose parse changed (head:relation, or links).")
     sec.html_extra.append(f"<p>{note}</p>")
     sec.md_extra.append(note)
     for r in rs:
@@ -577,8 +684,8 @@ def _run_table(info: dict[str, Any]) -> Table:
                                            if cfg.get("types") else "")],
             ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
             ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
-            ["sentences parsed in this run", str(info["parsed"])],
-            ["sentences from the cache", str(info["cached"])]]
+            ["sentences parsed in this run", _per_parser(info, "parsed")],
+            ["sentences from the cache", _per_parser(info, "cached")]]
     if stats:
         rows.append(["wall time", f"{stats['wall_seconds']:.1f} s ({stats['workers']} "
                                   f"worker(s), {stats['executor']})"])
@@ -598,7 +705,22 @@ def _run_table(info: dict[str, Any]) -> Table:
         wall = (e["stats"] or {}).get("wall_seconds")
         rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
                      f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
-    return Table("Run", ["setting", "value"], rows)
+    return Table("Run", ["setting", "value"], rows, numeric=False)
+
+
+def _per_parser(info: dict[str, Any], which: str) -> str:
+    """The run's count of distinct sentences parsed (or taken from the cache), and each
+    parser's share of it when the run says."""
+    total = info.get(which)
+    parsers = (info.get("stats") or {}).get("parsers") or {}
+    parts = []
+    for name, ps in parsers.items():
+        if isinstance(ps, dict) and "parsed_sentences" in ps:
+            n = ps["parsed_sentences"] if which == "parsed" else \
+                ps["distinct_sentences"] - ps["parsed_sentences"]
+            parts.append(f"{name} {n:,}")
+    head = "n/a" if total is None else f"{total:,}"
+    return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
 def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -612,55 +734,21 @@ def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     return out
 
 
-def _significance_section(results: list[dict[str, Any]]) -> Section | None:
-    """Which parsers differ, figure by figure and level by level: paired bootstrap tests
-    on the per-sentence statistics stored with each result (the same sentences and
-    replicates for every parser), Holm-corrected within each figure and level: over the
-    whole table, a study with four parsers and five levels makes over a hundred tests, and
-    with 2,000 resamples no p could then fall below 0.05."""
-    from parsebench.metrics.base import REGISTRY
-    from parsebench.metrics.resample import holm, paired_bootstrap
-
-    figures = [m for m in REGISTRY.values() if m.stored]
-    groups: dict[tuple[str, str, str], list[tuple[str, Any]]] = {}
-    for r in results:
-        st = r["value"].get("stats") if isinstance(r["value"], dict) else None
-        if not isinstance(st, dict):
-            continue
-        for m in figures:
-            assert m.stored is not None
-            metric, key = m.stored
-            if r["metric"] == metric and key in st and (metric != "deps"
-                                                         or r["projection"] == "deprel"):
-                label = m.title if metric != "rows" else f"{m.title} ({r['projection']})"
-                groups.setdefault((label, m.name, r["level"]), []).append((r["parser"],
-                                                                           st[key]))
-    score_of = {m.name: m.score for m in figures}
-    tests: list[tuple[str, str, str, str, Any]] = []
-    adjusted: list[float | None] = []
-    for (label, key, level), entries in groups.items():
-        pairs = [(entries[i], entries[j]) for i in range(len(entries))
-                 for j in range(i + 1, len(entries))
-                 if len(entries[i][1]) == len(entries[j][1]) and entries[i][1]]
-        # enough resamples that the smallest p, Holm-adjusted over this family, can still
-        # fall well below 0.05: m / (N + 1) < 1/400
-        samples = max(SIGNIFICANCE_SAMPLES, 400 * len(pairs))
-        family = [(label, level, pa, pb,
-                   paired_bootstrap(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
-                                    score_of[key], samples, 1))
-                  for (pa, a), (pb, b) in pairs]
-        tests += family
-        adjusted += holm([t.p for *_, t in family])
+def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
+    """Which parsers differ, figure by figure and level by level: the paired bootstrap
+    tests of :func:`parsebench.summary.pairwise_tests` (the summary's tiers come from
+    them), Holm-corrected within each figure and level."""
     if not tests:
         return None
     t = Table("Which parsers differ (paired bootstrap over sentences)",
               ["figure", "level", "parser B - parser A", "difference", "95% CI", "p (Holm)",
-               "significant at 0.05"], [])
-    for (label, level, pa, pb, test), p in zip(tests, adjusted, strict=True):
-        t.rows.append([label, level, f"{pb} - {pa}", pct(test.delta),
-                       ci95({"ci95": {"d": list(test.ci) if test.ci else None}}, "d"),
+               "significant at 0.05"], [], anchor="significance")
+    for x in tests:
+        p = x["p_holm"]
+        t.rows.append([x["figure"], x["level"], f"{x['b']} - {x['a']}", pct(x["difference"]),
+                       ci95({"ci95": {"d": x["ci95"]}}, "d"),
                        "n/a" if p is None else f"{p:.4f}",
-                       "n/a" if p is None else ("yes" if p < 0.05 else "no")])
+                       "n/a" if p is None else ("yes" if x["significant"] else "no")])
     t.notes.append(f"At least {SIGNIFICANCE_SAMPLES:,} paired resamples of the sentences "
                    "(seed 1), the same for both parsers; p = (1 + #{|d* - mean d*| >= |d|}) / "
                    "(1 + N), Holm-corrected within each figure and level (the pairs of "
@@ -668,20 +756,20 @@ def _significance_section(results: list[dict[str, Any]]) -> Section | None:
     return Section("Is the difference real?", [t])
 
 
-SIGNIFICANCE_SAMPLES = 2000
+SIGNIFICANCE_SAMPLES = summ.SIGNIFICANCE_SAMPLES
 
 
-def _sections(results: list[dict[str, Any]]) -> list[Section]:
+def _sections(results: list[dict[str, Any]], tests: list[dict[str, Any]]) -> list[Section]:
     makers = (_rows_section, _sentences_section, _deps_section, _where_section, _f1_section,
-              _types_section, _brackets_section, _significance_section, _speed_section,
-              _examples_section)
+              _types_section, _brackets_section, lambda _: _significance_section(tests),
+              _speed_section, _examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]
 
 
 LEGEND = {
     "misspelled": "share of the words misspelled at this level (measured)",
     "parse differs": "share of rows whose parse changed (Bigert et al.'s differs)",
-    "95% CI": "95% interval over sentences of the figure to its left",
+    "95% CI": "[lo, hi] beside a figure: its 95% interval over sentences",
     "degr. lower": "lower bound of the degradation (Bigert et al., eq. 8)",
     "degr. upper": "upper bound of the degradation (eq. 11)",
     "degr. estimate": "the unsupervised estimate of the degradation (eq. 22)",
@@ -708,15 +796,39 @@ LEGEND = {
 """What a column holds: every table says it under itself, once a column."""
 
 
-def _table_md(t: Table) -> str:
-    lines = [f"**{_md(t.title)}**", "", "| " + " | ".join(_md(h) for h in t.headers) + " |",
-             "|" + "|".join("---" for _ in t.headers) + "|"]
-    lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in t.rows]
+CI_HEADERS = ("95% CI", "LAS 95% CI", "95% interval")
+"""Columns that hold the interval of the column to their left: shown in its cell."""
+
+
+def _merged(t: Table) -> tuple[list[str], list[list[tuple[str, str]]]]:
+    """T's headers and cells with each interval column folded into the figure to its
+    left: (figure, interval) a cell, the interval "" where there is none."""
+    keep = [i for i, h in enumerate(t.headers) if not (i and h in CI_HEADERS)]
+    ci_of = {i - 1: i for i, h in enumerate(t.headers) if i and h in CI_HEADERS}
+    rows = []
+    for row in t.rows:
+        cells = []
+        for i in keep:
+            ci = row[ci_of[i]] if i in ci_of and ci_of[i] < len(row) else ""
+            cells.append((row[i] if i < len(row) else "", "" if ci == "n/a" else ci))
+        rows.append(cells)
+    return [t.headers[i] for i in keep], rows
+
+
+def _table_md(t: Table, prefix: str = "") -> str:
+    headers, rows = _merged(t)
+    lines = ([f'<a id="{prefix}{t.anchor}"></a>', ""] if t.anchor else []) + [
+        f"**{_md(t.title)}**", "", "| " + " | ".join(_md(h) for h in headers) + " |",
+        "|" + "|".join("---:" if t.numeric and k else "---" for k in range(len(headers)))
+        + "|"]
+    lines += ["| " + " | ".join(_md(f"{c} {ci}" if ci else c) for c, ci in row) + " |"
+              for row in rows]
     lines += [""] + [f"- {_md(n)}" for n in _legend(t) + t.notes]
     return "\n".join(lines)
 
 
-_NUMBER = re.compile(r"^[-+]?[\d.,]+%?( ± [\d.,]+)?$|^\[[-\d., ]+\]$|^n/a$|^–$")
+_NUMBER = re.compile(r"^[-+]?[\d.,]+%?( ± [\d.,]+)?( \[[-\d., ]+\])?$|^\[[-\d., ]+\]$|^n/a$"
+                     r"|^–$|^[\d,]+/[\d,]+ \(\d+%\)$|^[-+]?[\d.,]+ points$")
 
 
 def _legend(t: Table) -> list[str]:
@@ -725,24 +837,122 @@ def _legend(t: Table) -> list[str]:
     return ["Columns: " + "; ".join(known) + "."] if known else []
 
 
-def _table_html(t: Table) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in t.headers)
-    body = "".join("<tr>" + "".join(
-        f"<td class='num'>{html.escape(c)}</td>" if _NUMBER.match(c) else
-        f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+def _cell_html(c: str, ci: str, numeric: bool) -> str:
+    e = html.escape
+    inner = f"<span class='fig'>{e(c)}</span>" + (f" <span class='ci'>{e(ci)}</span>"
+                                                   if ci else "")
+    return f"<td class='num'>{inner}</td>" if numeric and _NUMBER.match(c) else \
+        f"<td>{inner}</td>"
+
+
+def _table_html(t: Table, prefix: str = "") -> str:
+    headers, rows = _merged(t)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(_cell_html(c, ci, t.numeric) for c, ci in row) + "</tr>"
+                   for row in rows)
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in _legend(t) + t.notes)
-    return (f"<table><caption>{html.escape(t.title)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>" + (f"<ul class='notes'>{notes}</ul>" if notes
-                                                else ""))
+    ident = f" id='{prefix}{t.anchor}'" if t.anchor else ""
+    cls = "" if t.numeric else " class='settings'"
+    return (f"<div class='tablewrap'{ident}><table{cls}><caption>{html.escape(t.title)}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            + (f"<ul class='notes'>{notes}</ul>" if notes else ""))
 
 
-STYLE = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1180px;margin:2em auto;
+padding:0 1em;color:#222}
+.tablewrap{max-width:100%;overflow-x:auto}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}caption{text-align:left;
-font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:left;
-white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
-th{background:#f3f3f3}ul.notes{font-size:12px;color:#555}
-td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto}td.changed{background:#f8b4b4}
-figure{margin:1em 0}figcaption{font-size:12px;color:#555}img{max-width:100%}"""
+font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:left}
+th{background:#f3f3f3;white-space:normal;vertical-align:bottom}
+td{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
+td .ci{color:#666;font-size:12px}table.settings td{white-space:normal;max-width:900px}
+ul.notes{font-size:12px;color:#555;overflow-wrap:anywhere}
+td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto;max-width:100%}
+td.changed{background:#f8b4b4}
+figure{margin:1em 0}figcaption{font-size:13px;color:#444}img{max-width:100%;height:auto}
+section.summary{border:1px solid #bbb;background:#fafafa;padding:.5em 1em;margin:1em 0}
+section.summary li{margin:.4em 0}section.summary svg{display:block;margin:.2em 0}
+.drawn svg text.tag{fill:#2a6f97;font-size:11px}"""
+
+
+def _ranking_svg(item: dict[str, Any]) -> str:
+    """A question's figure: each ranked parser's value and 95% interval on one scale,
+    a shade a tier."""
+    e = html.escape
+    rows = item["ranking"]
+    tier_of = {p: k for k, t in enumerate(item["tiers"]) for p in t}
+    vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
+    lo, hi = min(vals), max(vals)
+    pad = (hi - lo) * 0.1 or 0.01
+    lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
+    name_w, plot_w, row_h = 150, 420, 20
+
+    def x(v: float) -> float:
+        return float(name_w + 10 + plot_w * (v - lo) / ((hi - lo) or 1.0))
+
+    height = row_h * len(rows) + 22
+    out = [f"<svg class='ranking' width='{name_w + plot_w + 80}' height='{height}' "
+           "font-family='sans-serif' font-size='12' role='img' "
+           f"aria-label='{e(item['figure'])} by parser'>"]
+    for k, r in enumerate(rows):
+        y = 12 + k * row_h
+        colour = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b")[
+            tier_of.get(r["parser"], 0) % 5]
+        out.append(f"<text x='{name_w}' y='{y + 4}' text-anchor='end'>{e(r['parser'])}</text>")
+        if r["ci95"]:
+            out.append(f"<line class='interval' x1='{x(r['ci95'][0]):.1f}' y1='{y}' "
+                       f"x2='{x(r['ci95'][1]):.1f}' y2='{y}' stroke='{colour}' "
+                       "stroke-width='2'/>")
+        out.append(f"<circle cx='{x(r['value']):.1f}' cy='{y}' r='4' fill='{colour}'/>"
+                   f"<text x='{name_w + plot_w + 20}' y='{y + 4}'>"
+                   f"{100 * r['value']:.1f}%</text>")
+    yb = height - 6
+    out.append(f"<text x='{name_w + 10}' y='{yb}' fill='#777'>{100 * lo:.0f}%</text>"
+               f"<text x='{name_w + 10 + plot_w}' y='{yb}' fill='#777' text-anchor='end'>"
+               f"{100 * hi:.0f}%</text></svg>")
+    return "".join(out)
+
+
+def _summary_items(s: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The summary's claims in reading order, each with its kind."""
+    items: list[tuple[str, dict[str, Any]]] = []
+    if s.get("accuracy"):
+        items.append(("ranked", s["accuracy"]))
+    items += [("ranked", x) for x in s.get("robustness", [])]
+    items += [("hurts", x) for x in s.get("hurts", [])]
+    return items
+
+
+def _summary_html(s: dict[str, Any], prefix: str) -> str:
+    e = html.escape
+    lis = []
+    for kind, x in _summary_items(s):
+        fig = _ranking_svg(x) if kind == "ranked" else ""
+        tiers = ""
+        if kind == "ranked" and x["tests"]:
+            tiers = (" data-tiers='" + e(json.dumps(x["tiers"])) + "' data-method='"
+                     + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
+        lis.append(f"<li class='{kind}'{tiers}>{e(x['sentence'])} "
+                   f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
+    warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
+                   f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"
+                   for w in s.get("warnings", []))
+    if not lis and not warn:
+        return ""
+    return ("<section class='summary'><h3>Summary</h3><ul>" + "".join(lis) + "</ul>"
+            + (f"<p><b>Warnings</b> ({len(s['warnings'])}, each once)</p><ul>{warn}</ul>"
+               if warn else "") + "</section>")
+
+
+def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
+    lines = [f"- {_md(x['sentence'])} ([table](#{prefix}{x['link']}))"
+             for _, x in _summary_items(s)]
+    warn = [f"- {_md(w['sentence'])} ([table](#{prefix}{w['link']}))"
+            for w in s.get("warnings", [])]
+    if not lines and not warn:
+        return []
+    return (["### Summary", ""] + lines + [""]
+            + ([f"Warnings ({len(warn)}, each once):", "", *warn, ""] if warn else []))
 
 
 def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]:
@@ -778,10 +988,11 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     outdir = check_folder(outdir)
     try:
         data = collect(store)
-        md, page, csv_text, images = _build(data)
-        json_text = json.dumps([{"run": info, "results": [r for r in results
-                                                          if r["metric"] != "browser"]}
-                                for info, results in data], indent=1, ensure_ascii=False) + "\n"
+        md, page, csv_text, images, summaries = _build(data)
+        json_text = json.dumps([{"run": info, "summary": s,
+                                 "results": [r for r in results if r["metric"] != "browser"]}
+                                for (info, results), s in zip(data, summaries, strict=True)],
+                               indent=1, ensure_ascii=False) + "\n"
         for text in (md, page, csv_text, json_text):
             text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
     except DAMAGE as exc:
@@ -807,33 +1018,45 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
 
 
 def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
-           ) -> tuple[str, str, str, list[tuple[str, bytes]]]:
-    """The Markdown, the HTML page, the CSV and the plots (file name, PNG) of DATA."""
+           ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
+    """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
+    of each experiment of DATA."""
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
     csv_rows: list[list[str]] = []
     images: list[tuple[str, bytes]] = []
+    summaries: list[dict[str, Any]] = []
     browsers = 0
     for info, all_results in data:
         name = str(info["experiment"])
+        prefix = summ.anchor(name) + "--"
         # the browser's data goes into the page only, not into the tables, CSV or JSON
         results = [r for r in all_results if r["metric"] != "browser"]
+        tests = summ.pairwise_tests(results)
+        summary = summ.summarize(results, tests)
+        summaries.append(summary)
         run_table = _run_table(info)
-        md += [f"## {_md(name)}", "", _table_md(run_table), ""]
-        body += [f"<h2>{html.escape(name)}</h2>", _table_html(run_table)]
-        for sec in _sections(results):
+        md += [f"## {_md(name)}", "", *_summary_md(summary, prefix),
+               _table_md(run_table, prefix), ""]
+        body += [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2>",
+                 _summary_html(summary, prefix), _table_html(run_table, prefix)]
+        for sec in _sections(results, tests):
             md += [f"### {_md(sec.title)}", ""]
             body.append(f"<h3>{html.escape(sec.title)}</h3>")
             for t in sec.tables:
-                md += [_table_md(t), ""]
-                body.append(_table_html(t))
-            for fname, caption, png in sec.images:
+                md += [_table_md(t, prefix), ""]
+                body.append(_table_html(t, prefix))
+            for fname, caption, plot in sec.images:
+                ident = f"{prefix}plot-{summ.anchor(fname.removesuffix('.png'))}"
                 # the whole name comes from data (experiment, parser, projection)
                 fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
-                images.append((fname, png))
-                md += [f"![{_md(caption)}](plots/{fname})", f"*{_md(caption)}*", ""]
-                body.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;"
-                            f"base64,{base64.b64encode(png).decode()}'><figcaption>"
+                images.append((fname, plot.png))
+                md += [f'<a id="{ident}"></a>', "", f"![{_md(caption)}](plots/{fname})",
+                       f"*{_md(caption)}*", ""]
+                body.append(f"<figure id='{ident}' data-points='{plot.points}' "
+                            f"data-intervals='{plot.intervals}'><img alt='"
+                            f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
+                            f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
                             f"{html.escape(caption)}</figcaption></figure>")
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
@@ -849,15 +1072,16 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
                      browser.html_of(merged, browsers)]
             browsers += 1
         csv_rows += _csv_rows(results, name)
-    script = f"<script>{browser.SCRIPT}</script>" if browsers else ""
+    script = f"<script>{browser.SCRIPT}</script>"
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
+            "<meta name='viewport' content='width=device-width'>"
             f"<style>{STYLE}{browser.STYLE}</style></head><body>" + "\n".join(body)
             + script + "</body></html>\n")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     w.writerows(csv_rows)
-    return "\n".join(md) + "\n", page, buf.getvalue(), images
+    return "\n".join(md) + "\n", page, buf.getvalue(), images, summaries
 
 
 def _write_bytes(path: Path, data: bytes) -> None:

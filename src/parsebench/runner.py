@@ -176,18 +176,31 @@ def _rows_of(p: Parse) -> list[str]:
     return project(p, {"links": "links", "tree": "brackets"}.get(p.kind, "head+deprel"))
 
 
+def _tags(p: Parse) -> list[str] | None:
+    """A tagger's tags (a parse with tags and no arcs), for the drawing."""
+    return list(p.upos) if not p.failed and p.upos and not _arcs(p) \
+        and any(t not in ("", "_") for t in p.upos) else None
+
+
 def _example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level: Level,
-             seed: int, why: str) -> dict[str, Any]:
-    """One sentence's clean and noisy parse side by side, for the report."""
+             seed: int, why: str, alignment: Any = None) -> dict[str, Any]:
+    """One sentence's clean and noisy parse side by side, for the report; with noise
+    that moves words, the ALIGNMENT of the noisy words to the clean ones goes with it."""
     ca, na = _arcs(clean), _arcs(noisy)
-    return {"sentence": number, "level": level.short, "level_label": level.label, "seed": seed,
-            "why": why, "kind": clean.kind,
-            "clean_words": clean.forms, "noisy_words": noisy.forms,
-            "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=True)],
-            "clean": _rows_of(clean), "noisy": _rows_of(noisy), "clean_arcs": ca, "noisy_arcs": na,
-            "gold_arcs": _arcs(gold) if gold is not None and gold.kind == clean.kind
-            else None,
-            "changed_arcs": _changed_arcs(ca, na)}
+    out = {"sentence": number, "level": level.short, "level_label": level.label, "seed": seed,
+           "why": why, "kind": clean.kind,
+           "clean_words": clean.forms, "noisy_words": noisy.forms,
+           "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=False)],
+           "clean": _rows_of(clean), "noisy": _rows_of(noisy), "clean_arcs": ca,
+           "noisy_arcs": na,
+           "gold_arcs": _arcs(gold) if gold is not None and gold.kind == clean.kind
+           else None,
+           "changed_arcs": _changed_arcs(ca, na),
+           "clean_tags": _tags(clean), "noisy_tags": _tags(noisy)}
+    if alignment is not None:
+        out["alignment"] = [list(p) for p in alignment.pairs]
+        out["types"] = list(alignment.types)
+    return out
 
 
 def _changed_arcs(clean: list[list[Any]] | None, noisy: list[list[Any]] | None
@@ -261,7 +274,10 @@ def _examples(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[
     def pair(n: int, v: Version) -> tuple[Parse, Parse] | None:
         c = parsed.parse_of(corpus.sentences[n - 1])
         x = parsed.parse_of(v.sentences[n - 1])
-        return (c, x) if len(c.forms) == len(x.forms) else None
+        return (c, x) if len(c.forms) == len(x.forms) or v.alignments else None
+
+    def aligned(n: int, v: Version) -> Any:
+        return v.alignments[n - 1] if v.alignments else None
 
     out = []
     for n in exp.examples:
@@ -277,7 +293,7 @@ def _examples(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[
             misspelled = v.sentences[n - 1].forms != corpus.sentences[n - 1].forms
             out.append(_example(*got, gold(n), n, lv, v.seed,
                                 "asked for" if misspelled else
-                                "asked for; misspelled at no level"))
+                                "asked for; misspelled at no level", aligned(n, v)))
     if exp.changed_most:
         lv = next((x for x in order if x.label == exp.example_level), order[0])
         reps = levels[lv]
@@ -290,12 +306,15 @@ def _examples(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[
             if got is None:
                 continue
             changed = _changed_arcs(_arcs(got[0]), _arcs(got[1]))
-            if changed is None:  # trees, failures: the rows that differ
+            if v.alignments:  # the words differ: rank by the edit's size, then arcs
+                changed = len(got[0].forms) + len(got[1].forms) - 2 * len(
+                    v.alignments[n - 1].pairs) + (changed or 0)
+            elif changed is None:  # trees, failures: the rows that differ
                 changed = sum(a != b for a, b in zip(_rows_of(got[0]), _rows_of(got[1]),
                                                      strict=True))
             if changed:
                 ranked.append((-changed, n, got))
-        out += [_example(*got, gold(n), n, lv, v.seed, "changed most")
+        out += [_example(*got, gold(n), n, lv, v.seed, "changed most", aligned(n, v))
                 for _, n, got in sorted(ranked, key=lambda t: t[:2])[:exp.changed_most]]
     return out
 
@@ -389,10 +408,10 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             results.append((conf.name, "speed", "-", "all",
                             signature(method="speed", parser=conf.name, model=key[:12]),
                             {**speed, "identity": stats["identity"]}))
-            # the drawings and the browser show a noisy parse over the clean words: they
-            # need noise that keeps the words
+            # the drawings align the words of noise that moves them; the browser shows a
+            # noisy parse over the clean words, so it needs noise that keeps them
             moves = KINDS[exp.kind].moves_words
-            examples = [] if moves else _examples(parsed, corpus, exp)
+            examples = _examples(parsed, corpus, exp)
             if examples:
                 results.append((conf.name, "examples", parsed.kind, "chosen", "", examples))
             if len(corpus.versions) > 1 and not moves:

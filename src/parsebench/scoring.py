@@ -187,6 +187,8 @@ def _deps(ctx: Context) -> list[Result]:
                     res.pop(k, None)
             else:
                 res["breakdowns"] = {f: extra[f] for f in WHERE_ERRORS_FALL}
+                res["ci95"] = {**res.get("ci95", {}), "breakdowns": {
+                    f: scored.group_intervals(f) for f in WHERE_ERRORS_FALL}}
             if by == "category":
                 secs: dict[str, float] = {}
                 for s in corpus.sentences:

@@ -74,6 +74,17 @@ _PAGES_CHECKED = "kind || char(31) || value"
 """What each table's checksum covers: the values a result is computed from."""
 
 
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+def one_line(what: object, limit: int = 160) -> str:
+    """SQLite's message on one short line, printable: a damaged schema's text spans
+    lines and may hold control characters."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in str(what)).split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def checksum(*parts: str) -> str:
     """A value's checksum: a byte flipped in the file is caught when it is read, so a
     damaged parse is parsed again and a damaged result never reaches a report."""
@@ -133,12 +144,15 @@ class Store:
         existed = self.path.exists() and self.path.stat().st_size > 0
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            # a flipped byte can leave text that is not UTF-8: read it replaced, so its
+            # checksum fails and it is parsed again or refused, never a decoding crash
+            self.db.text_factory = _text
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             if existed:
                 bad = [r[0] for r in self.db.execute("PRAGMA quick_check(5)")]
                 if bad != ["ok"]:
-                    what = " ".join(str(bad[0]).split())[:200]  # SQLite's report spans lines
+                    what = one_line(bad[0])  # SQLite's report spans lines
                     raise InputError(f"the store is damaged (SQLite: {what}); restore it "
                                      "or start a new one", self.path)
             version = self._version()
@@ -153,9 +167,9 @@ class Store:
             elif version != SCHEMA_VERSION:
                 raise InputError(f"store schema {version!r}, this parsebench reads "
                                  f"{SCHEMA_VERSION}", self.path)
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"not a parsebench store, or a damaged one ({exc})",
-                             self.path) from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's text
+            raise InputError(f"not a parsebench store, or a damaged one (SQLite: "
+                             f"{one_line(exc)})", self.path) from None
 
     def _upgrade_from_1(self) -> None:
         """Schema 1 had no checksums: add them, computed from the values as they are."""
@@ -361,7 +375,7 @@ class Store:
         row = self.db.execute("SELECT experiment, config, started, finished, parsed, cached, "
                               "stats FROM runs WHERE id=?", (run,)).fetchone()
         if row is None:
-            raise InputError(f"no run {run}", self.path)
+            raise InputError(f"no record of run {run} in the store (damaged?)", self.path)
         config = json.loads(row[1])
         stats = json.loads(row[6]) if row[6] else None
         if not isinstance(config, dict) or not isinstance(stats, dict | None):

@@ -132,6 +132,9 @@ function browser(root) {
       box.appendChild(draw(words, arcs, other === 'F' ? null : other, gold === 'F' ? null : gold, m, undirected, labels));
       out.appendChild(box);
     }
+    // a long sentence opens scrolled to its first misspelled word, both drawings alike
+    const miss = out.querySelector('text.miss');
+    if (miss) for (const box of out.querySelectorAll('.drawn')) box.scrollLeft = Math.max(0, +miss.getAttribute('x') - 200);
   }
   for (const s of Object.values(f)) s.addEventListener(s.tagName === 'INPUT' ? 'input' : 'change', refilter);
   root.querySelector('[name=prev]').addEventListener('click', () => { start = Math.max(0, start - page); render(); });
@@ -139,4 +142,8 @@ function browser(root) {
   refilter();
 }
 for (const root of document.querySelectorAll('.browser')) browser(root);
+})();
+(function () {
+  // a long drawn sentence opens scrolled to its first error
+  for (const box of document.querySelectorAll('.drawn[data-scroll]')) box.scrollLeft = +box.dataset.scroll;
 })();

@@ -237,8 +237,10 @@ def check_level(rate: float | None, per_sentence: int | None) -> None:
         raise InputError("give exactly one of --rate and --per-sentence")
     if rate is not None and not 0 < rate <= 1:
         raise InputError(f"--rate {rate}: must be in (0, 1]")
-    if per_sentence is not None and per_sentence < 1:
-        raise InputError(f"--per-sentence {per_sentence}: must be 1 or more")
+    if per_sentence is not None:
+        from parsebench.limits import check
+
+        check("per_sentence", per_sentence)
 
 
 @dataclass

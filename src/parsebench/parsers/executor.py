@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError
@@ -91,6 +92,13 @@ class Executor:
         if kind == "dask" and importlib.util.find_spec("distributed") is None:
             raise InputError("--executor dask needs Dask distributed: pip install "
                              "'parsebench[dask]'")
+        if kind == "dask" and not scheduler:  # refused before the run, not at its cluster
+            shadows = shadowing_modules(Path.cwd())
+            if shadows:
+                raise InputError(
+                    f"--executor dask: this folder has {', '.join(shadows[:5])}, which "
+                    "Dask's worker processes would import in place of Python's own "
+                    "modules; run from another folder (local workers are not affected)")
         self.kind, self.workers, self.scheduler = kind, workers, scheduler
         self._stack = contextlib.ExitStack()
         self.client: Any = None
@@ -131,3 +139,22 @@ class Executor:
             return
         with Pool(spec, self.workers, timeout, batch_size) as pool:
             yield _LocalSession(pool)
+
+
+def shadowing_modules(folder: Path) -> list[str]:
+    """Files and packages of FOLDER named as a module of Python's standard library: Dask's
+    worker processes put the folder they start in first on their import path (the
+    local workers do not), so a re.py there would run in them in place of ``re``."""
+    import sys
+
+    found = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return []
+    for p in entries:
+        name = p.stem if p.suffix == ".py" else p.name if (p / "__init__.py").is_file() \
+            else None
+        if name is not None and name in sys.stdlib_module_names:
+            found.append(p.name)
+    return found

@@ -15,7 +15,6 @@ passes, the batch is retried sentence by sentence so the culprit is found.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import signal
 import subprocess
@@ -156,12 +155,11 @@ class _Worker:
 def check_options(workers: int, timeout: float, batch_size: int) -> None:
     """A NaN or infinite timeout would let a hung parser run for ever (NaN compares false
     with every deadline): refuse it, and counts below 1, before a worker starts."""
-    if not math.isfinite(timeout) or timeout <= 0:
-        raise InputError(f"--timeout {timeout}: give a number of seconds above 0")
-    if workers < 1:
-        raise InputError(f"--workers {workers}: must be 1 or more")
-    if batch_size < 1:
-        raise InputError(f"--batch-size {batch_size}: must be 1 or more")
+    from parsebench.limits import check
+
+    check("timeout", timeout)
+    check("workers", workers)
+    check("batch_size", batch_size)
 
 
 class Pool:

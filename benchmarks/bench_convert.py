@@ -1,0 +1,65 @@
+"""Head-rule conversion speed: `convert` of the whole Penn Treebank sample (3,914
+trees, 94,084 words) beside the time `eval brackets` takes to read and score the
+same trees (gold against itself).
+
+Run: `PYTHONPATH=src python benchmarks/bench_convert.py` (needs ../shared beside the
+checkout). Prints the best of three runs of each.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from parsebench.formats.brackets import TreeText, read_tree_texts
+from parsebench.formats.conllu import write_conllu
+from parsebench.formats.headrules import Conversion, load_table, read_converted
+from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
+
+SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ptb-sample-nltk"
+
+
+def best(f: Callable[[], None], runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    files = sorted(SAMPLE.glob("*.mrg"))
+    words = 0
+
+    def convert(name: str) -> None:
+        nonlocal words
+        table = load_table(name)
+        c = Conversion()
+        out = io.StringIO()
+        n = 0
+        for f in files:
+            sents = list(read_converted(f, table, c))
+            n += sum(len(s) for s in sents)
+            write_conllu(sents, out)
+        words = n
+
+    def brackets() -> None:
+        texts: list[TreeText] = []
+        for f in files:
+            texts.extend(read_tree_texts(f))
+        evaluate_brackets(texts, texts, EvalbParams(), "gold", "gold")
+
+    for name in ("collins", "penn2malt"):
+        t = best(partial(convert, name))
+        print(f"convert --head-rules {name}: {t:.2f} s, {words / t:,.0f} words/s")
+    t = best(brackets)
+    print(f"eval brackets (read + score the same trees against themselves): {t:.2f} s, "
+          f"{words / t:,.0f} words/s")
+
+
+if __name__ == "__main__":
+    main()

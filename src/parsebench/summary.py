@@ -1,0 +1,364 @@
+"""The answers first: what a run's results say, computed from them, never written by hand.
+
+For each question the run can answer, one sentence and its figure: which parser
+is most accurate on the clean text, which is most robust at each error level,
+which parsers the paired tests cannot separate (tiers), where the noise hurts
+most, and every warning once, naming its figure, parser and levels. Each item
+carries the anchor of the table or plot it comes from (``link``); the report
+(:mod:`parsebench.publish`) renders them at the top of the HTML and Markdown
+pages and writes them to results.json as ``summary``.
+
+The paired tests are here too (:func:`pairwise_tests`): the report's
+significance section shows the same tests the tiers are built from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from parsebench.present import value
+
+SIGNIFICANCE_SAMPLES = 2000
+ALPHA = 0.05
+
+
+def anchor(*parts: str) -> str:
+    """An HTML id from PARTS: letters, digits and ``-`` only."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", "-".join(parts)).strip("-").lower() or "x"
+
+
+def level_order(label: str) -> tuple[int, float]:
+    if label == "clean":
+        return (0, 0.0)
+    mode, _, num = label.partition("=")
+    if mode not in ("rate", "per-sentence"):
+        return (3, 0.0)
+    try:
+        return (1 if mode == "rate" else 2, float(num))
+    except ValueError:
+        return (3, 0.0)
+
+
+def _figure_label(title: str, metric: str, projection: str) -> str:
+    return title if metric != "rows" else f"{title} ({projection})"
+
+
+def pairwise_tests(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every pair of parsers on every stored figure and level: a paired bootstrap over
+    the sentences (the same sentences and replicates for both), Holm-corrected within
+    each figure and level (the pairs of parsers compared on it): over a whole study the
+    tests number in the hundreds, and with 2,000 resamples no p could then fall below
+    0.05."""
+    from parsebench.metrics.base import REGISTRY
+    from parsebench.metrics.resample import holm, paired_bootstrap
+
+    figures = [m for m in REGISTRY.values() if m.stored]
+    groups: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
+    for r in results:
+        st = r["value"].get("stats") if isinstance(r["value"], dict) else None
+        if not isinstance(st, dict):
+            continue
+        for m in figures:
+            assert m.stored is not None
+            metric, key = m.stored
+            if r["metric"] == metric and key in st and (metric != "deps"
+                                                         or r["projection"] == "deprel"):
+                label = _figure_label(m.title, metric, r["projection"])
+                groups.setdefault((label, m.name, r["projection"], r["level"]), []).append(
+                    (r["parser"], st[key]))
+    score_of = {m.name: m.score for m in figures}
+    out: list[dict[str, Any]] = []
+    for (label, key, proj, level), entries in groups.items():
+        pairs = [(entries[i], entries[j]) for i in range(len(entries))
+                 for j in range(i + 1, len(entries))
+                 if len(entries[i][1]) == len(entries[j][1]) and entries[i][1]]
+        # enough resamples that the smallest p, Holm-adjusted over this family, can still
+        # fall well below 0.05: m / (N + 1) < 1/400
+        samples = max(SIGNIFICANCE_SAMPLES, 400 * len(pairs))
+        family = [(pa, pb, paired_bootstrap(np.asarray(a, dtype=float),
+                                            np.asarray(b, dtype=float), score_of[key],
+                                            samples, 1))
+                  for (pa, a), (pb, b) in pairs]
+        for (pa, pb, t), p in zip(family, holm([t.p for *_, t in family]), strict=True):
+            out.append({"figure": label, "method": key, "projection": proj, "level": level,
+                        "a": pa, "b": pb, "difference": t.delta,
+                        "ci95": list(t.ci) if t.ci else None, "p_holm": p,
+                        "significant": None if p is None else p < ALPHA,
+                        "resamples": samples})
+    return out
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A headline figure: where a result holds it, its interval, which way is better."""
+
+    method: str
+    """Its name in metrics.base.REGISTRY (the paired tests' ``method``)."""
+    metric: str
+    name: str
+    get: Callable[[dict[str, Any]], Any]
+    ci: str
+    higher_is_better: bool
+    link: Callable[[dict[str, Any]], str]
+
+
+LAS = Figure("las", "deps", "LAS", lambda v: (v.get("las") or {}).get("f1"), "las", True,
+             lambda r: "deps-accuracy")
+ROBUSTNESS = (
+    Figure("hashemi-hwa-f1", "f1", "robustness F1 (Hashemi & Hwa)", lambda v: v.get("f1"),
+           "f1", True, lambda r: "types"),
+    Figure("bigert-real-degradation", "rows", "real degradation (Bigert et al.)",
+           lambda v: (v.get("gold") or {}).get("degr_real"), "degr_real", False,
+           lambda r: anchor("rows", r["parser"], r["projection"])),
+    Figure("kakkonen-unlabeled", "sentences", "unlabeled sentence robustness (Kakkonen)",
+           lambda v: v.get("unlabeled"), "unlabeled", True, lambda r: "sentences"),
+    Figure("bigert-differs", "rows", "parse differs (Bigert et al.)",
+           lambda v: v.get("differs"), "differs", False,
+           lambda r: anchor("rows", r["parser"], r["projection"])),
+)
+"""The robustness figures a summary ranks by, the first a run has."""
+
+
+def _pc(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci_text(ci: Any) -> str:
+    if not isinstance(ci, list) or len(ci) != 2 or None in ci:
+        return ""
+    return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _entry(r: dict[str, Any], fig: Figure) -> dict[str, Any]:
+    v = r["value"]
+    ci = (v.get("ci95") or {}).get(fig.ci)
+    return {"parser": r["parser"], "value": value(fig.get(v)),
+            "ci95": ci if isinstance(ci, list) and None not in ci else None}
+
+
+def tiers(ranking: list[str], tests: list[dict[str, Any]]) -> list[list[str]]:
+    """RANKING (best first) cut into tiers: a parser joins the tier above unless a test
+    separates it from one of that tier's parsers (Holm-corrected, p < 0.05); a pair
+    without a test is not separated."""
+    sig = {frozenset((t["a"], t["b"])) for t in tests if t["significant"]}
+    out: list[list[str]] = []
+    for p in ranking:
+        if out and not any(frozenset((p, q)) in sig for q in out[-1]):
+            out[-1].append(p)
+        else:
+            out.append([p])
+    return out
+
+
+def _tiers_text(ts: list[list[str]]) -> str:
+    return " > ".join("{" + ", ".join(t) + "}" for t in ts)
+
+
+def _ranked(fig: Figure, rs: list[dict[str, Any]], level: str, what: str,
+            tests: list[dict[str, Any]], link: str) -> dict[str, Any] | None:
+    """One question answered: FIG's ranking among RS (one result a parser) at LEVEL."""
+    entries = [_entry(r, fig) for r in rs]
+    known = sorted((e for e in entries if e["value"] is not None),
+                   key=lambda e: -e["value"] if fig.higher_is_better else e["value"])
+    missing = [e["parser"] for e in entries if e["value"] is None]
+    if not known:
+        return None
+    mine = [t for t in tests if t["method"] == fig.method and t["level"] == level
+            and t["projection"] == rs[0]["projection"]]
+    order = [e["parser"] for e in known]
+    ts = tiers(order, mine)
+    best = known[0]
+    figs = ", ".join(f"{e['parser']} {_pc(e['value'])}{_ci_text(e['ci95'])}" for e in known)
+    if len(known) == 1:
+        text = f"{what}: {figs}."
+    else:
+        word = "highest" if fig.higher_is_better else "lowest"
+        text = f"{what}: {best['parser']} has the {word} {fig.name}, {figs}."
+        if mine:
+            text += (" The paired tests cannot separate the parsers within a tier: "
+                     f"{_tiers_text(ts)}." if any(len(t) > 1 for t in ts) else
+                     " The paired tests separate every pair: " + _tiers_text(ts) + ".")
+        else:
+            text += " No paired test compares them."
+    if missing:
+        text += f" No {fig.name} for {', '.join(missing)}."
+    return {"figure": fig.name, "method": fig.method, "level": level,
+            "projection": rs[0]["projection"], "higher_is_better": fig.higher_is_better,
+            "ranking": known, "not_ranked": missing, "tiers": ts,
+            "tests": len(mine), "sentence": text, "link": link}
+
+
+def _accuracy(results: list[dict[str, Any]], tests: list[dict[str, Any]]
+              ) -> dict[str, Any] | None:
+    rs = [r for r in results if r["metric"] == "deps" and r["projection"] == "deprel"
+          and r["level"] == "clean" and isinstance(r["value"], dict)]
+    if not rs:
+        return None
+    return _ranked(LAS, rs, "clean", "Accuracy on clean text (LAS against the gold key)",
+                   tests, "deps-accuracy")
+
+
+def _robustness_figure(results: list[dict[str, Any]]
+                       ) -> tuple[Figure, str, list[dict[str, Any]]] | None:
+    """The first figure of ROBUSTNESS the run has a number for, the projection (for
+    Bigert's rows) that most parsers have, and its noisy results."""
+    for fig in ROBUSTNESS:
+        rs = [r for r in results if r["metric"] == fig.metric and r["level"] not in
+              ("clean", "corrected") and isinstance(r["value"], dict)
+              and value(fig.get(r["value"])) is not None]
+        if not rs:
+            continue
+        by_proj: dict[str, set[str]] = {}
+        for r in rs:
+            by_proj.setdefault(r["projection"], set()).add(r["parser"])
+        proj = max(by_proj, key=lambda p: len(by_proj[p]))  # ties: the first
+        return fig, proj, [r for r in results if r["metric"] == fig.metric
+                           and r["projection"] == proj and r["level"] not in
+                           ("clean", "corrected") and isinstance(r["value"], dict)]
+    return None
+
+
+def _level_label(r: dict[str, Any]) -> str:
+    """A result's level as the tables show it: 10%, 2/sentence."""
+    got = r["value"].get("error_level_label")
+    if got:
+        return str(got)
+    mode, _, num = str(r["level"]).partition("=")
+    try:
+        return f"{100 * float(num):g}%" if mode == "rate" else \
+            f"{int(num)}/sentence" if mode == "per-sentence" else str(r["level"])
+    except ValueError:
+        return str(r["level"])
+
+
+def _robustness(results: list[dict[str, Any]], tests: list[dict[str, Any]]
+                ) -> list[dict[str, Any]]:
+    got = _robustness_figure(results)
+    if got is None:
+        return []
+    fig, proj, rs = got
+    out = []
+    levels = sorted({r["level"] for r in rs}, key=level_order)
+    for level in levels:
+        at = [r for r in rs if r["level"] == level]
+        on = f" of the {proj} rows" if fig.metric == "rows" else ""
+        item = _ranked(fig, at, level, f"Robustness at {_level_label(at[0])} "
+                       f"({fig.name}{on})", tests, fig.link(at[0]))
+        if item is not None:
+            out.append(item)
+    return out
+
+
+def _hurts(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Where the noise hurts most: each parser's LAS lost at the worst level; the arc
+    lengths that lose most; with learner-like errors, the types with the lowest F1."""
+    out = []
+    deps = [r for r in results if r["metric"] == "deps" and r["projection"] == "deprel"
+            and isinstance(r["value"], dict)]
+    clean = {r["parser"]: r for r in deps if r["level"] == "clean"}
+    for parser, c in clean.items():
+        c_las = value(LAS.get(c["value"]))
+        noisy: list[tuple[float, dict[str, Any]]] = []
+        for r in deps:
+            x = value(LAS.get(r["value"]))
+            if r["parser"] == parser and r["level"] != "clean" and x is not None:
+                noisy.append((x, r))
+        if c_las is None or not noisy:
+            continue
+        worst, r = min(noisy, key=lambda t: t[0])
+        out.append({"parser": parser, "level": r["level"], "figure": "LAS",
+                    "clean": c_las, "noisy": worst, "loss": c_las - worst,
+                    "sentence": f"{parser} loses most LAS at {_level_label(r)}: "
+                                f"{_pc(c_las)} on clean text, {_pc(worst)} with the noise "
+                                f"({100 * (c_las - worst):.1f} points).",
+                    "link": "deps-accuracy"})
+        groups = _arc_f1(c["value"])
+        noisy_groups = _arc_f1(r["value"])
+        drops = [(f - noisy_groups[g], g) for g, f in groups.items() if g in noisy_groups]
+        if drops:
+            d, g = max(drops)
+            out.append({"parser": parser, "level": r["level"], "figure": "labeled F1 by arc "
+                        "length", "group": g, "loss": d,
+                        "sentence": f"{parser}: arcs of length {g} lose most at "
+                                    f"{_level_label(r)}, labeled F1 {_pc(groups[g])} -> "
+                                    f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
+                        "link": "where-arc-length"})
+    for r in results:
+        if r["metric"] != "f1" or r["level"] in ("clean", "corrected") \
+                or not isinstance(r["value"], dict):
+            continue
+        types: list[tuple[float, str, dict[str, Any]]] = []
+        for k, b in (r["value"].get("by_type") or {}).items():
+            f = value(b.get("f1")) if isinstance(b, dict) else None
+            if f is not None:
+                types.append((f, str(k), b))
+        if not types:
+            continue
+        enough = [t for t in types if t[2].get("sentences", 0) >= 10] or types
+        lowest = sorted(enough, key=lambda t: (t[0], t[1]))[:3]
+        listed = ", ".join(f"{k} {_pc(f)}{_ci_text((b.get('ci95') or {}).get('f1'))} "
+                           f"({b.get('sentences')} sentences)" for f, k, b in lowest)
+        out.append({"parser": r["parser"], "level": r["level"], "figure": "robustness F1 by "
+                    "error type", "types": [k for _, k, _ in lowest],
+                    "sentence": f"{r['parser']} at {_level_label(r)}: the error types with "
+                                f"the lowest robustness F1 are {listed}.",
+                    "link": "types-by-type"})
+    return out
+
+
+def _arc_f1(v: dict[str, Any]) -> dict[str, float]:
+    """Labeled F1 by arc length (the groups that have one)."""
+    out = {}
+    for g, b in ((v.get("breakdowns") or {}).get("arc-length") or {}).items():
+        f = value((b.get("labeled") or {}).get("f1")) if isinstance(b, dict) else None
+        if f is not None:
+            out[str(g)] = f
+    return out
+
+
+SECTION_OF: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
+    "rows": ("Bigert et al.'s degradation", lambda r: anchor("rows", r["parser"],
+                                                              r["projection"])),
+              "sentences": ("Kakkonen's sentence robustness", lambda r: "sentences"),
+              "deps": ("accuracy against the gold key", lambda r: "deps-accuracy"),
+              "f1": ("robustness F1", lambda r: "types"),
+              "evalb": ("brackets under noise", lambda r: "brackets"),
+              "flat": ("brackets under noise", lambda r: "brackets")}
+
+
+def _warnings(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every warning of the results once, with the figure, parser, projection and the
+    levels it was given at."""
+    seen: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for r in results:
+        v = r["value"]
+        if not isinstance(v, dict) or r["metric"] not in SECTION_OF:
+            continue
+        for w in v.get("warnings") or []:
+            k = (str(w), r["metric"], r["parser"], r["projection"])
+            fig, link = SECTION_OF[r["metric"]]
+            item = seen.setdefault(k, {"text": str(w), "figure": fig, "parser": r["parser"],
+                                       "projection": r["projection"], "levels": [],
+                                       "link": link(r)})
+            label = _level_label(r)
+            if label not in item["levels"]:
+                item["levels"].append(label)
+    for item in seen.values():
+        on = "" if item["projection"] in ("-", "deprel", "deps") else f", {item['projection']}"
+        item["sentence"] = (f"{item['figure']}, {item['parser']}{on}, "
+                            f"{', '.join(item['levels'])}: {item['text']}")
+    return list(seen.values())
+
+
+def summarize(results: list[dict[str, Any]],
+              tests: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The summary of one experiment's RESULTS (with their ``stats``); TESTS are its
+    pairwise tests when already computed."""
+    tests = pairwise_tests(results) if tests is None else tests
+    return {"accuracy": _accuracy(results, tests), "robustness": _robustness(results, tests),
+            "hurts": _hurts(results), "warnings": _warnings(results), "tests": tests}
