@@ -20,6 +20,8 @@ $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 
 $(TEST_STAMP): $(STAMP)
 	bash scripts/system-deps.sh $(VENV) test
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[supar]'
 	touch $(TEST_STAMP)
 
 lint: $(STAMP)

@@ -101,8 +101,14 @@ def test_misspelled_rows_are_aligned_row_by_row() -> None:
     noisy = parse_conllu(conll([("teh", "2", "det"), ("house", "0", "root")]).splitlines())
     r = evaluate_deps(gold, noisy, system_path="noisy")
     assert r.total.unlabeled.key_found == 1 and r.total.uas.correct == 2
-    assert r.warnings == ["noisy: 1 word form(s) differ from the gold's; the files have the "
-                          "same rows, so words are aligned row by row"]
+    assert r.warnings[0] == ("noisy: 1 word form(s) differ from the gold's; the files have "
+                             "the same rows, so words are aligned row by row")
+    # the files have UPOS only: the metrics of the other columns are n/a, each file named
+    assert r.warnings[1:] == [
+        f"{p} has no XPOS tags, no features, no lemmas: XPOS, UFeats, AllTags, Lemmas, MLAS, "
+        "BLEX n/a" for p in ("GOLD", "noisy")]
+    d = r.as_dict()
+    assert d["upos"]["f1"] == 1.0 and d["xpos"]["f1"] is None and d["las"]["f1"] == 1.0
 
 
 def test_label_map_makes_labels_equivalent(tmp_path: pytest.TempPathFactory) -> None:
@@ -212,9 +218,14 @@ def test_precision_and_recall_swap_when_key_and_answer_swap(
 
 def _whole(gold: list[Sentence], system: list[Sentence], by: str | None) -> dict[str, Any]:
     """The files aligned and scored in one piece, as before streaming."""
-    from parsebench.metrics.deps import SentenceCounts, _score
+    from parsebench.metrics.deps import SentenceCounts, _columns, _score, absent_metrics
 
     part = _score(gold, system, (), [by] if by else [], None, "G", "S")
+    has: tuple[set[str], set[str]] = (set(), set())
+    for side, sents in zip(has, (gold, system), strict=True):
+        for x in sents:
+            _columns(x, side)
+    part.absent = absent_metrics(has[1], has[0])
     part.by, part.by_field = (part.breakdowns[by], by) if by else (None, None)
     total = SentenceCounts()
     for c in part.per_sentence or ():

@@ -546,9 +546,9 @@ def parse_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="CoNLL-U, or one tree a line "
                                          "for constituency parsers.")],
     parser: Annotated[str, typer.Option(
-        "--parser", help="udpipe:MODEL, spacy:PIPELINE, linkgrammar, nltk-tnt:TRAIN.conllu, "
-        "nltk-earley:GRAMMAR.cfg, command:\"CMD\", command-text:\"CMD\", precomputed:FILE, "
-        "python:MODULE:CLASS.")],
+        "--parser", help="udpipe:MODEL, spacy:PIPELINE, supar:MODEL.pt, linkgrammar, "
+        "nltk-tnt:TRAIN.conllu, nltk-earley:GRAMMAR.cfg, command:\"CMD\", "
+        "command-text:\"CMD\", precomputed:FILE, python:MODULE:CLASS.")],
     timeout: TimeoutOpt = 60.0,
     workers: WorkersOpt = 1,
     raw: Annotated[bool, typer.Option("--raw", help="Let the parser tokenize the text "

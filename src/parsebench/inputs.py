@@ -18,7 +18,7 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 
 NEEDS = {"heads": "heads", "labels": "dependency relations", "upos": "UPOS tags",
-         "xpos": "XPOS tags"}
+         "xpos": "XPOS tags", "feats": "features", "lemmas": "lemmas"}
 """What a method can need of a parse file, and how a message names it."""
 
 
@@ -33,6 +33,8 @@ class Holds:
     labels: int = 0
     upos: int = 0
     xpos: int = 0
+    feats: int = 0
+    lemmas: int = 0
     noise: int = 0
     """Words with a ``Noise=`` record: misspelled or learner-like errors."""
     failed: int = 0
@@ -55,6 +57,9 @@ class Holds:
                 self.upos += len(p.forms)
                 self.xpos += len(p.forms)
             return
+        if isinstance(p, Sentence):  # a stored parse keeps no features or lemmas
+            self.feats += sum(t != "_" for t in p.feats)
+            self.lemmas += sum(t != "_" for t in p.lemmas)
         self.heads += sum(h != NO_HEAD for h in p.heads)
         self.labels += sum(d != "_" for d in p.deprels)
         self.upos += sum(t != "_" for t in p.upos)

@@ -23,7 +23,7 @@ import numpy as np
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics import evalb, flat
-from parsebench.metrics.deps import ATTACHMENT, CONLL18, CONLL18_NAMES
+from parsebench.metrics.deps import CONLL18, CONLL18_NAMES, METRIC_NEEDS
 from parsebench.metrics.pairs import PairMethod
 from parsebench.metrics.resample import Stats
 from parsebench.metrics.scores import (
@@ -63,7 +63,7 @@ _COUNTS = ("correct", "gold", "system")
 _PR = ("key", "answer", "key_matched", "answer_matched")
 REGISTRY: dict[str, Metric] = {m.name: m for m in (
     *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
-             ("deps", "las") if k == "las" else None, _HEADS if k in ATTACHMENT else ())
+             ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()))
       for k, name in CONLL18_NAMES.items()),
     Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
            f1_of_counts, needs=_HEADS),

@@ -189,6 +189,35 @@ SPAN_METRICS = ("tokens", "sentences", "words")
 """The ones not computed on aligned words (no aligned accuracy)."""
 ATTACHMENT = ("uas", "las", "clas", "mlas", "blex")
 """The ones that need heads: n/a for a tagger's output."""
+COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": "features",
+           "lemmas": "lemmas"}
+"""The annotation a metric can need, and how a warning names it."""
+METRIC_NEEDS: dict[str, tuple[str, ...]] = {
+    "upos": ("upos",), "xpos": ("xpos",), "ufeats": ("feats",),
+    "alltags": ("upos", "xpos", "feats"), "lemmas": ("lemmas",),
+    "uas": ("heads",), "las": ("heads",), "clas": ("heads",),
+    "mlas": ("heads", "upos", "feats"), "blex": ("heads", "lemmas"),
+    "ucm": ("heads",), "lcm": ("heads",), "unlabeled": ("heads",), "labeled": ("heads",)}
+"""What each metric compares: a file with that column empty on every word (a parser
+with no tagger, a gold without lemmas) cannot give the metric, which is then n/a, not
+the 0 (or 100) of comparing ``_`` with ``_``."""
+
+
+def absent_metrics(system_has: set[str], gold_has: set[str]) -> frozenset[str]:
+    """The metrics of METRIC_NEEDS that files with these columns cannot give (heads are
+    the system's only: a gold always has them)."""
+    have = system_has & (gold_has | {"heads"})
+    return frozenset(m for m, needs in METRIC_NEEDS.items() if not set(needs) <= have)
+
+
+def _columns(sentence: Sentence, into: set[str]) -> None:
+    """Add to INTO the columns SENTENCE fills on some word."""
+    if "heads" not in into and any(h != NO_HEAD for h in sentence.heads):
+        into.add("heads")
+    for col, values in (("upos", sentence.upos), ("xpos", sentence.xpos),
+                        ("feats", sentence.feats), ("lemmas", sentence.lemmas)):
+        if col not in into and any(v != "_" for v in values):
+            into.add(col)
 FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
 UNIVERSAL_FEATURES = frozenset({
     "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy",
@@ -259,9 +288,10 @@ class DepsResult:
     by: dict[str, Bucket] | None
     by_field: str | None
     warnings: list[str]
-    attachments: bool = True
-    """False when the system has no head at all (a tagger's output): every attachment
-    score is then n/a, not 0."""
+    absent: frozenset[str] = frozenset()
+    """The metrics the files cannot give (:func:`absent_metrics`): no head at all in the
+    system (a tagger's output) makes every attachment score n/a, not 0; no tag makes the
+    tag metrics n/a."""
     confusion: Counter[tuple[str, str]] | None = None
     """(gold label, system label) of the aligned words, with ``--confusion``."""
     punct: bool = True
@@ -290,6 +320,11 @@ class DepsResult:
             out[g] = sentence_interval(pool_replicates(rows, self.replicates), f1_of_pr)
         return out
 
+    @property
+    def attachments(self) -> bool:
+        """Whether the system has heads (the attachment scores are not n/a)."""
+        return "uas" not in self.absent
+
     def sentence_rows(self, metric: str) -> list[list[float]]:
         """METRIC's (correct, gold, system) of each gold sentence, replicates pooled."""
         rows = [[getattr(c, metric).correct, getattr(c, metric).gold,
@@ -304,8 +339,7 @@ class DepsResult:
         from parsebench.metrics.scores import f1_of_counts
 
         return {k: sentence_interval(self.sentence_rows(k), f1_of_counts)
-                for k in (*CONLL18, "ucm", "lcm")
-                if self.attachments or k not in (*ATTACHMENT, "ucm", "lcm")}
+                for k in (*CONLL18, "ucm", "lcm") if k not in self.absent}
 
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON of ``eval deps`` (without the signature)."""
@@ -314,16 +348,18 @@ class DepsResult:
                                for k in CONLL18}
         for k in ("ucm", "lcm"):
             c = getattr(t, k)
-            out[k] = {"accuracy": c.correct / c.gold if c.gold and self.attachments else None,
+            out[k] = {"accuracy": c.correct / c.gold if c.gold and k not in self.absent
+                      else None,
                       "matched": c.correct, "sentences": c.gold}
         out.update(unlabeled=t.unlabeled.as_dict(), labeled=t.labeled.as_dict(),
                    gold_sentences=self.sentences, gold_words=t.words.gold,
                    warnings=self.warnings)
-        if not self.attachments:
-            for key in (*ATTACHMENT, "unlabeled", "labeled"):
-                out[key].update(precision=None, recall=None, f1=None)
-                if key in ATTACHMENT:
-                    out[key]["aligned_accuracy"] = None
+        for key in self.absent:
+            if key in ("ucm", "lcm"):
+                continue
+            out[key].update(precision=None, recall=None, f1=None)
+            if key in CONLL18:
+                out[key]["aligned_accuracy"] = None
         if self.per_sentence is not None:
             out["ci95"] = self.intervals()
             if self.attachments:
@@ -612,7 +648,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     gold_labels: Counter[str] = Counter()
     system_labels: Counter[str] = Counter()
     sentences = 0
-    heads = False
+    system_has: set[str] = set()
+    gold_has: set[str] = set()
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
     for g, s, rows in chunks:
         part = _score(g, s, select, fields, labels, gold_path, system_path, punct,
@@ -631,11 +668,21 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                 breakdowns[f].setdefault(name, Bucket()).add(b)
         for x in s:
             check.add(x)
-            heads = heads or any(h != NO_HEAD for h in x.heads)
+            _columns(x, system_has)
             system_labels.update(base(d) for d in x.deprels if d != "_")
         for x in g:
+            _columns(x, gold_has)
             gold_labels.update(base(d) for d in x.deprels if d != "_")
     warnings = chunks.notes + check.warnings(system_path)
+    heads = "heads" in system_has
+    absent = absent_metrics(system_has, gold_has) if sentences else frozenset()
+    for path, has in ((gold_path, gold_has), (system_path, system_has)):
+        gone = [c for c in COLUMNS if c != "heads" and c not in has]
+        lost = [CONLL18_NAMES[m] for m in CONLL18 if m in absent
+                and set(METRIC_NEEDS[m]) & set(gone)]
+        if sentences and lost:
+            warnings.append(f"{path} has no {', no '.join(COLUMNS[c] for c in gone)}: "
+                            f"{', '.join(lost)} n/a")
     if not heads and sentences:
         warnings.append(f"{system_path} has no heads (a tagger's output?): every attachment "
                         "score is n/a")
@@ -645,7 +692,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         if scheme:
             warnings.append(scheme)
     return DepsResult(total, sentences, kept, breakdowns.get(by) if by else None, by, warnings,
-                      heads or not sentences, pairs, punct, breakdowns)
+                      absent, pairs, punct, breakdowns)
 
 
 class _Chunks:

@@ -130,6 +130,7 @@ BUILTIN = {
     "command": "parsebench.parsers.command:Command",
     "command-text": "parsebench.parsers.command:CommandText",
     "precomputed": "parsebench.parsers.precomputed:Precomputed",
+    "supar": "parsebench.parsers.supar:SuPar",
 }
 
 

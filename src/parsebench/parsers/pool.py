@@ -9,7 +9,8 @@ and a crashed worker breaks a whole ProcessPoolExecutor. A timeout or crash
 costs the sentence being parsed: it is recorded as a failure, the worker is
 restarted, and the rest of its batch goes on. An adapter that answers a batch
 at once (``streaming = False``) gets the timeout times the batch size; if that
-passes, the batch is retried sentence by sentence so the culprit is found.
+passes, or the worker dies, the batch is retried sentence by sentence so the
+culprit is found.
 """
 
 from __future__ import annotations
@@ -268,12 +269,16 @@ class Pool:
                         msg = w.conn.recv()
                     except EOFError:
                         code = w.proc.wait(5)
-                        first, rest = w.pending[0], w.pending[1:]
-                        record(Timed(first.index, Failure(f"crash (exit code {code})"), 0.0))
+                        pending = w.pending
                         w.pending = []
                         self._restart(w)
-                        if rest:
-                            queue.appendleft(rest)
+                        if len(pending) == 1 or self.streaming:
+                            record(Timed(pending[0].index,
+                                         Failure(f"crash (exit code {code})"), 0.0))
+                            if pending[1:]:
+                                queue.appendleft(pending[1:])
+                        else:  # a batch answered at once: which sentence? one at a time
+                            queue.extendleft([it] for it in reversed(pending))
                         continue
                     if msg[0] == "fatal":
                         self.close()
