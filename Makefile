@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo lint bench studies noise-study clean
+.PHONY: test demo lint bench studies noise-study real-noise-study clean
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
@@ -45,7 +45,7 @@ study-output/studies.sqlite: $(STUDIES:%=studies/%.toml) | $(STAMP)
 		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
 			--report study-output/report || exit 1; done
 
-studies: study-output/studies.sqlite
+studies: study-output/studies.sqlite real-noise-study
 	$(BIN)/parsebench report $< -o docs/study
 	rm -f docs/study/index.html docs/study/results.csv docs/study/results.json
 	$(BIN)/python scripts/study_doc.py docs/study docs/study.in.md docs/study.md
@@ -71,3 +71,17 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build src/*.egg-info demo-output study-output test-artifacts \
 		src/parsebench/metrics/_evalb_fast.c src/parsebench/metrics/_evalb_fast.*.so
+
+# Does robustness on artificial noise predict accuracy on real noisy text
+# (docs/real-noise.md)? UDPipe, spacy-ud and the biaffine parser (SuPar) on EWT,
+# Tweebank v2 and ESLSpok test, and on artificial noise. About 15 minutes.
+REAL_STUDIES := real-ewt real-tweebank real-eslspok real-spelling-en real-kakkonen-en \
+	real-grammar-en real-jfleg
+study-output/real-noise.sqlite: $(REAL_STUDIES:%=studies/%.toml) | $(TEST_STAMP)
+	mkdir -p study-output
+	for s in $(REAL_STUDIES); do \
+		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
+			--report study-output/real-report || exit 1; done
+
+real-noise-study: study-output/real-noise.sqlite
+	$(BIN)/python scripts/real_noise_doc.py $< docs/real-noise.in.md docs/real-noise.md

@@ -145,8 +145,18 @@ EXPECTED = {
                          "method rows | not applicable"],
     "hashemi-jfleg-dev-errant": ["Robustness F1 (Hashemi & Hwa)", "By ERRANT's error type",
                                  "R:SPELL"],
+    # docs/real-noise.md: the three UD parsers, the biaffine one through supar:
+    "real-ewt": ["Dependency evaluation against the gold key", "biaffine"],
+    "real-tweebank": ["Dependency evaluation against the gold key", "biaffine", "discourse"],
+    "real-eslspok": ["Dependency evaluation against the gold key", "biaffine"],
+    "real-spelling-en": ["Degradation, row by row", "biaffine, head+deprel"],
+    "real-kakkonen-en": ["Kakkonen, Table 1", "1/sentence", "biaffine"],
+    "real-grammar-en": ["Learner-like errors by type", "biaffine"],
+    "real-jfleg": ["Robustness F1 (Hashemi & Hwa)", "By ERRANT's error type", "biaffine"],
 }
-SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30}
+SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30,
+         **{f"real-{n}": 60 for n in ("ewt", "tweebank", "eslspok", "spelling-en",
+                                      "kakkonen-en", "grammar-en", "jfleg")}}
 """Sentences for the CI-sized version (Link Grammar is slow on misspelled text)."""
 
 
@@ -158,7 +168,7 @@ def test_every_study_has_its_expectations() -> None:
 def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) -> None:
     shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")  # skips in a fresh clone
     load(STUDIES / f"{name}.toml")
-    for spec in ("udpipe", "spacy", "nltk", "linkgrammar"):
+    for spec in ("udpipe", "spacy", "nltk", "linkgrammar", "supar"):
         if spec in (STUDIES / f"{name}.toml").read_text(encoding="utf-8"):
             needs({"udpipe": "ufal.udpipe"}.get(spec, spec))
     store, report = tmp_path / "s.sqlite", tmp_path / "report"
