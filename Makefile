@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo lint bench studies noise-study real-noise-study clean
+.PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
@@ -45,7 +45,7 @@ study-output/studies.sqlite: $(STUDIES:%=studies/%.toml) | $(STAMP)
 		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
 			--report study-output/report || exit 1; done
 
-studies: study-output/studies.sqlite real-noise-study
+studies: study-output/studies.sqlite real-noise-study lin-argument
 	$(BIN)/parsebench report $< -o docs/study
 	rm -f docs/study/index.html docs/study/results.csv docs/study/results.json
 	$(BIN)/python scripts/study_doc.py docs/study docs/study.in.md docs/study.md
@@ -85,3 +85,23 @@ study-output/real-noise.sqlite: $(REAL_STUDIES:%=studies/%.toml) | $(TEST_STAMP)
 
 real-noise-study: study-output/real-noise.sqlite
 	$(BIN)/python scripts/real_noise_doc.py $< docs/real-noise.in.md docs/real-noise.md
+
+# Lin's argument against Parseval (docs/lin-argument.md): Link Grammar's constituent
+# trees of the Penn Treebank sample scored by EVALB and, after head-rule conversion,
+# by Lin's dependencies, sentence by sentence. About 5 minutes.
+LIN := study-output/lin
+PTB := ../shared/data/ptb-sample-nltk
+$(LIN)/lg.mrg: | $(TEST_STAMP)
+	mkdir -p $(LIN)
+	cat $(PTB)/wsj_*.mrg > $(LIN)/gold.mrg
+	$(BIN)/parsebench convert $(LIN)/gold.mrg -o $(LIN)/gold.conllu --head-rules collins
+	$(BIN)/parsebench parse $(LIN)/gold.conllu -o $@ --parser linkgrammar-trees \
+		--workers 2 --timeout 20
+
+lin-argument: $(LIN)/lg.mrg
+	$(BIN)/parsebench eval brackets $(LIN)/gold.mrg $< --prm studies/lin-argument.prm --json \
+		> $(LIN)/evalb.json
+	$(BIN)/parsebench eval deps $(LIN)/gold.mrg $< --head-rules collins --by upos \
+		--per-sentence $(LIN)/deps.tsv --json > $(LIN)/deps.json
+	$(BIN)/python scripts/lin_argument.py $(LIN)/evalb.json $(LIN)/deps.tsv \
+		$(LIN)/deps.json $< docs/lin-argument.in.md docs/lin-argument.md

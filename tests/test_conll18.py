@@ -269,6 +269,24 @@ def test_cli_per_sentence_tsv_and_new_breakdowns(tmp_path: Path) -> None:
     two = dict(zip(head, rows[2], strict=True))
     assert (two["uas"], two["uas_correct"], two["uas_gold"], two["ucm"]) == \
         ("75.00", "3", "4", "0.00")
+    # a system with no lemmas and no features: their metrics are n/a in every row (not
+    # the 0 or 100 of comparing _ with _), their counts kept, as in the table and the JSON
+    bare = "\n".join(
+        "\t".join(c if k not in (2, 5) else "_" for k, c in enumerate(line.split("\t")))
+        if "\t" in line else line for line in SAME_TOKENS.splitlines()) + "\n"
+    (tmp_path / "bare.conllu").write_text(bare, encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps",
+                        str(tmp_path / "g.conllu"), str(tmp_path / "bare.conllu"),
+                        "--per-sentence", str(tsv), "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    rows = [dict(zip(head, line.split("\t"), strict=True))
+            for line in tsv.read_text().splitlines()[1:]]
+    for m in ("ufeats", "alltags", "lemmas", "mlas", "blex"):
+        assert d[m]["f1"] is None and all(r[m] == "n/a" for r in rows), m
+    assert [r["uas"] for r in rows] == ["100.00", "75.00"]
+    assert rows[0]["lemmas_gold"] == "4"
+    assert "has no features, no lemmas: UFeats, AllTags, Lemmas, MLAS, BLEX n/a" in p.stderr
     bad = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps",
                           str(tmp_path / "g.conllu"), str(tmp_path / "s.conllu"),
                           "--confusion", "lemma"], capture_output=True, text=True)

@@ -112,9 +112,12 @@ def eval_deps(
     as_json: JsonOpt = False,
 ) -> None:
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
+    import tempfile
+
     from parsebench.formats.headrules import Conversion, load_table
     from parsebench.inputs import Holds, refuse_unparsed
     from parsebench.metrics.deps import (
+        TSV_METRICS,
         LabelMap,
         Selection,
         SentenceCounts,
@@ -135,11 +138,13 @@ def eval_deps(
         each = None
         if per_sentence is not None:
             tsv = stack.enter_context(atomic_output(per_sentence))
-            tsv.write(sentence_tsv_header())
+            # rows wait in a file until the end, when the metrics the files cannot give
+            # (no tags, no lemmas: known after the last sentence) are written n/a
+            rows = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
             number = itertools.count(1)
 
             def each(c: SentenceCounts) -> None:
-                tsv.write(sentence_tsv_row(next(number), c))
+                rows.write(sentence_tsv_row(next(number), c))
 
         held = Holds(str(system))
         result = evaluate_deps(_dep_sentences(gold, table, conversion),
@@ -149,6 +154,17 @@ def eval_deps(
                                system_path=str(system), per_sentence=False, punct=punct,
                                confusion=confusion, each=each)
         refuse_unparsed(held)  # before the per-sentence file is kept
+        if per_sentence is not None:
+            header = sentence_tsv_header()
+            tsv.write(header)
+            names = header.rstrip("\n").split("\t")
+            gone = [names.index(m) for m in TSV_METRICS if m in result.absent]
+            rows.seek(0)
+            for line in rows:
+                cells = line.rstrip("\n").split("\t")
+                for i in gone:
+                    cells[i] = "n/a"
+                tsv.write("\t".join(cells) + "\n")
     sig = signature(method="lin-deps",
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=labels.name if labels else None, by=by,

@@ -125,6 +125,7 @@ BUILTIN = {
     "udpipe": "parsebench.parsers.udpipe:UDPipe",
     "spacy": "parsebench.parsers.spacy:SpaCy",
     "linkgrammar": "parsebench.parsers.linkgrammar:LinkGrammar",
+    "linkgrammar-trees": "parsebench.parsers.linkgrammar:LinkGrammarTrees",
     "nltk-tnt": "parsebench.parsers.nltk:TnTTagger",
     "nltk-earley": "parsebench.parsers.nltk:Earley",
     "command": "parsebench.parsers.command:Command",
