@@ -1,9 +1,11 @@
-"""Peak memory and time of `parsebench eval deps` and `parsebench noise` as the input grows.
+"""Peak memory and time of `eval deps`, `compare`, `robustness f1` and `noise` (spelling
+and grammar) as the input grows.
 
-Both commands read their input a sentence at a time, so their peak resident memory
-should stay flat from 1x to 20x UD English EWT train (204,585 words; 20x is 4.1
-million). Each measurement is a fresh process; its peak RSS is the kernel's
-(getrusage of the finished child). The inputs are built in a temporary folder
+Each command reads its input a sentence at a time and keeps at most a few numbers a
+sentence (the per-sentence statistics of its intervals), so its peak resident memory
+should stay flat, or grow by those numbers only, from 1x to 20x UD English EWT train
+(204,585 words; 20x is 4.1 million). Each measurement is a fresh process; its peak RSS
+is the kernel's (getrusage of the finished child). The inputs are built in a temporary folder
 outside the repository and removed afterwards.
 
     python benchmarks/bench_memory.py [--sizes 1,5,20] [--parsebench PATH]
@@ -11,6 +13,9 @@ outside the repository and removed afterwards.
 eval deps is measured twice: against a parse with the same words (heads and labels
 moved on every 7th word) and against one with every 10th sentence's first word split
 in two (another tokenization, so the files are aligned on characters in stretches).
+compare tests those two parses against each other (LAS, 1,000 resamples); robustness f1
+takes the gold as the corrected sentences' parse and the first parse as the
+ungrammatical one's (same words, so the default alignment is the identity).
 """
 
 from __future__ import annotations
@@ -105,8 +110,15 @@ def main() -> None:
                                                 "--json"]),
                     ("eval deps (other tokens)", [pb, "eval", "deps", str(gold), str(split),
                                                   "--json"]),
+                    ("compare --samples 1000", [pb, "compare", str(gold), str(parsed),
+                                                str(split), "--samples", "1000", "--json"]),
+                    ("robustness f1", [pb, "robustness", "f1", str(gold), str(parsed),
+                                       "--json"]),
                     ("noise --rate 0.05", [pb, "noise", str(gold), "-o",
-                                           str(folder / "noisy.conllu"), "--rate", "0.05"])):
+                                           str(folder / "noisy.conllu"), "--rate", "0.05"]),
+                    ("noise --kind grammar --rate 0.05",
+                     [pb, "noise", str(gold), "-o", str(folder / "learner.conllu"), "--kind",
+                      "grammar", "--rate", "0.05"])):
                 mb, secs = measure(cmd)
                 rows.append((what, copies, words, mb, secs))
                 print(f"  {what:<26} {mb:8.0f} MB {secs:7.1f} s {words / secs:10,.0f} words/s",

@@ -10,12 +10,13 @@ once, so each metric is written once against them.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from parsebench.errors import InputError, read_lines
+from parsebench.errors import InputError, iter_lines, read_lines
 from parsebench.formats.brackets import (
     CLOSE,
     OPEN,
@@ -26,7 +27,13 @@ from parsebench.formats.brackets import (
     split_trees,
     unescape_word,
 )
-from parsebench.formats.conllu import NO_HEAD, Sentence, looks_like_conllu, parse_conllu
+from parsebench.formats.conllu import (
+    NO_HEAD,
+    Sentence,
+    iter_conllu,
+    looks_like_conllu,
+    parse_conllu,
+)
 
 PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
 FAILED = "<failed>"
@@ -144,6 +151,15 @@ def read_parses(path: str | os.PathLike[str]) -> list[Parse]:
         return [from_tree(parse_tree(t.text, p, t.line), t.line)
                 for t in split_trees(lines, p) if t.text.strip()]
     return _row_file(lines, p)
+
+
+def iter_parses(path: str | os.PathLike[str]) -> Iterator[Parse]:
+    """The parses of PATH one at a time: a CoNLL-U file streams (memory flat in its
+    size); trees and row files are read whole, as :func:`read_parses` does."""
+    if looks_like_conllu(path, itertools.islice(iter_lines(path), 200)):
+        p = str(path)
+        return (from_sentence(s, p) for s in iter_conllu(path))
+    return iter(read_parses(path))
 
 
 def default_projection(parses: Sequence[Parse]) -> str:

@@ -9,7 +9,7 @@ import os
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -857,22 +857,33 @@ def robustness_f1(
     as_json: JsonOpt = False,
 ) -> None:
     """Hashemi & Hwa's robustness F1, error-related dependencies excluded."""
-    from parsebench.analysis import read_parses
-    from parsebench.inputs import holds, na_cause
+    from parsebench.analysis import iter_parses
+    from parsebench.inputs import Holds, na_cause, refuse_unparsed
     from parsebench.metrics.robust_f1 import score_corpus
-    from parsebench.metrics.wordalign import read_alignments
+    from parsebench.metrics.wordalign import iter_alignments
     from parsebench.report import f1_table
 
-    g, u = _parses(grammatical), _parses(ungrammatical)
-    # both parses need dependencies: with one side's missing, recall would read 0
-    causes = [c for c in (na_cause(holds(x, str(path)), ("heads",), "robustness F1")
-                          for x, path in ((g, grammatical), (u, ungrammatical))) if c]
-    source, aligns = ("edit-distance", None) if alignment is None else \
-        ("errant", _errant_alignments(u, g, errant_pipeline)) if alignment == "errant" else \
-        read_alignments(alignment)
+    # the files are read a pair at a time (memory flat in their size), each counted as it
+    # streams by for the one input check
+    held = {path: Holds(str(path)) for path in (grammatical, ungrammatical)}
+    g: Iterable[Any] = held[grammatical].counting(iter_parses(grammatical))
+    u: Iterable[Any] = held[ungrammatical].counting(iter_parses(ungrammatical))
+    aligns: Any
+    if alignment == "errant":  # ERRANT aligns whole lists of pairs
+        g, u = list(g), list(u)
+        source, aligns = "errant", _errant_alignments(u, g, errant_pipeline)
+    elif alignment is not None:
+        source, aligns = iter_alignments(alignment)
+    else:
+        source, aligns = "edit-distance", None
     result = score_corpus(g, u, aligns, str(grammatical), str(ungrammatical),
                           str(alignment or ""), labeled, punct, not exclude_root,
-                          read_parses(gold) if gold else None, str(gold or ""))
+                          iter_parses(gold) if gold else None, str(gold or ""))
+    for h in held.values():
+        refuse_unparsed(h)
+    # both parses need dependencies: with one side's missing, recall would read 0
+    causes = [c for c in (na_cause(h, ("heads",), "robustness F1") for h in held.values())
+              if c]
     out = result.total.as_dict()
     out["ci95"] = result.intervals()
     if causes:

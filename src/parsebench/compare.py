@@ -24,6 +24,9 @@ from parsebench.metrics.resample import (
 )
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
+GOLD_IN_MEMORY = 8_000_000
+"""Bytes of gold CoNLL-U kept in memory for all systems (EWT test is 2.6 MB): about ten
+times as much as objects, so a few tens of MB at most."""
 
 
 def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[str]],
@@ -41,8 +44,10 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
         raise InputError("give at least one system file")
     m = REGISTRY[metric]
     warnings: list[str] = []
-    # the gold is read once for every system
-    gold_sentences = _read_gold(gold) if m.reads == "deps" else None
+    # a small gold is read once for every system; a big one is read again for each, so
+    # that memory stays flat in the corpus's size
+    gold_sentences = _read_gold(gold) if m.reads == "deps" and len(systems) > 1 \
+        and os.path.getsize(gold) <= GOLD_IN_MEMORY else None
     stats = [sentence_stats(m, gold, s, warnings, gold_sentences) for s in systems]
     for s, path in zip(stats, systems, strict=True):
         if s.shape[0] != stats[0].shape[0]:

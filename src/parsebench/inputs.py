@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from parsebench.analysis import Parse
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
+
+T = TypeVar("T", Parse, Sentence)
 
 NEEDS = {"heads": "heads", "labels": "dependency relations", "upos": "UPOS tags",
          "xpos": "XPOS tags", "feats": "features", "lemmas": "lemmas"}
@@ -69,8 +72,8 @@ class Holds:
         else:
             self.noise += sum("Noise=" in m for m in p.misc)
 
-    def counting(self, sentences: Iterable[Sentence]) -> Iterator[Sentence]:
-        """SENTENCES, each counted as it streams by (memory stays flat)."""
+    def counting(self, sentences: Iterable[T]) -> Iterator[T]:
+        """SENTENCES (or parses), each counted as it streams by (memory stays flat)."""
         for s in sentences:
             self.add(s)
             yield s

@@ -15,6 +15,7 @@ draws its intervals and tests between parsers from them.
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -122,25 +123,28 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
     if metric.reads == "deps":
         from parsebench.formats.conllu import iter_conllu
         from parsebench.inputs import Holds, na_cause, refuse_unparsed
-        from parsebench.metrics.deps import evaluate_deps
+        from parsebench.metrics.deps import SentenceCounts, evaluate_deps
 
         held = Holds(str(system))
+        # each sentence's row is kept as it is scored, a few numbers a sentence: memory
+        # stays flat in the corpus's size (no sentence's counts are kept whole)
+        flat = array("d")
+        if metric.name in (*CONLL18, "ucm", "lcm"):
+            def row(c: SentenceCounts) -> None:
+                x = getattr(c, metric.name)
+                flat.extend((x.correct, x.gold, x.system))
+        else:
+            def row(c: SentenceCounts) -> None:
+                x = getattr(c, metric.name.removeprefix("lin-"))
+                flat.extend((x.key, x.answer, x.key_found, x.answer_found))
         res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
                             held.counting(iter_conllu(system)),
-                            gold_path=str(gold),
-                            system_path=str(system))
+                            gold_path=str(gold), system_path=str(system),
+                            per_sentence=False, each=row)
         refuse_unparsed(held)
         if warnings is not None:
             warnings += [w for w in res.warnings if "every attachment score is n/a" not in w]
-        rows: list[tuple[int, ...]]
-        if metric.name in (*CONLL18, "ucm", "lcm"):
-            rows = [(c.correct, c.gold, c.system) for c in
-                    (getattr(s, metric.name) for s in res.per_sentence or ())]
-        else:
-            rows = [(c.key, c.answer, c.key_found, c.answer_found) for c in
-                    (getattr(s, metric.name.removeprefix("lin-")) for s in
-                     res.per_sentence or ())]
-        out = np.array(rows, dtype=np.float64).reshape(-1, len(metric.columns))
+        out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
         cause = na_cause(held, metric.needs, metric.name)
         if cause is not None:
             if warnings is not None:

@@ -37,11 +37,20 @@ BATCH = 512
 """Resamples drawn at once: a BATCH x sentences weight matrix stays a few MB."""
 
 
+CELLS = 2_000_000
+"""At most this many resample x sentence cells a batch (16 MB of weights): a corpus of
+many sentences is resampled in smaller batches, so memory stays flat in its size."""
+
+
+def _batch(n: int) -> int:
+    return max(1, min(BATCH, CELLS // max(n, 1)))
+
+
 def _weights(n: int, samples: int, rng: np.random.Generator) -> Iterator[npt.NDArray[np.float64]]:
     """How often each of N sentences is drawn, for SAMPLES resamples, batch by batch."""
     done = 0
     while done < samples:
-        k = min(BATCH, samples - done)
+        k = min(_batch(n), samples - done)
         # draws of resample r land in cells r*n..r*n+n-1: one bincount for the batch
         # (7x faster than Generator.multinomial, same distribution)
         cells = rng.integers(0, n, size=(k, n)) + (np.arange(k) * n)[:, None]
@@ -114,7 +123,7 @@ def randomization(base: Stats, system: Stats, score: ScoreFn, samples: int, seed
     hits = total = 0
     done = 0
     while done < samples:
-        k = min(BATCH, samples - done)
+        k = min(_batch(n), samples - done)
         swap = (rng.random((k, n)) < 0.5).astype(np.float64) @ diff
         ds = score(sum_b - swap) - score(sum_a + swap)
         ds = ds[~np.isnan(ds)]

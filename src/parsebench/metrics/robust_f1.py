@@ -11,7 +11,7 @@ recall (or precision) instead of disappearing from the corpus.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,27 +232,36 @@ def check_alignment(a: Alignment, u: Parse, g: Parse, k: int, u_path: str, g_pat
                              f"the sentences ({len(u)} and {len(g)} words)", a_path, k + 1)
 
 
-def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
-                 alignments: Sequence[Alignment] | None, g_path: str, u_path: str,
+def score_corpus(grammatical: Iterable[Parse], ungrammatical: Iterable[Parse],
+                 alignments: Iterable[Alignment] | None, g_path: str, u_path: str,
                  a_path: str = "", labeled: bool = False, punct: bool = True,
-                 root: bool = True, gold: Sequence[Parse] | None = None,
+                 root: bool = True, gold: Iterable[Parse] | None = None,
                  gold_path: str = "") -> F1Result:
     """Robustness F1 of every pair; with GOLD (a key of the corrected sentences), also both
-    parses' attachment accuracy against it."""
-    if len(grammatical) != len(ungrammatical):
-        raise InputError(f"{len(ungrammatical)} sentences, but {g_path} has "
-                         f"{len(grammatical)}", u_path)
-    if alignments is not None and len(alignments) != len(grammatical):
-        raise InputError(f"{len(alignments)} sentence pairs, but {g_path} has "
-                         f"{len(grammatical)} sentences", a_path)
-    if gold is not None and len(gold) != len(grammatical):
-        raise InputError(f"{len(gold)} sentences, but {g_path} has {len(grammatical)}",
-                         gold_path)
+    parses' attachment accuracy against it. The inputs are read a pair at a time (memory
+    holds a few numbers a pair, not the parses); a file with another number of sentences
+    than GRAMMATICAL is refused, with both counts, once one of them ends."""
     result = F1Result(F1Counts())
     if gold is not None:
         result.accuracy = {"clean": Attachment(), "noisy": Attachment()}
-    for k, (g, u) in enumerate(zip(grammatical, ungrammatical, strict=True)):
-        a = alignments[k] if alignments is not None else edit_distance(u.forms, g.forms)
+    g_iter = iter(grammatical)
+    others: list[tuple[Iterator[Any] | None, str, str, str]] = [
+        (iter(ungrammatical), u_path, "sentences", ""),
+        (None if alignments is None else iter(alignments), a_path, "sentence pairs",
+         " sentences"),
+        (None if gold is None else iter(gold), gold_path, "sentences", "")]
+    k = -1
+    for k, g in enumerate(g_iter):
+        got: list[Any] = [None if it is None else next(it, _END) for it, _, _, _ in others]
+        for item, (_, path, what, unit) in zip(got, others, strict=True):
+            if item is _END:
+                raise InputError(f"{k} {what}, but {g_path} has "
+                                 f"{k + 1 + sum(1 for _ in g_iter)}{unit}", path)
+        u: Parse = got[0]
+        a: Alignment | None = got[1]
+        key: Parse | None = got[2]
+        if a is None:
+            a = edit_distance(u.forms, g.forms)
         check_alignment(a, u, g, k, u_path, g_path, a_path)
         c = score_pair(u, g, a, labeled, punct, root)
         result.total.add(c)
@@ -264,8 +273,7 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
         result.types.append(types)
         for t in types:
             result.by_type.setdefault(t, F1Counts()).add(c)
-        if gold is not None:
-            key = gold[k]
+        if key is not None:
             if key.forms != g.forms:
                 raise InputError(f"sentence {k + 1} does not have the words of {g_path}:"
                                  f"{g.line}", gold_path, key.line)
@@ -276,4 +284,12 @@ def score_corpus(grammatical: Sequence[Parse], ungrammatical: Sequence[Parse],
                 result.accuracy_by_type.setdefault(t, Attachment()).add(noisy)
             result.accuracy_rows.append((clean.words, clean.heads, clean.labels,
                                          noisy.words, noisy.heads, noisy.labels))
+    for it, path, what, unit in others:  # a file going on after the corrected one ended
+        extra = 0 if it is None else sum(1 for _ in it)
+        if extra:
+            raise InputError(f"{k + 1 + extra} {what}, but {g_path} has {k + 1}{unit}", path)
     return result
+
+
+_END: Any = object()
+"""What a stream gives once it has ended."""

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 
 from rapidfuzz.distance import Levenshtein
 
-from parsebench.errors import InputError, read_lines
+from parsebench.errors import InputError, iter_lines, read_lines
 
 
 @dataclass(slots=True)
@@ -67,8 +67,7 @@ def _ascii_int(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def _pharaoh(lines: list[str], path: str) -> list[Alignment]:
-    out = []
+def _pharaoh(lines: Iterable[str], path: str) -> Iterator[Alignment]:
     for n, line in enumerate(lines, 1):
         pairs = []
         for item in line.split():
@@ -76,8 +75,7 @@ def _pharaoh(lines: list[str], path: str) -> list[Alignment]:
             if not dash or not _ascii_int(i) or not _ascii_int(j):
                 raise InputError(f"bad alignment pair {item!r}, expected I-J", path, n)
             pairs.append((int(i), int(j)))
-        out.append(Alignment(sorted(pairs), errors=None))
-    return out
+        yield Alignment(sorted(pairs), errors=None)
 
 
 def unaligned_runs(pairs: list[tuple[int, int]], u_len: int, g_len: int) -> int:
@@ -95,16 +93,17 @@ def unaligned_runs(pairs: list[tuple[int, int]], u_len: int, g_len: int) -> int:
 
 def read_alignments(path: str | os.PathLike[str]) -> tuple[str, list[Alignment]]:
     """An M2 file (it starts with an ``S`` line) or a Pharaoh file: (its kind, alignments)."""
-    lines = read_lines(path)
-    head = next((ln for ln in lines if ln.strip()), "")
+    kind, aligns = iter_alignments(path)
+    return kind, list(aligns)
+
+
+def iter_alignments(path: str | os.PathLike[str]) -> tuple[str, Iterator[Alignment]]:
+    """:func:`read_alignments` a sentence at a time: memory flat in the file's size."""
+    head = next((ln for ln in iter_lines(path) if ln.strip()), "")
     if head.startswith("S "):
-        return "m2", _m2(lines, str(path))
-    return "pharaoh", _pharaoh(lines, str(path))
-
-
-def _m2(lines: list[str], path: str) -> list[Alignment]:
-    """One alignment per sentence of an M2 file, with the first annotator's edits."""
-    return [from_edits(src, edits) for src, edits in _m2_blocks(lines, path)]
+        return "m2", (from_edits(src, edits)
+                      for src, edits in _m2_blocks(iter_lines(path), str(path)))
+    return "pharaoh", _pharaoh(iter_lines(path), str(path))
 
 
 def read_m2_edits(path: str | os.PathLike[str]
@@ -115,22 +114,16 @@ def read_m2_edits(path: str | os.PathLike[str]
             for src, edits in _m2_blocks(read_lines(path), str(path))]
 
 
-def _m2_blocks(lines: list[str], path: str
+def _m2_blocks(lines: Iterable[str], path: str
                ) -> Iterator[tuple[list[str], list[tuple[int, int, str, list[str]]]]]:
-    n = 0
-    while n < len(lines):
-        line = lines[n]
-        n += 1
-        if not line.strip():
-            continue
-        if not line.startswith("S "):
-            raise InputError("expected an 'S ' line to start an M2 sentence", path, n)
-        src = line[2:].split()
-        edits: list[tuple[int, int, str, list[str]]] = []
-        annotator = None
-        while n < len(lines) and lines[n].startswith("A "):
-            fields = lines[n][2:].split("|||")
-            n += 1
+    """Each sentence of M2 LINES, read a line at a time: (its words, the first annotator's
+    edits in order)."""
+    src: list[str] | None = None
+    edits: list[tuple[int, int, str, list[str]]] = []
+    annotator = None
+    for n, line in enumerate(lines, 1):
+        if src is not None and line.startswith("A "):
+            fields = line[2:].split("|||")
             if len(fields) < 6:
                 raise InputError("expected 'A start end|||type|||correction|||...|||id'",
                                  path, n)
@@ -147,6 +140,16 @@ def _m2_blocks(lines: list[str], path: str
                                  path, n)
             repl = [] if fields[2].strip() == "-NONE-" else fields[2].split()
             edits.append((a, b, fields[1], repl))
+            continue
+        if src is not None:
+            yield src, sorted(edits, key=lambda e: (e[0], e[1]))
+            src = None
+        if not line.strip():
+            continue
+        if not line.startswith("S "):
+            raise InputError("expected an 'S ' line to start an M2 sentence", path, n)
+        src, edits, annotator = line[2:].split(), [], None
+    if src is not None:
         yield src, sorted(edits, key=lambda e: (e[0], e[1]))
 
 
