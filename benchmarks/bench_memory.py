@@ -8,7 +8,7 @@ should stay flat, or grow by those numbers only, from 1x to 20x UD English EWT t
 is the kernel's (getrusage of the finished child). The inputs are built in a temporary folder
 outside the repository and removed afterwards.
 
-    python benchmarks/bench_memory.py [--sizes 1,5,20] [--parsebench PATH]
+    python benchmarks/bench_memory.py [--sizes 1,5,20] [--only noise] [--parsebench PATH]
 
 eval deps is measured twice: against a parse with the same words (heads and labels
 moved on every 7th word) and against one with every 10th sentence's first word split
@@ -92,6 +92,8 @@ def build(folder: Path, copies: int) -> tuple[Path, Path, Path, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="1,5,20")
+    ap.add_argument("--only", default="", help="measure only the commands whose name holds "
+                    "this text (e.g. noise)")
     ap.add_argument("--parsebench", default=str(Path(sys.executable).with_name("parsebench")))
     args = ap.parse_args()
     if not TRAIN.exists():
@@ -119,6 +121,8 @@ def main() -> None:
                     ("noise --kind grammar --rate 0.05",
                      [pb, "noise", str(gold), "-o", str(folder / "learner.conllu"), "--kind",
                       "grammar", "--rate", "0.05"])):
+                if args.only not in what:
+                    continue
                 mb, secs = measure(cmd)
                 rows.append((what, copies, words, mb, secs))
                 print(f"  {what:<26} {mb:8.0f} MB {secs:7.1f} s {words / secs:10,.0f} words/s",

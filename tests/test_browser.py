@@ -109,3 +109,80 @@ spec = "udpipe:{model}"
         assert not [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
     finally:
         d.quit()
+
+
+def test_grammar_runs_are_browsed_and_filtered_by_error_type(tmp_path: Path) -> None:
+    """Learner-like errors move words: the browser lists those sentences too, draws both
+    parses over their own words with the alignment between them, and filters by error
+    type (the counts checked against the exported M2 files, not the page's data)."""
+    corpus, model = udpipe_on_ewt(tmp_path, 40)
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{corpus}"
+[noise]
+kind = "grammar"
+per_sentence = [1]
+replicates = 1
+seed = 3
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{model}"
+''')
+    store = tmp_path / "s.sqlite"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(store), "--report", str(tmp_path / "rep")], capture_output=True,
+                       text=True, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    assert subprocess.run([sys.executable, "-m", "parsebench.cli", "export", str(store), "-o",
+                           str(tmp_path / "x")], capture_output=True).returncode == 0
+    from parsebench.metrics.wordalign import read_m2_edits
+
+    m2 = next((tmp_path / "x" / "exp").rglob("*.m2"))
+    blocks = read_m2_edits(m2)
+    by_type: dict[str, int] = {}
+    for _, edits in blocks:
+        for t in {e[2] for e in edits}:
+            by_type[t] = by_type.get(t, 0) + 1
+    assert by_type and len(blocks) == 40
+    kind, count = max(by_type.items(), key=lambda x: x[1])
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = _driver()
+    try:
+        d.get((tmp_path / "rep" / "index.html").as_uri())
+        b = d.find_element(By.CSS_SELECTOR, ".browser")
+        assert b.find_element(By.CSS_SELECTOR, ".count").text == "40 of 40 parses shown"
+        etype = Select(b.find_element(By.NAME, "etype"))
+        assert {o.get_attribute("value") for o in etype.options} == {"", *by_type}
+        etype.select_by_value(kind)
+        assert b.find_element(By.CSS_SELECTOR, ".count").text == \
+            f"{count} of 40 parses shown"
+        rows = b.find_elements(By.CSS_SELECTOR, "tbody tr")
+        assert len(rows) == count
+        assert all(kind in r.find_elements(By.TAG_NAME, "td")[4].text.split() for r in rows)
+        k = int(rows[0].find_elements(By.TAG_NAME, "td")[0].text)
+        rows[0].click()
+        words, edits = blocks[k - 1]  # the noisy words, and the edits back to the clean
+        aligned = b.find_element(By.CSS_SELECTOR, ".picked svg.alignment")
+        texts = [t.text for t in aligned.find_elements(By.CSS_SELECTOR, "text.word")]
+        assert texts[:len(words)] == words  # the noisy words above the clean ones
+        assert aligned.find_elements(By.CSS_SELECTOR, "line.pair")
+        drawn = b.find_elements(By.CSS_SELECTOR, ".picked svg.parse")
+        assert len(drawn) == 2
+        noisy_words = [t.text for t in drawn[1].find_elements(By.CSS_SELECTOR, "text.word")]
+        assert noisy_words == words
+        # the error's words are marked: in the noisy drawing (a replaced, added or moved
+        # word), or in the clean one (a missing word)
+        assert any(svg.find_elements(By.CSS_SELECTOR, "text.miss") for svg in drawn), edits
+        widest = d.execute_script(
+            "return Math.max(...[...document.querySelectorAll('body *')]"
+            ".filter(e => !e.closest('.drawn')).map(e => e.getBoundingClientRect().right))")
+        assert widest <= 1300, widest
+        ARTIFACTS.mkdir(exist_ok=True)
+        d.execute_script("arguments[0].scrollIntoView()",
+                         b.find_element(By.CSS_SELECTOR, ".picked"))
+        assert d.save_screenshot(str(ARTIFACTS / "browser-grammar.png"))
+        assert not [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    finally:
+        d.quit()

@@ -1,13 +1,15 @@
 """The report's sentence browser: every sentence of a run, filtered and drawn in the page.
 
 The run stores, per parser, the clean words once, each noisy version's
-misspelled words, the clean parse's arcs and a noisy parse's arcs only where
-they differ from the clean ones (:func:`parsebench.runner.browser_data`). The
-page carries that as JSON and a small script (no library, no network) that
-filters the (parser, version, sentence) triples as the user asks, shows one
-page of them at a time, and draws the picked sentence's clean and noisy parse
-as :mod:`parsebench.draw` does. Every text from the data goes into the page
-through ``textContent``, never as markup.
+misspelled words (or, for noise that moves words, each changed sentence's noisy
+words, alignment and error types, filterable by type), the clean parse's arcs
+and a noisy parse's arcs only where they differ from the clean ones
+(:func:`parsebench.runner.browser_data`). The page carries that as JSON and a
+small script (no library, no network) that filters the (parser, version,
+sentence) triples as the user asks, shows one page of them at a time, and draws
+the picked sentence's clean and noisy parse as :mod:`parsebench.draw` does.
+Every text from the data goes into the page through ``textContent``, never as
+markup.
 """
 
 from __future__ import annotations
@@ -47,12 +49,13 @@ def html_of(data: dict[str, Any], key: int) -> str:
             "<label>parse <select name='status'><option value=''>any</option>"
             "<option value='changed'>changed</option><option value='unchanged'>unchanged"
             "</option><option value='failed'>failed</option></select></label> "
-            "<label>misspellings <select name='errors'><option value=''>any</option>"
+            "<label>errors <select name='errors'><option value=''>any</option>"
             "<option>0</option><option>1</option><option>2</option><option>3+</option>"
-            "</select></label> <label>word <input name='word' type='search' size='12'>"
+            "</select></label> <label>error type <select name='etype'></select></label> "
+            "<label>word <input name='word' type='search' size='12'>"
             "</label></div>"
             "<p class='count'></p><table class='rows'><thead><tr><th>#</th><th>parser</th>"
-            "<th>level</th><th>replicate</th><th>misspelled</th><th>changed arcs</th>"
+            "<th>level</th><th>replicate</th><th>errors</th><th>changed arcs</th>"
             "<th>parse</th><th>noisy text</th></tr></thead><tbody></tbody></table>"
             "<p class='pager'><button name='prev'>previous</button> <span></span> "
             "<button name='next'>next</button></p><div class='picked'></div>"

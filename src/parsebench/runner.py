@@ -215,7 +215,9 @@ def _changed_arcs(clean: list[list[Any]] | None, noisy: list[list[Any]] | None
 
 def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
     """Every sentence of every version as the report's sentence browser needs it, small:
-    the clean words once, a noisy version's misspelled words only, the clean parse's arcs
+    the clean words once, a noisy version's misspelled words only (with noise that moves
+    words, the changed sentences' noisy words, alignment and error types), the clean
+    parse's arcs
     [dependent, head, label number], a noisy parse only where it differs from the clean
     one (0: the same parse, "F": failed, {"d": arcs}: the arcs of the words whose head or
     label moved), and the gold's arcs if any. On the Bigert protocol on EWT test (51
@@ -236,14 +238,23 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
     for v in corpus.versions[1:]:
         assert v.level is not None
         versions.append({"level": v.level.short, "seed": v.seed})
-        noise.append([[[i, w] for i, (w, c) in enumerate(zip(s.forms, cs.forms, strict=False))
-                       if w != c] for s, cs in zip(v.sentences, clean_v.sentences,
-                                                   strict=True)])
+        if v.alignments is not None:
+            # noise that moves words (learner-like errors): each changed sentence's noisy
+            # words in full, its alignment to the clean words and its error types
+            noise.append([{"w": s.forms, "a": [list(x) for x in a.pairs], "t": a.types}
+                          if a.types or s.forms != cs.forms else []
+                          for s, cs, a in zip(v.sentences, clean_v.sentences, v.alignments,
+                                              strict=True)])
+        else:
+            noise.append([[[i, w] for i, (w, c) in enumerate(zip(s.forms, cs.forms,
+                                                                   strict=False))
+                           if w != c] for s, cs in zip(v.sentences, clean_v.sentences,
+                                                       strict=True)])
         row: list[Any] = []
         for k, s in enumerate(v.sentences):
             a = arcs(parsed.parse_of(s))
             c = clean[k]
-            if a == c:
+            if a == c and (v.alignments is None or s.forms == clean_v.sentences[k].forms):
                 row.append(0)
             elif parsed.kind == "deps" and isinstance(a, list) and isinstance(c, list) \
                     and [x[0] for x in a] == [x[0] for x in c]:
@@ -414,7 +425,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             examples = _examples(parsed, corpus, exp)
             if examples:
                 results.append((conf.name, "examples", parsed.kind, "chosen", "", examples))
-            if len(corpus.versions) > 1 and not moves:
+            if len(corpus.versions) > 1 and (not moves or all(
+                    v.alignments is not None for v in corpus.versions[1:])):
                 results.append((conf.name, "browser", parsed.kind, "all", "",
                                 browser_data(parsed, corpus)))
             progress.advance()

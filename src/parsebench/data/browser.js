@@ -48,6 +48,29 @@ function draw(words, arcs, other, gold, marked, undirected, labels) {
   }
   return svg;
 }
+function alignment(noisy, clean, pairs) {
+  // the noisy words above the clean ones, a line for each aligned pair; a word with no
+  // partner (added above, missing below) or another form is red
+  const pos = ws => { const xs = []; let x = 10; for (const w of ws) { const wd = Math.max(7.2 * w.length, 28); xs.push(x + wd / 2); x += wd + 14; } return [xs, x + 10]; };
+  const [xn, wn] = pos(noisy), [xc, wc] = pos(clean);
+  const svg = el('svg', {width: Math.max(wn, wc), height: 70, class: 'alignment', 'font-size': 12, 'font-family': 'sans-serif'}, undefined, true);
+  const up = new Map(pairs.map(([i, j]) => [i, j])), down = new Map(pairs.map(([i, j]) => [j, i]));
+  noisy.forEach((w, i) => svg.appendChild(el('text', {x: xn[i], y: 14, 'text-anchor': 'middle', fill: up.has(i) && clean[up.get(i)] === w ? '#445' : '#d62728', class: up.has(i) ? 'word' : 'word added'}, w, true)));
+  clean.forEach((w, j) => svg.appendChild(el('text', {x: xc[j], y: 64, 'text-anchor': 'middle', fill: down.has(j) ? '#445' : '#d62728', class: down.has(j) ? 'word' : 'word missing'}, w, true)));
+  for (const [i, j] of pairs) {
+    const moved = pairs.some(([a, b]) => (a - i) * (b - j) < 0);  // crosses another pair
+    svg.appendChild(el('line', {x1: xn[i], y1: 19, x2: xc[j], y2: 51, stroke: moved ? '#d62728' : '#999', class: moved ? 'pair moved' : 'pair'}, undefined, true));
+  }
+  return svg;
+}
+function mapArcs(arcs, pairs, reverse) {
+  // ARCS over one side's words, renumbered to the other side's through the alignment;
+  // an arc whose word has no partner is dropped
+  const m = new Map(pairs.map(([i, j]) => reverse ? [j + 1, i + 1] : [i + 1, j + 1]));
+  const out = [];
+  for (const [d, h, l] of arcs) if (m.has(d) && (h === 0 || m.has(h))) out.push([m.get(d), h === 0 ? 0 : m.get(h), l]);
+  return out;
+}
 function browser(root) {
   const D = JSON.parse(root.querySelector('.pb-data').textContent);
   const page = +root.dataset.page, f = {};
@@ -58,6 +81,13 @@ function browser(root) {
   opt(f.level, '', 'any'); levels.forEach(l => opt(f.level, l, l));
   const reps = [...new Set(D.versions.map(v => v.seed))];
   opt(f.replicate, '', 'any'); reps.forEach((s, i) => opt(f.replicate, s, String(i + 1) + ' (seed ' + s + ')'));
+  const moved = e => e && !Array.isArray(e);
+  const types = [...new Set(D.noise.flatMap(v => v.flatMap(e => moved(e) ? e.t : [])))].sort();
+  if (f.etype) {
+    opt(f.etype, '', 'any'); types.forEach(t => opt(f.etype, t, t));
+    if (!types.length) f.etype.parentNode.style.display = 'none';
+  }
+  const edits = e => moved(e) ? (e.t.length || 1) : e.length;
   let start = 0, hits = [];
   function noisyArcs(p, v, k) {
     const n = D.noisy[p][v][k], c = D.clean[p][k];
@@ -69,11 +99,17 @@ function browser(root) {
   }
   function status(p, v, k) {
     const n = D.noisy[p][v][k];
-    return n === 'F' || (n === 0 && D.clean[p][k] === 'F') ? 'failed' : n === 0 ? 'unchanged' : 'changed';
+    if (n === 'F' || (n === 0 && D.clean[p][k] === 'F')) return 'failed';
+    // words moved: changed when an arc changed through the alignment
+    return n === 0 || (moved(D.noise[v][k]) && changedArcs(p, v, k) === 0) ? 'unchanged' : 'changed';
   }
   function changedArcs(p, v, k) {
-    const n = D.noisy[p][v][k], c = D.clean[p][k];
+    const n = D.noisy[p][v][k], c = D.clean[p][k], e = D.noise[v][k];
     if (n === 0 || n === 'F' || c === 'F') return n === 0 ? 0 : null;
+    if (moved(e)) {
+      const a = new Set(c.map(key));
+      return noisyArcs(p, v, k).filter(x => !a.has(key(mapArcs([x], e.a, false)[0] || [-1, -1, -1]))).length;
+    }
     if (n.d) return n.d.length;
     const a = new Set(c.map(key)); let d = 0;
     for (const x of n) if (!a.has(key(x))) d++;
@@ -88,10 +124,11 @@ function browser(root) {
         if (f.level.value && D.versions[v].level !== f.level.value) continue;
         if (f.replicate.value && String(D.versions[v].seed) !== f.replicate.value) continue;
         for (let k = 0; k < D.words.length; k++) {
-          const m = D.noise[v][k].length;
+          const e = D.noise[v][k], m = edits(e);
           if (f.errors.value && (f.errors.value === '3+' ? m < 3 : m !== +f.errors.value)) continue;
+          if (f.etype && f.etype.value && !(moved(e) && e.t.includes(f.etype.value))) continue;
           if (f.status.value && status(p, v, k) !== f.status.value) continue;
-          if (word && !D.words[k].some(w => w.toLowerCase() === word) && !D.noise[v][k].some(x => x[1].toLowerCase() === word)) continue;
+          if (word && !D.words[k].some(w => w.toLowerCase() === word) && !(moved(e) ? e.w.some(w => w.toLowerCase() === word) : e.some(x => x[1].toLowerCase() === word))) continue;
           hits.push([p, v, k]);
         }
       }
@@ -99,6 +136,14 @@ function browser(root) {
     start = 0; render();
   }
   function noisyWords(v, k) {
+    const e = D.noise[v][k];
+    if (moved(e)) {
+      // marked: a word with no clean partner, another form, or moved (its pair crosses
+      // another: a swap)
+      const up = new Map(e.a.map(([i, j]) => [i, j]));
+      const crosses = i => e.a.some(([a, b]) => (a - i) * (b - up.get(i)) < 0);
+      return [e.w, e.w.map((x, i) => !up.has(i) || D.words[k][up.get(i)] !== x || crosses(i))];
+    }
     const w = D.words[k].slice(), marked = w.map(() => false);
     for (const [i, x] of D.noise[v][k]) { w[i] = x; marked[i] = true; }
     return [w, marked];
@@ -109,7 +154,8 @@ function browser(root) {
     for (const [p, v, k] of hits.slice(start, start + page)) {
       const [w, marked] = noisyWords(v, k), ch = changedArcs(p, v, k);
       const tr = el('tr', {class: 'row', 'data-p': p, 'data-v': v, 'data-k': k});
-      for (const c of [k + 1, D.parsers[p], D.versions[v].level, 'seed ' + D.versions[v].seed, D.noise[v][k].length, ch === null ? 'n/a' : ch, status(p, v, k)]) tr.appendChild(el('td', {}, String(c)));
+      const e = D.noise[v][k];
+      for (const c of [k + 1, D.parsers[p], D.versions[v].level, 'seed ' + D.versions[v].seed, moved(e) ? e.t.join(' ') || edits(e) : e.length, ch === null ? 'n/a' : ch, status(p, v, k)]) tr.appendChild(el('td', {}, String(c)));
       const td = el('td', {class: 'text'});
       w.forEach((x, i) => { td.appendChild(el(marked[i] ? 'mark' : 'span', {}, x)); td.appendChild(document.createTextNode(' ')); });
       tr.appendChild(td);
@@ -124,12 +170,23 @@ function browser(root) {
     const undirected = D.kinds[p] === 'links', gold = D.gold && D.kinds[p] === 'deps' ? D.gold[k] : null;
     const labels = D.labels[p];
     out.appendChild(el('h4', {}, D.parsers[p] + ': sentence ' + (k + 1) + ', ' + D.versions[v].level + ' (seed ' + D.versions[v].seed + ')'));
-    const [w, marked] = noisyWords(v, k);
-    for (const [name, arcs, other, words, m] of [['clean', c, n, D.words[k], D.words[k].map(() => false)], ['noisy', n, c, w, marked]]) {
+    const [w, marked] = noisyWords(v, k), e = D.noise[v][k];
+    let cOther = n, nOther = c, cMarked = D.words[k].map(() => false), gold2 = gold;
+    if (moved(e)) {
+      // the parses are over different words: each is compared with the other's arcs
+      // carried over through the alignment, and the alignment is drawn between them
+      const down = new Set(e.a.map(x => x[1]));
+      cMarked = D.words[k].map((_, j) => !down.has(j));
+      cOther = n === 'F' ? 'F' : mapArcs(n, e.a, false);
+      nOther = c === 'F' ? 'F' : mapArcs(c, e.a, true);
+      out.appendChild(el('p', {}, 'alignment (' + (e.t.join(', ') || 'no type') + ')'));
+      const box = el('div', {class: 'drawn aligned'}); box.appendChild(alignment(w, D.words[k], e.a)); out.appendChild(box);
+    }
+    for (const [name, arcs, other, words, m, g] of [['clean', c, cOther, D.words[k], cMarked, gold], ['noisy', n, nOther, w, marked, moved(e) ? null : gold2]]) {
       out.appendChild(el('p', {}, name));
       if (arcs === 'F') { out.appendChild(el('p', {class: 'failed'}, 'the parse failed')); continue; }
       const box = el('div', {class: 'drawn ' + name});
-      box.appendChild(draw(words, arcs, other === 'F' ? null : other, gold === 'F' ? null : gold, m, undirected, labels));
+      box.appendChild(draw(words, arcs, other === 'F' ? null : other, g === 'F' ? null : g, m, undirected, labels));
       out.appendChild(box);
     }
     // a long sentence opens scrolled to its first misspelled word, both drawings alike

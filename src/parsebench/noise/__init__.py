@@ -32,6 +32,16 @@ from parsebench.formats.conllu import NO_HEAD, Sentence
 
 OPERATIONS = ("sub", "ins", "del", "trans")
 KEYBOARDS = {"en": "us-qwerty", "sv": "sv-qwerty"}
+POSITION = "i"
+"""Word positions in a corpus are 4-byte integers (half the memory of 8-byte ones)."""
+
+
+def check_positions(words: int) -> None:
+    """Refuse a corpus too long for 4-byte word positions (2,147,483,647 words, some
+    10 GB of CoNLL-U), in one line, before an array overflows."""
+    if words >= 2**31:
+        raise InputError(f"more than {2**31 - 1:,} words: noise a corpus of that size in "
+                         "parts")
 
 
 @dataclass(frozen=True)
@@ -437,11 +447,12 @@ class StreamedCorpus:
 
     def __init__(self, read: Reader, min_length: int) -> None:
         self.read, self.min_length = read, min_length
-        self.starts = array("q")
-        self.pool = array("q")
+        self.starts = array(POSITION)
+        self.pool = array(POSITION)
         vocab: set[str] = set()
         words = 0
         for forms, blocked in read():
+            check_positions(words + len(forms))
             self.starts.append(words)
             for t, w in enumerate(forms):
                 vocab.add(w.lower())
@@ -475,7 +486,7 @@ class StreamedCorpus:
         if settings.rate is not None:
             target = math.floor(settings.rate * report.words + 0.5)
             done = 0
-            draws = _draw(array("q", self.pool), random.Random(settings.seed))
+            draws = _draw(array(POSITION, self.pool), random.Random(settings.seed))
             while done < target:
                 need = target - done
                 batch = list(islice(draws, need + max(16, need // 8)))

@@ -33,6 +33,7 @@ from typing import TextIO
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.wordalign import m2_words
+from parsebench.noise import POSITION, check_positions
 
 TYPES = ("M:DET", "U:DET", "R:DET", "M:PREP", "U:PREP", "R:PREP", "R:VERB:SVA",
          "R:VERB:FORM", "R:VERB:TENSE", "R:NOUN:NUM", "R:PRON", "R:WO", "U:REPEAT", "R:ORTH",
@@ -588,12 +589,13 @@ class Planner:
         self.kinds = list(kinds)
         self.unrealised = 0
         """Chosen sites that made no error (none should; each is reported as short)."""
-        self.by_kind: dict[str, array[int]] = {k: array("q") for k in TYPES}
-        self.starts = array("q")
+        self.by_kind: dict[str, array[int]] = {k: array(POSITION) for k in TYPES}
+        self.starts = array(POSITION)
         words = 0
         self.annotated = False
         """Whether any word has a UPOS: without one most kinds have no site."""
         for s in read():
+            check_positions(words + len(s.forms))
             self.annotated = self.annotated or annotated(s)
             self.starts.append(words)
             for kind, start, _ in self.sites(s):
@@ -616,7 +618,7 @@ class Planner:
             target = math.floor(settings.rate * self.words + 0.5)
             taken: dict[int, list[tuple[int, int]]] = {}
             done = 0
-            everywhere = {kind: array("q", self.by_kind[kind]) for kind in settings.types}
+            everywhere = {kind: array(POSITION, self.by_kind[kind]) for kind in settings.types}
             if target:
                 for kind, g in _Draw(everywhere, settings.weights, random.Random(settings.seed)):
                     si = bisect_right(self.starts, g) - 1
@@ -641,7 +643,8 @@ class Planner:
                 for kind in settings.types:
                     sites = self.by_kind[kind]
                     hi = bisect_left(sites, end, lo[kind])
-                    pools[kind] = array("q", (g - self.starts[si] for g in sites[lo[kind]:hi]))
+                    pools[kind] = array(POSITION,
+                                        (g - self.starts[si] for g in sites[lo[kind]:hi]))
                     lo[kind] = hi
                 got = _place(pools, settings.weights, want,
                              random.Random(settings.seed * 1_000_003 + si))
