@@ -234,7 +234,9 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
 
     clean_v = corpus.versions[0]
     clean = [arcs(parsed.parse_of(s)) for s in clean_v.sentences]
-    versions, noise, noisy = [], [], []
+    versions: list[dict[str, Any]] = []
+    noise: list[list[Any]] = []
+    noisy: list[list[Any]] = []
     for v in corpus.versions[1:]:
         assert v.level is not None
         versions.append({"level": v.level.short, "seed": v.seed})
