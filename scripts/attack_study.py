@@ -17,7 +17,8 @@ from typing import Any
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 PARSERS = {"udpipe": f"udpipe:{SHARED / 'models/en_ewt.udpipe'}",
-           "spacy-ud": f"spacy:{SHARED / 'models/en_ewt_spacy'}"}
+           "spacy-ud": f"spacy:{SHARED / 'models/en_ewt_spacy'}",
+           "biaffine": f"supar:{SHARED / 'models/en_ewt_biaffine/en_ewt_biaffine.pt'}"}
 BUDGETS = (1, 2)
 
 
