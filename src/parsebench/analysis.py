@@ -15,6 +15,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from parsebench.errors import InputError, iter_lines, read_lines
 from parsebench.formats.brackets import (
@@ -317,6 +318,18 @@ def carries(parses: Sequence[Parse], projection: str) -> bool:
         return any(h != NO_HEAD for p in done for h in p.heads)
     column = {"deprel": "deprels", "upos": "upos", "tag": "upos", "xpos": "xpos"}
     return any(v != "_" for p in done for v in getattr(p, column[projection]))
+
+
+def drawn_arcs(p: Parse) -> list[list[Any]] | None:
+    """The parse's arcs as the report draws and browses them: [dependent, head, label]
+    (head 0 the root; a word without a head has none), or [left, right, label] links
+    (word 0 the wall); None for trees and failures."""
+    if p.failed or p.kind not in ("deps", "links"):
+        return None
+    if p.kind == "links":
+        return [[i, j, lab] for i, j, lab in p.links]
+    return [[i, h, d] for i, (h, d) in enumerate(zip(p.heads, p.deprels, strict=True), 1)
+            if h >= 0]
 
 
 def tree_text(p: Parse, words: Sequence[str]) -> str:

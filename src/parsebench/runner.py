@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsebench.analysis import Parse, from_sentence, project
+from parsebench.analysis import Parse, drawn_arcs, from_sentence, project
 from parsebench.corpus import CorpusData, Parsed, Version, levels_of, load_corpus, versions_by_level
-from parsebench.draw import arcs_of
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.noise import Keyboard
@@ -159,16 +158,6 @@ def _speed(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
                                            "max": max(v)} for n, v in sorted(by_len.items())}}
 
 
-def _arcs(p: Parse) -> list[list[Any]] | None:
-    """The parse's arcs as the report draws them: [dependent, head, label] (head 0 the
-    root), or [left, right, label] links (word 0 the wall); None for trees and failures."""
-    if p.failed or p.kind not in ("deps", "links"):
-        return None
-    if p.kind == "links":
-        return [[i, j, lab] for i, j, lab in p.links]
-    return [[a, h, d] for a, h, d in arcs_of(p.heads, p.deprels)]
-
-
 def _rows_of(p: Parse) -> list[str]:
     """The parse a row a word, as the report's tables show it."""
     if p.failed:
@@ -178,7 +167,7 @@ def _rows_of(p: Parse) -> list[str]:
 
 def _tags(p: Parse) -> list[str] | None:
     """A tagger's tags (a parse with tags and no arcs), for the drawing."""
-    return list(p.upos) if not p.failed and p.upos and not _arcs(p) \
+    return list(p.upos) if not p.failed and p.upos and not drawn_arcs(p) \
         and any(t not in ("", "_") for t in p.upos) else None
 
 
@@ -186,14 +175,14 @@ def _example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level:
              seed: int, why: str, alignment: Any = None) -> dict[str, Any]:
     """One sentence's clean and noisy parse side by side, for the report; with noise
     that moves words, the ALIGNMENT of the noisy words to the clean ones goes with it."""
-    ca, na = _arcs(clean), _arcs(noisy)
+    ca, na = drawn_arcs(clean), drawn_arcs(noisy)
     out = {"sentence": number, "level": level.short, "level_label": level.label, "seed": seed,
            "why": why, "kind": clean.kind,
            "clean_words": clean.forms, "noisy_words": noisy.forms,
            "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=False)],
            "clean": _rows_of(clean), "noisy": _rows_of(noisy), "clean_arcs": ca,
            "noisy_arcs": na,
-           "gold_arcs": _arcs(gold) if gold is not None and gold.kind == clean.kind
+           "gold_arcs": drawn_arcs(gold) if gold is not None and gold.kind == clean.kind
            else None,
            "changed_arcs": _changed_arcs(ca, na),
            "clean_tags": _tags(clean), "noisy_tags": _tags(noisy)}
@@ -227,7 +216,7 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
     def arcs(p: Parse) -> list[list[int]] | str:
         if p.failed:
             return "F"
-        got = _arcs(p)
+        got = drawn_arcs(p)
         if got is None:
             return []
         return [[a, b, labels.setdefault(str(lab), len(labels))] for a, b, lab in got]
@@ -266,7 +255,7 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
                 row.append(a)
         noisy.append(row)
     # the gold's labels as text: each parser numbers its own labels
-    gold = [_arcs(from_sentence(s)) for s in corpus.sentences] if corpus.gold else None
+    gold = [drawn_arcs(from_sentence(s)) for s in corpus.sentences] if corpus.gold else None
     return {"kind": parsed.kind, "versions": versions, "labels": list(labels),
             "words": [s.forms for s in clean_v.sentences], "noise": noise, "clean": clean,
             "noisy": noisy, "gold": gold}
@@ -318,7 +307,7 @@ def _examples(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[
             got = pair(n, v)
             if got is None:
                 continue
-            changed = _changed_arcs(_arcs(got[0]), _arcs(got[1]))
+            changed = _changed_arcs(drawn_arcs(got[0]), drawn_arcs(got[1]))
             if v.alignments:  # the words differ: rank by the edit's size, then arcs
                 changed = len(got[0].forms) + len(got[1].forms) - 2 * len(
                     v.alignments[n - 1].pairs) + (changed or 0)
