@@ -95,8 +95,11 @@ class Adapter(ABC):
         """One outcome per item, in order."""
 
     def identity(self) -> dict[str, str]:
-        """What decides the output: adapter, versions, model checksum, options."""
-        return {"adapter": self.name, "arg": self.arg or ""}
+        """What decides the output: adapter, versions, model checksum, options. By default
+        what :meth:`spec_identity` gives, so an adapter that knows its identity from the
+        spec alone writes that once."""
+        got = type(self).spec_identity(self.arg)
+        return got if got is not None else {"adapter": self.name, "arg": self.arg or ""}
 
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:

@@ -57,10 +57,6 @@ class LinkGrammar(Adapter):
             self.dictionary = lg.Dictionary(arg or "en")
         self.opts = lg.ParseOptions(verbosity=0, spell_guess=0, linkage_limit=100)
 
-    def identity(self) -> dict[str, str]:
-        return {"adapter": self.name, "version": self.lg.__version__,
-                "dictionary": self.arg or "en"}
-
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
         try:
@@ -215,9 +211,6 @@ class LinkGrammarTrees(LinkGrammar):
 
     name = "linkgrammar-trees"
     kind = "tree"
-
-    def identity(self) -> dict[str, str]:
-        return {**super().identity(), "adapter": self.name, "output": "constituents"}
 
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:

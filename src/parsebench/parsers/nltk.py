@@ -43,11 +43,6 @@ class TnTTagger(Adapter):
                 tnt_cache.save(tagger, kept)
         self.tagger = tagger
 
-    def identity(self) -> dict[str, str]:
-        got = self.spec_identity(self.arg)
-        assert got is not None
-        return got
-
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
         if not arg:
@@ -90,11 +85,6 @@ class Earley(Adapter):
             raise InputError(f"not an NLTK CFG grammar: {exc}", arg) from None
         self.words = {t for p in grammar.productions() for t in p.rhs() if isinstance(t, str)}
         self.parser = EarleyChartParser(grammar)
-
-    def identity(self) -> dict[str, str]:
-        got = self.spec_identity(self.arg)
-        assert got is not None
-        return got
 
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:

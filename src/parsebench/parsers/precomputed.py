@@ -25,11 +25,6 @@ class Precomputed(Adapter):
         kinds = {p.kind for p in self.parses}
         self.kind = "tree" if "tree" in kinds else "links" if "links" in kinds else "deps"
 
-    def identity(self) -> dict[str, str]:
-        got = self.spec_identity(self.arg)
-        assert got is not None
-        return got
-
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
         return {"adapter": cls.name, "file": file_digest(arg)} if arg else None

@@ -56,11 +56,6 @@ class SuPar(Adapter):
             raise InputError(f"a SuPar {getattr(self.parser, 'NAME', 'model')!r} model, "
                              "not a dependency parser", arg)
 
-    def identity(self) -> dict[str, str]:
-        got = self.spec_identity(self.arg)
-        assert got is not None
-        return got
-
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
         if not arg:

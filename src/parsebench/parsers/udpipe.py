@@ -29,11 +29,6 @@ class UDPipe(Adapter):
         if self.model is None:
             raise InputError("not a UDPipe model (or unreadable)", arg)
 
-    def identity(self) -> dict[str, str]:
-        got = self.spec_identity(self.arg)
-        assert got is not None
-        return got
-
     @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
         if not arg:
