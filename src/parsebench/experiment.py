@@ -27,7 +27,7 @@ METRICS_KEYS = {"rows", "sentences", "deps", "f1", *(pm.name for pm in PAIRED)}
 method of :data:`parsebench.metrics.base.PAIRED` is switched on and off by its name."""
 
 TABLES: dict[str, set[str]] = {
-    "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report"},
+    "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report", "attack"},
     "corpus": {"path", "limit", "corrected", "gold", "typos_only", "alignment",
                "errant_pipeline"},
     "noise": {"rates", "per_sentence", "natural", "replicates", "seed", "lang", "lexicon",
@@ -36,6 +36,7 @@ TABLES: dict[str, set[str]] = {
     "metrics": METRICS_KEYS,
     "calibration": {"path", "limit"},
     "report": {"examples", "changed_most", "level", "replicate"},
+    "attack": {"budget", "candidates", "queries"},
 }
 
 
@@ -136,6 +137,10 @@ class Experiment:
     example_level: str | None = None
     """The level of those (a label such as "rate=0.05"; default the lowest)."""
     example_replicate: int = 1
+    attack: tuple[tuple[int, ...], int, int] | None = None
+    """``[attack]``: (budgets K, candidates a word, queries a sentence); each dependency
+    parser is attacked at each K, seeded by the experiment's seed (:mod:`parsebench.attack`
+    ), beside the random noise."""
 
     def config(self) -> dict[str, Any]:
         """The settings as stored with a run (paths as given, resolved)."""
@@ -155,7 +160,9 @@ class Experiment:
                 "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1,
                 "evalb": self.evalb,
                 "flat": str(self.flat_rules) if self.flat_rules else self.flat,
-                **self.switches}
+                **self.switches,
+                **({"attack": {"budget": list(self.attack[0]), "candidates": self.attack[1],
+                               "queries": self.attack[2]}} if self.attack else {})}
 
     def wants(self, method: str) -> bool:
         """Whether ``[metrics]`` leaves METHOD on."""
@@ -426,10 +433,38 @@ def load(path: str | Path) -> Experiment:
     if isinstance(rep, bool) or not 1 <= rep <= exp.replicates:
         raise r.fail(f"replicate: from 1 to {exp.replicates}", "report", "replicate")
     exp.example_replicate = rep
-    if not exp.levels and not exp.natural and not exp.corrected and not exp.deps:
+    attack_t = r.get(data, "", "attack", dict)
+    if attack_t is not None:
+        exp.attack = _attack(r, attack_t, exp.seed, exp.min_length)
+    if not exp.levels and not exp.natural and not exp.corrected and not exp.deps \
+            and not exp.attack:
         raise r.fail("nothing to measure: give [noise] rates or per_sentence, [corpus] "
                      "corrected, or a gold corpus with deps = true")
     return exp
+
+
+def _attack(r: _Reader, t: dict[str, Any], seed: int, min_length: int
+            ) -> tuple[tuple[int, ...], int, int]:
+    """``[attack]``, each value checked as ``parsebench attack`` checks its options."""
+    from parsebench.attack import Options
+
+    r.check_keys(t, "attack")
+    budget = r.get(t, "attack", "budget", (int, list), [1])
+    budgets = budget if isinstance(budget, list) else [budget]
+    if not budgets or not all(isinstance(k, int) and not isinstance(k, bool)
+                              for k in budgets):
+        raise r.fail("budget: a count of words a sentence, or a list of them", "attack",
+                     "budget")
+    candidates = r.get(t, "attack", "candidates", int, 5)
+    queries = r.get(t, "attack", "queries", int, 50)
+    for k in budgets:
+        try:
+            Options(k, candidates, queries, seed, min_length).check()
+        except InputError as exc:
+            key = next((n for n in ("queries", "candidates") if f"--{n}" in exc.message),
+                       "budget")
+            raise r.fail(exc.message.replace("--", ""), "attack", key) from None
+    return tuple(dict.fromkeys(budgets)), candidates, queries
 
 
 def _positive(r: _Reader, d: dict[str, Any], table: str, key: str) -> int | None:

@@ -534,6 +534,46 @@ def _speed_section(results: list[dict[str, Any]]) -> Section | None:
                                                      plots.time_by_length(series))])
 
 
+def _attack_section(results: list[dict[str, Any]]) -> Section | None:
+    """``[attack]``: the worst case at each budget beside random misspellings at the same
+    budget (docs/attack.md); the attacked sentences are drawn with the examples."""
+    rs = _by(results, "attack")
+    if not rs:
+        return None
+
+    def share(x: Any) -> str:
+        return pct(x["rate"]) if isinstance(x, dict) else "n/a"
+
+    def iv(x: Any) -> str:
+        return interval({"ci95": {"x": x.get("ci95") if isinstance(x, dict) else None}},
+                        "x")
+
+    rows = []
+    for r in rs:
+        v = r["value"]
+        rand = v.get("random") or {}
+        ratio = v.get("ratio") or {}
+        rci = ratio.get("ci95")
+        calls = v["calls"]["per_sentence_mean"]
+        rows.append([r["parser"], r["level"], f"{v['attacked']} of {v['sentences']}",
+                     share(v["success"]), iv(v["success"]), share(rand.get("success")),
+                     share(v["damage"]), iv(v["damage"]), share(rand.get("damage")),
+                     "n/a" if ratio.get("value") is None else f"{ratio['value']:.2f}",
+                     "n/a" if not rci or None in rci else f"[{rci[0]:.2f}, {rci[1]:.2f}]",
+                     "n/a" if calls is None else f"{calls:.1f}"])
+    t = Table("The worst K misspellings a sentence against K random ones",
+              ["parser", "budget", "attacked", "success", "95% CI", "success (random)",
+               "damage", "95% CI", "damage (random)", "ratio", "95% CI",
+               "parses a sentence"], rows,
+              notes=["success: sentences whose parse of the words not misspelled changed; "
+                     "damage: the share of those words whose head or relation changed, "
+                     "against the parser's own clean parse (no gold); random: K "
+                     "misspellings as noise makes them, same seed; ratio: damage under "
+                     "attack over random damage. The sentences the attack hurt most are "
+                     "drawn with the examples below."])
+    return Section("Worst-case misspellings (attack)", [t])
+
+
 def _arcs(x: Any) -> list[tuple[int, int, str]] | None:
     if not isinstance(x, list):
         return None
@@ -761,8 +801,8 @@ SIGNIFICANCE_SAMPLES = summ.SIGNIFICANCE_SAMPLES
 
 def _sections(results: list[dict[str, Any]], tests: list[dict[str, Any]]) -> list[Section]:
     makers = (_rows_section, _sentences_section, _deps_section, _where_section, _f1_section,
-              _types_section, _brackets_section, lambda _: _significance_section(tests),
-              _speed_section, _examples_section)
+              _types_section, _brackets_section, _attack_section,
+              lambda _: _significance_section(tests), _speed_section, _examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]
 
 

@@ -130,6 +130,65 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     return Parsed(kind, outcomes, keys), key, stats
 
 
+def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Store,
+               executor: Executor, key: str, kind: str, progress: Progress
+               ) -> list[tuple[str, str, str, str, str, Any]]:
+    """``[attack]``: the worst-case misspellings of each budget K for one parser, as
+    ``parsebench attack`` finds them (the same search, seed and results), every parse
+    through the store's cache; the sentences the attack hurt most are drawn beside the
+    random noise's examples."""
+    if exp.attack is None:
+        return []
+    if kind != "deps":
+        progress.note(f"{conf.name}: the attack compares heads and relations; a {kind} "
+                      "parser is not attacked")
+        return []
+    from parsebench import attack as atk
+    from parsebench.corpus import parse_from
+    from parsebench.noise import Keyboard, Lexicon
+
+    budgets, candidates, queries = exp.attack
+    kb = Keyboard.load(exp.keyboard or "us-qwerty")
+    lexicon = Lexicon.load(exp.lexicon, exp.lang)
+    out: list[tuple[str, str, str, str, str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        session = _LazySession(conf, executor, store, stack)
+
+        def outcomes(batch: Sequence[Sequence[str]]) -> dict[str, tuple[Any, float]]:
+            needed = {sentence_key(list(w)): list(w) for w in batch}
+            _parse_missing(session, key, needed, store, progress, f"{conf.name} (attack)")
+            return store.parses(key, needed)
+
+        def parse(batch: Sequence[tuple[str, ...]]) -> list[atk.Parsed]:
+            got = outcomes(batch)
+            return [atk.parsed_of(w, got[sentence_key(list(w))][0]) for w in batch]
+
+        for k in budgets:
+            opts = atk.Options(k, candidates, queries, exp.seed, exp.min_length)
+            noisy, r = atk.attack(corpus.sentences, atk.CachedParser(parse), opts, kb,
+                                  lexicon)
+            sig = signature(method="attack", parser=conf.name, budget=k,
+                            candidates=candidates, queries=queries, seed=exp.seed,
+                            lexicon=lexicon.name, keyboard=kb.name, min_length=exp.min_length,
+                            projection="head+deprel")
+            out.append((conf.name, "attack", "head+deprel", f"K={k}", sig, r))
+            worst = sorted((x for x in r["per_sentence"] if x["misspelled"]),
+                           key=lambda x: (-x["damage"], x["sentence"]))[:exp.changed_most]
+            pairs = [(corpus.sentences[x["sentence"] - 1], noisy[x["sentence"] - 1])
+                     for x in worst]
+            got = outcomes([w for c, n in pairs for w in (c.forms, n.forms)])
+            level = Level("per_sentence", k)
+            examples = [_example(parse_from(c, got[sentence_key(c.forms)][0]),
+                                 parse_from(n, got[sentence_key(n.forms)][0]),
+                                 from_sentence(c) if corpus.gold else None,
+                                 x["sentence"], level, exp.seed,
+                                 f"attack, K={k}: {x['damage']} untouched words changed")
+                        for (c, n), x in zip(pairs, worst, strict=True)]
+            if examples:
+                out.append((conf.name, "examples", kind, f"attack K={k}", "", examples))
+    return out
+
+
 def _base(exp: Experiment, conf: ParserConf, model: str, corpus: CorpusData
           ) -> dict[str, Any]:
     """The settings that every result's signature carries."""
@@ -416,6 +475,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             examples = _examples(parsed, corpus, exp)
             if examples:
                 results.append((conf.name, "examples", parsed.kind, "chosen", "", examples))
+            results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
+                                  progress)
             if len(corpus.versions) > 1 and (not moves or all(
                     v.alignments is not None for v in corpus.versions[1:])):
                 results.append((conf.name, "browser", parsed.kind, "all", "",
