@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import TextIO
+from typing import Any, TextIO
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
@@ -98,18 +98,46 @@ def _same_case(model: str, word: str) -> str:
 
 
 @cache
-def _inflect(lemma: str, tag: str) -> str | None:
-    from lemminflect import getInflection
+def _lemminflect() -> tuple[Any, Any]:
+    """lemminflect's inflection and lemma tables (the objects behind its getInflection
+    and getLemma). Its package ``__init__`` imports spaCy to register a spaCy extension
+    that the noise does not use: 250 MB of memory and seconds of start-up. Unless spaCy
+    or lemminflect is loaded already, its modules are loaded under a bare package, so
+    that ``__init__`` does not run; the lookups are the same."""
+    import importlib
+    import importlib.util
+    import sys
+    import types
 
-    got = getInflection(lemma, tag)
+    def tables() -> tuple[Any, Any]:
+        infl = importlib.import_module("lemminflect.core.Inflections").Inflections
+        lemm = importlib.import_module("lemminflect.core.Lemmatizer").Lemmatizer
+        return infl(), lemm()
+
+    if "lemminflect" in sys.modules or "spacy" in sys.modules:
+        return tables()
+    spec = importlib.util.find_spec("lemminflect")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("lemminflect is not installed")
+    bare = types.ModuleType("lemminflect")
+    bare.__path__ = list(spec.submodule_search_locations)
+    sys.modules["lemminflect"] = bare
+    try:
+        return tables()
+    finally:
+        del sys.modules["lemminflect"]  # a later `import lemminflect` runs it whole
+
+
+@cache
+def _inflect(lemma: str, tag: str) -> str | None:
+    got = _lemminflect()[0].getInflection(lemma, tag, inflect_oov=True)
     return got[0] if got else None
 
 
 @cache
 def _lemma(form: str, upos: str) -> str | None:
-    from lemminflect import getLemma
-
-    got = getLemma(form, "VERB" if upos == "AUX" else upos)
+    got = _lemminflect()[1].getLemma(form, "VERB" if upos == "AUX" else upos,
+                                     lemmatize_oov=True)
     return got[0] if got else None
 
 
