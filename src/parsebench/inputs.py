@@ -17,11 +17,11 @@ from typing import TypeVar
 from parsebench.analysis import Parse
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.metrics.deps import COLUMNS
 
 T = TypeVar("T", Parse, Sentence)
 
-NEEDS = {"heads": "heads", "labels": "dependency relations", "upos": "UPOS tags",
-         "xpos": "XPOS tags", "feats": "features", "lemmas": "lemmas"}
+NEEDS = {**COLUMNS, "labels": "dependency relations"}
 """What a method can need of a parse file, and how a message names it."""
 
 

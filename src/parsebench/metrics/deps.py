@@ -218,6 +218,8 @@ def _columns(sentence: Sentence, into: set[str]) -> None:
                         ("feats", sentence.feats), ("lemmas", sentence.lemmas)):
         if col not in into and any(v != "_" for v in values):
             into.add(col)
+
+
 FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
 UNIVERSAL_FEATURES = frozenset({
     "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy",
