@@ -25,7 +25,7 @@ from parsebench.metrics.resample import (
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
 GOLD_IN_MEMORY = 8_000_000
-"""Bytes of gold CoNLL-U kept in memory for all systems (EWT test is 2.6 MB): about ten
+"""Bytes of gold CoNLL-U kept in memory for all systems (EWT test is 1.8 MB): about ten
 times as much as objects, so a few tens of MB at most."""
 
 
