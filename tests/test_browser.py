@@ -40,26 +40,31 @@ def _driver():  # type: ignore[no-untyped-def]
     return webdriver.Chrome(service=Service(driver), options=opts)
 
 
-def test_filter_pick_and_draw_in_chromium(tmp_path: Path) -> None:
-    corpus, model = udpipe_on_ewt(tmp_path, 60)
-    exp = write_exp(tmp_path, f'''
+def _run_and_export(tmp: Path, sentences: int, noise: str) -> None:
+    """UDPipe on the first SENTENCES of EWT test with NOISE (the [noise] table): the
+    report in TMP/rep, the parses exported to TMP/x."""
+    corpus, model = udpipe_on_ewt(tmp, sentences)
+    exp = write_exp(tmp, f'''
 [corpus]
 path = "{corpus}"
 [noise]
-rates = [0.05, 0.1]
-replicates = 2
+{noise}
 [[parsers]]
 name = "udpipe"
 spec = "udpipe:{model}"
 ''')
-    store = tmp_path / "s.sqlite"
+    store = tmp / "s.sqlite"
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
-                        str(store), "--report", str(tmp_path / "rep")], capture_output=True,
+                        str(store), "--report", str(tmp / "rep")], capture_output=True,
                        text=True, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stderr
-    # what the filters must find, counted from the exported files, not from the page's data
     assert subprocess.run([sys.executable, "-m", "parsebench.cli", "export", str(store), "-o",
-                           str(tmp_path / "x")], capture_output=True).returncode == 0
+                           str(tmp / "x")], capture_output=True).returncode == 0
+
+
+def test_filter_pick_and_draw_in_chromium(tmp_path: Path) -> None:
+    # what the filters must find, counted from the exported files, not from the page's data
+    _run_and_export(tmp_path, 60, "rates = [0.05, 0.1]\nreplicates = 2")
     files = tmp_path / "x" / "exp" / "udpipe"
     clean = read_conllu(files / "clean.conllu")
     changed_at_10 = 0
@@ -115,26 +120,8 @@ def test_grammar_runs_are_browsed_and_filtered_by_error_type(tmp_path: Path) -> 
     """Learner-like errors move words: the browser lists those sentences too, draws both
     parses over their own words with the alignment between them, and filters by error
     type (the counts checked against the exported M2 files, not the page's data)."""
-    corpus, model = udpipe_on_ewt(tmp_path, 40)
-    exp = write_exp(tmp_path, f'''
-[corpus]
-path = "{corpus}"
-[noise]
-kind = "grammar"
-per_sentence = [1]
-replicates = 1
-seed = 3
-[[parsers]]
-name = "udpipe"
-spec = "udpipe:{model}"
-''')
-    store = tmp_path / "s.sqlite"
-    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
-                        str(store), "--report", str(tmp_path / "rep")], capture_output=True,
-                       text=True, stdin=subprocess.DEVNULL)
-    assert p.returncode == 0, p.stderr
-    assert subprocess.run([sys.executable, "-m", "parsebench.cli", "export", str(store), "-o",
-                           str(tmp_path / "x")], capture_output=True).returncode == 0
+    _run_and_export(tmp_path, 40, 'kind = "grammar"\nper_sentence = [1]\nreplicates = 1\n'
+                    "seed = 3")
     from parsebench.metrics.wordalign import read_m2_edits
 
     m2 = next((tmp_path / "x" / "exp").rglob("*.m2"))
