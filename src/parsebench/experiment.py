@@ -17,14 +17,16 @@ from typing import Any
 from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
-from parsebench.metrics.base import PAIRED
+from parsebench.metrics.registry import METHODS
 from parsebench.noise import KEYBOARDS, OPERATIONS
 from parsebench.noise.grammar import DEFAULT_WEIGHTS
 from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
 
-METRICS_KEYS = {"rows", "sentences", "deps", "f1", *(pm.name for pm in PAIRED)}
-"""The methods a run can score (parsebench.scoring.METHODS; a test keeps them equal): a
-method of :data:`parsebench.metrics.base.PAIRED` is switched on and off by its name."""
+METRICS_KEYS = set(METHODS)
+"""The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each
+switched on and off by its name in ``[metrics]``."""
+_OWN_SETTINGS = ("rows", "sentences", "deps", "f1", "evalb", "flat")
+"""The methods whose ``[metrics]`` value is more than on or off (a list, rules)."""
 
 TABLES: dict[str, set[str]] = {
     "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report", "attack"},
@@ -129,7 +131,7 @@ class Experiment:
     flat_rules: Path | None = None
     """Flattening rules for the flat key made of each clean parse (none: its spans)."""
     switches: dict[str, bool] = field(default_factory=dict)
-    """The other methods of PAIRED, each on or off by its key in ``[metrics]``."""
+    """The other methods of the registry, each on or off by its key in ``[metrics]``."""
     examples: list[int] = field(default_factory=list)
     """Sentences the report draws, each at the lowest level where it is misspelled."""
     changed_most: int = 3
@@ -406,8 +408,8 @@ def load(path: str | Path) -> Experiment:
 
         assert exp.flat_rules is not None
         read_rules(exp.flat_rules)  # bad rules fail before any parsing, with their line
-    exp.switches = {pm.name: r.get(metrics_t, "metrics", pm.name, bool, True)
-                    for pm in PAIRED if pm.name not in ("evalb", "flat")}
+    exp.switches = {name: r.get(metrics_t, "metrics", name, bool, True)
+                    for name in METHODS if name not in _OWN_SETTINGS}
 
     cal_t = r.get(data, "", "calibration", dict)
     if cal_t is not None:

@@ -21,7 +21,6 @@ from parsebench.corpus import Parsed, Version, read_corpus
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.conllu import write_conllu
-from parsebench.metrics.base import REGISTRY
 from parsebench.noise import OPERATIONS
 from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
 from parsebench.parsers.base import Timed
@@ -90,8 +89,10 @@ def _write_edits(v: Version, path: Path) -> list[Path]:
 
 def scores_csv(results: list[dict[str, Any]]) -> str:
     """Every stored per-sentence statistic: one row a result and sentence (replicates of
-    a sentence summed, as the intervals resample them), its columns named."""
-    columns = {m.stored: m.columns for m in REGISTRY.values() if m.stored}
+    a sentence summed, as the intervals resample them), its columns named; a breakdown's
+    keyed rows as the statistic ``BREAKDOWN=KEY`` of their sentence."""
+    from parsebench.metrics.registry import columns_of
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "statistic",
@@ -101,11 +102,16 @@ def scores_csv(results: list[dict[str, Any]]) -> str:
         if not isinstance(st, dict):
             continue
         for key, rows in sorted(st.items()):
-            names = columns.get((r["metric"], key), ())
+            names = columns_of(r["metric"], key)
+            keyed = names[:1] == ["sentence"]
             for k, row in enumerate(rows, 1):
-                for j, x in enumerate(row):
+                stat, cells, cols = key, row, names
+                if keyed:
+                    k, stat, cells, cols = int(row[0]) + 1, f"{key}={row[1]}", row[2:], \
+                        names[2:]
+                for j, x in enumerate(cells):
                     w.writerow([r["experiment"], r["parser"], r["metric"], r["projection"],
-                                r["level"], key, k, names[j] if j < len(names) else j,
+                                r["level"], stat, k, cols[j] if j < len(cols) else j,
                                 f"{x:g}"])
     return buf.getvalue()
 

@@ -473,7 +473,7 @@ def _statistics_rows(experiment: str, parser: str, metric: str, projection: str,
                      signature: str, run: int, stats: Any) -> list[tuple[Any, ...]]:
     """Rows of the statistics table for one result's STATS ({name: rows}), each with the
     names of its columns (from the metrics that read them)."""
-    from parsebench.metrics.base import columns_of
+    from parsebench.metrics.registry import columns_of
 
     out = []
     for name, rows in sorted(stats.items()):

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -25,8 +26,9 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics import evalb, flat
 from parsebench.metrics.deps import CONLL18, CONLL18_NAMES, METRIC_NEEDS
+from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
 from parsebench.metrics.pairs import PairMethod
-from parsebench.metrics.resample import Stats
+from parsebench.metrics.resample import Stats, sentence_interval
 from parsebench.metrics.scores import (
     Score,
     conformance,
@@ -99,13 +101,6 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
            ("gold words aligned", "heads right", "heads and labels right"), share(2, 0),
            ("f1", "aligned")),
 )}
-def columns_of(result: str, name: str) -> list[str]:
-    """The names of the columns of a run's stored statistics NAME of RESULT (a method's
-    key), as the metrics that read them name them; [] where no metric reads them."""
-    return next((list(m.columns) for m in REGISTRY.values() if m.stored == (result, name)),
-                [])
-
-
 COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
 """The metrics ``compare`` offers: a system against a gold (those stored by a run too,
 EVALB and the flat keys, there score a noisy parse against the clean one)."""
@@ -174,3 +169,28 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
 
 PAIRED: tuple[PairMethod, ...] = (evalb.CLEAN_KEY, flat.CLEAN_KEY)
 """Every method that scores noisy parses against clean ones pair by pair."""
+
+
+def as_method(pm: PairMethod) -> Method:
+    """PM as a run's method: each level's pairs scored one by one, the figures from the
+    pooled sums, their intervals from the registry's scores."""
+    def variants(ctx: Any) -> list[Variant]:
+        if not (ctx.exp.wants(pm.name) and ctx.kind == pm.reads and ctx.levels):
+            return []
+        pair_stats = pm.prepare(ctx.exp)
+
+        def stats(rep: Replicate) -> Iterator[SentenceStats]:
+            return ({pm.name: pair_stats(p.clean, p.noisy)} for p in rep.pairs)
+
+        def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+            rows = t.rows(pm.name)
+            return {**pm.figures(t.sums(pm.name)), "sentences": len(rows),
+                    "replicates": t.replicates, "error_level_label": level.short,
+                    "stats": {pm.name: rows},
+                    "ci95": {fig: sentence_interval(rows, REGISTRY[metric].score)
+                             for fig, metric in pm.intervals}}
+
+        return [Variant("brackets", ctx.noisy_levels(), stats, figures,
+                        lambda level: pm.signature(ctx.exp, level.label))]
+
+    return Method(pm.name, pm.paper, variants, columns={pm.name: pm.columns})

@@ -261,15 +261,15 @@ class SentenceCounts(Additive):
     """Every head and relation (subtypes ignored) right."""
     line: int = 0
     sent_id: str | None = None
-    groups: dict[tuple[str, str], PR] = field(default_factory=dict)
-    """Labeled counts of this sentence's arcs in each breakdown group (breakdown, group):
-    the statistics of a group's interval."""
+    groups: dict[tuple[str, str], Bucket] = field(default_factory=dict)
+    """Counts of this sentence's arcs in each breakdown group (breakdown, group): the
+    keyed statistics of the breakdowns."""
     KEEP = ("line", "sent_id", "groups")
 
-    def group(self, f: str, name: str) -> PR:
+    def group(self, f: str, name: str) -> Bucket:
         got = self.groups.get((f, name))
         if got is None:
-            got = self.groups[(f, name)] = PR()
+            got = self.groups[(f, name)] = Bucket()
         return got
 
 
@@ -316,9 +316,9 @@ class DepsResult:
         for g in names:
             rows = []
             for c in self.per_sentence or ():
-                pr = c.groups.get((breakdown, g))
-                rows.append([pr.key, pr.answer, pr.key_found, pr.answer_found] if pr
-                            else [0, 0, 0, 0])
+                b = c.groups.get((breakdown, g))
+                pr = b.labeled if b is not None else PR()
+                rows.append([pr.key, pr.answer, pr.key_found, pr.answer_found])
             out[g] = sentence_interval(pool_replicates(rows, self.replicates), f1_of_pr)
         return out
 
@@ -902,7 +902,9 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                     b = bucket(f, name)
                     b.unlabeled.count_key(head_ok)
                     b.labeled.count_key(labeled_ok)
-                    counts.group(f, name).count_key(labeled_ok)
+                    sg = counts.group(f, name)
+                    sg.unlabeled.count_key(head_ok)
+                    sg.labeled.count_key(labeled_ok)
         n = len(gs)
         counts.words.gold += n
         counts.words.correct += n_aligned
@@ -966,7 +968,9 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 b = bucket(f, name)
                 b.unlabeled.count_answer(found)
                 b.labeled.count_answer(labeled_found)
-                counts.group(f, name).count_answer(labeled_found)
+                sg = counts.group(f, name)
+                sg.unlabeled.count_answer(found)
+                sg.labeled.count_answer(labeled_found)
 
     for counts, n, ns, nc in zip(per_sentence, n_system, s_scored, s_content, strict=True):
         for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,

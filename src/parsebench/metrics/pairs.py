@@ -36,3 +36,4 @@ class PairMethod:
     """(figure, the REGISTRY metric whose score is that figure): its 95% interval."""
     signature: Callable[[Any, str], dict[str, Any]]
     """The experiment and a level's label -> the settings a result's signature shows."""
+

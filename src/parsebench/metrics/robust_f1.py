@@ -22,6 +22,15 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.base import REGISTRY
 from parsebench.metrics.counts import Additive
+from parsebench.metrics.method import (
+    Level,
+    LevelStats,
+    Method,
+    Pair,
+    Replicate,
+    SentenceStats,
+    Variant,
+)
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scores import share
 from parsebench.metrics.wordalign import Alignment, edit_distance, m2_words, unaligned_runs
@@ -293,3 +302,183 @@ def score_corpus(grammatical: Iterable[Parse], ungrammatical: Iterable[Parse],
 
 _END: Any = object()
 """What a stream gives once it has ended."""
+
+
+_F1_FIELDS = ("shared", "ungrammatical_deps", "ungrammatical_error_deps", "grammatical_deps",
+              "grammatical_error_deps", "sentences", "failures")
+
+
+def pair_stats(pair: Pair, labeled: bool = False, punct: bool = True, root: bool = True
+               ) -> SentenceStats:
+    """One (ungrammatical, grammatical) pair's statistics: ``counts`` (:class:`F1Counts`),
+    ``f1`` (shared, precision's and recall's denominators), keyed by its number of
+    errors, its error types and their operations (M, U, R); with a gold key of the
+    grammatical sentence, both parses' attachment (``clean accuracy``, ``aligned``)."""
+    u, g = pair.noisy, pair.clean
+    a = pair.alignment if pair.alignment is not None else edit_distance(u.forms, g.forms)
+    c = score_pair(u, g, a, labeled, punct, root)
+    counts = tuple(getattr(c, f) for f in _F1_FIELDS)
+    f1 = (c.shared, c.ungrammatical_deps - c.ungrammatical_error_deps,
+          c.grammatical_deps - c.grammatical_error_deps)
+    errors = a.errors if a.errors is not None else unaligned_runs(a.pairs, len(u), len(g))
+    types = sorted(set(a.types))
+    st: SentenceStats = {"counts": counts, "f1": f1, f"by_errors={errors}": counts}
+    noisy: tuple[int, ...] = ()
+    if pair.gold is not None:
+        clean_a, noisy_a = attachment(g, pair.gold, None, punct), attachment(u, pair.gold, a,
+                                                                             punct)
+        noisy = (noisy_a.words, noisy_a.heads, noisy_a.labels)
+        st["clean accuracy"] = (clean_a.words, clean_a.heads, clean_a.labels)
+        st["aligned"] = noisy
+    for t in types:
+        st[f"by_type={t}"] = (*counts, *f1, *noisy)
+    for op in sorted({t[0] for t in types}):
+        st[f"by_operation={op}"] = (1, *f1, *noisy)
+    return st
+
+
+def _ci(stats: LevelStats, group: str, key: str, at: int, gold: bool
+        ) -> dict[str, list[float] | None]:
+    """The intervals of one group of a breakdown, over the sentences that hold it."""
+    rows = [list(r[2:]) for r in stats.stored([group])[group] if r[1] == key]
+    return {"f1": sentence_interval([r[at:at + 3] for r in rows],
+                                    REGISTRY["hashemi-hwa-f1"].score),
+            "aligned_las": sentence_interval([r[at + 3:] for r in rows],
+                                             REGISTRY["aligned-las"].score)
+            if gold else None}
+
+
+def level_figures(stats: LevelStats, gold: bool) -> dict[str, Any]:
+    """Robustness F1 of a level from its statistics, with its breakdowns by error type
+    and operation (their intervals over the sentences that hold them) and, with a gold
+    key, the attachment through the alignment."""
+    def counts(name: str) -> F1Counts:
+        return F1Counts(*(int(x) for x in stats.sums(name)[:7]))
+
+    out: dict[str, Any] = counts("counts").as_dict()
+    by_type: dict[str, Any] = {}
+    for t in stats.names("by_type"):
+        s = stats.sums(f"by_type={t}")
+        by_type[t] = {**F1Counts(*(int(x) for x in s[:7])).as_dict(),
+                      "ci95": _ci(stats, "by_type", t, 7, gold)}
+        if gold:
+            by_type[t]["accuracy"] = Attachment(*(int(x) for x in s[10:])).as_dict()
+    by_op: dict[str, Any] = {}
+    for op in "MUR":
+        if op in stats.names("by_operation"):
+            s = stats.sums(f"by_operation={op}")
+            by_op[op] = {"sentences": int(s[0]),
+                         "f1": REGISTRY["hashemi-hwa-f1"].corpus(s[None, 1:4]),
+                         "accuracy": {"las": REGISTRY["aligned-las"].corpus(s[None, 4:])
+                                      if gold else None},
+                         "ci95": _ci(stats, "by_operation", op, 1, gold)}
+    return {**out, "replicates": stats.replicates, "by_type": by_type, "by_operation": by_op}
+
+
+def _variants(ctx: Any) -> list[Variant]:
+    """Hashemi & Hwa's robustness F1: of the text against its corrected version, and of
+    each level of learner-like errors against the clean text through the errors'
+    alignment (with the attachment against the gold key through it, by error type)."""
+    if not (ctx.exp.f1 and ctx.kind == "deps"):
+        return []
+    out = []
+    if ctx.corrected is not None:
+        out.append(_corrected(ctx))
+    if ctx.moves_words and ctx.levels:
+        out.append(_levels(ctx))
+    return out
+
+
+def _check(rep: Replicate, clean_path: str) -> None:
+    for k, p in enumerate(rep.pairs):
+        if p.alignment is not None:
+            check_alignment(p.alignment, p.noisy, p.clean, k, rep.label, clean_path, "")
+
+
+def _levels(ctx: Any) -> Variant:
+    path = str(ctx.corpus.path)
+    gold = ctx.gold is not None
+
+    def stats(rep: Replicate) -> Iterator[SentenceStats]:
+        _check(rep, path)
+        return (pair_stats(p) for p in rep.pairs)
+
+    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+        value = level_figures(t, gold)
+        by_type, by_op = value.pop("by_type"), value.pop("by_operation")
+        value.update(error_level_label=level.short, by_type=by_type, by_operation=by_op)
+        value["stats"] = t.stored(["f1", "by_errors", "by_type", "by_operation"])
+        value["ci95"] = {"f1": sentence_interval(value["stats"]["f1"],
+                                                 REGISTRY["hashemi-hwa-f1"].score)}
+        if gold:
+            value["accuracy"] = Attachment(*(int(x) for x in t.sums("aligned"))).as_dict()
+            value["stats"]["aligned"] = t.rows("aligned")
+            for k in ("uas", "las"):
+                value["ci95"][f"aligned_{k}"] = sentence_interval(
+                    value["stats"]["aligned"], REGISTRY[f"aligned-{k}"].score)
+        return value
+
+    return Variant("deps", ctx.noisy_levels(with_gold=True), stats, figures,
+                   lambda level: {"method": "hashemi-hwa-f1", "alignment": "noise",
+                                  "labeled": False, "punct": True, "root": True,
+                                  "level": level.label})
+
+
+def _corrected(ctx: Any) -> Variant:
+    """The text's parse (ungrammatical) against its corrected version's (grammatical)."""
+    corr, corr_parsed = ctx.corrected
+    g = corr_parsed.parses(corr.versions[0])
+    aligns: list[Alignment] | None = None
+    if ctx.exp.alignment == "errant":
+        from parsebench.metrics.errant_types import alignment
+
+        aligns = [alignment(u.forms, c.forms, ctx.exp.errant_pipeline)
+                  for u, c in zip(ctx.clean, g, strict=True)]
+    if len(g) != len(ctx.clean):
+        raise InputError(f"{len(ctx.clean)} sentences, but {corr.path} has {len(g)}",
+                         ctx.corpus.path)
+    pairs = [Pair(c, u, None, None if aligns is None else aligns[k])
+             for k, (u, c) in enumerate(zip(ctx.clean, g, strict=True))]
+    level = Level("corrected", "corrected", [Replicate(str(ctx.corpus.path), pairs)])
+
+    def stats(rep: Replicate) -> Iterator[SentenceStats]:
+        _check(rep, str(corr.path))
+        return (pair_stats(p) for p in rep.pairs)
+
+    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+        value = level_figures(t, False)
+        by_type = value.pop("by_type")
+        value.pop("by_operation")
+        value.pop("replicates")
+        rows = t.rows("f1")
+        value["ci95"] = {"precision": sentence_interval(rows, share(0, 1)),
+                         "recall": sentence_interval(rows, share(0, 2)),
+                         "f1": sentence_interval(rows, REGISTRY["hashemi-hwa-f1"].score)}
+        value["stats"] = t.stored(["f1", "by_errors", "by_type"])
+        value["by_errors"] = {
+            str(k): F1Counts(*(int(x) for x in t.sums(f"by_errors={k}"))).as_dict()
+            for k in sorted(int(e) for e in t.names("by_errors"))}
+        if aligns is not None:
+            value["by_type"] = by_type
+        return value
+
+    return Variant("deps", [level], stats, figures,
+                   lambda level: {"method": "hashemi-hwa-f1",
+                                  "alignment": ctx.exp.alignment if aligns is None
+                                  else f"errant:{ctx.exp.errant_pipeline}",
+                                  "labeled": False, "punct": True, "root": True})
+
+
+METHOD = Method("f1", "Hashemi & Hwa", _variants,
+                "scored through the alignment, by error type, with the attachment against the "
+                "gold key", columns={
+                    "f1": ("shared", "ungrammatical deps", "grammatical deps"),
+                    "aligned": ("gold words aligned", "heads right", "heads and labels right"),
+                    "by_errors": ("sentence", "errors", *_F1_FIELDS),
+                    "by_type": ("sentence", "type", *_F1_FIELDS, "shared",
+                                "ungrammatical deps", "grammatical deps", "gold words aligned",
+                                "heads right", "heads and labels right"),
+                    "by_operation": ("sentence", "operation", "pairs", "shared",
+                                     "ungrammatical deps", "grammatical deps",
+                                     "gold words aligned", "heads right",
+                                     "heads and labels right")})

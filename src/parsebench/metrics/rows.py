@@ -10,7 +10,7 @@ happen relative to the misspellings.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -19,6 +19,7 @@ from parsebench.analysis import Parse, carries, misspelled_rows, project
 from parsebench.errors import InputError
 from parsebench.inputs import same_words
 from parsebench.metrics.base import REGISTRY
+from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scheme import scheme_warning
 
@@ -118,10 +119,58 @@ def _flatten(parses: Sequence[Parse]) -> list[Parse]:
     return [merged]
 
 
+CASES = ("aaa", "aab", "aba", "abb", "abc")
+
+
 def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Parse] | None,
                projection: str, paths: tuple[str, str, str],
                cache: dict[Any, Any] | None = None) -> RowCounts:
-    """Compare the rows of 0 and n (and m): the five cases and where the changes are.
+    """Compare the rows of 0 and n (and m): the five cases and where the changes are
+    (:func:`sentence_stats`, summed)."""
+    out = RowCounts(has_gold=gold is not None)
+    for st in sentence_stats(clean, noisy, gold, projection, paths, cache):
+        r = st["rows"]
+        out.rows += int(r[0])
+        out.misspelled += int(r[1])
+        out.agree_0n += int(r[2])
+        for case, x in zip(CASES, r[3:], strict=True):
+            out.cases[case] += int(x)
+        for d in DISTANCES:
+            got = st.get(f"spread={d}")
+            if got is not None:
+                cell = out.spread[d]
+                for i in range(3):
+                    cell[i] += int(got[i])
+        out.per_sentence.append(tuple(int(x) for x in st["calibration"]))  # type: ignore[arg-type]
+        if "degr_real" in st:
+            right = st["degr_real"]
+            out.per_sentence_gold.append((int(right[0]), int(right[1])))
+    return out
+
+
+def counts_of(total: Mapping[str, Sequence[float]], calibration: Sequence[Sequence[float]],
+              has_gold: bool) -> RowCounts:
+    """The counts of one noisy file from its statistics summed over its sentences (TOTAL)
+    and each sentence's CALIBRATION row: :func:`count_rows` of a run's replicate."""
+    r = total.get("rows", [0] * 8)
+    out = RowCounts(rows=int(r[0]), misspelled=int(r[1]), agree_0n=int(r[2]),
+                    has_gold=has_gold)
+    for case, x in zip(CASES, r[3:], strict=True):
+        out.cases[case] = int(x)
+    for d in DISTANCES:
+        out.spread[d] = [int(x) for x in total.get(f"spread={d}", (0, 0, 0))]
+    out.per_sentence = [(int(a), int(b), int(c)) for a, b, c in calibration]
+    return out
+
+
+def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
+                   gold: Sequence[Parse] | None, projection: str, paths: tuple[str, str, str],
+                   cache: dict[Any, Any] | None = None) -> Iterator[SentenceStats]:
+    """Each sentence's statistics of the rows of 0 and n (and m): ``rows`` (rows,
+    misspelled, 0 and n agree, the five cases of Table 1), ``spread=D`` (rows at
+    distance D from a misspelling, those that changed, those of them right in the clean
+    parse), ``differs`` (rows, changed), ``calibration`` (rows, changed, net loss x_aab -
+    x_aba) and with gold ``degr_real`` (rows right in the clean parse, in the noisy one).
 
     A row file without sentence breaks is compared as one long sequence with
     the others, as AutoEval did. A noisy sentence that is the clean Parse
@@ -159,34 +208,37 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
                        + ([] if gold is None else [proj(gold[k], gold_path)])
                        for k, (c, n) in enumerate(zip(clean, noisy, strict=True))]
         pairs = list(zip(clean, noisy, strict=True))
-    out = RowCounts(has_gold=gold is not None)
     for (c_parse, n_parse), strs in zip(pairs, row_strings, strict=True):
         zero, nth = strs[0], strs[1]
         m = strs[2] if gold is not None else None
+        size = len(zero)
         if n_parse is c_parse and not any(c_parse.noise):
-            size = len(zero)  # unchanged: every row agrees, none is misspelled
-            out.rows += size
-            out.agree_0n += size
-            out.spread["none"][0] += size
-            if m is not None:
+            # unchanged: every row agrees, none is misspelled
+            st: SentenceStats = {"differs": (size, 0), "calibration": (size, 0, 0),
+                                 "spread=none": (size, 0, 0)}
+            if m is None:
+                st["rows"] = (size, 0, size, 0, 0, 0, 0, 0)
+            else:
                 key = (id(c_parse), projection, "right")
                 right = memo.get(key)
                 if right is None:
                     right = memo[key] = sum(a == b for a, b in zip(zero, m, strict=True))
-                out.cases["aaa"] += right
-                out.cases["abb"] += size - right
-                out.per_sentence_gold.append((right, right))
-            out.per_sentence.append((size, 0, 0))
+                st["rows"] = (size, 0, size, right, 0, 0, size - right, 0)
+                st["degr_real"] = (right, right)
+            yield st
             continue
         flags = misspelled_rows(c_parse, n_parse)
-        out.misspelled += sum(flags)
         dists = _distances(flags)
-        out.rows += len(zero)
-        before = (out.agree_0n, out.cases["aab"], out.cases["aba"], out.cases["aaa"])
+        agree = 0
+        cases = [0, 0, 0, 0, 0]
+        spread: dict[str, list[int]] = {}
         for i, (a0, an) in enumerate(zip(zero, nth, strict=True)):
             same = a0 == an
-            out.agree_0n += same
-            cell = out.spread[_bucket(dists[i])]
+            agree += same
+            b = _bucket(dists[i])
+            cell = spread.get(b)
+            if cell is None:
+                cell = spread[b] = [0, 0, 0]
             cell[0] += 1
             if not same:
                 cell[1] += 1
@@ -194,20 +246,20 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
                 continue
             gm = m[i]
             if a0 == gm:
-                out.cases["aaa" if same else "aab"] += 1
+                cases[0 if same else 1] += 1
                 if not same:
                     cell[2] += 1
             elif an == gm:
-                out.cases["aba"] += 1
+                cases[2] += 1
             else:
-                out.cases["abb" if same else "abc"] += 1
-        out.per_sentence.append((len(zero), len(zero) - (out.agree_0n - before[0]),
-                                 out.cases["aab"] - before[1] - (out.cases["aba"] - before[2])))
+                cases[3 if same else 4] += 1
+        st = {"rows": (size, sum(flags), agree, *cases), "differs": (size, size - agree),
+              "calibration": (size, size - agree, cases[1] - cases[2])}
+        for b, cell in spread.items():
+            st[f"spread={b}"] = cell
         if m is not None:
-            aaa = out.cases["aaa"] - before[3]
-            out.per_sentence_gold.append((aaa + out.cases["aab"] - before[1],
-                                          aaa + out.cases["aba"] - before[2]))
-    return out
+            st["degr_real"] = (cases[0] + cases[1], cases[0] + cases[2])
+        yield st
 
 
 def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> dict[str, Any]:
@@ -311,37 +363,143 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
     One replicate gives its figures; several give {mean, std, min, max} and
     ``replicates``.
     """
-    from parsebench.metrics import calibration as cal_mod
-
-    objs = []
-    all_counts: list[RowCounts] = []
     cache = {} if cache is None else cache
     if not carries(clean, projection):
         return _not_applicable(clean, projection, clean_path)
     scheme = None if gold is None else _scheme(clean, gold, projection, clean_path, gold_path)
+    counts = []
     for path, parses in noisy:
         if gold is not None:
             check_is_parse(gold, parses, gold_path, path)
-        counts = count_rows(clean, parses, gold, projection, (clean_path, path, gold_path),
-                            cache)
-        all_counts.append(counts)
-        fig = rows_figures(counts, accuracy, path)
+        counts.append((path, count_rows(clean, parses, gold, projection,
+                                        (clean_path, path, gold_path), cache)))
+    out = report_of(counts, accuracy, calibration, scheme)
+    out["stats"] = _stats([c for _, c in counts])
+    out["ci95"] = intervals(out["stats"])
+    return out
+
+
+def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
+              calibration: tuple[Any, float] | None, scheme: str | None) -> dict[str, Any]:
+    """The figures of a level from each replicate's (path, counts): one replicate's
+    figures, or of several {mean, std, min, max} and ``replicates``."""
+    from parsebench.metrics import calibration as cal_mod
+
+    objs = []
+    for path, c in counts:
+        fig = rows_figures(c, accuracy, path)
         if calibration is not None:
             cal, cal_acr = calibration
             acr = fig["acr"] if fig["acr"] is not None else cal_acr
-            fig.update(cal_mod.apply(cal, counts.per_sentence, acr))
+            fig.update(cal_mod.apply(cal, c.per_sentence, acr))
             if fig["acr"] is None:
                 fig["warnings"].append(f"no clean accuracy given: the calibration uses the "
                                        f"sample's clean accuracy {acr:.4f}")
         if scheme:
             fig["warnings"].append(scheme)
         objs.append(fig)
-    out = objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
-    out["stats"] = _stats(all_counts)
+    return objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
+
+
+def intervals(stats: Mapping[str, Sequence[Sequence[float]]]) -> dict[str, list[float] | None]:
+    """95% intervals over sentences of parse differs and the real degradation."""
     metric = {"differs": "bigert-differs", "degr_real": "bigert-real-degradation"}
-    out["ci95"] = {k: sentence_interval(rows, REGISTRY[metric[k]].score)
-                   for k, rows in out["stats"].items()}
+    return {k: sentence_interval(stats[k], REGISTRY[m].score) for k, m in metric.items()
+            if k in stats}
+
+
+def _variants(ctx: Any) -> list[Variant]:
+    """Bigert et al.'s rows, projection by projection: each level's replicates compared
+    with the clean parse (and the gold), their figures a mean over the replicates."""
+    from parsebench.analysis import default_projection, from_sentence
+
+    if not (ctx.exp.rows and ctx.levels):
+        return []
+    out: list[Variant] = []
+    clean, gold, conf = ctx.clean, ctx.gold, ctx.conf
+    path = str(ctx.corpus.path)
+    clean_path = f"{conf.name}:clean"
+    projections = [default_projection(clean) if p == "default" else p for p in ctx.exp.rows]
+    cal_gold = None if ctx.calibration is None else \
+        [from_sentence(s) for s in ctx.calibration[0].sentences]
+    c_levels = {} if ctx.calibration is None else ctx.calibration_levels()
+    for proj in dict.fromkeys(projections):
+        if not _fits(proj, ctx.kind):
+            continue
+        use_gold = gold if proj in GOLD_PROJECTIONS else None
+        acc = conf.accuracy_for(proj)
+        cals: dict[str, tuple[Any, float]] = {}
+        # the natural-typo levels exist in the corpus only, not in the calibration sample
+        if ctx.calibration is not None and proj in GOLD_PROJECTIONS:
+            cc, cp = ctx.calibration
+            assert cal_gold is not None
+            for level, versions in c_levels.items():
+                cals[level.label] = calibration_sample(
+                    cal_gold, cp.parses(cc.versions[0]),
+                    [(v.label, cp.parses(v)) for v in versions], proj, str(cc.path),
+                    str(cc.path))
+        out.append(_variant(ctx, proj, use_gold, acc, cals, clean_path, path))
     return out
+
+
+def _variant(ctx: Any, proj: str, gold: Sequence[Parse] | None, acc: float | None,
+             cals: dict[str, tuple[Any, float]], clean_path: str, path: str) -> Variant:
+    clean = ctx.clean
+    cache: dict[Any, Any] = {}
+    applies = carries(clean, proj)
+    scheme = None if gold is None or not applies else \
+        _scheme(clean, gold, proj, clean_path, path)
+
+    def stats(rep: Replicate) -> Iterator[SentenceStats]:
+        if not applies:
+            return iter(())
+        parses = [p.noisy for p in rep.pairs]
+        if gold is not None:
+            check_is_parse(gold, parses, path, rep.label)
+        return sentence_stats(clean, parses, gold, proj, (clean_path, rep.label, path), cache)
+
+    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+        if not applies:
+            value = _not_applicable(clean, proj, clean_path)
+        else:
+            counts = [(r.label, counts_of(t.totals[k], t.kept[k]["calibration"],
+                                          gold is not None))
+                      for k, r in enumerate(level.replicates)]
+            value = report_of(counts, acc, cals.get(level.label), scheme)
+            value["stats"] = t.stored(["differs", "degr_real", "spread"])
+            value["ci95"] = intervals(value["stats"])
+        value["error_level_label"] = level.short
+        return value
+
+    def sig(level: Level) -> dict[str, Any]:
+        return {"method": "bigert-rows", "projection": proj, "level": level.label,
+                "acr": acc if acc is not None else "gold" if gold else None,
+                "calibration": None if level.label not in cals else
+                f"ratio-to-upper-bound:{cals[level.label][0].sample_sentences}"}
+
+    return Variant(proj, ctx.noisy_levels(), stats, figures, sig,
+                   per_replicate=frozenset({"calibration"}))
+
+
+GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "tag")
+"""Projections a CoNLL-U gold file can give (links and brackets it cannot)."""
+
+
+def _fits(projection: str, kind: str) -> bool:
+    if kind == "links":
+        return projection == "links"
+    if kind == "tree":
+        return projection in ("brackets", "upos", "xpos", "tag")
+    if kind == "tags":
+        return projection in ("upos", "xpos", "tag")
+    return projection not in ("links", "brackets")
+
+
+METHOD = Method("rows", "Bigert et al.", _variants, columns={
+    "differs": ("rows", "changed rows"),
+    "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),
+    "spread": ("sentence", "distance to a misspelling", "rows", "changed rows",
+               "changed rows right in the clean parse")})
 
 
 def _stats(counts: Sequence[RowCounts]) -> dict[str, list[list[int]]]:

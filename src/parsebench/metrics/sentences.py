@@ -8,7 +8,7 @@ paper's footnote gets 72.94 = 186/255 rather than 80.17 = 186/232.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +18,7 @@ from parsebench.formats.conllu import NO_HEAD
 from parsebench.inputs import same_words
 from parsebench.metrics.base import REGISTRY
 from parsebench.metrics.counts import Additive
+from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.robust_f1 import check_alignment, score_pair
 from parsebench.metrics.wordalign import Alignment, unaligned_runs
@@ -55,64 +56,22 @@ class SentenceScores:
 
     def add_pair(self, clean: Parse, noisy: Parse, index: int = 0,
                  alignment: Alignment | None = None) -> None:
-        errors, unlabeled, labeled = self._pair(clean, noisy) if alignment is None else \
-            self._aligned_pair(clean, noisy, alignment)
+        self.add_counts(index, *pair_counts(clean, noisy, alignment))
+
+    def add_counts(self, index: int, errors: int, unlabeled: int, labeled: int,
+                   failed: int) -> None:
+        """Count one pair of clean sentence INDEX (:func:`pair_counts`)."""
+        t = self.by_errors.setdefault(errors, Tally())
+        t.sentences += 1
+        t.failures += failed
+        t.unlabeled += unlabeled
+        t.labeled += labeled
         for key, counted in ((index, errors > 0), (-index - 1, True)):
             if counted:
                 row = self.per_sentence.setdefault(key, [0, 0, 0])
                 row[0] += 1
                 row[1] += unlabeled
                 row[2] += labeled
-
-    def _pair(self, clean: Parse, noisy: Parse) -> tuple[int, int, int]:
-        """Count one pair; return its misspellings and whether it matched (0/1, 0/1)."""
-        if noisy is clean and not any(clean.noise):
-            t = self.by_errors.setdefault(0, Tally())  # unchanged by the noise
-            t.sentences += 1
-            if clean.failed is not None:
-                t.failures += 1
-                return 0, 0, 0
-            t.unlabeled += 1
-            t.labeled += 1
-            return 0, 1, 1
-        errors = sum(misspelled_rows(clean, noisy)) if len(clean) == len(noisy) else \
-            sum(noisy.noise)
-        t = self.by_errors.setdefault(errors, Tally())
-        t.sentences += 1
-        if clean.failed is not None or noisy.failed is not None:
-            t.failures += 1
-            return errors, 0, 0
-        if len(clean) != len(noisy) or clean.kind != noisy.kind:
-            return errors, 0, 0
-        if structure(clean, False) == structure(noisy, False):
-            t.unlabeled += 1
-            if structure(clean, True) == structure(noisy, True):
-                t.labeled += 1
-                return errors, 1, 1
-            return errors, 1, 0
-        return errors, 0, 0
-
-    def _aligned_pair(self, clean: Parse, noisy: Parse, a: Alignment) -> tuple[int, int, int]:
-        """A pair whose words differ (errors that add, drop or move words): it matches when
-        every dependency away from the error words is the same on both sides, the words
-        paired by the alignment A (noisy to clean), which is robustness F1 of 1."""
-        errors = a.errors if a.errors is not None else \
-            unaligned_runs(a.pairs, len(noisy), len(clean))
-        t = self.by_errors.setdefault(errors, Tally())
-        t.sentences += 1
-        if clean.failed is not None or noisy.failed is not None:
-            t.failures += 1
-            return errors, 0, 0
-        if clean.kind != noisy.kind:
-            return errors, 0, 0
-        match = []
-        for labeled in (False, True):
-            c = score_pair(noisy, clean, a, labeled)
-            match.append(c.shared == c.ungrammatical_deps - c.ungrammatical_error_deps
-                         == c.grammatical_deps - c.grammatical_error_deps)
-        t.unlabeled += match[0]
-        t.labeled += match[0] and match[1]
-        return errors, int(match[0]), int(match[0] and match[1])
 
     def add(self, other: SentenceScores) -> None:
         for k, t in other.by_errors.items():
@@ -184,6 +143,120 @@ class SentenceScores:
         return out
 
 
+def pair_counts(clean: Parse, noisy: Parse, alignment: Alignment | None = None
+                ) -> tuple[int, int, int, int]:
+    """One clean/noisy pair: its errors (misspelled words, or the alignment's errors),
+    whether it matched unlabeled and labeled (0/1), and whether either side failed."""
+    if alignment is not None:
+        return _aligned_pair(clean, noisy, alignment)
+    if noisy is clean and not any(clean.noise):  # unchanged by the noise
+        return (0, 0, 0, 1) if clean.failed is not None else (0, 1, 1, 0)
+    errors = sum(misspelled_rows(clean, noisy)) if len(clean) == len(noisy) else \
+        sum(noisy.noise)
+    if clean.failed is not None or noisy.failed is not None:
+        return errors, 0, 0, 1
+    if len(clean) != len(noisy) or clean.kind != noisy.kind:
+        return errors, 0, 0, 0
+    if structure(clean, False) == structure(noisy, False):
+        return errors, 1, int(structure(clean, True) == structure(noisy, True)), 0
+    return errors, 0, 0, 0
+
+
+def _aligned_pair(clean: Parse, noisy: Parse, a: Alignment) -> tuple[int, int, int, int]:
+    """A pair whose words differ (errors that add, drop or move words): it matches when
+    every dependency away from the error words is the same on both sides, the words
+    paired by the alignment A (noisy to clean), which is robustness F1 of 1."""
+    errors = a.errors if a.errors is not None else \
+        unaligned_runs(a.pairs, len(noisy), len(clean))
+    if clean.failed is not None or noisy.failed is not None:
+        return errors, 0, 0, 1
+    if clean.kind != noisy.kind:
+        return errors, 0, 0, 0
+    match = []
+    for labeled in (False, True):
+        c = score_pair(noisy, clean, a, labeled)
+        match.append(c.shared == c.ungrammatical_deps - c.ungrammatical_error_deps
+                     == c.grammatical_deps - c.grammatical_error_deps)
+    return errors, int(match[0]), int(match[0] and match[1]), 0
+
+
+def _empty(clean: Sequence[Parse]) -> SentenceScores:
+    """Scores with no pair yet, knowing whether the clean parses have heads and labels."""
+    done = [c for c in clean if c.failed is None and c.kind == "deps"]
+    return SentenceScores(structure=not done or any(h != NO_HEAD for c in done
+                                                    for h in c.heads),
+                          labels=not done or any(d != "_" for c in done for d in c.deprels))
+
+
+def _check_replicate(clean: Sequence[Parse], rep: Replicate, clean_path: str) -> None:
+    noisy = [p.noisy for p in rep.pairs]
+    if all(p.alignment is None for p in rep.pairs):
+        same_words(clean, noisy, clean_path, rep.label, "Kakkonen's score without an alignment",
+                   " (for noise that adds or drops words, give --alignment)")
+        return
+    for k, p in enumerate(rep.pairs):
+        assert p.alignment is not None
+        check_alignment(p.alignment, p.noisy, p.clean, k, rep.label, clean_path, "")
+
+
+def _scores_of(empty: SentenceScores, stats: LevelStats, replicate: int | None
+               ) -> SentenceScores:
+    """The scores of a level's statistics (of one REPLICATE, or pooled)."""
+    out = SentenceScores(structure=empty.structure, labels=empty.labels)
+    for e in stats.names("errors"):
+        s, u, lab, f = (int(x) for x in stats.sums(f"errors={e}", replicate))
+        if s:
+            out.by_errors[int(e)] = Tally(s, u, lab, f)
+    if replicate is None:
+        for k, row in enumerate(stats.rows("pairs")):
+            if row[0]:
+                out.per_sentence[k] = [int(x) for x in row]
+        for k, row in enumerate(stats.rows("all pairs")):
+            out.per_sentence[-k - 1] = [int(x) for x in row]
+    return out
+
+
+def _variants(ctx: Any) -> list[Variant]:
+    """Kakkonen's sentence scores at each level, the replicates pooled."""
+    if not (ctx.exp.sentences and ctx.levels):
+        return []
+    clean = ctx.clean
+    empty = _empty(clean)
+    path = str(ctx.corpus.path)
+
+    def stats(rep: Replicate) -> Iterator[SentenceStats]:
+        _check_replicate(clean, rep, path)
+        for p in rep.pairs:
+            errors, u, lab, failed = pair_counts(p.clean, p.noisy, p.alignment)
+            row = (1, u, lab)
+            yield {f"errors={errors}": (1, u, lab, failed), "all pairs": row,
+                   **({"pairs": row} if errors > 0 else {})}
+
+    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+        s = _scores_of(empty, t, None).as_dict()
+        s["stats"] = {**t.stored(["all pairs", "errors"]), **s.get("stats", {})}
+        s["error_level_label"] = level.short
+        if t.replicates > 1:
+            s["replicates"] = [{k: d[k] for k in ("unlabeled", "labeled", "sentences",
+                                                  "failures")}
+                               for d in (_scores_of(empty, t, r).as_dict()
+                                         for r in range(t.replicates))]
+        return s
+
+    return [Variant(ctx.kind, ctx.noisy_levels(), stats, figures,
+                    lambda level: {"method": "kakkonen-sentences", "structure": ctx.kind,
+                                   "level": level.label})]
+
+
+METHOD = Method("sentences", "Kakkonen", _variants,
+                "scored through the alignment (a match: the same dependencies away from the "
+                "error words)", columns={
+                    "pairs": ("pairs with an error", "unlabeled matches", "labeled matches"),
+                    "all pairs": ("pairs", "unlabeled matches", "labeled matches"),
+                    "errors": ("sentence", "errors", "pairs", "unlabeled matches",
+                               "labeled matches", "failures")})
+
+
 def relative_drop(low: float, high: float) -> float:
     """(s_low - s_high) / s_low: the share of the score lost from the lowest error level."""
     return (low - high) / low
@@ -196,11 +269,8 @@ def score_sentences(clean: Sequence[Parse], noisy_files: Sequence[Sequence[Parse
     """Pool every noisy file's pairs (replicates) with the clean sentence at the same position.
 
     ALIGNMENTS (one list a noisy file, noisy word to clean word) let noise that adds,
-    drops or moves words be scored: see :meth:`SentenceScores._aligned_pair`."""
-    done = [c for c in clean if c.failed is None and c.kind == "deps"]
-    scores = SentenceScores(structure=not done or any(h != NO_HEAD for c in done
-                                                       for h in c.heads),
-                            labels=not done or any(d != "_" for c in done for d in c.deprels))
+    drops or moves words be scored: see :func:`_aligned_pair`."""
+    scores = _empty(clean)
     if alignments is not None and len(alignments) != len(noisy_files):
         raise InputError(f"{len(alignments)} alignment files for {len(noisy_files)} noisy "
                          "files: give one for each, in the same order")

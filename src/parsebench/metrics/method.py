@@ -1,0 +1,201 @@
+"""The one interface of a run's methods, one a paper, and the statistics they give.
+
+A method never loops over levels, replicates or sentences itself, and never pools:
+:func:`parsebench.scoring.score` does that once for all of them. A method says
+
+- which *variants* of it a run asks for (Bigert's projections, Lin's breakdowns of
+  the clean text, the noisy levels; most methods have one), each with its levels;
+- for one replicate's pairs (clean parse, noisy parse, gold, alignment), each
+  sentence's statistics: a few additive rows by name (:data:`SentenceStats`);
+- the figures of a level from those statistics, summed (:class:`LevelStats`).
+
+Names with ``=`` are *keyed* statistics of a breakdown (``by_type=R:DET``,
+``deprel=nsubj``): a sentence has rows only for the keys it holds, and the store
+keeps them sparse, a row ``[sentence, key, counts...]`` a key a sentence, so a
+breakdown is re-aggregated, resampled or tested from the store like any figure.
+
+Replicates are pooled one way for every method: a sentence's rows are summed over
+the replicates of its level, and the sentence (with its replicates) is what an
+interval resamples. Sums of one replicate are kept too, for the methods whose
+figures are a mean over replicates (Bigert et al.'s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from parsebench.analysis import Parse
+from parsebench.metrics.wordalign import Alignment
+
+if TYPE_CHECKING:  # annotations only: the commands that score no run start without NumPy
+    import numpy as np
+    import numpy.typing as npt
+
+SentenceStats = dict[str, Sequence[float]]
+"""A sentence's statistics: name -> a row of additive counts."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One sentence as a method sees it: the clean parse (or the corrected text's), the
+    parse of its noisy version, the gold key when there is one, and the alignment of the
+    noisy words to the clean ones when the noise moves words."""
+
+    clean: Parse
+    noisy: Parse
+    gold: Parse | None = None
+    alignment: Alignment | None = None
+
+
+@dataclass(frozen=True)
+class Replicate:
+    label: str
+    """The noisy version's label (``rate=0.05/seed=2``), or the clean text's file."""
+    pairs: Sequence[Pair]
+    source: Any = None
+    """The noisy version itself (:class:`parsebench.corpus.Version`), for a method that
+    reads the parser's sentences whole (Lin's, through the CoNLL 2018 alignment)."""
+
+
+@dataclass(frozen=True)
+class Level:
+    label: str
+    """The result's level (``rate=0.05``, ``clean``, ``corrected``)."""
+    short: str
+    replicates: Sequence[Replicate]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One result a level of a method: what it counts and how it makes its figures."""
+
+    projection: str
+    """The result's projection (``head+deprel``, ``brackets``, a breakdown)."""
+    levels: Sequence[Level]
+    stats: Callable[[Replicate], Iterable[SentenceStats]]
+    """Each sentence's statistics of one replicate, in sentence order."""
+    figures: Callable[[Level, LevelStats], dict[str, Any]]
+    """The figures of a level from its statistics (None where a number is n/a)."""
+    signature: Callable[[Level], dict[str, Any]]
+    """The settings the result's signature shows."""
+    per_replicate: frozenset[str] = frozenset()
+    """Names whose per-sentence rows of each replicate the figures need (a calibration
+    fitted per replicate); of the others only pooled rows and replicate sums are kept."""
+
+
+@dataclass(frozen=True)
+class Method:
+    """A paper's method in a run, listed once in :data:`parsebench.scoring.METHODS`."""
+
+    name: str
+    """Its key in ``[metrics]`` and the name of its results."""
+    paper: str
+    variants: Callable[[Any], list[Variant]]
+    """The run's context (:class:`parsebench.scoring.Context`) -> what it scores there;
+    [] when it does not apply."""
+    moved_words: str | None = None
+    """What it does when the noise adds, drops or moves words; None: it compares the
+    parses word by word and does not apply then."""
+    columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The columns of the statistics it stores, by name (a breakdown's: ``sentence``,
+    ``key``, then its counts), so that the store names every number it keeps."""
+
+
+@dataclass
+class LevelStats:
+    """One level's statistics: each sentence's rows pooled over the replicates, each
+    replicate's sums, and the per-replicate rows of the names a variant keeps."""
+
+    keep: frozenset[str] = frozenset()
+    sentences: list[dict[str, list[float]]] = field(default_factory=list)
+    """Sentence k -> name -> its rows summed over the replicates."""
+    totals: list[dict[str, list[float]]] = field(default_factory=list)
+    """Replicate r -> name -> its sum over the sentences."""
+    kept: list[dict[str, list[list[float]]]] = field(default_factory=list)
+    """Replicate r -> a name of ``keep`` -> its rows, one a sentence."""
+    widths: dict[str, int] = field(default_factory=dict)
+
+    def add_replicate(self, rows: Iterable[SentenceStats]) -> None:
+        total: dict[str, list[float]] = {}
+        kept: dict[str, list[list[float]]] = {n: [] for n in self.keep}
+        for k, stats in enumerate(rows):
+            if k == len(self.sentences):
+                self.sentences.append({})
+            pooled = self.sentences[k]
+            for name, row in stats.items():
+                _add(pooled, name, row)
+                _add(total, name, row)
+                if name in kept:
+                    kept[name].append([float(x) for x in row])
+                self.widths.setdefault(name, len(row))
+        self.totals.append(total)
+        self.kept.append(kept)
+
+    @property
+    def replicates(self) -> int:
+        return len(self.totals)
+
+    def names(self, group: str | None = None) -> list[str]:
+        """The plain names, or with GROUP the keys of that breakdown, sorted."""
+        if group is None:
+            return sorted(n for n in self.widths if "=" not in n)
+        prefix = group + "="
+        return sorted(n[len(prefix):] for n in self.widths if n.startswith(prefix))
+
+    def rows(self, name: str) -> list[list[float]]:
+        """NAME's rows, one a sentence (zeros where a sentence has none), pooled."""
+        zero = [0.0] * self.widths.get(name, 0)
+        return [s.get(name, zero) for s in self.sentences]
+
+    def sums(self, name: str, replicate: int | None = None) -> npt.NDArray[np.float64]:
+        """NAME summed over the sentences (of one REPLICATE, or of all)."""
+        import numpy as np
+
+        width = self.widths.get(name, 0)
+        totals = self.totals if replicate is None else [self.totals[replicate]]
+        out = np.zeros(width, dtype=np.float64)
+        for t in totals:
+            if name in t:
+                out += np.asarray(t[name], dtype=np.float64)
+        return out
+
+    def stored(self, names: Iterable[str] | None = None) -> dict[str, list[list[Any]]]:
+        """What the store keeps: each plain name's rows, pooled, one a sentence; each
+        breakdown's keyed rows ``[sentence, key, counts...]``, only where a sentence
+        holds the key (NAMES: only these plain names and breakdowns)."""
+        wanted = None if names is None else set(names)
+        out: dict[str, list[list[Any]]] = {}
+        for name in self.names():
+            if wanted is None or name in wanted:
+                out[name] = self.rows(name)
+        groups = sorted({n.split("=", 1)[0] for n in self.widths if "=" in n})
+        for g in groups:
+            if wanted is not None and g not in wanted:
+                continue
+            prefix = g + "="
+            out[g] = [[k, name[len(prefix):], *row] for k, s in enumerate(self.sentences)
+                      for name, row in sorted(s.items()) if name.startswith(prefix)]
+        return out
+
+
+def _add(into: dict[str, list[float]], name: str, row: Sequence[float]) -> None:
+    got = into.get(name)
+    if got is None:
+        into[name] = [float(x) for x in row]
+    else:
+        for i, x in enumerate(row):
+            got[i] += x
+
+
+def keyed_rows(stored: Sequence[Sequence[Any]], key: str, sentences: int
+               ) -> list[list[float]]:
+    """One key's dense rows (zeros where a sentence lacks it) from a breakdown's stored
+    keyed rows: what an interval of that group resamples."""
+    width = next((len(r) - 2 for r in stored), 0)
+    out = [[0.0] * width for _ in range(sentences)]
+    for r in stored:
+        if r[1] == key:
+            out[int(r[0])] = [float(x) for x in r[2:]]
+    return out
