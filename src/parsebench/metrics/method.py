@@ -128,7 +128,7 @@ class LevelStats:
                 _add(pooled, name, row)
                 _add(total, name, row)
                 if name in kept:
-                    kept[name].append([float(x) for x in row])
+                    kept[name].append(list(row))
                 self.widths.setdefault(name, len(row))
         self.totals.append(total)
         self.kept.append(kept)
@@ -146,7 +146,7 @@ class LevelStats:
 
     def rows(self, name: str) -> list[list[float]]:
         """NAME's rows, one a sentence (zeros where a sentence has none), pooled."""
-        zero = [0.0] * self.widths.get(name, 0)
+        zero = [0] * self.widths.get(name, 0)
         return [s.get(name, zero) for s in self.sentences]
 
     def sums(self, name: str, replicate: int | None = None) -> npt.NDArray[np.float64]:
@@ -183,7 +183,7 @@ class LevelStats:
 def _add(into: dict[str, list[float]], name: str, row: Sequence[float]) -> None:
     got = into.get(name)
     if got is None:
-        into[name] = [float(x) for x in row]
+        into[name] = list(row)  # counts stay integers: the store writes 3, not 3.0
     else:
         for i, x in enumerate(row):
             got[i] += x

@@ -147,20 +147,29 @@ class F1Result:
     types: list[tuple[str, ...]] = field(default_factory=list)
     """Per sentence pair: the error types of its alignment (none from edit distance)."""
 
-    def extend(self, o: F1Result) -> None:
-        """Add O's pairs (another replicate: each of its pairs counts on its own)."""
-        self.total.add(o.total)
-        for n, c in o.by_errors.items():
-            self.by_errors.setdefault(n, F1Counts()).add(c)
-        for t, c in o.by_type.items():
-            self.by_type.setdefault(t, F1Counts()).add(c)
-        for side, a in o.accuracy.items():
-            self.accuracy.setdefault(side, Attachment()).add(a)
-        for k, a in o.accuracy_by_type.items():
-            self.accuracy_by_type.setdefault(k, Attachment()).add(a)
-        self.pairs += o.pairs
-        self.accuracy_rows += o.accuracy_rows
-        self.types += o.types
+    def add(self, st: SentenceStats) -> None:
+        """Count one pair from its statistics (:func:`pair_stats`)."""
+        c = F1Counts(*(int(x) for x in st["counts"]))
+        self.total.add(c)
+        self.pairs.append(tuple(int(x) for x in st["f1"]))  # type: ignore[arg-type]
+        types: list[str] = []
+        for name in st:
+            group, _, value = name.partition("=")
+            if group == "by_errors":
+                self.by_errors.setdefault(int(value), F1Counts()).add(c)
+            elif group == "by_type":
+                types.append(value)
+                self.by_type.setdefault(value, F1Counts()).add(c)
+        self.types.append(tuple(types))
+        if "aligned" in st:
+            clean = Attachment(*(int(x) for x in st["clean accuracy"]))
+            noisy = Attachment(*(int(x) for x in st["aligned"]))
+            self.accuracy.setdefault("clean", Attachment()).add(clean)
+            self.accuracy.setdefault("noisy", Attachment()).add(noisy)
+            for t in types:
+                self.accuracy_by_type.setdefault(t, Attachment()).add(noisy)
+            self.accuracy_rows.append((clean.words, clean.heads, clean.labels,
+                                       noisy.words, noisy.heads, noisy.labels))
 
     def _rows_by_key(self) -> dict[str, tuple[list[tuple[int, int, int]],
                                              list[tuple[int, int, int]]]]:
@@ -184,21 +193,6 @@ class F1Result:
             out[t] = {**c.as_dict(), "ci95": _group_intervals(*rows[t])}
             if t in self.accuracy_by_type:
                 out[t]["accuracy"] = self.accuracy_by_type[t].as_dict()
-        return out
-
-    def by_operation(self) -> dict[str, dict[str, Any]]:
-        """The same by operation, M (a word missing), U (unnecessary), R (replaced): F1
-        and aligned LAS from the pairs that hold such an error."""
-        out = {}
-        rows = self._rows_by_key()
-        for op in "MUR":
-            f1_rows, acc_rows = rows.get(op, ([], []))
-            if f1_rows:
-                out[op] = {"sentences": len(f1_rows),
-                           "f1": REGISTRY["hashemi-hwa-f1"].corpus(_array(f1_rows)),
-                           "accuracy": {"las": REGISTRY["aligned-las"].corpus(
-                               _array(acc_rows)) if acc_rows else None},
-                           "ci95": _group_intervals(f1_rows, acc_rows)}
         return out
 
     def intervals(self) -> dict[str, list[float] | None]:
@@ -272,27 +266,10 @@ def score_corpus(grammatical: Iterable[Parse], ungrammatical: Iterable[Parse],
         if a is None:
             a = edit_distance(u.forms, g.forms)
         check_alignment(a, u, g, k, u_path, g_path, a_path)
-        c = score_pair(u, g, a, labeled, punct, root)
-        result.total.add(c)
-        result.pairs.append((c.shared, c.ungrammatical_deps - c.ungrammatical_error_deps,
-                             c.grammatical_deps - c.grammatical_error_deps))
-        errors = a.errors if a.errors is not None else unaligned_runs(a.pairs, len(u), len(g))
-        result.by_errors.setdefault(errors, F1Counts()).add(c)
-        types = tuple(sorted(set(a.types)))
-        result.types.append(types)
-        for t in types:
-            result.by_type.setdefault(t, F1Counts()).add(c)
-        if key is not None:
-            if key.forms != g.forms:
-                raise InputError(f"sentence {k + 1} does not have the words of {g_path}:"
-                                 f"{g.line}", gold_path, key.line)
-            clean, noisy = attachment(g, key, None, punct), attachment(u, key, a, punct)
-            result.accuracy["clean"].add(clean)
-            result.accuracy["noisy"].add(noisy)
-            for t in types:
-                result.accuracy_by_type.setdefault(t, Attachment()).add(noisy)
-            result.accuracy_rows.append((clean.words, clean.heads, clean.labels,
-                                         noisy.words, noisy.heads, noisy.labels))
+        if key is not None and key.forms != g.forms:
+            raise InputError(f"sentence {k + 1} does not have the words of {g_path}:"
+                             f"{g.line}", gold_path, key.line)
+        result.add(pair_stats(Pair(g, u, key, a), labeled, punct, root))
     for it, path, what, unit in others:  # a file going on after the corrected one ended
         extra = 0 if it is None else sum(1 for _ in it)
         if extra:
