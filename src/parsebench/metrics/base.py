@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics import evalb, flat
 from parsebench.metrics.deps import CONLL18, CONLL18_NAMES, METRIC_NEEDS
@@ -55,6 +54,9 @@ class Metric:
     needs: tuple[str, ...] = ()
     """What a system file must hold for a number (:data:`parsebench.inputs.NEEDS`);
     a file without it gets n/a, with a warning naming the cause."""
+    file_stats: Callable[[Any, Any], Stats] | None = None
+    """For a metric ``compare`` offers on trees: its statistics, one row a gold sentence,
+    of a system file against a gold file (a method module's ``file_stats``)."""
 
     def corpus(self, stats: Stats) -> float | None:
         v = float(self.score(stats.sum(axis=0)[None, :])[0])
@@ -76,11 +78,14 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in (
            needs=_HEADS),
     Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, f1_of_pr, needs=_HEADS),
     Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
-           ("matched", "gold", "test", "unscored"), f1_of_counts, ("evalb", "evalb")),
+           ("matched", "gold", "test", "unscored"), f1_of_counts, ("evalb", "evalb"),
+           file_stats=evalb.file_stats),
     Metric("flat-recall", "Gaizauskas et al.'s recall against a flat key", "trees",
-           ("key", "response", "matched", "violated"), flat_recall, ("flat", "flat")),
+           ("key", "response", "matched", "violated"), flat_recall, ("flat", "flat"),
+           file_stats=flat.file_stats),
     Metric("flat-conformance", "Gaizauskas et al.'s conformance to a flat key", "trees",
-           ("key", "response", "matched", "violated"), conformance, ("flat", "flat")),
+           ("key", "response", "matched", "violated"), conformance, ("flat", "flat"),
+           file_stats=flat.file_stats),
     Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
            ("rows", "differs")),
     Metric("bigert-real-degradation", "real degradation", "run",
@@ -146,25 +151,8 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
                 warnings.append(cause)
             out[:] = np.nan
         return out
-    from parsebench.formats.brackets import read_tree_texts
-
-    if metric.name == "evalb":
-        from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
-
-        ev = evaluate_brackets(read_tree_texts(gold), read_tree_texts(system), EvalbParams(),
-                               str(gold), str(system))
-        if ev.aborted:
-            raise InputError("EVALB gave up on these files (MAX_ERROR errors): no score to "
-                             "compare", system)
-        rows = [(r.matched, r.gold, r.test, 0) if r.status == 0 else (0, 0, 0, 1)
-                for r in ev.rows]
-        return np.array(rows, dtype=np.float64).reshape(-1, 4)
-    from parsebench.metrics.flat import evaluate_flat
-
-    _, per = evaluate_flat(read_tree_texts(gold), read_tree_texts(system), str(gold),
-                           str(system))
-    return np.array([(c.key, c.response, c.matched, c.violated) for c in per],
-                    dtype=np.float64).reshape(-1, 4)
+    assert metric.file_stats is not None, f"{metric.name} is a run's metric"
+    return metric.file_stats(gold, system)
 
 
 PAIRED: tuple[PairMethod, ...] = (evalb.CLEAN_KEY, flat.CLEAN_KEY)

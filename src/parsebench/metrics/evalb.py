@@ -591,3 +591,21 @@ CLEAN_KEY = PairMethod(
     lambda exp, level: {"method": "evalb-clean-key", "labeled": True, "level": level})
 """EVALB's brackets of each noisy parse against the clean parse as the key (no gold
 trees needed: Bigert et al.'s idea in brackets)."""
+
+
+def file_stats(gold: str | os.PathLike[str], system: str | os.PathLike[str]) -> Any:
+    """EVALB's statistics of SYSTEM's trees against GOLD's, one row a gold sentence:
+    (matched, gold, test brackets, 0), or (0, 0, 0, 1) for a sentence EVALB does not
+    score; what ``compare`` resamples."""
+    import numpy as np
+
+    from parsebench.errors import InputError
+
+    ev = evaluate_brackets(read_tree_texts(gold), read_tree_texts(system), EvalbParams(),
+                           str(gold), str(system))
+    if ev.aborted:
+        raise InputError("EVALB gave up on these files (MAX_ERROR errors): no score to "
+                         "compare", system)
+    rows = [(r.matched, r.gold, r.test, 0) if r.status == 0 else (0, 0, 0, 1)
+            for r in ev.rows]
+    return np.array(rows, dtype=np.float64).reshape(-1, 4)

@@ -146,7 +146,7 @@ class LevelStats:
 
     def rows(self, name: str) -> list[list[float]]:
         """NAME's rows, one a sentence (zeros where a sentence has none), pooled."""
-        zero = [0] * self.widths.get(name, 0)
+        zero: list[float] = [0] * self.widths.get(name, 0)
         return [s.get(name, zero) for s in self.sentences]
 
     def sums(self, name: str, replicate: int | None = None) -> npt.NDArray[np.float64]:
