@@ -110,9 +110,22 @@ def _lemminflect() -> tuple[Any, Any]:
     import types
 
     def tables() -> tuple[Any, Any]:
-        infl = importlib.import_module("lemminflect.core.Inflections").Inflections
-        lemm = importlib.import_module("lemminflect.core.Lemmatizer").Lemmatizer
-        return infl(), lemm()
+        infl = importlib.import_module("lemminflect.core.Inflections").Inflections()
+        lemm = importlib.import_module("lemminflect.core.Lemmatizer").Lemmatizer()
+        codecs = "lemminflect.codecs."
+        # lemminflect loads each table whole on its first lookup, as dicts of dicts of
+        # tuples (10 MB and 30 MB, the lemmas' for the few words EWT has no lemma of);
+        # where it has not done so yet, it is given the same tables looked up a word at a
+        # time in their text (3 MB for both): the same entries, by its own code.
+        if not hasattr(infl, "infl_dict"):
+            codec = importlib.import_module(codecs + "InflectionLUCodec").InflectionLUCodec
+            infl.infl_dict = _LookupTable(infl.infl_lu_fn, _inflection_entry(codec),
+                                          codec.updateForAuxMod({}))
+        if not hasattr(lemm, "lemma_dict"):
+            codec = importlib.import_module(codecs + "LemmaLUCodec").LemmaLUCodec
+            upos = importlib.import_module("lemminflect.core.LexicalUtils").categoryToUPos
+            lemm.lemma_dict = _LookupTable(lemm.lemma_lu_fn, _lemma_entry(codec, upos), {})
+        return infl, lemm
 
     if "lemminflect" in sys.modules or "spacy" in sys.modules:
         return tables()
@@ -126,6 +139,64 @@ def _lemminflect() -> tuple[Any, Any]:
         return tables()
     finally:
         del sys.modules["lemminflect"]  # a later `import lemminflect` runs it whole
+
+
+class _LookupTable:
+    """One of lemminflect's look-up files (lines ``word,category,forms``, sorted by word)
+    as the dict its loader makes, word -> entry, for what lemminflect asks of it
+    (``get``): the file is held as its text and the start of each line, and a word's
+    lines are found by bisection and read by lemminflect's own line parser when asked.
+    The file's entries for a word are merged in file order, and FIXED replaces some
+    whole, as lemminflect's loader does."""
+
+    def __init__(self, path: str, entry: Callable[[list[str]], dict[str, Any]],
+                 fixed: dict[str, dict[str, Any]]) -> None:
+        import gzip
+
+        with gzip.open(path, "rb") as fh:
+            self.text = fh.read().decode()
+        starts = array("i", [0])
+        at, find = 0, self.text.find
+        while (at := find("\n", at) + 1) > 0:
+            starts.append(at)
+        if starts[-1] != len(self.text):
+            starts.append(len(self.text))
+        self.starts, self.entry, self.fixed = starts, entry, fixed
+
+    def _word(self, k: int) -> str:
+        at = self.starts[k]
+        return self.text[at:self.text.find(",", at)]
+
+    def get(self, word: str, default: Any = None) -> Any:
+        if word in self.fixed:
+            return self.fixed[word]
+        n = len(self.starts) - 1
+        k = bisect_left(range(n), word, key=self._word)
+        lines = []
+        while k < n and self._word(k) == word:
+            lines.append(self.text[self.starts[k]:self.starts[k + 1]])
+            k += 1
+        return self.entry(lines) if lines else default
+
+
+def _inflection_entry(codec: Any) -> Callable[[list[str]], dict[str, Any]]:
+    def entry(lines: list[str]) -> dict[str, Any]:
+        forms: dict[str, Any] = {}
+        for line in lines:
+            forms.update(codec.fromString(line)[2])
+        return forms
+    return entry
+
+
+def _lemma_entry(codec: Any, upos: Callable[[str], str]
+                 ) -> Callable[[list[str]], dict[str, Any]]:
+    def entry(lines: list[str]) -> dict[str, Any]:
+        lemmas: dict[str, Any] = {}
+        for line in lines:
+            _, category, forms = codec.fromString(line)
+            lemmas.update({upos(category): forms})
+        return lemmas
+    return entry
 
 
 @cache
@@ -767,9 +838,14 @@ class Speller:
 
     def __init__(self, keyboard: str, lexicon: str | None, lang: str,
                  vocabulary: set[str]) -> None:
-        from parsebench.noise import Keyboard, Lexicon
+        from parsebench.noise import Keyboard, Lexicon, frequencies
 
-        self.kb, self.lex = Keyboard.load(keyboard), Lexicon.load(lexicon, lang)
+        self.kb = Keyboard.load(keyboard)
+        if lexicon is None or lexicon in ("wordfreq", f"wordfreq:{lang}"):
+            # wordfreq's list, shared with the Zipf lookups (zipf())
+            self.lex = Lexicon.of(frequencies(lang))
+        else:
+            self.lex = Lexicon.load(lexicon, lang)
         self.vocabulary = vocabulary
         self.ops = dict.fromkeys(("sub", "ins", "del", "trans"), 1.0)
         self._possible: dict[str, bool] = {}
@@ -794,14 +870,11 @@ def speller(keyboard: str, lexicon: str | None, lang: str, vocabulary: set[str])
 
 
 def zipf(lang: str) -> Callable[[str], float]:
-    """A word's frequency on the Zipf scale (wordfreq), 0 for unknown words; remembered, as
-    the same words are asked about again and again."""
-    from wordfreq import zipf_frequency
+    """A word's frequency on the Zipf scale (wordfreq's), 0 for unknown words, from the
+    table that is also the default lexicon of R:SPELL (:func:`parsebench.noise.frequencies`)."""
+    from parsebench.noise import frequencies
 
-    @cache
-    def frequency(word: str) -> float:
-        return float(zipf_frequency(word, lang))
-    return frequency
+    return frequencies(lang).zipf
 
 
 def corrupt(sentences: Sequence[Sentence], settings: Settings,
