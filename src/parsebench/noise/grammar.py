@@ -673,6 +673,27 @@ def _blocked(s: Sentence) -> set[int]:
     return {i for a, b, _ in s.multiword for i in range(a, b + 1)}
 
 
+class Chosen:
+    """The errors a plan decided, compactly: their first clean words as corpus positions,
+    in order, and their kinds (an index into :data:`TYPES`) beside them."""
+
+    def __init__(self, starts: Sequence[int], where: array[int], codes: bytes) -> None:
+        self.starts, self.where, self.codes = starts, where, codes
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def get(self, si: int, default: Sequence[tuple[str, int]] = ()
+            ) -> Sequence[tuple[str, int]]:
+        """Sentence SI's errors as [(kind, clean word)], by word; DEFAULT if it has none."""
+        s0 = self.starts[si]
+        lo = bisect_left(self.where, s0)
+        hi = bisect_left(self.where, self.starts[si + 1], lo)
+        if lo == hi:
+            return default
+        return [(TYPES[self.codes[k]], self.where[k] - s0) for k in range(lo, hi)]
+
+
 class Planner:
     """Decides and writes errors for a corpus read as a stream of CoNLL-U sentences.
 
@@ -702,37 +723,56 @@ class Planner:
             words += len(s.forms)
         self.starts.append(words)
         self.words = words
+        self.spent = False
+        """Whether a plan(last=True) has shuffled the sites (no further plan then)."""
 
     def sites(self, s: Sentence) -> Iterator[tuple[str, int, int]]:
         return Sites(s, _blocked(s), self.speller, self.zipf).all(self.kinds)
 
-    def plan(self, settings: Settings) -> tuple[Report, dict[int, list[tuple[str, int]]]]:
-        """Which errors go where: sentence -> [(kind, clean word)], and the report."""
+    def plan(self, settings: Settings, last: bool = False) -> tuple[Report, Chosen]:
+        """Which errors go where: sentence -> [(kind, clean word)] (``.get``), and the report.
+
+        The draw shuffles the sites it draws from; LAST (no further plan will be asked for)
+        lets it shuffle the listed sites themselves instead of a copy of them, which were
+        a third of its memory on a large corpus."""
         settings.check()
+        if self.spent:
+            raise RuntimeError("a Planner plans no more after a plan(last=True)")
         report = Report(words=self.words)
         for kind in settings.types:
             report.sites[kind] = len(self.by_kind[kind])
-        chosen: dict[int, list[tuple[str, int]]] = {}
+        where, codes = array(POSITION), bytearray()
+        code = {kind: k for k, kind in enumerate(TYPES)}
         if settings.rate is not None:
             target = math.floor(settings.rate * self.words + 0.5)
-            taken: dict[int, list[tuple[int, int]]] = {}
+            # the words each error's footprint covers, one byte a word and one more a
+            # sentence (a footprint's end can be the slot after its last word): an error
+            # conflicts with those already placed where its footprint meets theirs
+            taken = bytearray(self.words + len(self.starts) - 1)
             done = 0
-            everywhere = {kind: array(POSITION, self.by_kind[kind]) for kind in settings.types}
+            everywhere = {kind: self.by_kind[kind] if last else array(POSITION,
+                                                                      self.by_kind[kind])
+                          for kind in settings.types}
+            starts = self.starts
             if target:
                 for kind, g in _Draw(everywhere, settings.weights, random.Random(settings.seed)):
-                    si = bisect_right(self.starts, g) - 1
-                    t = g - self.starts[si]
-                    fp = (t, t + Sites.span(kind))
-                    here = taken.setdefault(si, [])
-                    if _conflicts(here, fp):
+                    si = bisect_right(starts, g) - 1
+                    a = g + si
+                    b = a + Sites.span(kind) + 1
+                    if taken.find(1, a, b) >= 0:
                         continue
-                    here.append(fp)
-                    chosen.setdefault(si, []).append((kind, t))
+                    taken[a:b] = b"\x01" * (b - a)
+                    where.append(g)
+                    codes.append(code[kind])
                     report.errors[kind] += 1
                     done += 1
                     if done == target:
                         break
             report.shortfall = target - done
+            del taken, everywhere
+            order = sorted(range(len(where)), key=where.__getitem__)
+            where = array(POSITION, [where[k] for k in order])
+            codes = bytearray(codes[k] for k in order)
         else:
             want = settings.per_sentence or 0
             lo = dict.fromkeys(settings.types, 0)
@@ -750,11 +790,14 @@ class Planner:
                 if got is None:
                     report.short_sentences.append(si)
                 else:
-                    chosen[si] = got
                     report.errors.update(kind for kind, _ in got)
-        for got in chosen.values():
-            got.sort(key=lambda c: c[1])
-        return report, chosen
+                    for kind, t in sorted(got, key=lambda c: c[1]):
+                        where.append(self.starts[si] + t)
+                        codes.append(code[kind])
+        if last:  # what the writing needs is in the plan: the sites go before it
+            self.spent = True
+            self.by_kind = {k: array(POSITION) for k in TYPES}
+        return report, Chosen(self.starts, where, bytes(codes))
 
     def realise(self, s: Sentence, si: int, chosen: Sequence[tuple[str, int]], seed: int
                 ) -> list[Edit]:
@@ -885,7 +928,7 @@ def corrupt(sentences: Sequence[Sentence], settings: Settings,
     """Every sentence with its errors, in memory: (noisy sentence, edits, alignment, M2
     edits) each, and the report. Sentences short of room are given back unchanged."""
     planner = Planner(lambda: iter(sentences), settings.types, spell, frequency)
-    report, chosen = planner.plan(settings)
+    report, chosen = planner.plan(settings, last=True)
     out = []
     for k, s in enumerate(sentences):
         edits = planner.realise(s, k, chosen.get(k, ()), settings.seed)
