@@ -600,3 +600,41 @@ def test_a_very_long_word_costs_a_bounded_number_of_lookups() -> None:
 
         g.Sites(s, g._blocked(s), None, zipf)._orth(1, random.Random(1))
         assert len(calls) <= 2 and sum(calls) <= 2 * n + 10
+
+
+def test_the_shared_frequency_table_answers_as_wordfreq() -> None:
+    """The one table behind the lexicon and the Zipf checks gives wordfreq's own numbers:
+    list words, their prefixes, capitals, digits, apostrophes, other scripts, unknowns."""
+    import random
+
+    import wordfreq
+
+    from parsebench.noise import Lexicon, frequencies
+
+    fr = frequencies("en")
+    r = random.Random(3)
+    words = r.sample(sorted(fr.bands), 3000)
+    probes = words + [w[:k] for w in words[:300] for k in range(1, len(w))] + \
+        [w.upper() for w in words[:200]] + ["", "3", "1990s", "can't", "naïve", "straße",
+                                            "日本語", "wi", "th", "xqzjv", "I"]
+    for w in probes:
+        assert fr.zipf(w) == float(wordfreq.zipf_frequency(w, "en")), w
+    lex = Lexicon.of(fr)
+    assert lex.name == Lexicon.load(None, "en").name
+    assert all(w in lex for w in words) and "xqzjvw" not in lex
+
+
+def test_lemminflects_tables_looked_up_a_word_at_a_time_are_its_own() -> None:
+    """The tables read a word at a time hold what lemminflect's loaders make of its files."""
+    import random
+
+    from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec
+    from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec
+
+    infl, lemm = g._lemminflect()
+    r = random.Random(5)
+    for lazy, full in ((infl.infl_dict, InflectionLUCodec.load(infl.infl_lu_fn)),
+                       (lemm.lemma_dict, LemmaLUCodec.load(lemm.lemma_lu_fn))):
+        for w in [*r.sample(sorted(full), 3000), "be", "can", "dare", "Aachen"]:
+            assert lazy.get(w, {}) == full.get(w, {}), w
+        assert lazy.get("zzqx", {}) == {} and lazy.get("", {}) == {}

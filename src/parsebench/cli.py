@@ -514,7 +514,7 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
         for s in range(seed, seed + replicates):
             target = _replicate_path(output, s, replicates)
             st = g.Settings(rate, per_sentence, s, settings.types, settings.weights)
-            report, chosen = planner.plan(st)
+            report, chosen = planner.plan(st, last=s == seed + replicates - 1)
             short = set(report.short_sentences) if drop_short else set()
             recorded: Counter[str] = Counter()
             unrealised = planner.unrealised

@@ -110,9 +110,22 @@ def _lemminflect() -> tuple[Any, Any]:
     import types
 
     def tables() -> tuple[Any, Any]:
-        infl = importlib.import_module("lemminflect.core.Inflections").Inflections
-        lemm = importlib.import_module("lemminflect.core.Lemmatizer").Lemmatizer
-        return infl(), lemm()
+        infl = importlib.import_module("lemminflect.core.Inflections").Inflections()
+        lemm = importlib.import_module("lemminflect.core.Lemmatizer").Lemmatizer()
+        codecs = "lemminflect.codecs."
+        # lemminflect loads each table whole on its first lookup, as dicts of dicts of
+        # tuples (10 MB and 30 MB, the lemmas' for the few words EWT has no lemma of);
+        # where it has not done so yet, it is given the same tables looked up a word at a
+        # time in their text (3 MB for both): the same entries, by its own code.
+        if not hasattr(infl, "infl_dict"):
+            codec = importlib.import_module(codecs + "InflectionLUCodec").InflectionLUCodec
+            infl.infl_dict = _LookupTable(infl.infl_lu_fn, _inflection_entry(codec),
+                                          codec.updateForAuxMod({}))
+        if not hasattr(lemm, "lemma_dict"):
+            codec = importlib.import_module(codecs + "LemmaLUCodec").LemmaLUCodec
+            upos = importlib.import_module("lemminflect.core.LexicalUtils").categoryToUPos
+            lemm.lemma_dict = _LookupTable(lemm.lemma_lu_fn, _lemma_entry(codec, upos), {})
+        return infl, lemm
 
     if "lemminflect" in sys.modules or "spacy" in sys.modules:
         return tables()
@@ -126,6 +139,64 @@ def _lemminflect() -> tuple[Any, Any]:
         return tables()
     finally:
         del sys.modules["lemminflect"]  # a later `import lemminflect` runs it whole
+
+
+class _LookupTable:
+    """One of lemminflect's look-up files (lines ``word,category,forms``, sorted by word)
+    as the dict its loader makes, word -> entry, for what lemminflect asks of it
+    (``get``): the file is held as its text and the start of each line, and a word's
+    lines are found by bisection and read by lemminflect's own line parser when asked.
+    The file's entries for a word are merged in file order, and FIXED replaces some
+    whole, as lemminflect's loader does."""
+
+    def __init__(self, path: str, entry: Callable[[list[str]], dict[str, Any]],
+                 fixed: dict[str, dict[str, Any]]) -> None:
+        import gzip
+
+        with gzip.open(path, "rb") as fh:
+            self.text = fh.read().decode()
+        starts = array("i", [0])
+        at, find = 0, self.text.find
+        while (at := find("\n", at) + 1) > 0:
+            starts.append(at)
+        if starts[-1] != len(self.text):
+            starts.append(len(self.text))
+        self.starts, self.entry, self.fixed = starts, entry, fixed
+
+    def _word(self, k: int) -> str:
+        at = self.starts[k]
+        return self.text[at:self.text.find(",", at)]
+
+    def get(self, word: str, default: Any = None) -> Any:
+        if word in self.fixed:
+            return self.fixed[word]
+        n = len(self.starts) - 1
+        k = bisect_left(range(n), word, key=self._word)
+        lines = []
+        while k < n and self._word(k) == word:
+            lines.append(self.text[self.starts[k]:self.starts[k + 1]])
+            k += 1
+        return self.entry(lines) if lines else default
+
+
+def _inflection_entry(codec: Any) -> Callable[[list[str]], dict[str, Any]]:
+    def entry(lines: list[str]) -> dict[str, Any]:
+        forms: dict[str, Any] = {}
+        for line in lines:
+            forms.update(codec.fromString(line)[2])
+        return forms
+    return entry
+
+
+def _lemma_entry(codec: Any, upos: Callable[[str], str]
+                 ) -> Callable[[list[str]], dict[str, Any]]:
+    def entry(lines: list[str]) -> dict[str, Any]:
+        lemmas: dict[str, Any] = {}
+        for line in lines:
+            _, category, forms = codec.fromString(line)
+            lemmas.update({upos(category): forms})
+        return lemmas
+    return entry
 
 
 @cache
@@ -602,6 +673,27 @@ def _blocked(s: Sentence) -> set[int]:
     return {i for a, b, _ in s.multiword for i in range(a, b + 1)}
 
 
+class Chosen:
+    """The errors a plan decided, compactly: their first clean words as corpus positions,
+    in order, and their kinds (an index into :data:`TYPES`) beside them."""
+
+    def __init__(self, starts: Sequence[int], where: array[int], codes: bytes) -> None:
+        self.starts, self.where, self.codes = starts, where, codes
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def get(self, si: int, default: Sequence[tuple[str, int]] = ()
+            ) -> Sequence[tuple[str, int]]:
+        """Sentence SI's errors as [(kind, clean word)], by word; DEFAULT if it has none."""
+        s0 = self.starts[si]
+        lo = bisect_left(self.where, s0)
+        hi = bisect_left(self.where, self.starts[si + 1], lo)
+        if lo == hi:
+            return default
+        return [(TYPES[self.codes[k]], self.where[k] - s0) for k in range(lo, hi)]
+
+
 class Planner:
     """Decides and writes errors for a corpus read as a stream of CoNLL-U sentences.
 
@@ -631,37 +723,56 @@ class Planner:
             words += len(s.forms)
         self.starts.append(words)
         self.words = words
+        self.spent = False
+        """Whether a plan(last=True) has shuffled the sites (no further plan then)."""
 
     def sites(self, s: Sentence) -> Iterator[tuple[str, int, int]]:
         return Sites(s, _blocked(s), self.speller, self.zipf).all(self.kinds)
 
-    def plan(self, settings: Settings) -> tuple[Report, dict[int, list[tuple[str, int]]]]:
-        """Which errors go where: sentence -> [(kind, clean word)], and the report."""
+    def plan(self, settings: Settings, last: bool = False) -> tuple[Report, Chosen]:
+        """Which errors go where: sentence -> [(kind, clean word)] (``.get``), and the report.
+
+        The draw shuffles the sites it draws from; LAST (no further plan will be asked for)
+        lets it shuffle the listed sites themselves instead of a copy of them, which were
+        a third of its memory on a large corpus."""
         settings.check()
+        if self.spent:
+            raise RuntimeError("a Planner plans no more after a plan(last=True)")
         report = Report(words=self.words)
         for kind in settings.types:
             report.sites[kind] = len(self.by_kind[kind])
-        chosen: dict[int, list[tuple[str, int]]] = {}
+        where, codes = array(POSITION), bytearray()
+        code = {kind: k for k, kind in enumerate(TYPES)}
         if settings.rate is not None:
             target = math.floor(settings.rate * self.words + 0.5)
-            taken: dict[int, list[tuple[int, int]]] = {}
+            # the words each error's footprint covers, one byte a word and one more a
+            # sentence (a footprint's end can be the slot after its last word): an error
+            # conflicts with those already placed where its footprint meets theirs
+            taken = bytearray(self.words + len(self.starts) - 1)
             done = 0
-            everywhere = {kind: array(POSITION, self.by_kind[kind]) for kind in settings.types}
+            everywhere = {kind: self.by_kind[kind] if last else array(POSITION,
+                                                                      self.by_kind[kind])
+                          for kind in settings.types}
+            starts = self.starts
             if target:
                 for kind, g in _Draw(everywhere, settings.weights, random.Random(settings.seed)):
-                    si = bisect_right(self.starts, g) - 1
-                    t = g - self.starts[si]
-                    fp = (t, t + Sites.span(kind))
-                    here = taken.setdefault(si, [])
-                    if _conflicts(here, fp):
+                    si = bisect_right(starts, g) - 1
+                    a = g + si
+                    b = a + Sites.span(kind) + 1
+                    if taken.find(1, a, b) >= 0:
                         continue
-                    here.append(fp)
-                    chosen.setdefault(si, []).append((kind, t))
+                    taken[a:b] = b"\x01" * (b - a)
+                    where.append(g)
+                    codes.append(code[kind])
                     report.errors[kind] += 1
                     done += 1
                     if done == target:
                         break
             report.shortfall = target - done
+            del taken, everywhere
+            order = sorted(range(len(where)), key=where.__getitem__)
+            where = array(POSITION, [where[k] for k in order])
+            codes = bytearray(codes[k] for k in order)
         else:
             want = settings.per_sentence or 0
             lo = dict.fromkeys(settings.types, 0)
@@ -679,11 +790,14 @@ class Planner:
                 if got is None:
                     report.short_sentences.append(si)
                 else:
-                    chosen[si] = got
                     report.errors.update(kind for kind, _ in got)
-        for got in chosen.values():
-            got.sort(key=lambda c: c[1])
-        return report, chosen
+                    for kind, t in sorted(got, key=lambda c: c[1]):
+                        where.append(self.starts[si] + t)
+                        codes.append(code[kind])
+        if last:  # what the writing needs is in the plan: the sites go before it
+            self.spent = True
+            self.by_kind = {k: array(POSITION) for k in TYPES}
+        return report, Chosen(self.starts, where, bytes(codes))
 
     def realise(self, s: Sentence, si: int, chosen: Sequence[tuple[str, int]], seed: int
                 ) -> list[Edit]:
@@ -767,9 +881,14 @@ class Speller:
 
     def __init__(self, keyboard: str, lexicon: str | None, lang: str,
                  vocabulary: set[str]) -> None:
-        from parsebench.noise import Keyboard, Lexicon
+        from parsebench.noise import Keyboard, Lexicon, frequencies
 
-        self.kb, self.lex = Keyboard.load(keyboard), Lexicon.load(lexicon, lang)
+        self.kb = Keyboard.load(keyboard)
+        if lexicon is None or lexicon in ("wordfreq", f"wordfreq:{lang}"):
+            # wordfreq's list, shared with the Zipf lookups (zipf())
+            self.lex = Lexicon.of(frequencies(lang))
+        else:
+            self.lex = Lexicon.load(lexicon, lang)
         self.vocabulary = vocabulary
         self.ops = dict.fromkeys(("sub", "ins", "del", "trans"), 1.0)
         self._possible: dict[str, bool] = {}
@@ -794,14 +913,11 @@ def speller(keyboard: str, lexicon: str | None, lang: str, vocabulary: set[str])
 
 
 def zipf(lang: str) -> Callable[[str], float]:
-    """A word's frequency on the Zipf scale (wordfreq), 0 for unknown words; remembered, as
-    the same words are asked about again and again."""
-    from wordfreq import zipf_frequency
+    """A word's frequency on the Zipf scale (wordfreq's), 0 for unknown words, from the
+    table that is also the default lexicon of R:SPELL (:func:`parsebench.noise.frequencies`)."""
+    from parsebench.noise import frequencies
 
-    @cache
-    def frequency(word: str) -> float:
-        return float(zipf_frequency(word, lang))
-    return frequency
+    return frequencies(lang).zipf
 
 
 def corrupt(sentences: Sequence[Sentence], settings: Settings,
@@ -812,7 +928,7 @@ def corrupt(sentences: Sequence[Sentence], settings: Settings,
     """Every sentence with its errors, in memory: (noisy sentence, edits, alignment, M2
     edits) each, and the report. Sentences short of room are given back unchanged."""
     planner = Planner(lambda: iter(sentences), settings.types, spell, frequency)
-    report, chosen = planner.plan(settings)
+    report, chosen = planner.plan(settings, last=True)
     out = []
     for k, s in enumerate(sentences):
         edits = planner.realise(s, k, chosen.get(k, ()), settings.seed)
