@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.deps import CONLL18, evaluate_deps
+from parsebench.metrics.conll18 import CONLL18
+from parsebench.metrics.deps import evaluate_deps
 from parsebench.parsers.run import parse_sentences, to_conllu
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"

@@ -116,15 +116,9 @@ def eval_deps(
 
     from parsebench.formats.headrules import Conversion, load_table
     from parsebench.inputs import Holds, refuse_unparsed
-    from parsebench.metrics.deps import (
-        TSV_METRICS,
-        LabelMap,
-        Selection,
-        SentenceCounts,
-        evaluate_deps,
-        sentence_tsv_header,
-        sentence_tsv_row,
-    )
+    from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
+    from parsebench.metrics.deps import SentenceCounts, evaluate_deps
+    from parsebench.metrics.lin import LabelMap, Selection
     from parsebench.report import deps_table
 
     selections = [Selection.parse(s) for s in select or []]

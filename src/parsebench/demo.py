@@ -17,9 +17,10 @@ from pathlib import Path
 
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.deps import Selection, evaluate_deps
+from parsebench.metrics.deps import evaluate_deps
 from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
 from parsebench.metrics.flat import flatten, read_rules, score_spans, spans
+from parsebench.metrics.lin import Selection
 from parsebench.report import deps_table, flat_table
 from parsebench.signature import signature
 

@@ -391,7 +391,7 @@ def load(path: str | Path) -> Experiment:
     deps = r.get(metrics_t, "metrics", "deps", (bool, list), True)
     exp.deps = deps is not False
     if isinstance(deps, list):
-        from parsebench.metrics.deps import BY_FIELDS
+        from parsebench.metrics.lin import BY_FIELDS
 
         for by in deps:
             if by not in BY_FIELDS:

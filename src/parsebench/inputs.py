@@ -17,7 +17,7 @@ from typing import TypeVar
 from parsebench.analysis import Parse
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.deps import COLUMNS
+from parsebench.metrics.conll18 import COLUMNS
 
 T = TypeVar("T", Parse, Sentence)
 

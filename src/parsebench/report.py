@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsebench.metrics.deps import CONLL18_NAMES, ROOT_ARC_FIELDS, SPAN_METRICS, DepsResult
+from parsebench.metrics.conll18 import CONLL18_NAMES, SPAN_METRICS
+from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.flat import FlatCounts
+from parsebench.metrics.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
 
 

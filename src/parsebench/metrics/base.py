@@ -15,7 +15,6 @@ draws its intervals and tests between parsers from them.
 from __future__ import annotations
 
 import os
-from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics import evalb, flat
-from parsebench.metrics.deps import CONLL18, CONLL18_NAMES, METRIC_NEEDS
+from parsebench.metrics import deps, evalb, flat
+from parsebench.metrics.conll18 import CONLL18_NAMES, METRIC_NEEDS
 from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
 from parsebench.metrics.pairs import PairMethod
 from parsebench.metrics.resample import Stats, sentence_interval
@@ -54,9 +53,10 @@ class Metric:
     needs: tuple[str, ...] = ()
     """What a system file must hold for a number (:data:`parsebench.inputs.NEEDS`);
     a file without it gets n/a, with a warning naming the cause."""
-    file_stats: Callable[[Any, Any], Stats] | None = None
-    """For a metric ``compare`` offers on trees: its statistics, one row a gold sentence,
-    of a system file against a gold file (a method module's ``file_stats``)."""
+    file_stats: Callable[..., Stats] | None = None
+    """For a metric ``compare`` offers: its statistics, one row a gold sentence, of a
+    system file against a gold file, from its paper's module (``file_stats`` of deps,
+    evalb, flat); None for a run's metric, whose statistics a run stores."""
 
     def corpus(self, stats: Stats) -> float | None:
         v = float(self.score(stats.sum(axis=0)[None, :])[0])
@@ -68,15 +68,17 @@ _COUNTS = ("correct", "gold", "system")
 _PR = ("key", "answer", "key_matched", "answer_matched")
 REGISTRY: dict[str, Metric] = {m.name: m for m in (
     *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
-             ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()))
+             ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()),
+             deps.file_stats)
       for k, name in CONLL18_NAMES.items()),
     Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
-           f1_of_counts, needs=_HEADS),
+           f1_of_counts, needs=_HEADS, file_stats=deps.file_stats),
     Metric("lcm", "labeled exact match (share of sentences)", "deps", _COUNTS, f1_of_counts,
-           needs=_HEADS),
+           needs=_HEADS, file_stats=deps.file_stats),
     Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, f1_of_pr,
-           needs=_HEADS),
-    Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, f1_of_pr, needs=_HEADS),
+           needs=_HEADS, file_stats=deps.file_stats),
+    Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, f1_of_pr, needs=_HEADS,
+           file_stats=deps.file_stats),
     Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees",
            ("matched", "gold", "test", "unscored"), f1_of_counts, ("evalb", "evalb"),
            file_stats=evalb.file_stats),
@@ -120,39 +122,8 @@ def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
     NaN: its score, intervals and tests are n/a, never 0. The output of ``noise`` is
     refused (:mod:`parsebench.inputs`). GOLD_SENTENCES: the gold's sentences when the
     caller has read them already (``compare`` reads the gold once for every system)."""
-    if metric.reads == "deps":
-        from parsebench.formats.conllu import iter_conllu
-        from parsebench.inputs import Holds, na_cause, refuse_unparsed
-        from parsebench.metrics.deps import SentenceCounts, evaluate_deps
-
-        held = Holds(str(system))
-        # each sentence's row is kept as it is scored, a few numbers a sentence: memory
-        # stays flat in the corpus's size (no sentence's counts are kept whole)
-        flat = array("d")
-        if metric.name in (*CONLL18, "ucm", "lcm"):
-            def row(c: SentenceCounts) -> None:
-                x = getattr(c, metric.name)
-                flat.extend((x.correct, x.gold, x.system))
-        else:
-            def row(c: SentenceCounts) -> None:
-                x = getattr(c, metric.name.removeprefix("lin-"))
-                flat.extend((x.key, x.answer, x.key_found, x.answer_found))
-        res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
-                            held.counting(iter_conllu(system)),
-                            gold_path=str(gold), system_path=str(system),
-                            per_sentence=False, each=row)
-        refuse_unparsed(held)
-        if warnings is not None:
-            warnings += [w for w in res.warnings if "every attachment score is n/a" not in w]
-        out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
-        cause = na_cause(held, metric.needs, metric.name)
-        if cause is not None:
-            if warnings is not None:
-                warnings.append(cause)
-            out[:] = np.nan
-        return out
     assert metric.file_stats is not None, f"{metric.name} is a run's metric"
-    return metric.file_stats(gold, system)
+    return metric.file_stats(metric, gold, system, warnings, gold_sentences)
 
 
 PAIRED: tuple[PairMethod, ...] = (evalb.CLEAN_KEY, flat.CLEAN_KEY)

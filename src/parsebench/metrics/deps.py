@@ -1,36 +1,31 @@
-"""Dependency-based evaluation against a gold key (Lin), with the CoNLL 2018 metrics.
+"""Scoring dependency parses against a gold key: Lin's dependencies and the CoNLL 2018
+metrics in one pass over both files, and the run's method that uses it.
 
-Lin: key and answer are sets of dependencies (modifier, head, label); the root
-word has none, and a word without a head (a fragment) has none either.
-Precision is the share of answer dependencies found in the key, recall the
-share of key dependencies found in the answer, summed over the corpus.
-Selective evaluation picks key dependencies by the key's values (for recall)
-and answer dependencies by the answer's values (for precision), which is what
-reproduces the numbers of Lin's section 4.
+The files are read a stretch at a time and their words aligned as the CoNLL 2018
+script aligns them (:mod:`parsebench.metrics.align`); each gold sentence gets its
+counts of every CoNLL 2018 metric (:mod:`parsebench.metrics.conll18`) and of
+Lin's precision and recall, with the breakdowns asked for
+(:mod:`parsebench.metrics.lin`). Unlike the script, an answer with cycles,
+several roots or missing heads is scored (with a warning) rather than rejected,
+and a tagger's output gets its tag scores with every attachment score n/a.
 
-The thirteen CoNLL 2018 metrics give the numbers of the shared task's script
-(conll18_ud_eval.py): Tokens and Sentences on character spans of the text
-without spaces, Words on the alignment, then UPOS, XPOS, UFeats (universal
-features only, in any order), AllTags, Lemmas (a gold ``_`` matches anything),
-UAS, LAS (relation subtypes ignored), and over content relations CLAS, MLAS
-(also UPOS, UFeats and the functional children) and BLEX (also the lemma), each
-as precision, recall, F1 and accuracy on the aligned words. Unlike the script,
-an answer with cycles, several roots or missing heads is scored (with a
-warning) rather than rejected, and a tagger's output gets its tag scores with
-every attachment score n/a.
+In a run (:data:`METHOD`), the clean text's parse is scored against the gold
+with every breakdown the experiment asks for (by genre also with words per
+second, Lin's Table 18.2), and each error level's parses with the breakdowns
+that show where noise hurts (relation, arc length, sentence length); every
+metric's and every breakdown group's counts are kept a sentence.
 """
 
 from __future__ import annotations
 
 import bisect
-import functools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsebench.errors import InputError, read_lines
+from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.align import (
     align_words,
@@ -39,200 +34,37 @@ from parsebench.metrics.align import (
     strip_spaces,
     text_length,
 )
+from parsebench.metrics.conll18 import (
+    COLUMNS,
+    CONLL18,
+    CONLL18_NAMES,
+    CONTENT_DEPRELS,
+    FUNCTIONAL_DEPRELS,
+    METRIC_NEEDS,
+    SPAN_METRICS,
+    F1Count,
+    absent_metrics,
+    base,
+    held_columns,
+    universal_feats,
+)
 from parsebench.metrics.counts import Additive
+from parsebench.metrics.lin import (
+    BY_FIELDS,
+    CONFUSION_FIELDS,
+    PR,
+    ROOT_ARC_FIELDS,
+    Bucket,
+    Selection,
+    bucket_value,
+    confusion_table,
+)
+from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
 from parsebench.metrics.scheme import scheme_warning
-
-CONTENT_DEPRELS = frozenset({
-    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
-    "dislocated", "advcl", "advmod", "discourse", "nmod", "appos", "nummod", "acl",
-    "amod", "conj", "fixed", "flat", "compound", "list", "parataxis", "orphan",
-    "goeswith", "reparandum", "root", "dep",
-})
-
-# Lin's Table 18.3 relation groups in UD terms; select them with deprel=@NAME.
-DEPREL_GROUPS: dict[str, frozenset[str]] = {
-    "subject": frozenset({"nsubj", "csubj"}),
-    "complement": frozenset({"obj", "iobj", "ccomp", "xcomp"}),
-    "pp-attachment": frozenset({"obl", "nmod"}),
-    "relative-clause": frozenset({"acl:relcl"}),
-    "conjunction": frozenset({"conj"}),
-}
-
-SELECT_FIELDS = ("deprel", "upos", "word")
-BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition", "arc-length",
-             "direction", "depth", "sentence-length")
-"""Breakdowns: ``group`` is Lin's Table 18.3 (DEPREL_GROUPS; other relations are left
-out), ``preposition`` his Table 18.4: the attachment of each prepositional phrase
-(an obl or nmod word with a ``case`` child tagged ADP), by that preposition. As
-MaltEval groups them, and counting the root's arc: ``arc-length`` (|head -
-dependent|: 1, 2, 3-6, 7+, root), ``direction`` (left: the head precedes the
-dependent; right; root), ``depth`` (arcs from the word up to the artificial root:
-the root word 1; 7+; "cycle" where a system's heads never reach it) and
-``sentence-length`` (1-10, 11-20, 21-30, 31-40, 41+ words). Recall groups the key's
-arcs by the key's values, precision the answer's by the answer's."""
-ROOT_ARC_FIELDS = frozenset({"arc-length", "direction", "depth", "sentence-length"})
-CONFUSION_FIELDS = ("deprel", "upos")
-CONFUSION_TOP = 12
-"""Labels a confusion table shows; the rest are pooled as "(other)"."""
-
-
-def confusion_table(pairs: Counter[tuple[str, str]], top: int = CONFUSION_TOP
-                    ) -> dict[str, Any]:
-    """The TOP most frequent gold labels as rows and columns (the rest "(other)"), and
-    how often each gold label got each system label on the aligned words."""
-    freq: Counter[str] = Counter()
-    for (g, _), n in pairs.items():
-        freq[g] += n
-    labels = [x for x, _ in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
-    shown = set(labels)
-    other = len(shown) < len({x for pair in pairs for x in pair})
-    names = labels + (["(other)"] if other else [])
-    index = {x: i for i, x in enumerate(labels)}
-    matrix = [[0] * len(names) for _ in names]
-    for (g, s_), n in pairs.items():
-        matrix[index.get(g, len(names) - 1)][index.get(s_, len(names) - 1)] += n
-    return {"labels": names, "matrix": matrix}
-
-_GROUP_OF = {d: g for g, ds in DEPREL_GROUPS.items() for d in ds}
 
 ROOT = -1
 MISSING = -2
 NOT_ALIGNED = -3
-
-
-_BASES: dict[str, str] = {}
-
-
-def base(deprel: str) -> str:
-    """The relation without its subtype (memoized: called for every word of both files)."""
-    got = _BASES.get(deprel)
-    if got is None:
-        got = deprel.split(":", 1)[0]
-        if len(_BASES) < 10_000:
-            _BASES[deprel] = got
-    return got
-
-
-@dataclass(slots=True)
-class PR(Additive):
-    """Lin's counts for one set of dependencies."""
-
-    key: int = 0
-    key_found: int = 0
-    answer: int = 0
-    answer_found: int = 0
-
-    def count_key(self, found: bool) -> None:
-        self.key += 1
-        self.key_found += found
-
-    def count_answer(self, found: bool) -> None:
-        self.answer += 1
-        self.answer_found += found
-
-    @property
-    def precision(self) -> float | None:
-        """None (n/a) without answer dependencies: nothing to be right or wrong about."""
-        return self.answer_found / self.answer if self.answer else None
-
-    @property
-    def recall(self) -> float | None:
-        return self.key_found / self.key if self.key else None
-
-    @property
-    def f1(self) -> float | None:
-        p, r = self.precision, self.recall
-        if p is None or r is None:
-            return None
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def as_dict(self) -> dict[str, float | int | None]:
-        d: dict[str, float | int | None] = {
-            "precision": self.precision, "recall": self.recall, "f1": self.f1,
-            "key": self.key, "answer": self.answer, "matched": self.key_found,
-        }
-        if self.answer_found != self.key_found:
-            d["answer_matched"] = self.answer_found
-        return d
-
-
-@dataclass(slots=True)
-class F1Count(Additive):
-    """CoNLL 2018 counts: correct, gold total, system total, aligned words."""
-
-    correct: int = 0
-    gold: int = 0
-    system: int = 0
-    aligned: int = 0
-
-    def as_dict(self, on_aligned: bool = True) -> dict[str, float | None]:
-        """None (n/a) where a count is zero: no words to score, not a score of 0.
-        ``aligned_accuracy`` is null for the metrics not computed on aligned words."""
-        return {
-            "precision": self.correct / self.system if self.system else None,
-            "recall": self.correct / self.gold if self.gold else None,
-            "f1": 2 * self.correct / (self.gold + self.system) if self.gold and self.system
-            else None,
-            "aligned_accuracy": self.correct / self.aligned if on_aligned and self.aligned
-            else None,
-        }
-
-
-CONLL18 = ("tokens", "sentences", "words", "upos", "xpos", "ufeats", "alltags", "lemmas",
-           "uas", "las", "clas", "mlas", "blex")
-"""The CoNLL 2018 shared task's metrics, in the order its script prints them."""
-CONLL18_NAMES = dict(zip(CONLL18, ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
-                                   "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"),
-                         strict=True))
-"""Their names as the script prints them."""
-SPAN_METRICS = ("tokens", "sentences", "words")
-"""The ones not computed on aligned words (no aligned accuracy)."""
-ATTACHMENT = ("uas", "las", "clas", "mlas", "blex")
-"""The ones that need heads: n/a for a tagger's output."""
-COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": "features",
-           "lemmas": "lemmas"}
-"""The annotation a metric can need, and how a warning names it."""
-METRIC_NEEDS: dict[str, tuple[str, ...]] = {
-    "upos": ("upos",), "xpos": ("xpos",), "ufeats": ("feats",),
-    "alltags": ("upos", "xpos", "feats"), "lemmas": ("lemmas",),
-    "uas": ("heads",), "las": ("heads",), "clas": ("heads",),
-    "mlas": ("heads", "upos", "feats"), "blex": ("heads", "lemmas"),
-    "ucm": ("heads",), "lcm": ("heads",), "unlabeled": ("heads",), "labeled": ("heads",)}
-"""What each metric compares: a file with that column empty on every word (a parser
-with no tagger, a gold without lemmas) cannot give the metric, which is then n/a, not
-the 0 (or 100) of comparing ``_`` with ``_``."""
-
-
-def absent_metrics(system_has: set[str], gold_has: set[str]) -> frozenset[str]:
-    """The metrics of METRIC_NEEDS that files with these columns cannot give (heads are
-    the system's only: a gold always has them)."""
-    have = system_has & (gold_has | {"heads"})
-    return frozenset(m for m, needs in METRIC_NEEDS.items() if not set(needs) <= have)
-
-
-def _columns(sentence: Sentence, into: set[str]) -> None:
-    """Add to INTO the columns SENTENCE fills on some word."""
-    if "heads" not in into and any(h != NO_HEAD for h in sentence.heads):
-        into.add("heads")
-    for col, values in (("upos", sentence.upos), ("xpos", sentence.xpos),
-                        ("feats", sentence.feats), ("lemmas", sentence.lemmas)):
-        if col not in into and any(v != "_" for v in values):
-            into.add(col)
-
-
-FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
-UNIVERSAL_FEATURES = frozenset({
-    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy",
-    "Number", "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice",
-    "Evident", "Polarity", "Person", "Polite",
-})
-
-
-@functools.lru_cache(maxsize=4096)
-def universal_feats(feats: str) -> str:
-    """FEATS with only the universal features, sorted: what UFeats compares."""
-    return "|".join(sorted(f for f in feats.split("|")
-                           if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
 @dataclass(slots=True)
@@ -271,14 +103,6 @@ class SentenceCounts(Additive):
         if got is None:
             got = self.groups[(f, name)] = Bucket()
         return got
-
-
-@dataclass(slots=True)
-class Bucket(Additive):
-    sentences: int = 0
-    words: int = 0
-    unlabeled: PR = field(default_factory=PR)
-    labeled: PR = field(default_factory=PR)
 
 
 @dataclass
@@ -380,166 +204,6 @@ class DepsResult:
         if others:
             out["breakdowns"] = others
         return out
-
-
-TSV_METRICS = (*CONLL18, "ucm", "lcm")
-
-
-def sentence_tsv_header() -> str:
-    """Columns of ``--per-sentence``: the sentence, then each metric's F1 (in percent, "n/a"
-    without words to score) and its counts."""
-    cols = ["sentence", "line", "sent_id"]
-    for m in TSV_METRICS:
-        cols += [m, f"{m}_correct", f"{m}_gold", f"{m}_system"]
-    return "\t".join(cols) + "\n"
-
-
-def sentence_tsv_row(number: int, c: SentenceCounts) -> str:
-    cells = [str(number), str(c.line), (c.sent_id or "").replace("\t", " ")]
-    for m in TSV_METRICS:
-        f = getattr(c, m)
-        den = f.gold + f.system
-        cells += [f"{200 * f.correct / den:.2f}" if den else "n/a", str(f.correct),
-                  str(f.gold), str(f.system)]
-    return "\t".join(cells) + "\n"
-
-
-class LabelMap:
-    """Label equivalences: every label on a line of the file is equivalent to the first."""
-
-    def __init__(self, classes: dict[str, str] | None = None) -> None:
-        self.canon = classes or {}
-
-    @classmethod
-    def read(cls, path: str | os.PathLike[str]) -> LabelMap:
-        canon: dict[str, str] = {}
-        for n, line in enumerate(read_lines(path), 1):
-            text = line.split("#", 1)[0].split()
-            if not text:
-                continue
-            if len(text) < 2:
-                raise InputError("a label mapping line needs two or more labels", path, n)
-            first = canon.get(text[0], text[0])
-            for label in text:
-                canon[label] = first
-        return cls(canon)
-
-    def __call__(self, label: str) -> str:
-        return self.canon.get(label, label)
-
-
-@dataclass(frozen=True)
-class Selection:
-    """``FIELD=V1,V2``: deprel (full label, base label, or @group), upos, or word."""
-
-    field: str
-    values: frozenset[str]
-
-    @classmethod
-    def parse(cls, text: str) -> Selection:
-        name, sep, vals = text.partition("=")
-        name = name.strip().lower()
-        if not sep or name not in SELECT_FIELDS or not vals.strip():
-            raise InputError(f"--select {text!r}: expected FIELD=V1,V2 with FIELD one of "
-                             + ", ".join(SELECT_FIELDS))
-        values: set[str] = set()
-        for v in (x.strip() for x in vals.split(",")):
-            if not v:
-                continue
-            if name == "deprel" and v.startswith("@"):
-                if v[1:] not in DEPREL_GROUPS:
-                    raise InputError(f"--select: unknown relation group {v!r}; known: "
-                                     + ", ".join("@" + g for g in DEPREL_GROUPS))
-                values |= DEPREL_GROUPS[v[1:]]
-            else:
-                values.add(v.lower() if name == "word" else v)
-        return cls(name, frozenset(values))
-
-    def test(self, sent: Sentence, i: int) -> bool:
-        if self.field == "deprel":
-            d = sent.deprels[i]
-            return d in self.values or base(d) in self.values
-        if self.field == "upos":
-            return sent.upos[i] in self.values
-        return sent.forms[i].lower() in self.values
-
-
-def _bucket_value(by: str, sent: Sentence, i: int) -> str | None:
-    """The bucket of word I's dependency, None when the breakdown leaves it out."""
-    if by == "deprel":
-        return sent.deprels[i]
-    if by == "upos":
-        return sent.upos[i]
-    if by == "word":
-        return sent.forms[i].lower()
-    if by == "group":
-        d = sent.deprels[i]
-        return _GROUP_OF.get(d) or _GROUP_OF.get(base(d))
-    if by == "preposition":
-        if base(sent.deprels[i]) not in ("obl", "nmod"):
-            return None
-        return _sentence_facts(sent)[1].get(i + 1)
-    if by == "sentence-length":
-        low = (len(sent) - 1) // 10 * 10 + 1
-        return "41+" if low > 40 else f"{low}-{low + 9}"
-    h = sent.heads[i]
-    if by == "arc-length":
-        dist = abs(h - (i + 1))
-        return "root" if h == 0 else str(dist) if dist <= 2 else "3-6" if dist <= 6 else "7+"
-    if by == "direction":
-        return "root" if h == 0 else "left" if h < i + 1 else "right"
-    if by == "depth":
-        depth = _sentence_facts(sent)[0][i]
-        if depth == _FRAGMENT:
-            return None  # no path to the root
-        if depth == _CYCLE:
-            return "cycle"
-        return str(depth) if depth < 7 else "7+"
-    return sent.category or "(none)"
-
-
-_FRAGMENT, _CYCLE = -1, -2
-_facts: list[Any] = [None, None]
-"""The last sentence's facts (each breakdown asks them word by word, sentence by sentence)."""
-
-
-def _sentence_facts(sent: Sentence) -> tuple[list[int], dict[int, str]]:
-    """Every word's depth (the root word 1; _FRAGMENT without a path to the root, _CYCLE on
-    or under a cycle), and each head's first ADP child with relation case (its
-    preposition), computed once a sentence: asked word by word they made a 10,000-word
-    chain quadratic."""
-    if _facts[0] is sent:
-        return _facts[1]  # type: ignore[no-any-return]
-    heads, n = sent.heads, len(sent.heads)
-    visiting = -3
-    depth = [0] * n  # 0: not known yet
-    for start in range(n):
-        path, j = [], start
-        while True:
-            if depth[j] != 0:  # known, or met again on this path: a cycle
-                val = _CYCLE if depth[j] == visiting else depth[j]
-                break
-            depth[j] = visiting
-            path.append(j)
-            h = heads[j]
-            if h == 0:
-                val = 0  # j is the root word: depth 1
-                break
-            if h < 0 or h > n:
-                val = _FRAGMENT
-                break
-            j = h - 1
-        for k in reversed(path):  # each word on the path one deeper than its head
-            if val >= 0:
-                val += 1
-            depth[k] = val
-    preps: dict[int, str] = {}
-    for j, h in enumerate(heads):
-        if h > 0 and h not in preps and base(sent.deprels[j]) == "case" and \
-                sent.upos[j] == "ADP":
-            preps[h] = sent.forms[j].lower()
-    _facts[0], _facts[1] = sent, (depth, preps)
-    return depth, preps
 
 
 def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[int, int]]]:
@@ -670,10 +334,10 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                 breakdowns[f].setdefault(name, Bucket()).add(b)
         for x in s:
             check.add(x)
-            _columns(x, system_has)
+            held_columns(x, system_has)
             system_labels.update(base(d) for d in x.deprels if d != "_")
         for x in g:
-            _columns(x, gold_has)
+            held_columns(x, gold_has)
             gold_labels.update(base(d) for d in x.deprels if d != "_")
     warnings = chunks.notes + check.warnings(system_path)
     heads = "heads" in system_has
@@ -897,7 +561,7 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             for f in fields:
                 if gh == ROOT and f not in ROOT_ARC_FIELDS:
                     continue
-                name = _bucket_value(f, gs, i)
+                name = bucket_value(f, gs, i)
                 if name is not None:
                     b = bucket(f, name)
                     b.unlabeled.count_key(head_ok)
@@ -963,7 +627,7 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             if f == "category":
                 name = gold[g_sentence_of_sys[j]].category or "(none)"
             else:
-                name = _bucket_value(f, ss, i)
+                name = bucket_value(f, ss, i)
             if name is not None:
                 b = bucket(f, name)
                 b.unlabeled.count_answer(found)
@@ -1081,3 +745,203 @@ def _gold_sentence_of_system_words(gold: Sequence[Sentence], system: Sequence[Se
             pending += 1
     out.extend([last] * pending)
     return out
+
+
+def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
+               warnings: list[str] | None = None,
+               gold_sentences: Sequence[Sentence] | None = None) -> Any:
+    """METRIC's statistics (a CoNLL 2018 metric, exact match, or Lin's) of SYSTEM against
+    GOLD, one row a gold sentence, kept as each sentence is scored (memory flat in the
+    corpus's size); what ``compare`` resamples. A system that cannot give METRIC (a
+    tagger's output for an attachment score) gets rows of NaN, with the cause in
+    WARNINGS; the output of ``noise`` is refused. GOLD_SENTENCES: the gold already read."""
+    from array import array
+
+    import numpy as np
+
+    from parsebench.formats.conllu import iter_conllu
+    from parsebench.inputs import Holds, na_cause, refuse_unparsed
+
+    held = Holds(str(system))
+    flat = array("d")
+    if metric.name in (*CONLL18, "ucm", "lcm"):
+        def row(c: SentenceCounts) -> None:
+            x = getattr(c, metric.name)
+            flat.extend((x.correct, x.gold, x.system))
+    else:
+        def row(c: SentenceCounts) -> None:
+            x = getattr(c, metric.name.removeprefix("lin-"))
+            flat.extend((x.key, x.answer, x.key_found, x.answer_found))
+    res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
+                        held.counting(iter_conllu(system)),
+                        gold_path=str(gold), system_path=str(system),
+                        per_sentence=False, each=row)
+    refuse_unparsed(held)
+    if warnings is not None:
+        warnings += [w for w in res.warnings if "every attachment score is n/a" not in w]
+    out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
+    cause = na_cause(held, metric.needs, metric.name)
+    if cause is not None:
+        if warnings is not None:
+            warnings.append(cause)
+        out[:] = np.nan
+    return out
+
+
+WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
+"""Breakdowns stored with every level's scores: where does noise hurt?"""
+COUNTED = (*CONLL18, "ucm", "lcm")
+"""The CoNLL 2018 counts a sentence's statistics carry (correct, gold, system, aligned)."""
+
+
+def sentence_stats(c: SentenceCounts) -> SentenceStats:
+    """A gold sentence's statistics: each CoNLL 2018 metric's counts, Lin's unlabeled and
+    labeled precision/recall counts, and each breakdown group's (``arc-length=3-6``:
+    unlabeled then labeled key, key found, answer, answer found)."""
+    st: SentenceStats = {}
+    for k in COUNTED:
+        x = getattr(c, k)
+        st[k] = (x.correct, x.gold, x.system, x.aligned)
+    for k in ("unlabeled", "labeled"):
+        x = getattr(c, k)
+        st[k] = (x.key, x.answer, x.key_found, x.answer_found)
+    for (f, g), b in c.groups.items():
+        u, lab = b.unlabeled, b.labeled
+        st[f"{f}={g}"] = (u.key, u.answer, u.key_found, u.answer_found,
+                          lab.key, lab.answer, lab.key_found, lab.answer_found)
+    return st
+
+
+def _pr(row: Any) -> PR:
+    return PR(key=int(row[0]), answer=int(row[1]), key_found=int(row[2]),
+              answer_found=int(row[3]))
+
+
+def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
+              ) -> DepsResult:
+    """The result of a level from its summed statistics: what ``evaluate_deps`` of the
+    replicates in a row gives, with the warnings and missing columns it found."""
+    total = SentenceCounts()
+    for k in COUNTED:
+        setattr(total, k, F1Count(*(int(x) for x in t.sums(k))))
+    total.unlabeled, total.labeled = _pr(t.sums("unlabeled")), _pr(t.sums("labeled"))
+    breakdowns: dict[str, dict[str, Bucket]] = {}
+    for f in fields:
+        got = breakdowns[f] = {}
+        for g in t.names(f):
+            s = t.sums(f"{f}={g}")
+            got[g] = Bucket(unlabeled=_pr(s[:4]), labeled=_pr(s[4:]))
+        for g, (n, words) in facts["sizes"].get(f, {}).items():
+            b = got.setdefault(g, Bucket())
+            b.sentences, b.words = n, words
+    return DepsResult(total, facts["sentences"], None, breakdowns.get(by), by,
+                      facts["warnings"], frozenset(facts["absent"]), facts.get("confusion"),
+                      True, breakdowns, t.replicates)
+
+
+def _variants(ctx: Any) -> list[Variant]:
+    if not (ctx.exp.deps and ctx.corpus.gold and ctx.kind == "deps"):
+        return []
+    corpus, parsed = ctx.corpus, ctx.parsed
+    clean_fields = list(dict.fromkeys(["deprel", *ctx.exp.deps_by, *WHERE_ERRORS_FALL]))
+    noisy_fields = ["deprel", *WHERE_ERRORS_FALL]
+    facts: dict[str, dict[str, Any]] = {}
+
+    def scorer(fields: list[str], confusion: str | None
+               ) -> Any:
+        def stats(rep: Replicate) -> Iterator[SentenceStats]:
+            # the words as in the gold, so that misspellings do not upset the alignment
+            sys_s = [replace(s, forms=g.forms) for s, g in
+                     zip(parsed.sentences_of(rep.source), corpus.sentences, strict=True)]
+            rows: list[SentenceStats] = []
+            level = rep.label.split("/seed=")[0]
+            res = evaluate_deps(corpus.sentences, sys_s, by="deprel", also_by=fields,
+                                confusion=confusion, gold_path=str(corpus.path),
+                                system_path=f"{ctx.conf.name}:{level}",
+                                per_sentence=False, each=lambda c: rows.append(
+                                    sentence_stats(c)))
+            f = facts.setdefault(level, {"sentences": 0, "warnings": [], "absent": set(),
+                                         "sizes": {}})
+            f["sentences"] += res.sentences
+            f["warnings"] += [w for w in res.warnings if w not in f["warnings"]]
+            f["absent"] |= res.absent
+            if res.confusion is not None:
+                f["confusion"] = res.confusion
+            for name, got in res.breakdowns.items():
+                for g, b in got.items():
+                    if b.sentences:
+                        n, w = f["sizes"].setdefault(name, {}).get(g, (0, 0))
+                        f["sizes"][name][g] = (n + b.sentences, w + b.words)
+            return iter(rows)
+        return stats
+
+    def figures(by: str, fields: list[str]) -> Any:
+        def make(level: Level, t: LevelStats) -> dict[str, Any]:
+            from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
+            from parsebench.metrics.scores import f1_of_counts, f1_of_pr
+
+            scored = result_of(t, fields, "deprel", facts[level.label])
+            whole = scored.as_dict()
+            extra = whole.pop("breakdowns", {})
+            res = dict(whole)
+            if by != "deprel":
+                res["by"] = extra[by]
+                res.pop("confusion", None)
+            else:
+                absent = scored.absent
+                rows = {k: [r[:3] for r in t.rows(k)] for k in COUNTED}
+                res["ci95"] = {k: sentence_interval(rows[k], f1_of_counts)
+                               for k in COUNTED if k not in absent}
+                res["stats"] = {k: v for k, v in rows.items() if "uas" not in absent} | \
+                    {k: t.rows(k) for k in ("unlabeled", "labeled")} | \
+                    t.stored(WHERE_ERRORS_FALL)
+                res["breakdowns"] = {f: extra[f] for f in WHERE_ERRORS_FALL}
+                res["ci95"]["breakdowns"] = {f: {g: sentence_interval(
+                    [r[4:] for r in t.rows(f"{f}={g}")], f1_of_pr) for g in t.names(f)}
+                    for f in WHERE_ERRORS_FALL}
+            if by == "category":
+                secs: dict[str, float] = {}
+                for s in corpus.sentences:
+                    cat = s.category or "(none)"
+                    secs[cat] = secs.get(cat, 0.0) + parsed.outcome(s)[1]
+                for cat, b in res["by"].items():
+                    b["seconds"] = secs.get(cat, 0.0)
+                    b["words_per_second"] = b["words"] / secs[cat] if secs.get(cat) else None
+            res.setdefault("stats", {})
+            return res
+        return make
+
+    def sig(by: str) -> Any:
+        return lambda level: {"method": "lin-deps", "by": by, "level": level.label}
+
+    clean = [ctx.clean_level()]
+    clean_stats = _once(scorer(clean_fields, "deprel"))
+    out = [Variant(by, clean, clean_stats, figures(by, clean_fields), sig(by))
+           for by in ctx.exp.deps_by]
+    if not ctx.moves_words:  # errors that move words are scored by f1's alignment
+        out.append(Variant("deprel", ctx.noisy_levels(), scorer(noisy_fields, None),
+                           figures("deprel", noisy_fields), sig("deprel")))
+    return out
+
+
+def _once(stats: Any) -> Any:
+    """STATS computed once a replicate, however many results read them."""
+    done: dict[str, list[SentenceStats]] = {}
+
+    def cached(rep: Replicate) -> Iterator[SentenceStats]:
+        if rep.label not in done:
+            done[rep.label] = list(stats(rep))
+        return iter(done[rep.label])
+    return cached
+
+
+METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
+                "the clean text against the gold key; the noisy levels through the alignment "
+                "under f1", columns={
+                    **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
+                    **dict.fromkeys(("unlabeled", "labeled"),
+                                    ("key", "answer", "key matched", "answer matched")),
+                    **dict.fromkeys(WHERE_ERRORS_FALL, (
+                        "sentence", "group", "unlabeled key", "unlabeled answer",
+                        "unlabeled key matched", "unlabeled answer matched", "labeled key",
+                        "labeled answer", "labeled key matched", "labeled answer matched"))})

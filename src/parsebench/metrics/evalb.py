@@ -593,7 +593,8 @@ CLEAN_KEY = PairMethod(
 trees needed: Bigert et al.'s idea in brackets)."""
 
 
-def file_stats(gold: str | os.PathLike[str], system: str | os.PathLike[str]) -> Any:
+def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
+               *_: Any) -> Any:
     """EVALB's statistics of SYSTEM's trees against GOLD's, one row a gold sentence:
     (matched, gold, test brackets, 0), or (0, 0, 0, 1) for a sentence EVALB does not
     score; what ``compare`` resamples."""

@@ -298,14 +298,15 @@ CLEAN_KEY = PairMethod(
 parse made a flat key."""
 
 
-def file_stats(key: str | os.PathLike[str], response: str | os.PathLike[str]) -> Any:
+def file_stats(metric: Any, key: str | os.PathLike[str],
+               response: str | os.PathLike[str], *_: Any) -> Any:
     """The flat key's statistics of RESPONSE's trees against KEY's, one row a sentence:
     (key, response, matched, violated); what ``compare`` resamples."""
     import numpy as np
 
     from parsebench.formats.brackets import read_tree_texts
 
-    _, per = evaluate_flat(read_tree_texts(key), read_tree_texts(response), str(key),
-                           str(response))
+    per = evaluate_flat(read_tree_texts(key), read_tree_texts(response), str(key),
+                        str(response))[1]
     return np.array([(c.key, c.response, c.matched, c.violated) for c in per],
                     dtype=np.float64).reshape(-1, 4)

@@ -1,0 +1,145 @@
+"""The CoNLL 2018 shared task's metrics (Zeman et al. 2018): what each compares.
+
+The thirteen metrics give the numbers of the shared task's script
+(conll18_ud_eval.py): Tokens and Sentences on character spans of the text
+without spaces, Words on the alignment, then UPOS, XPOS, UFeats (universal
+features only, in any order), AllTags, Lemmas (a gold ``_`` matches anything),
+UAS, LAS (relation subtypes ignored), and over content relations CLAS, MLAS
+(also UPOS, UFeats and the functional children) and BLEX (also the lemma), each
+as precision, recall, F1 and accuracy on the aligned words. Their counts, which
+columns each needs (a file without them gets n/a, not 0), the content and
+functional relations and the universal features live here; the words are
+aligned in :mod:`parsebench.metrics.align` and counted, in the same pass as
+Lin's dependencies, by :func:`parsebench.metrics.deps.evaluate_deps`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.metrics.counts import Additive
+
+CONTENT_DEPRELS = frozenset({
+    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
+    "dislocated", "advcl", "advmod", "discourse", "nmod", "appos", "nummod", "acl",
+    "amod", "conj", "fixed", "flat", "compound", "list", "parataxis", "orphan",
+    "goeswith", "reparandum", "root", "dep",
+})
+
+
+_BASES: dict[str, str] = {}
+
+
+def base(deprel: str) -> str:
+    """The relation without its subtype (memoized: called for every word of both files)."""
+    got = _BASES.get(deprel)
+    if got is None:
+        got = deprel.split(":", 1)[0]
+        if len(_BASES) < 10_000:
+            _BASES[deprel] = got
+    return got
+
+
+@dataclass(slots=True)
+class F1Count(Additive):
+    """CoNLL 2018 counts: correct, gold total, system total, aligned words."""
+
+    correct: int = 0
+    gold: int = 0
+    system: int = 0
+    aligned: int = 0
+
+    def as_dict(self, on_aligned: bool = True) -> dict[str, float | None]:
+        """None (n/a) where a count is zero: no words to score, not a score of 0.
+        ``aligned_accuracy`` is null for the metrics not computed on aligned words."""
+        return {
+            "precision": self.correct / self.system if self.system else None,
+            "recall": self.correct / self.gold if self.gold else None,
+            "f1": 2 * self.correct / (self.gold + self.system) if self.gold and self.system
+            else None,
+            "aligned_accuracy": self.correct / self.aligned if on_aligned and self.aligned
+            else None,
+        }
+
+
+CONLL18 = ("tokens", "sentences", "words", "upos", "xpos", "ufeats", "alltags", "lemmas",
+           "uas", "las", "clas", "mlas", "blex")
+"""The CoNLL 2018 shared task's metrics, in the order its script prints them."""
+CONLL18_NAMES = dict(zip(CONLL18, ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats",
+                                   "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX"),
+                         strict=True))
+"""Their names as the script prints them."""
+SPAN_METRICS = ("tokens", "sentences", "words")
+"""The ones not computed on aligned words (no aligned accuracy)."""
+ATTACHMENT = ("uas", "las", "clas", "mlas", "blex")
+"""The ones that need heads: n/a for a tagger's output."""
+COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": "features",
+           "lemmas": "lemmas"}
+"""The annotation a metric can need, and how a warning names it."""
+METRIC_NEEDS: dict[str, tuple[str, ...]] = {
+    "upos": ("upos",), "xpos": ("xpos",), "ufeats": ("feats",),
+    "alltags": ("upos", "xpos", "feats"), "lemmas": ("lemmas",),
+    "uas": ("heads",), "las": ("heads",), "clas": ("heads",),
+    "mlas": ("heads", "upos", "feats"), "blex": ("heads", "lemmas"),
+    "ucm": ("heads",), "lcm": ("heads",), "unlabeled": ("heads",), "labeled": ("heads",)}
+"""What each metric compares: a file with that column empty on every word (a parser
+with no tagger, a gold without lemmas) cannot give the metric, which is then n/a, not
+the 0 (or 100) of comparing ``_`` with ``_``."""
+
+
+def absent_metrics(system_has: set[str], gold_has: set[str]) -> frozenset[str]:
+    """The metrics of METRIC_NEEDS that files with these columns cannot give (heads are
+    the system's only: a gold always has them)."""
+    have = system_has & (gold_has | {"heads"})
+    return frozenset(m for m, needs in METRIC_NEEDS.items() if not set(needs) <= have)
+
+
+def held_columns(sentence: Sentence, into: set[str]) -> None:
+    """Add to INTO the columns SENTENCE fills on some word."""
+    if "heads" not in into and any(h != NO_HEAD for h in sentence.heads):
+        into.add("heads")
+    for col, values in (("upos", sentence.upos), ("xpos", sentence.xpos),
+                        ("feats", sentence.feats), ("lemmas", sentence.lemmas)):
+        if col not in into and any(v != "_" for v in values):
+            into.add(col)
+
+
+FUNCTIONAL_DEPRELS = frozenset({"aux", "cop", "mark", "det", "clf", "case", "cc"})
+UNIVERSAL_FEATURES = frozenset({
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy",
+    "Number", "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice",
+    "Evident", "Polarity", "Person", "Polite",
+})
+
+
+@functools.lru_cache(maxsize=4096)
+def universal_feats(feats: str) -> str:
+    """FEATS with only the universal features, sorted: what UFeats compares."""
+    return "|".join(sorted(f for f in feats.split("|")
+                           if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
+
+
+TSV_METRICS = (*CONLL18, "ucm", "lcm")
+
+
+def sentence_tsv_header() -> str:
+    """Columns of ``--per-sentence``: the sentence, then each metric's F1 (in percent, "n/a"
+    without words to score) and its counts."""
+    cols = ["sentence", "line", "sent_id"]
+    for m in TSV_METRICS:
+        cols += [m, f"{m}_correct", f"{m}_gold", f"{m}_system"]
+    return "\t".join(cols) + "\n"
+
+
+def sentence_tsv_row(number: int, c: Any) -> str:
+    """One line of ``--per-sentence``: C is a gold sentence's counts (SentenceCounts)."""
+    cells = [str(number), str(c.line), (c.sent_id or "").replace("\t", " ")]
+    for m in TSV_METRICS:
+        f = getattr(c, m)
+        den = f.gold + f.system
+        cells += [f"{200 * f.correct / den:.2f}" if den else "n/a", str(f.correct),
+                  str(f.gold), str(f.system)]
+    return "\t".join(cells) + "\n"
