@@ -564,8 +564,8 @@ class TreeCheck:
 
     def add(self, s: Sentence) -> None:
         heads = s.heads
-        roots = sum(1 for h in heads if h == 0)
-        missing = sum(1 for h in heads if h == NO_HEAD)
+        roots = heads.count(0)
+        missing = heads.count(NO_HEAD)
         bad = False
         if missing:
             self.fragments += 1
@@ -602,19 +602,18 @@ def tree_warnings(sentences: Iterable[Sentence], path: str) -> list[str]:
 
 
 def _has_cycle(heads: list[int]) -> bool:
-    state = [0] * len(heads)  # 0 new, 1 on path, 2 done
-    for start in range(len(heads)):
-        path = []
-        i = start
-        while 0 <= i < len(heads) and state[i] == 0:
-            state[i] = 1
-            path.append(i)
-            h = heads[i]
-            i = h - 1 if h > 0 else -1
-        if 0 <= i < len(heads) and state[i] == 1:
+    """Whether following heads (1-based; 0, NO_HEAD or out of range end a path) can loop.
+    By pointer doubling: after r rounds each word points 2**r steps up, 0 once past the
+    top, so a word still pointing somewhere after n steps is on or under a cycle (a
+    few list passes a sentence, where walking every path took a word at a time)."""
+    n = len(heads)
+    up = [h if 0 < h <= n else 0 for h in heads]
+    steps = 1
+    while any(up):
+        if steps >= n:
             return True
-        for j in path:
-            state[j] = 2
+        up = [up[h - 1] if h else 0 for h in up]
+        steps *= 2
     return False
 
 
@@ -671,10 +670,10 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         for x in s:
             check.add(x)
             _columns(x, system_has)
-            system_labels.update(base(d) for d in x.deprels if d != "_")
+            system_labels.update(x.deprels)  # as written: based once a label, below
         for x in g:
             _columns(x, gold_has)
-            gold_labels.update(base(d) for d in x.deprels if d != "_")
+            gold_labels.update(x.deprels)
     warnings = chunks.notes + check.warnings(system_path)
     heads = "heads" in system_has
     absent = absent_metrics(system_has, gold_has) if sentences else frozenset()
@@ -689,7 +688,12 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         warnings.append(f"{system_path} has no heads (a tagger's output?): every attachment "
                         "score is n/a")
     elif heads:
-        scheme = scheme_warning(gold_labels.elements(), system_labels.elements(),
+        based: list[Counter[str]] = [Counter(), Counter()]
+        for into, raw in zip(based, (gold_labels, system_labels), strict=True):
+            for d, n in raw.items():
+                if d != "_":
+                    into[base(d)] += n
+        scheme = scheme_warning(based[0].elements(), based[1].elements(),
                                 "relations", gold_path, system_path)
         if scheme:
             warnings.append(scheme)
@@ -721,7 +725,8 @@ class _Chunks:
         g_next = next(self.gold, None)
         s_next = next(self.system, None)
         while g_next is not None and s_next is not None and by_rows([g_next], [s_next]):
-            d = sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
+            d = 0 if g_next.forms == s_next.forms else \
+                sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
             if d and first_differ is None:
                 first_differ = (g_next, s_next)
             differ += d
@@ -978,8 +983,13 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             c.system += nc
         # exact match: every gold word aligned and attached right (where the tokens
         # differ, a system word that aligns with nothing makes some gold word unaligned)
-        counts.ucm.add(F1Count(int(counts.uas.correct == counts.uas.gold), 1, 1))
-        counts.lcm.add(F1Count(int(counts.las.correct == counts.las.gold), 1, 1))
+        ucm, lcm = counts.ucm, counts.lcm
+        ucm.correct += int(counts.uas.correct == counts.uas.gold)
+        ucm.gold += 1
+        ucm.system += 1
+        lcm.correct += int(counts.las.correct == counts.las.gold)
+        lcm.gold += 1
+        lcm.system += 1
     return DepsResult(SentenceCounts(), len(gold), per_sentence, None, None, [],
                       confusion=pairs, breakdowns=breakdowns)
 
