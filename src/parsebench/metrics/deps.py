@@ -548,9 +548,10 @@ def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[
     where: list[tuple[int, int]] = []
     offset = 0
     for k, s in enumerate(sentences):
-        for i, h in enumerate(s.heads):
-            heads.append(ROOT if h == 0 else MISSING if h == NO_HEAD else offset + h - 1)
-            where.append((k, i))
+        before = offset - 1
+        heads += [ROOT if h == 0 else MISSING if h == NO_HEAD else before + h
+                  for h in s.heads]
+        where += [(k, i) for i in range(len(s.heads))]
         offset += len(s)
     return heads, where
 
@@ -775,17 +776,20 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
            confusion: str | None = None, rows: bool | None = None) -> DepsResult:
     """The counts of one stretch of both files, per gold sentence. ROWS: whether they
     align row by row, when the caller knows it already."""
-    canon = labels or (lambda x: x)
+    canon = labels or None  # None: labels compared as written
     if rows is None:
         rows = by_rows(gold, system)
     sys2gold = list(range(sum(len(x) for x in system))) if rows else \
         align_words(gold, system, gold_path, system_path)
     g_heads, g_where = _global_heads(gold)
     s_heads, s_where = _global_heads(system)
-    gold2sys = [-1] * len(g_heads)
-    for j, gi in enumerate(sys2gold):
-        if gi >= 0:
-            gold2sys[gi] = j
+    if rows and len(sys2gold) == len(g_heads):
+        gold2sys = sys2gold  # row i is row i
+    else:
+        gold2sys = [-1] * len(g_heads)
+        for j, gi in enumerate(sys2gold):
+            if gi >= 0:
+                gold2sys[gi] = j
 
     per_sentence = [SentenceCounts(line=s.line, sent_id=s.comment_value("sent_id"))
                     for s in gold]
@@ -832,63 +836,89 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         return g if g >= 0 else NOT_ALIGNED
 
     # Key side: recall, the CoNLL 2018 gold totals and correct counts (kept in locals
-    # a sentence at a time: this loop runs once a gold word).
+    # a sentence at a time: this loop runs once a gold word). The system's columns are
+    # read through flat lists, indexed by the system word, and labels compared as
+    # written unless --labels maps them.
+    def flat(column: Callable[[Sentence], list[str]]) -> list[str]:
+        return column(system[0]) if len(system) == 1 else \
+            [x for s in system for x in column(s)]
+
+    s_upos_all = flat(lambda s: s.upos)
+    s_xpos_all = flat(lambda s: s.xpos)
+    s_feats_all = flat(lambda s: s.feats)
+    s_lemmas_all = flat(lambda s: s.lemmas)
+    s_deprels_all = flat(lambda s: s.deprels)
+    bases_get = _BASES.get
+    content_deprels = CONTENT_DEPRELS
+    by_deprel = confusion == "deprel"
     gi = -1
     for k, gs in enumerate(gold):
         counts = per_sentence[k]
         n_scored = n_content = n_aligned = n_aligned_scored = n_aligned_content = 0
         c_upos = c_xpos = c_feats = c_all = c_lemma = 0
         c_uas = c_las = c_clas = c_mlas = c_blex = 0
+        lin_key = lin_found = lin_labeled = 0
         g_deprels, g_upos, g_xpos, g_feats, g_lemmas = gs.deprels, gs.upos, gs.xpos, \
             gs.feats, gs.lemmas
         for i in range(len(gs)):
             gi += 1
             gh = g_heads[gi]
             g_deprel = g_deprels[i]
-            g_base = base(g_deprel)
+            g_base = bases_get(g_deprel) or base(g_deprel)
             scored = punct or g_upos[i] != "PUNCT"  # --no-punct: no attachment scores
-            content = scored and g_base in CONTENT_DEPRELS
+            content = scored and g_base in content_deprels
             n_scored += scored
             n_content += content
             j = gold2sys[gi]
             head_ok = label_ok = False
             if j >= 0:
-                k_s, si = s_where[j]
-                ss = system[k_s]
                 n_aligned += 1
                 n_aligned_scored += scored
                 n_aligned_content += content
-                upos_ok = g_upos[i] == ss.upos[si]
-                xpos_ok = g_xpos[i] == ss.xpos[si]
-                feats_ok = g_feats[i] == ss.feats[si] or \
-                    universal_feats(g_feats[i]) == universal_feats(ss.feats[si])
+                upos_ok = g_upos[i] == s_upos_all[j]
+                xpos_ok = g_xpos[i] == s_xpos_all[j]
+                feats_ok = g_feats[i] == s_feats_all[j] or \
+                    universal_feats(g_feats[i]) == universal_feats(s_feats_all[j])
                 g_lemma = g_lemmas[i]
-                lemma_ok = g_lemma == "_" or g_lemma == ss.lemmas[si]
+                lemma_ok = g_lemma == "_" or g_lemma == s_lemmas_all[j]
                 c_upos += upos_ok
                 c_xpos += xpos_ok
                 c_feats += feats_ok
                 c_all += upos_ok and xpos_ok and feats_ok
                 c_lemma += lemma_ok
                 if pairs is not None:
-                    pairs[(g_deprel, ss.deprels[si]) if confusion == "deprel"
-                          else (g_upos[i], ss.upos[si])] += 1
-                if gh != MISSING and mapped_sys_head(j) == gh:
-                    head_ok = True
-                    s_deprel = ss.deprels[si]
-                    label_ok = canon(s_deprel) == canon(g_deprel)
-                    if scored:
-                        c_uas += 1
-                        if base(s_deprel) == g_base:
-                            c_las += 1
-                            if content:
-                                c_clas += 1
-                                c_blex += lemma_ok
-                                if upos_ok and feats_ok and functional(
-                                        g_func.get(gi, []), g_heads, g_where, gold,
-                                        lambda x: x) == functional(
-                                            s_func.get(j, []), s_heads, s_where, system,
-                                            sys_to_gold):
-                                    c_mlas += 1
+                    pairs[(g_deprel, s_deprels_all[j]) if by_deprel
+                          else (g_upos[i], s_upos_all[j])] += 1
+                if gh != MISSING:
+                    sh = s_heads[j]  # the system's head as a gold word (mapped_sys_head)
+                    if sh >= 0:
+                        sh = sys2gold[sh]
+                        if sh < 0:
+                            sh = NOT_ALIGNED
+                    if sh == gh:
+                        head_ok = True
+                        s_deprel = s_deprels_all[j]
+                        label_ok = s_deprel == g_deprel if canon is None \
+                            else canon(s_deprel) == canon(g_deprel)
+                        if scored:
+                            c_uas += 1
+                            if (bases_get(s_deprel) or base(s_deprel)) == g_base:
+                                c_las += 1
+                                if content:
+                                    c_clas += 1
+                                    c_blex += lemma_ok
+                                    if upos_ok and feats_ok:
+                                        g_children = g_func.get(gi)
+                                        s_children = s_func.get(j)
+                                        if not g_children and not s_children:
+                                            c_mlas += 1  # no functional child either side
+                                        elif g_children and s_children and len(
+                                                g_children) == len(s_children) and \
+                                                functional(g_children, g_heads, g_where,
+                                                           gold, lambda x: x) == functional(
+                                                    s_children, s_heads, s_where, system,
+                                                    sys_to_gold):
+                                            c_mlas += 1
             # the root word and fragments have no dependency in Lin's sense; the
             # breakdowns by arc length and the like count the root's arc too, as MaltEval
             if gh == MISSING or not scored or (gh == ROOT and not root_arcs):
@@ -897,8 +927,9 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 continue
             labeled_ok = head_ok and label_ok
             if gh != ROOT:
-                counts.unlabeled.count_key(head_ok)
-                counts.labeled.count_key(labeled_ok)
+                lin_key += 1
+                lin_found += head_ok
+                lin_labeled += labeled_ok
             for f in fields:
                 if gh == ROOT and f not in ROOT_ARC_FIELDS:
                     continue
@@ -908,6 +939,10 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                     b.unlabeled.count_key(head_ok)
                     b.labeled.count_key(labeled_ok)
                     counts.group(f, name).count_key(labeled_ok)
+        counts.unlabeled.key += lin_key
+        counts.unlabeled.key_found += lin_found
+        counts.labeled.key += lin_key
+        counts.labeled.key_found += lin_labeled
         n = len(gs)
         counts.words.gold += n
         counts.words.correct += n_aligned
@@ -927,39 +962,46 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             c.aligned += n_aligned_content
             c.correct += right
 
-    # Answer side: precision, the CoNLL 2018 system totals.
+    # Answer side: precision, the CoNLL 2018 system totals (Lin's answer counts summed
+    # in lists a gold sentence, like the totals).
     g_sentence_of_sys = _gold_sentence_of_system_words(gold, system, sys2gold, g_where)
     n_system = [0] * len(gold)
     s_scored = [0] * len(gold)
     s_content = [0] * len(gold)
+    a_answer = [0] * len(gold)
+    a_found = [0] * len(gold)
+    a_labeled = [0] * len(gold)
     for j, sh in enumerate(s_heads):
-        k_s, i = s_where[j]
-        ss = system[k_s]
         k_g = g_sentence_of_sys[j]
-        counts = per_sentence[k_g]
-        s_deprel = ss.deprels[i]
+        s_deprel = s_deprels_all[j]
         n_system[k_g] += 1
         gi = sys2gold[j]
         if not punct and (gold[g_where[gi][0]].upos[g_where[gi][1]] if gi >= 0
-                          else ss.upos[i]) == "PUNCT":
+                          else s_upos_all[j]) == "PUNCT":
             continue
         s_scored[k_g] += 1
-        s_content[k_g] += base(s_deprel) in CONTENT_DEPRELS
+        s_content[k_g] += (bases_get(s_deprel) or base(s_deprel)) in content_deprels
         if sh == MISSING or (sh == ROOT and not root_arcs):
             continue
-        if select and not all(sel.test(ss, i) for sel in select):
-            continue
+        if select or fields:
+            k_s, i = s_where[j]
+            ss = system[k_s]
+            if select and not all(sel.test(ss, i) for sel in select):
+                continue
         found = labeled_found = False
         if gi >= 0:
             gh = g_heads[gi]
             if (gh >= 0 and sh >= 0 and sys2gold[sh] == gh) or (gh == sh == ROOT):
                 found = True
                 kg, ig = g_where[gi]
-                labeled_found = canon(s_deprel) == canon(gold[kg].deprels[ig])
+                g_deprel = gold[kg].deprels[ig]
+                labeled_found = s_deprel == g_deprel if canon is None \
+                    else canon(s_deprel) == canon(g_deprel)
         labeled_found = found and labeled_found
         if sh != ROOT:
-            counts.unlabeled.count_answer(found)
-            counts.labeled.count_answer(labeled_found)
+            a_answer[k_g] += 1
+            a_found[k_g] += found
+            a_labeled[k_g] += labeled_found
         for f in fields:
             if sh == ROOT and f not in ROOT_ARC_FIELDS:
                 continue
@@ -971,7 +1013,13 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 b = bucket(f, name)
                 b.unlabeled.count_answer(found)
                 b.labeled.count_answer(labeled_found)
-                counts.group(f, name).count_answer(labeled_found)
+                per_sentence[k_g].group(f, name).count_answer(labeled_found)
+
+    for k, counts in enumerate(per_sentence):
+        counts.unlabeled.answer += a_answer[k]
+        counts.unlabeled.answer_found += a_found[k]
+        counts.labeled.answer += a_answer[k]
+        counts.labeled.answer_found += a_labeled[k]
 
     for counts, n, ns, nc in zip(per_sentence, n_system, s_scored, s_content, strict=True):
         for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
@@ -997,12 +1045,14 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
 def _functional_children(sents: Sequence[Sentence], heads: list[int]) -> dict[int, list[int]]:
     """Each word's children with a functional relation (MLAS), in word order."""
     out: dict[int, list[int]] = {}
+    bases_get = _BASES.get
     k = 0
     for s in sents:
         for d in s.deprels:
-            h = heads[k]
-            if h >= 0 and base(d) in FUNCTIONAL_DEPRELS:
-                out.setdefault(h, []).append(k)
+            if (bases_get(d) or base(d)) in FUNCTIONAL_DEPRELS:
+                h = heads[k]
+                if h >= 0:
+                    out.setdefault(h, []).append(k)
             k += 1
     return out
 
