@@ -186,7 +186,6 @@ def eval_deps(
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
     import tempfile
 
-    from parsebench.formats.headrules import Conversion, load_table
     from parsebench.inputs import Holds, refuse_unparsed
     from parsebench.metrics.deps import (
         TSV_METRICS,
@@ -201,8 +200,14 @@ def eval_deps(
 
     selections = [Selection.parse(s) for s in select or []]
     label_map = LabelMap.read(labels) if labels else None
-    table = load_table(head_rules) if head_rules is not None else None
-    conversion = Conversion()
+    table: HeadTable | None = None
+    conversion: Conversion | None = None
+    if head_rules is not None or not all(str(p).endswith(".conllu") for p in (gold, system)):
+        # bracketed trees possible: only then the head tables (CoNLL-U is read as is)
+        from parsebench.formats.headrules import Conversion, load_table
+
+        table = load_table(head_rules) if head_rules is not None else None
+        conversion = Conversion()
     if per_sentence is not None:
         check_output(per_sentence)
     # both files are read a sentence at a time: memory stays flat in their size
@@ -242,7 +247,7 @@ def eval_deps(
                     labels=labels.name if labels else None, by=by,
                     punct=None if punct else "excluded",
                     **({"head_rules": table.name} if table is not None else {}))
-    _warn(conversion.warnings() + result.warnings)
+    _warn((conversion.warnings() if conversion is not None else []) + result.warnings)
     if as_json:
         out = {**result.as_dict(), "signature": sig}
         _emit_json(out)
@@ -250,10 +255,13 @@ def eval_deps(
         sys.stdout.write(deps_table(result, str(gold), str(system), sig))
 
 
-def _dep_sentences(path: Path, table: HeadTable | None, conversion: Conversion
+def _dep_sentences(path: Path, table: HeadTable | None, conversion: Conversion | None
                    ) -> Iterator[Sentence]:
     """A CoNLL-U file a sentence at a time, or bracketed trees converted by TABLE."""
     from parsebench.formats.conllu import iter_conllu
+
+    if conversion is None or str(path).endswith(".conllu"):  # what looks_like_trees says
+        return iter_conllu(path)
     from parsebench.formats.headrules import looks_like_trees, read_converted
 
     if not looks_like_trees(path):

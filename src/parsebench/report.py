@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.deps import CONLL18_NAMES, ROOT_ARC_FIELDS, SPAN_METRICS, DepsResult
-from parsebench.metrics.flat import FlatCounts
 from parsebench.present import interval, percent, value
+
+if TYPE_CHECKING:  # eval deps does not import the flat metrics
+    from parsebench.metrics.flat import FlatCounts
 
 
 def _pct(x: float | None) -> str:
