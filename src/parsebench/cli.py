@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import os
-import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -144,6 +142,8 @@ BatchOpt = Annotated[int, typer.Option("--batch-size", help="Sentences per batch
 
 
 def _emit_json(obj: dict[str, Any]) -> None:
+    import json  # (not at start-up: most commands print text)
+
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
 
 
@@ -439,6 +439,8 @@ def noise_cmd(
 ) -> None:
     """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
     ERRANT types (OUT.m2) and alignment (OUT.align)."""
+    import json
+
     if kind not in ("spelling", "grammar"):
         raise InputError(f"--kind {kind!r}: spelling or grammar")
     if kind == "grammar":
@@ -767,6 +769,8 @@ def invariance_cmd(
     """Invariance tests: edits whose correct parse is the same tree (a proper noun, a
     number or an adjective swapped for another, the first word's case changed); how
     often the parse of the other words changes, per edit type and parser."""
+    import json
+
     from parsebench import attack as atk
     from parsebench import invariance as inv
     from parsebench.errors import check_folder
@@ -1235,6 +1239,13 @@ def _click_errors() -> tuple[type[Exception], ...]:
     return (click.ClickException, *vendored)
 
 
+def _sqlite_errors() -> type[Exception]:
+    """SQLite's error base, imported only when an exception is being matched."""
+    import sqlite3
+
+    return sqlite3.DatabaseError
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console script: every error is one line ``parsebench: ...`` with exit status 2
     (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C."""
@@ -1259,7 +1270,7 @@ def main(argv: list[str] | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
-    except sqlite3.DatabaseError as exc:  # a store damaged past what its checks catch
+    except _sqlite_errors() as exc:  # a store damaged past what its checks catch
         from parsebench.store import one_line
 
         _fail(f"the store is damaged and cannot be read (SQLite: {one_line(exc)}); restore "
