@@ -813,13 +813,6 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             b.sentences += 1
             b.words += len(s)
 
-    def mapped_sys_head(j: int) -> int:
-        h = s_heads[j]
-        if h < 0:
-            return h
-        g = sys2gold[h]
-        return g if g >= 0 else NOT_ALIGNED
-
     def functional(children: list[int], heads: list[int], where: list[tuple[int, int]],
                    sents: Sequence[Sentence], to_gold: Callable[[int], int]
                    ) -> list[tuple[int, str, str, str]]:
@@ -890,7 +883,7 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                     pairs[(g_deprel, s_deprels_all[j]) if by_deprel
                           else (g_upos[i], s_upos_all[j])] += 1
                 if gh != MISSING:
-                    sh = s_heads[j]  # the system's head as a gold word (mapped_sys_head)
+                    sh = s_heads[j]  # the system's head as a gold word
                     if sh >= 0:
                         sh = sys2gold[sh]
                         if sh < 0:
