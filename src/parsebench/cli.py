@@ -68,7 +68,9 @@ def _light_coercion() -> None:
     typer_own: Any = build
 
     def leaf(annotation: Any, info: Any) -> Any:
-        """The converter of one command-line string, None when typer must do it."""
+        """The converter of one command-line string, None when typer must do it. A path
+        that fails typer's checks (unreadable...) is converted again by typer, whose
+        message names it as written."""
         if getattr(info, "parser", None) is not None:
             return None
         if annotation is str:
@@ -94,9 +96,15 @@ def _light_coercion() -> None:
                         return value
                 elif self.many and isinstance(value, (list, tuple)) \
                         and all(isinstance(v, str) for v in value):
-                    return [self.convert(v, param, ctx) for v in value]
+                    try:
+                        return [self.convert(v, param, ctx) for v in value]
+                    except Exception:  # typer's own words for the error, below
+                        pass
                 elif not self.many and isinstance(value, str):
-                    return self.convert(value, param, ctx)
+                    try:
+                        return self.convert(value, param, ctx)
+                    except Exception:  # typer's own words for the error, below
+                        pass
             elif isinstance(value, bool):
                 return value
             return typer_own(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
