@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import os
-import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -48,7 +46,87 @@ def _plain_help() -> None:
         option.display_type = lambda self, ctx: bare(self, ctx, orig)
 
 
+def _light_coercion() -> None:
+    """typer (0.2x) converts every parameter through a pydantic TypeAdapter, and importing
+    pydantic and building the adapters took 0.09 s of the 0.47 s of ``eval deps``. Strings,
+    paths, flags and lists of them (what arrives from the command line) are converted
+    here as those adapters do; any other type or value still goes to typer's own
+    conversion. Guarded, so another typer version keeps its own."""
+    import dataclasses
+
+    try:
+        from typer import _coercion, core
+        from typer._param_types import coerce_cli_path
+    except ImportError:
+        return
+    build: Any = getattr(_coercion, "build_runtime_param", None)
+    runtime: Any = getattr(_coercion, "RuntimeParam", None)
+    if build is None or runtime is None or getattr(core, "build_runtime_param", None) \
+            is not build or not dataclasses.is_dataclass(runtime):
+        return
+
+    typer_own: Any = build
+
+    def leaf(annotation: Any, info: Any) -> Any:
+        """The converter of one command-line string, None when typer must do it. A path
+        that fails typer's checks (unreadable...) is converted again by typer, whose
+        message names it as written."""
+        if getattr(info, "parser", None) is not None:
+            return None
+        if annotation is str:
+            return str
+        if annotation is Path and getattr(info, "path_type", None) is None:
+            return lambda value, param, ctx: coerce_cli_path(
+                Path(value), info, path_type=Path, param=param, ctx=ctx)
+        return None
+
+    @dataclasses.dataclass(frozen=True)
+    class Light(runtime):  # type: ignore[misc]
+        descriptor: Any = None
+        convert: Any = None
+        many: bool = False
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            if self.convert is not None:
+                if self.convert is str:
+                    if self.many and isinstance(value, (list, tuple)) \
+                            and all(isinstance(v, str) for v in value):
+                        return [str(v) for v in value]
+                    if not self.many and isinstance(value, str):
+                        return value
+                elif self.many and isinstance(value, (list, tuple)) \
+                        and all(isinstance(v, str) for v in value):
+                    try:
+                        return [self.convert(v, param, ctx) for v in value]
+                    except Exception:  # typer's own words for the error, below
+                        pass
+                elif not self.many and isinstance(value, str):
+                    try:
+                        return self.convert(value, param, ctx)
+                    except Exception:  # typer's own words for the error, below
+                        pass
+            elif isinstance(value, bool):
+                return value
+            return typer_own(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+    def light(descriptor: Any) -> Any:
+        annotation, info = descriptor.annotation, descriptor.parameter_info
+        if descriptor.file_annotation is None:
+            many = getattr(annotation, "__origin__", None) is list
+            args: tuple[Any, ...] = getattr(annotation, "__args__", ()) if many \
+                else (annotation,)
+            convert = leaf(args[0], info) if len(args) == 1 else None
+            if convert is not None or (annotation is bool and not many):
+                made: Any = Light
+                return made(parameter_info=info, annotation=annotation,
+                            descriptor=descriptor, convert=convert, many=many)
+        return typer_own(descriptor)
+
+    setattr(core, "build_runtime_param", light)  # noqa: B010
+
+
 _plain_help()
+_light_coercion()
 # Plain click formatting (no rich boxes) for help and errors: main() prints usage
 # errors itself, as one line like every other error.
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -72,6 +150,8 @@ BatchOpt = Annotated[int, typer.Option("--batch-size", help="Sentences per batch
 
 
 def _emit_json(obj: dict[str, Any]) -> None:
+    import json  # (not at start-up: most commands print text)
+
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
 
 
@@ -114,7 +194,6 @@ def eval_deps(
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
     import tempfile
 
-    from parsebench.formats.headrules import Conversion, load_table
     from parsebench.inputs import Holds, refuse_unparsed
     from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
     from parsebench.metrics.deps import SentenceCounts, evaluate_deps
@@ -123,8 +202,14 @@ def eval_deps(
 
     selections = [Selection.parse(s) for s in select or []]
     label_map = LabelMap.read(labels) if labels else None
-    table = load_table(head_rules) if head_rules is not None else None
-    conversion = Conversion()
+    table: HeadTable | None = None
+    conversion: Conversion | None = None
+    if head_rules is not None or not all(str(p).endswith(".conllu") for p in (gold, system)):
+        # bracketed trees possible: only then the head tables (CoNLL-U is read as is)
+        from parsebench.formats.headrules import Conversion, load_table
+
+        table = load_table(head_rules) if head_rules is not None else None
+        conversion = Conversion()
     if per_sentence is not None:
         check_output(per_sentence)
     # both files are read a sentence at a time: memory stays flat in their size
@@ -164,7 +249,7 @@ def eval_deps(
                     labels=labels.name if labels else None, by=by,
                     punct=None if punct else "excluded",
                     **({"head_rules": table.name} if table is not None else {}))
-    _warn(conversion.warnings() + result.warnings)
+    _warn((conversion.warnings() if conversion is not None else []) + result.warnings)
     if as_json:
         out = {**result.as_dict(), "signature": sig}
         _emit_json(out)
@@ -172,10 +257,13 @@ def eval_deps(
         sys.stdout.write(deps_table(result, str(gold), str(system), sig))
 
 
-def _dep_sentences(path: Path, table: HeadTable | None, conversion: Conversion
+def _dep_sentences(path: Path, table: HeadTable | None, conversion: Conversion | None
                    ) -> Iterator[Sentence]:
     """A CoNLL-U file a sentence at a time, or bracketed trees converted by TABLE."""
     from parsebench.formats.conllu import iter_conllu
+
+    if conversion is None or str(path).endswith(".conllu"):  # what looks_like_trees says
+        return iter_conllu(path)
     from parsebench.formats.headrules import looks_like_trees, read_converted
 
     if not looks_like_trees(path):
@@ -353,6 +441,8 @@ def noise_cmd(
 ) -> None:
     """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
     ERRANT types (OUT.m2) and alignment (OUT.align)."""
+    import json
+
     if kind not in ("spelling", "grammar"):
         raise InputError(f"--kind {kind!r}: spelling or grammar")
     if kind == "grammar":
@@ -681,6 +771,8 @@ def invariance_cmd(
     """Invariance tests: edits whose correct parse is the same tree (a proper noun, a
     number or an adjective swapped for another, the first word's case changed); how
     often the parse of the other words changes, per edit type and parser."""
+    import json
+
     from parsebench import attack as atk
     from parsebench import invariance as inv
     from parsebench.errors import check_folder
@@ -1149,6 +1241,13 @@ def _click_errors() -> tuple[type[Exception], ...]:
     return (click.ClickException, *vendored)
 
 
+def _sqlite_errors() -> type[Exception]:
+    """SQLite's error base, imported only when an exception is being matched."""
+    import sqlite3
+
+    return sqlite3.DatabaseError
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console script: every error is one line ``parsebench: ...`` with exit status 2
     (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C."""
@@ -1173,7 +1272,7 @@ def main(argv: list[str] | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(1)
-    except sqlite3.DatabaseError as exc:  # a store damaged past what its checks catch
+    except _sqlite_errors() as exc:  # a store damaged past what its checks catch
         from parsebench.store import one_line
 
         _fail(f"the store is damaged and cannot be read (SQLite: {one_line(exc)}); restore "

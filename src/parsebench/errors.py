@@ -71,15 +71,43 @@ def iter_lines(path: str | os.PathLike[str]) -> Iterator[str]:
     memory stays flat in the file's size.
     """
     with _open(path, binary=True) as fh:
-        for n, raw in enumerate(fh, 1):
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
+        # whole lines a block at a time, decoded and split at once: a line at a time
+        # this took a fifth of reading a CoNLL-U file
+        n = 0  # lines given so far
+        rest = b""
+        eof = False
+        while not eof:
+            block = fh.read(1 << 15)
+            if block:
+                block = rest + block
+                cut = block.rfind(b"\n") + 1
+                if not cut:
+                    rest = block
+                    continue
+                block, rest = block[:cut], block[cut:]
+            elif rest:  # the last line, without its line end
+                block, rest, eof = rest + b"\n", b"", True
+            else:
+                return
             try:
-                yield raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InputError("not valid UTF-8", path, n) from None
+                text = block.decode("utf-8")
+            except UnicodeDecodeError as exc:  # the lines before the bad one, then say so
+                good = block.rfind(b"\n", 0, exc.start) + 1
+                yield from _block_lines(block[:good].decode("utf-8"))
+                raise InputError("not valid UTF-8", path,
+                                 n + block.count(b"\n", 0, good) + 1) from None
+            lines = _block_lines(text)
+            n += len(lines)
+            yield from lines
+
+
+def _block_lines(text: str) -> list[str]:
+    """The lines of TEXT, which ends with a line end, without their line ends."""
+    lines = text.split("\n")
+    lines.pop()
+    if "\r" in text:
+        return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    return lines
 
 
 def text_line_of_offset(data: bytes, offset: int) -> int:

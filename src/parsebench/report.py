@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.conll18 import CONLL18_NAMES, SPAN_METRICS
 from parsebench.metrics.deps import DepsResult
-from parsebench.metrics.flat import FlatCounts
 from parsebench.metrics.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
+
+if TYPE_CHECKING:  # eval deps does not import the flat metrics
+    from parsebench.metrics.flat import FlatCounts
 
 
 def _pct(x: float | None) -> str:

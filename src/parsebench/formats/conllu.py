@@ -117,97 +117,123 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
+_IDS: list[str] = []
+"""The word ids "1", "2"... as written, as many as the longest sentence read so far."""
+
+
 def iter_sentences(lines: Iterable[str], path: str = "<input>") -> Iterator[Sentence]:
     """Sentences from CoNLL-U lines, each checked as soon as its blank line is read."""
-    sent = Sentence()
+    # A sentence's parts are kept in locals, its words as rows of columns, and made a
+    # Sentence (columns transposed at once) at its blank line, where the word ids and
+    # heads are checked a column at a time: appending to nine lists and converting two
+    # numbers word by word were most of the reading time. An error is still the first
+    # in the file: the rows read so far are checked before any other is raised.
+    comments: list[str] = []
+    multiword: list[tuple[int, int, list[str]]] = []
+    empty_nodes: list[tuple[int, list[str]]] = []
+    rows: list[list[str]] = []
+    row_lines: list[int] = []
+    first = 0
     doc_category: str | None = None
-    head_lines: list[int] = []
     lineno = 0
 
+    def check_rows() -> None:
+        """Raise the first error of the rows read so far, as a word at a time would."""
+        for k, cols in enumerate(rows):
+            wid, head = cols[0], cols[6]
+            number = _number(wid)
+            if number is None:
+                raise InputError(f"bad word id {wid!r}", path, row_lines[k])
+            if number != k + 1:
+                raise InputError(f"word id {wid}, expected {k + 1}", path, row_lines[k])
+            if _number(head) is None and head != "_":
+                raise InputError(f"HEAD {head!r} is not a number or _", path, row_lines[k])
+
     def finish() -> Sentence:
-        nonlocal sent, head_lines, doc_category
-        n = len(sent.forms)
-        for i, h in enumerate(sent.heads):
-            if h > n:
-                raise InputError(f"HEAD {h} points outside the sentence of {n} words",
-                                 path, head_lines[i])
-        for _first, last, mw_cols in sent.multiword:
+        nonlocal comments, multiword, empty_nodes, rows, row_lines, doc_category
+        n = len(rows)
+        while len(_IDS) < n:
+            _IDS.append(str(len(_IDS) + 1))
+        ids, forms, lemmas, upos, xpos, feats, head_col, deprels, deps, misc = zip(
+            *rows, strict=True)
+        if list(ids) != _IDS[:n]:
+            check_rows()  # raises, unless ids like "01" (that int() reads as 1)
+        joined = "".join(head_col)
+        try:
+            if not (joined.isdigit() and joined.isascii()):
+                raise ValueError
+            heads = list(map(int, head_col))  # an empty HEAD fails here
+        except ValueError:
+            check_rows()
+            heads = [NO_HEAD if h == "_" else int(h) for h in head_col]
+        if max(heads) > n:
+            for i, h in enumerate(heads):
+                if h > n:
+                    raise InputError(f"HEAD {h} points outside the sentence of {n} words",
+                                     path, row_lines[i])
+        for _first, last, mw_cols in multiword:
             if last >= n:
                 raise InputError(f"multiword token {mw_cols[0]} goes past the sentence end",
-                                 path, sent.line)
+                                 path, first)
+        sent = Sentence(list(forms), list(lemmas), list(upos), list(xpos), list(feats),
+                        heads, list(deprels), list(deps), list(misc), comments, multiword,
+                        empty_nodes, first)
         genre = sent.comment_value("genre") or sent.comment_value("category")
-        if genre is not None and any(c.startswith("# newdoc") for c in sent.comments):
+        if genre is not None and any(c.startswith("# newdoc") for c in comments):
             doc_category = genre.strip()
         sent.category = (genre.strip() if genre is not None else None) or doc_category \
             or _sent_id_category(sent.comment_value("sent_id"))
-        done = sent
-        sent = Sentence()
-        head_lines = []
-        return done
+        comments, multiword, empty_nodes, rows, row_lines = [], [], [], [], []
+        return sent
+
+    def fail(message: str) -> InputError:
+        """The error of line LINENO, or an earlier row's."""
+        check_rows()
+        return InputError(message, path, lineno)
 
     for lineno, line in enumerate(lines, 1):
         if not line:
-            if sent.forms or sent.comments or sent.multiword or sent.empty_nodes:
-                if not sent.forms:
+            if rows or comments or multiword or empty_nodes:
+                if not rows:
                     raise InputError("sentence has no words", path, lineno)
                 yield finish()
             continue
         if line[0] == "#":
-            if not sent.forms:
-                if not sent.comments:
-                    sent.line = lineno
-                sent.comments.append(line)
+            if not rows:
+                if not comments:
+                    first = lineno
+                comments.append(line)
                 if line.startswith("# newdoc"):
                     _, _, rest = line.partition("=")
                     doc_category = _category_of(rest.strip())
                 continue
-            raise InputError("comment line inside a sentence", path, lineno)
+            raise fail("comment line inside a sentence")
         cols = line.split("\t")
         if len(cols) != 10:
-            raise InputError(f"expected 10 tab-separated columns, found {len(cols)}",
-                             path, lineno)
-        if not sent.forms and not sent.comments and not sent.multiword:
-            sent.line = lineno
+            raise fail(f"expected 10 tab-separated columns, found {len(cols)}")
+        if not rows and not comments and not multiword:
+            first = lineno
         wid = cols[0]
-        number = _number(wid)
-        if number is not None:
-            expected = len(sent.forms) + 1
-            if number != expected:
-                raise InputError(f"word id {wid}, expected {expected}", path, lineno)
-            head = cols[6]
-            h_or_none = _number(head)
-            if h_or_none is not None:
-                h = h_or_none
-            elif head == "_":
-                h = NO_HEAD
-            else:
-                raise InputError(f"HEAD {head!r} is not a number or _", path, lineno)
-            sent.forms.append(cols[1])
-            sent.lemmas.append(cols[2])
-            sent.upos.append(cols[3])
-            sent.xpos.append(cols[4])
-            sent.feats.append(cols[5])
-            sent.heads.append(h)
-            sent.deprels.append(cols[7])
-            sent.deps.append(cols[8])
-            sent.misc.append(cols[9])
-            head_lines.append(lineno)
+        if wid.isdigit():  # a word (its id and head are checked at the sentence's end)
+            rows.append(cols)
+            row_lines.append(lineno)
         elif "-" in wid:
             a, _, b = wid.partition("-")
-            first, last = _number(a), _number(b)
-            if first is None or last is None or first != len(sent.forms) + 1 or last < first:
-                raise InputError(f"bad multiword token range {wid!r}", path, lineno)
-            sent.multiword.append((first - 1, last - 1, cols))
+            first_w, last_w = _number(a), _number(b)
+            if first_w is None or last_w is None or first_w != len(rows) + 1 \
+                    or last_w < first_w:
+                raise fail(f"bad multiword token range {wid!r}")
+            multiword.append((first_w - 1, last_w - 1, cols))
         elif "." in wid:
             a, _, b = wid.partition(".")
             if _number(a) is None or _number(b) is None:
-                raise InputError(f"bad empty node id {wid!r}", path, lineno)
-            sent.empty_nodes.append((len(sent.forms), cols))
+                raise fail(f"bad empty node id {wid!r}")
+            empty_nodes.append((len(rows), cols))
         else:
-            raise InputError(f"bad word id {wid!r}", path, lineno)
-    if sent.forms:
+            raise fail(f"bad word id {wid!r}")
+    if rows:
         yield finish()
-    elif sent.comments or sent.multiword:
+    elif comments or multiword:
         raise InputError("sentence has no words", path, lineno)
 
 

@@ -30,16 +30,17 @@ CONTENT_DEPRELS = frozenset({
 })
 
 
-_BASES: dict[str, str] = {}
+BASES: dict[str, str] = {}
+"""Relations already split from their subtype (read directly in the hot loops of deps)."""
 
 
 def base(deprel: str) -> str:
     """The relation without its subtype (memoized: called for every word of both files)."""
-    got = _BASES.get(deprel)
+    got = BASES.get(deprel)
     if got is None:
         got = deprel.split(":", 1)[0]
-        if len(_BASES) < 10_000:
-            _BASES[deprel] = got
+        if len(BASES) < 10_000:
+            BASES[deprel] = got
     return got
 
 

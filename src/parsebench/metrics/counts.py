@@ -37,7 +37,7 @@ class Additive:
         """Add OTHER's counts to these, field by field (nested counts recursively)."""
         adder = _ADDERS.get(type(self))
         if adder is None:
-            adder = _ADDERS[type(self)] = _make_adder(self._counts())
+            adder = _ADDERS[type(self)] = _make_adder(self._counts(), self)
         adder(self, other)
 
     def __add__(self, other: Self) -> Self:
@@ -62,16 +62,28 @@ _ADDERS: dict[type, Any] = {}
 with getattr and setattr took a fifth of ``compare``'s scoring."""
 
 
-def _make_adder(names: tuple[str, ...]) -> Any:
+def _make_adder(names: tuple[str, ...], example: Any = None) -> Any:
+    """The ``add`` of a class with these counts. Nested counts whose own counts are all
+    numbers in EXAMPLE (an instance) are added inline, behind a check of their type:
+    a call a nested field took half of summing a corpus's sentences."""
     lines = ["def add(self, other):"]
+    space: dict[str, Any] = {"Additive": Additive}
     for name in names:
-        lines += [f"    mine = self.{name}",
-                  "    if isinstance(mine, Additive):",
-                  f"        mine.add(other.{name})",
+        mine = getattr(example, name, None)
+        inner = mine._counts() if isinstance(mine, Additive) else None
+        lines.append(f"    mine = self.{name}")
+        if inner and all(type(getattr(mine, x)) in (int, float) for x in inner):
+            space[f"T_{name}"] = type(mine)
+            lines += [f"    if type(mine) is T_{name}:",
+                      f"        theirs = other.{name}"]
+            lines += [f"        mine.{x} = mine.{x} + theirs.{x}" for x in inner]
+            lines.append("    elif isinstance(mine, Additive):")
+        else:
+            lines.append("    if isinstance(mine, Additive):")
+        lines += [f"        mine.add(other.{name})",
                   "    else:",
                   f"        self.{name} = mine + other.{name}"]
     if not names:
         lines.append("    pass")
-    space: dict[str, Any] = {"Additive": Additive}
     exec("\n".join(lines), space)  # the field names of our own dataclasses
     return space["add"]

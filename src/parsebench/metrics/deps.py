@@ -35,6 +35,7 @@ from parsebench.metrics.align import (
     text_length,
 )
 from parsebench.metrics.conll18 import (
+    BASES,
     COLUMNS,
     CONLL18,
     CONLL18_NAMES,
@@ -212,9 +213,10 @@ def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[
     where: list[tuple[int, int]] = []
     offset = 0
     for k, s in enumerate(sentences):
-        for i, h in enumerate(s.heads):
-            heads.append(ROOT if h == 0 else MISSING if h == NO_HEAD else offset + h - 1)
-            where.append((k, i))
+        before = offset - 1
+        heads += [ROOT if h == 0 else MISSING if h == NO_HEAD else before + h
+                  for h in s.heads]
+        where += [(k, i) for i in range(len(s.heads))]
         offset += len(s)
     return heads, where
 
@@ -228,8 +230,8 @@ class TreeCheck:
 
     def add(self, s: Sentence) -> None:
         heads = s.heads
-        roots = sum(1 for h in heads if h == 0)
-        missing = sum(1 for h in heads if h == NO_HEAD)
+        roots = heads.count(0)
+        missing = heads.count(NO_HEAD)
         bad = False
         if missing:
             self.fragments += 1
@@ -266,19 +268,18 @@ def tree_warnings(sentences: Iterable[Sentence], path: str) -> list[str]:
 
 
 def _has_cycle(heads: list[int]) -> bool:
-    state = [0] * len(heads)  # 0 new, 1 on path, 2 done
-    for start in range(len(heads)):
-        path = []
-        i = start
-        while 0 <= i < len(heads) and state[i] == 0:
-            state[i] = 1
-            path.append(i)
-            h = heads[i]
-            i = h - 1 if h > 0 else -1
-        if 0 <= i < len(heads) and state[i] == 1:
+    """Whether following heads (1-based; 0, NO_HEAD or out of range end a path) can loop.
+    By pointer doubling: after r rounds each word points 2**r steps up, 0 once past the
+    top, so a word still pointing somewhere after n steps is on or under a cycle (a
+    few list passes a sentence, where walking every path took a word at a time)."""
+    n = len(heads)
+    up = [h if 0 < h <= n else 0 for h in heads]
+    steps = 1
+    while any(up):
+        if steps >= n:
             return True
-        for j in path:
-            state[j] = 2
+        up = [up[h - 1] if h else 0 for h in up]
+        steps *= 2
     return False
 
 
@@ -335,10 +336,10 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         for x in s:
             check.add(x)
             held_columns(x, system_has)
-            system_labels.update(base(d) for d in x.deprels if d != "_")
+            system_labels.update(x.deprels)  # as written: based once a label, below
         for x in g:
             held_columns(x, gold_has)
-            gold_labels.update(base(d) for d in x.deprels if d != "_")
+            gold_labels.update(x.deprels)
     warnings = chunks.notes + check.warnings(system_path)
     heads = "heads" in system_has
     absent = absent_metrics(system_has, gold_has) if sentences else frozenset()
@@ -353,7 +354,12 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         warnings.append(f"{system_path} has no heads (a tagger's output?): every attachment "
                         "score is n/a")
     elif heads:
-        scheme = scheme_warning(gold_labels.elements(), system_labels.elements(),
+        based: list[Counter[str]] = [Counter(), Counter()]
+        for into, raw in zip(based, (gold_labels, system_labels), strict=True):
+            for d, n in raw.items():
+                if d != "_":
+                    into[base(d)] += n
+        scheme = scheme_warning(based[0].elements(), based[1].elements(),
                                 "relations", gold_path, system_path)
         if scheme:
             warnings.append(scheme)
@@ -385,7 +391,8 @@ class _Chunks:
         g_next = next(self.gold, None)
         s_next = next(self.system, None)
         while g_next is not None and s_next is not None and by_rows([g_next], [s_next]):
-            d = sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
+            d = 0 if g_next.forms == s_next.forms else \
+                sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
             if d and first_differ is None:
                 first_differ = (g_next, s_next)
             differ += d
@@ -434,17 +441,20 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
            confusion: str | None = None, rows: bool | None = None) -> DepsResult:
     """The counts of one stretch of both files, per gold sentence. ROWS: whether they
     align row by row, when the caller knows it already."""
-    canon = labels or (lambda x: x)
+    canon = labels or None  # None: labels compared as written
     if rows is None:
         rows = by_rows(gold, system)
     sys2gold = list(range(sum(len(x) for x in system))) if rows else \
         align_words(gold, system, gold_path, system_path)
     g_heads, g_where = _global_heads(gold)
     s_heads, s_where = _global_heads(system)
-    gold2sys = [-1] * len(g_heads)
-    for j, gi in enumerate(sys2gold):
-        if gi >= 0:
-            gold2sys[gi] = j
+    if rows and len(sys2gold) == len(g_heads):
+        gold2sys = sys2gold  # row i is row i
+    else:
+        gold2sys = [-1] * len(g_heads)
+        for j, gi in enumerate(sys2gold):
+            if gi >= 0:
+                gold2sys[gi] = j
 
     per_sentence = [SentenceCounts(line=s.line, sent_id=s.comment_value("sent_id"))
                     for s in gold]
@@ -468,13 +478,6 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             b.sentences += 1
             b.words += len(s)
 
-    def mapped_sys_head(j: int) -> int:
-        h = s_heads[j]
-        if h < 0:
-            return h
-        g = sys2gold[h]
-        return g if g >= 0 else NOT_ALIGNED
-
     def functional(children: list[int], heads: list[int], where: list[tuple[int, int]],
                    sents: Sequence[Sentence], to_gold: Callable[[int], int]
                    ) -> list[tuple[int, str, str, str]]:
@@ -491,63 +494,89 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
         return g if g >= 0 else NOT_ALIGNED
 
     # Key side: recall, the CoNLL 2018 gold totals and correct counts (kept in locals
-    # a sentence at a time: this loop runs once a gold word).
+    # a sentence at a time: this loop runs once a gold word). The system's columns are
+    # read through flat lists, indexed by the system word, and labels compared as
+    # written unless --labels maps them.
+    def flat(column: Callable[[Sentence], list[str]]) -> list[str]:
+        return column(system[0]) if len(system) == 1 else \
+            [x for s in system for x in column(s)]
+
+    s_upos_all = flat(lambda s: s.upos)
+    s_xpos_all = flat(lambda s: s.xpos)
+    s_feats_all = flat(lambda s: s.feats)
+    s_lemmas_all = flat(lambda s: s.lemmas)
+    s_deprels_all = flat(lambda s: s.deprels)
+    bases_get = BASES.get
+    content_deprels = CONTENT_DEPRELS
+    by_deprel = confusion == "deprel"
     gi = -1
     for k, gs in enumerate(gold):
         counts = per_sentence[k]
         n_scored = n_content = n_aligned = n_aligned_scored = n_aligned_content = 0
         c_upos = c_xpos = c_feats = c_all = c_lemma = 0
         c_uas = c_las = c_clas = c_mlas = c_blex = 0
+        lin_key = lin_found = lin_labeled = 0
         g_deprels, g_upos, g_xpos, g_feats, g_lemmas = gs.deprels, gs.upos, gs.xpos, \
             gs.feats, gs.lemmas
         for i in range(len(gs)):
             gi += 1
             gh = g_heads[gi]
             g_deprel = g_deprels[i]
-            g_base = base(g_deprel)
+            g_base = bases_get(g_deprel) or base(g_deprel)
             scored = punct or g_upos[i] != "PUNCT"  # --no-punct: no attachment scores
-            content = scored and g_base in CONTENT_DEPRELS
+            content = scored and g_base in content_deprels
             n_scored += scored
             n_content += content
             j = gold2sys[gi]
             head_ok = label_ok = False
             if j >= 0:
-                k_s, si = s_where[j]
-                ss = system[k_s]
                 n_aligned += 1
                 n_aligned_scored += scored
                 n_aligned_content += content
-                upos_ok = g_upos[i] == ss.upos[si]
-                xpos_ok = g_xpos[i] == ss.xpos[si]
-                feats_ok = g_feats[i] == ss.feats[si] or \
-                    universal_feats(g_feats[i]) == universal_feats(ss.feats[si])
+                upos_ok = g_upos[i] == s_upos_all[j]
+                xpos_ok = g_xpos[i] == s_xpos_all[j]
+                feats_ok = g_feats[i] == s_feats_all[j] or \
+                    universal_feats(g_feats[i]) == universal_feats(s_feats_all[j])
                 g_lemma = g_lemmas[i]
-                lemma_ok = g_lemma == "_" or g_lemma == ss.lemmas[si]
+                lemma_ok = g_lemma == "_" or g_lemma == s_lemmas_all[j]
                 c_upos += upos_ok
                 c_xpos += xpos_ok
                 c_feats += feats_ok
                 c_all += upos_ok and xpos_ok and feats_ok
                 c_lemma += lemma_ok
                 if pairs is not None:
-                    pairs[(g_deprel, ss.deprels[si]) if confusion == "deprel"
-                          else (g_upos[i], ss.upos[si])] += 1
-                if gh != MISSING and mapped_sys_head(j) == gh:
-                    head_ok = True
-                    s_deprel = ss.deprels[si]
-                    label_ok = canon(s_deprel) == canon(g_deprel)
-                    if scored:
-                        c_uas += 1
-                        if base(s_deprel) == g_base:
-                            c_las += 1
-                            if content:
-                                c_clas += 1
-                                c_blex += lemma_ok
-                                if upos_ok and feats_ok and functional(
-                                        g_func.get(gi, []), g_heads, g_where, gold,
-                                        lambda x: x) == functional(
-                                            s_func.get(j, []), s_heads, s_where, system,
-                                            sys_to_gold):
-                                    c_mlas += 1
+                    pairs[(g_deprel, s_deprels_all[j]) if by_deprel
+                          else (g_upos[i], s_upos_all[j])] += 1
+                if gh != MISSING:
+                    sh = s_heads[j]  # the system's head as a gold word
+                    if sh >= 0:
+                        sh = sys2gold[sh]
+                        if sh < 0:
+                            sh = NOT_ALIGNED
+                    if sh == gh:
+                        head_ok = True
+                        s_deprel = s_deprels_all[j]
+                        label_ok = s_deprel == g_deprel if canon is None \
+                            else canon(s_deprel) == canon(g_deprel)
+                        if scored:
+                            c_uas += 1
+                            if (bases_get(s_deprel) or base(s_deprel)) == g_base:
+                                c_las += 1
+                                if content:
+                                    c_clas += 1
+                                    c_blex += lemma_ok
+                                    if upos_ok and feats_ok:
+                                        g_children = g_func.get(gi)
+                                        s_children = s_func.get(j)
+                                        if not g_children and not s_children:
+                                            c_mlas += 1  # no functional child either side
+                                        elif g_children and s_children and len(
+                                                g_children) == len(s_children) and \
+                                                functional(g_children, g_heads, g_where,
+                                                           gold, lambda x: x) == functional(
+                                                    s_children, s_heads, s_where, system,
+                                                    sys_to_gold):
+                                            c_mlas += 1
             # the root word and fragments have no dependency in Lin's sense; the
             # breakdowns by arc length and the like count the root's arc too, as MaltEval
             if gh == MISSING or not scored or (gh == ROOT and not root_arcs):
@@ -556,8 +585,9 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 continue
             labeled_ok = head_ok and label_ok
             if gh != ROOT:
-                counts.unlabeled.count_key(head_ok)
-                counts.labeled.count_key(labeled_ok)
+                lin_key += 1
+                lin_found += head_ok
+                lin_labeled += labeled_ok
             for f in fields:
                 if gh == ROOT and f not in ROOT_ARC_FIELDS:
                     continue
@@ -569,6 +599,10 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                     sg = counts.group(f, name)
                     sg.unlabeled.count_key(head_ok)
                     sg.labeled.count_key(labeled_ok)
+        counts.unlabeled.key += lin_key
+        counts.unlabeled.key_found += lin_found
+        counts.labeled.key += lin_key
+        counts.labeled.key_found += lin_labeled
         n = len(gs)
         counts.words.gold += n
         counts.words.correct += n_aligned
@@ -588,39 +622,46 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             c.aligned += n_aligned_content
             c.correct += right
 
-    # Answer side: precision, the CoNLL 2018 system totals.
+    # Answer side: precision, the CoNLL 2018 system totals (Lin's answer counts summed
+    # in lists a gold sentence, like the totals).
     g_sentence_of_sys = _gold_sentence_of_system_words(gold, system, sys2gold, g_where)
     n_system = [0] * len(gold)
     s_scored = [0] * len(gold)
     s_content = [0] * len(gold)
+    a_answer = [0] * len(gold)
+    a_found = [0] * len(gold)
+    a_labeled = [0] * len(gold)
     for j, sh in enumerate(s_heads):
-        k_s, i = s_where[j]
-        ss = system[k_s]
         k_g = g_sentence_of_sys[j]
-        counts = per_sentence[k_g]
-        s_deprel = ss.deprels[i]
+        s_deprel = s_deprels_all[j]
         n_system[k_g] += 1
         gi = sys2gold[j]
         if not punct and (gold[g_where[gi][0]].upos[g_where[gi][1]] if gi >= 0
-                          else ss.upos[i]) == "PUNCT":
+                          else s_upos_all[j]) == "PUNCT":
             continue
         s_scored[k_g] += 1
-        s_content[k_g] += base(s_deprel) in CONTENT_DEPRELS
+        s_content[k_g] += (bases_get(s_deprel) or base(s_deprel)) in content_deprels
         if sh == MISSING or (sh == ROOT and not root_arcs):
             continue
-        if select and not all(sel.test(ss, i) for sel in select):
-            continue
+        if select or fields:
+            k_s, i = s_where[j]
+            ss = system[k_s]
+            if select and not all(sel.test(ss, i) for sel in select):
+                continue
         found = labeled_found = False
         if gi >= 0:
             gh = g_heads[gi]
             if (gh >= 0 and sh >= 0 and sys2gold[sh] == gh) or (gh == sh == ROOT):
                 found = True
                 kg, ig = g_where[gi]
-                labeled_found = canon(s_deprel) == canon(gold[kg].deprels[ig])
+                g_deprel = gold[kg].deprels[ig]
+                labeled_found = s_deprel == g_deprel if canon is None \
+                    else canon(s_deprel) == canon(g_deprel)
         labeled_found = found and labeled_found
         if sh != ROOT:
-            counts.unlabeled.count_answer(found)
-            counts.labeled.count_answer(labeled_found)
+            a_answer[k_g] += 1
+            a_found[k_g] += found
+            a_labeled[k_g] += labeled_found
         for f in fields:
             if sh == ROOT and f not in ROOT_ARC_FIELDS:
                 continue
@@ -632,9 +673,15 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
                 b = bucket(f, name)
                 b.unlabeled.count_answer(found)
                 b.labeled.count_answer(labeled_found)
-                sg = counts.group(f, name)
+                sg = per_sentence[k_g].group(f, name)
                 sg.unlabeled.count_answer(found)
                 sg.labeled.count_answer(labeled_found)
+
+    for k, counts in enumerate(per_sentence):
+        counts.unlabeled.answer += a_answer[k]
+        counts.unlabeled.answer_found += a_found[k]
+        counts.labeled.answer += a_answer[k]
+        counts.labeled.answer_found += a_labeled[k]
 
     for counts, n, ns, nc in zip(per_sentence, n_system, s_scored, s_content, strict=True):
         for c in (counts.words, counts.upos, counts.xpos, counts.ufeats, counts.alltags,
@@ -646,8 +693,13 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
             c.system += nc
         # exact match: every gold word aligned and attached right (where the tokens
         # differ, a system word that aligns with nothing makes some gold word unaligned)
-        counts.ucm.add(F1Count(int(counts.uas.correct == counts.uas.gold), 1, 1))
-        counts.lcm.add(F1Count(int(counts.las.correct == counts.las.gold), 1, 1))
+        ucm, lcm = counts.ucm, counts.lcm
+        ucm.correct += int(counts.uas.correct == counts.uas.gold)
+        ucm.gold += 1
+        ucm.system += 1
+        lcm.correct += int(counts.las.correct == counts.las.gold)
+        lcm.gold += 1
+        lcm.system += 1
     return DepsResult(SentenceCounts(), len(gold), per_sentence, None, None, [],
                       confusion=pairs, breakdowns=breakdowns)
 
@@ -655,12 +707,14 @@ def _score(gold: Sequence[Sentence], system: Sequence[Sentence],
 def _functional_children(sents: Sequence[Sentence], heads: list[int]) -> dict[int, list[int]]:
     """Each word's children with a functional relation (MLAS), in word order."""
     out: dict[int, list[int]] = {}
+    bases_get = BASES.get
     k = 0
     for s in sents:
         for d in s.deprels:
-            h = heads[k]
-            if h >= 0 and base(d) in FUNCTIONAL_DEPRELS:
-                out.setdefault(h, []).append(k)
+            if (bases_get(d) or base(d)) in FUNCTIONAL_DEPRELS:
+                h = heads[k]
+                if h >= 0:
+                    out.setdefault(h, []).append(k)
             k += 1
     return out
 

@@ -33,8 +33,12 @@ def scheme_warning(key_labels: Iterable[str], answer_labels: Iterable[str], what
 
     WHAT names the labels ("relations", "tags").
     """
-    key = Counter(base_label(x) for x in key_labels if x != "_")
-    answer = Counter(base_label(x) for x in answer_labels if x != "_")
+    key: Counter[str] = Counter()
+    answer: Counter[str] = Counter()
+    for counts, labels in ((key, key_labels), (answer, answer_labels)):
+        for x, n in Counter(labels).items():  # each distinct label split once
+            if x != "_":
+                counts[base_label(x)] += n
     if not key or not answer:
         return None
     only_key = {lab: n for lab, n in key.items() if lab not in answer}
