@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from conftest import DATA, FIXTURES
+from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_experiment import write_exp
+from test_one_core import _gold
 
 from parsebench.experiment import load
-from parsebench.formats.conllu import read_conllu, write_conllu
 from parsebench.metrics.method import LevelStats, keyed_rows
 from parsebench.metrics.registry import METHODS, columns_of
 from parsebench.parsers.executor import Executor
@@ -67,10 +67,7 @@ def test_scoring_has_no_function_of_its_own_for_a_method() -> None:
 
 
 def _run(tmp: Path, noise: str) -> dict[tuple[str, str, str], dict]:
-    gold = tmp / "gold.conllu"
-    with gold.open("w", encoding="utf-8") as fh:
-        write_conllu((read_conllu(DATA / "lin-key.conllu")
-                      + read_conllu(FIXTURES / "typos.conllu")) * 2, fh)
+    gold = _gold(tmp)
     cmd = f'command:"{sys.executable}" {FIXTURES / "fake_parser.py"}'
     exp = write_exp(tmp, f'''
 [corpus]
