@@ -108,3 +108,40 @@ def test_the_identity_from_the_spec_is_the_loaded_adapters() -> None:
 class OwnIdentity(toy_parsers.WeakWord):
     def identity(self) -> dict[str, str]:
         return {"adapter": "own", "loaded": "yes"}
+
+
+def _reused(store: Path) -> list[str]:
+    import json
+
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        stats = db.execute("SELECT stats FROM runs ORDER BY id DESC LIMIT 1").fetchone()[0]
+    return json.loads(stats)["scores_reused"]
+
+
+def test_a_cached_rerun_scores_nothing_again_unless_settings_or_code_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every score comes from the parses, the settings and the code: with none of them
+    changed, the stored scores are taken back (the same results, statistics included);
+    a changed setting or other code scores again."""
+    from parsebench import runner, scoring
+
+    store = tmp_path / "s.sqlite"
+    run(tmp_path, [TOY], store, "r1", monkeypatch)
+    first = results(store)
+    calls: list[str] = []
+    real = scoring.score
+
+    def counted(ctx: object) -> object:
+        calls.append("score")
+        return real(ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "score", counted)
+    run(tmp_path, [TOY], store, "r2", monkeypatch)
+    assert calls == [] and _reused(store) == ["p0"]
+    assert results(store) == first
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        assert db.execute("SELECT count(*) FROM statistics").fetchone()[0] > 0
+    monkeypatch.setattr(runner, "scoring_digest", lambda: "other code")
+    run(tmp_path, [TOY], store, "r3", monkeypatch)
+    assert calls == ["score"] and _reused(store) == []
+    assert results(store) == first

@@ -65,6 +65,7 @@ def _interval_bars(ax: Any, xs: Sequence[float], ys: Sequence[float],
 def _png(plt: Any, fig: Any, points: int = 0, intervals: int = 0) -> Plot:
     png, svg = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png")
+    fig.set_layout_engine("none")  # laid out by the first drawing: the same places
     fig.savefig(svg, format="svg", metadata={"Date": None})
     plt.close(fig)
     return Plot(png.getvalue(), svg.getvalue(), points, intervals)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
+import json
 import os
 import statistics
 import threading
@@ -418,6 +420,43 @@ class RunOutcome:
     stats: dict[str, Any]
 
 
+def scoring_digest() -> str:
+    """A digest of parsebench's own code: scores stored by a run of other code are
+    computed again, never reused."""
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, list[Result]]:
+    """The stored scores of EXP by parser, when the run that wrote them finished with the
+    same settings and the same code: a parser none of whose parses is new this run gets
+    them back instead of being scored again (every score comes from its parses, settings
+    and code alone). Anything else (no such run, a damaged record): {}."""
+    from parsebench.metrics.registry import METHODS
+
+    last = dict(store.experiments()).get(exp.name)
+    if last is None:
+        return {}
+    try:
+        info = store.run_info(last)
+        if info["finished"] is None or (info["stats"] or {}).get("scoring") != digest or \
+                info["config"] != json.loads(json.dumps(exp.config(), sort_keys=True)):
+            return {}
+        out: dict[str, list[Result]] = {}
+        for r in store.results(exp.name):
+            if r["metric"] in METHODS:
+                out.setdefault(r["parser"], []).append(
+                    (r["parser"], r["metric"], r["projection"], r["level"], r["signature"],
+                     r["value"]))
+        return out
+    except (InputError, ValueError):
+        return {}
+
+
 def run_experiment(exp: Experiment, store: Store, executor: Executor,
                    progress: Progress | None = None) -> RunOutcome:
     """Run EXP into STORE. The cyclic garbage collector is paused meanwhile: the run
@@ -454,6 +493,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
     results: list[Result] = []
     parser_stats = {}
     score_seconds = 0.0
+    digest = scoring_digest()
+    earlier = _earlier_scores(store, exp, digest)
     with executor:
         for k, conf in enumerate(exp.parsers):
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
@@ -461,10 +502,14 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                                            noise.wait if k == 0 else None)
             ts = time.perf_counter()
             progress.stage(f"score {conf.name}", 1)
-            results += score(Context(
-                exp, conf, parsed, corpus, versions_by_level(corpus),
-                _base(exp, conf, key[:12], corpus),
-                None if cal is None else (cal, parsed), None if corr is None else (corr, parsed)))
+            reused = earlier.get(conf.name) if stats["parsed_sentences"] == 0 else None
+            if reused is not None:  # the same parses, settings and code: the same scores
+                results += reused
+            else:
+                results += score(Context(
+                    exp, conf, parsed, corpus, versions_by_level(corpus),
+                    _base(exp, conf, key[:12], corpus), None if cal is None else
+                    (cal, parsed), None if corr is None else (corr, parsed)))
             speed = _speed(parsed, corpus)
             results.append((conf.name, "speed", "-", "all",
                             signature(method="speed", parser=conf.name, model=key[:12]),
@@ -487,7 +532,9 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
     noise.wait()
     stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
              "score_seconds": score_seconds, "parsers": parser_stats,
-             "workers": executor.workers, "executor": executor.kind}
+             "workers": executor.workers, "executor": executor.kind, "scoring": digest,
+             "scores_reused": sorted(n for n in parser_stats if n in earlier
+                                     and parser_stats[n]["parsed_sentences"] == 0)}
     store.replace_results(run_id, exp.name, results)
     store.finish_run(run_id, stats)
     return RunOutcome(run_id, results, stats)
