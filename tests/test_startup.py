@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from parsebench import analysis, cli
-from parsebench.metrics import deps
+from parsebench.metrics import lin
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -31,5 +31,5 @@ def test_help_imports_no_metric_and_no_numpy() -> None:
 
 
 def test_the_help_names_the_fields_the_code_has() -> None:
-    assert cli.BY_FIELDS == deps.BY_FIELDS
+    assert cli.BY_FIELDS == lin.BY_FIELDS
     assert cli.PROJECTIONS == analysis.PROJECTIONS

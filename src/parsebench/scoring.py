@@ -61,7 +61,6 @@ class Context:
     def gold(self) -> list[Parse] | None:
         return [from_sentence(s) for s in self.corpus.sentences] if self.corpus.gold else None
 
-
     def _pairs(self, v: Version, with_gold: bool) -> list[Pair]:
         gold = self.gold if with_gold else None
         noisy = self.parsed.parses(v)
