@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,3 +129,24 @@ def test_learner_errors_breakdowns_by_type_are_keyed_statistics(tmp_path: Path) 
         assert fig["shared"] == sum(r[2] for r in held)
     for op, fig in f1["by_operation"].items():
         assert fig["sentences"] == sum(r[2] for r in f1["stats"]["by_operation"] if r[1] == op)
+
+
+def test_a_level_is_scored_against_the_gold_in_one_pass(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its replicates one after the other, as before the one interface: the level's
+    warnings (another scheme, trees that are not trees, with their counts) are counted
+    over all of them once, not repeated with other counts once a replicate."""
+    from parsebench.metrics import deps
+
+    calls: list[int] = []
+    real = deps.evaluate_deps
+
+    def counted(gold: list, system: list, **kw: object) -> object:
+        calls.append(len(gold))
+        return real(gold, system, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deps, "evaluate_deps", counted)
+    res = _run(tmp_path, "per_sentence = [1]")
+    n = res[("deps", "deprel", "clean")]["gold_sentences"]
+    assert calls == [n, 2 * n]  # the clean text, then the level's two replicates at once
+    assert res[("deps", "deprel", "per-sentence=1")]["gold_sentences"] == 2 * n

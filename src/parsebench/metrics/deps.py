@@ -901,32 +901,42 @@ def _variants(ctx: Any) -> list[Variant]:
     noisy_fields = ["deprel", *WHERE_ERRORS_FALL]
     facts: dict[str, dict[str, Any]] = {}
 
-    def scorer(fields: list[str], confusion: str | None
-               ) -> Any:
+    versions = {"clean": [corpus.versions[0]],
+                **{lv.label: vs for lv, vs in ctx.levels.items()}}
+
+    def scorer(fields: list[str], confusion: str | None) -> Any:
+        done: dict[str, list[SentenceStats]] = {}
+
         def stats(rep: Replicate) -> Iterator[SentenceStats]:
-            # the words as in the gold, so that misspellings do not upset the alignment
-            sys_s = [replace(s, forms=g.forms) for s, g in
-                     zip(parsed.sentences_of(rep.source), corpus.sentences, strict=True)]
-            rows: list[SentenceStats] = []
+            """A level's replicates are scored in one pass, one after the other against
+            the gold repeated, so that the level's warnings (another annotation scheme,
+            trees that are not) are counted over all of them once; each replicate then
+            gets its own sentences' rows."""
             level = rep.label.split("/seed=")[0]
-            res = evaluate_deps(corpus.sentences, sys_s, by="deprel", also_by=fields,
-                                confusion=confusion, gold_path=str(corpus.path),
-                                system_path=f"{ctx.conf.name}:{level}",
-                                per_sentence=False, each=lambda c: rows.append(
-                                    sentence_stats(c)))
-            f = facts.setdefault(level, {"sentences": 0, "warnings": [], "absent": set(),
-                                         "sizes": {}})
-            f["sentences"] += res.sentences
-            f["warnings"] += [w for w in res.warnings if w not in f["warnings"]]
-            f["absent"] |= res.absent
-            if res.confusion is not None:
-                f["confusion"] = res.confusion
-            for name, got in res.breakdowns.items():
-                for g, b in got.items():
-                    if b.sentences:
-                        n, w = f["sizes"].setdefault(name, {}).get(g, (0, 0))
-                        f["sizes"][name][g] = (n + b.sentences, w + b.words)
-            return iter(rows)
+            if rep.label not in done:
+                vs = versions[level]
+                # the words as in the gold, so that misspellings do not upset the alignment
+                sys_s = [replace(s, forms=g.forms) for v in vs for s, g in
+                         zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+                rows: list[SentenceStats] = []
+                res = evaluate_deps([s for _ in vs for s in corpus.sentences], sys_s,
+                                    by="deprel", also_by=fields, confusion=confusion,
+                                    gold_path=str(corpus.path),
+                                    system_path=f"{ctx.conf.name}:{level}",
+                                    per_sentence=False,
+                                    each=lambda c: rows.append(sentence_stats(c)))
+                n = len(corpus.sentences)
+                for k, v in enumerate(vs):
+                    done[v.label] = rows[k * n:(k + 1) * n]
+                sizes: dict[str, dict[str, tuple[int, int]]] = {}
+                for name, got in res.breakdowns.items():
+                    for g, b in got.items():
+                        if b.sentences:
+                            sizes.setdefault(name, {})[g] = (b.sentences, b.words)
+                facts[level] = {"sentences": res.sentences, "warnings": res.warnings,
+                                "absent": res.absent, "sizes": sizes,
+                                "confusion": res.confusion}
+            return iter(done.pop(rep.label))
         return stats
 
     def figures(by: str, fields: list[str]) -> Any:
