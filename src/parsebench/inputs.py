@@ -17,9 +17,13 @@ from typing import TypeVar
 from parsebench.analysis import Parse
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.conll18 import COLUMNS
 
 T = TypeVar("T", Parse, Sentence)
+
+COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": "features",
+           "lemmas": "lemmas"}
+"""The columns of a CoNLL-U file a metric can need, and how a warning names them (the
+CoNLL 2018 metrics say which they need: ``metrics.conll18.METRIC_NEEDS``)."""
 
 NEEDS = {**COLUMNS, "labels": "dependency relations"}
 """What a method can need of a parse file, and how a message names it."""

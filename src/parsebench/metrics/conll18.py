@@ -77,9 +77,6 @@ SPAN_METRICS = ("tokens", "sentences", "words")
 """The ones not computed on aligned words (no aligned accuracy)."""
 ATTACHMENT = ("uas", "las", "clas", "mlas", "blex")
 """The ones that need heads: n/a for a tagger's output."""
-COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": "features",
-           "lemmas": "lemmas"}
-"""The annotation a metric can need, and how a warning names it."""
 METRIC_NEEDS: dict[str, tuple[str, ...]] = {
     "upos": ("upos",), "xpos": ("xpos",), "ufeats": ("feats",),
     "alltags": ("upos", "xpos", "feats"), "lemmas": ("lemmas",),

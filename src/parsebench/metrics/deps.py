@@ -27,6 +27,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.inputs import COLUMNS
 from parsebench.metrics.align import (
     align_words,
     by_rows,
@@ -36,7 +37,6 @@ from parsebench.metrics.align import (
 )
 from parsebench.metrics.conll18 import (
     BASES,
-    COLUMNS,
     CONLL18,
     CONLL18_NAMES,
     CONTENT_DEPRELS,
