@@ -494,7 +494,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
     parser_stats = {}
     score_seconds = 0.0
     digest = scoring_digest()
-    earlier = _earlier_scores(store, exp, digest)
+    earlier: dict[str, list[Result]] | None = None  # read once a parser has no new parse
     with executor:
         for k, conf in enumerate(exp.parsers):
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
@@ -502,7 +502,11 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                                            noise.wait if k == 0 else None)
             ts = time.perf_counter()
             progress.stage(f"score {conf.name}", 1)
-            reused = earlier.get(conf.name) if stats["parsed_sentences"] == 0 else None
+            reused = None
+            if stats["parsed_sentences"] == 0:
+                if earlier is None:
+                    earlier = _earlier_scores(store, exp, digest)
+                reused = earlier.get(conf.name)
             if reused is not None:  # the same parses, settings and code: the same scores
                 results += reused
             else:
@@ -533,7 +537,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
     stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
              "score_seconds": score_seconds, "parsers": parser_stats,
              "workers": executor.workers, "executor": executor.kind, "scoring": digest,
-             "scores_reused": sorted(n for n in parser_stats if n in earlier
+             "scores_reused": sorted(n for n in parser_stats if n in (earlier or {})
                                      and parser_stats[n]["parsed_sentences"] == 0)}
     store.replace_results(run_id, exp.name, results)
     store.finish_run(run_id, stats)

@@ -57,6 +57,14 @@ class Additive:
         return out
 
 
+def f_measure(precision: float | None, recall: float | None) -> float | None:
+    """Their harmonic mean (0 when both are 0); None (n/a) when either is."""
+    if precision is None or recall is None:
+        return None
+    total = precision + recall
+    return 2 * precision * recall / total if total else 0.0
+
+
 _ADDERS: dict[type, Any] = {}
 """Each class's ``add``, written out field by field once: the loop over field names
 with getattr and setattr took a fifth of ``compare``'s scoring."""

@@ -904,7 +904,9 @@ def _variants(ctx: Any) -> list[Variant]:
     versions = {"clean": [corpus.versions[0]],
                 **{lv.label: vs for lv, vs in ctx.levels.items()}}
 
-    def scorer(fields: list[str], confusion: str | None) -> Any:
+    def scorer(fields: list[str], confusion: str | None, keep: bool) -> Any:
+        """KEEP: every result of the clean text reads its rows; a noisy replicate's rows
+        are read once, then let go."""
         done: dict[str, list[SentenceStats]] = {}
 
         def stats(rep: Replicate) -> Iterator[SentenceStats]:
@@ -936,7 +938,7 @@ def _variants(ctx: Any) -> list[Variant]:
                 facts[level] = {"sentences": res.sentences, "warnings": res.warnings,
                                 "absent": res.absent, "sizes": sizes,
                                 "confusion": res.confusion}
-            return iter(done.pop(rep.label))
+            return iter(done[rep.label] if keep else done.pop(rep.label))
         return stats
 
     def figures(by: str, fields: list[str]) -> Any:
@@ -979,24 +981,14 @@ def _variants(ctx: Any) -> list[Variant]:
         return lambda level: {"method": "lin-deps", "by": by, "level": level.label}
 
     clean = [ctx.clean_level()]
-    clean_stats = _once(scorer(clean_fields, "deprel"))
+    clean_stats = scorer(clean_fields, "deprel", keep=True)
     out = [Variant(by, clean, clean_stats, figures(by, clean_fields), sig(by))
            for by in ctx.exp.deps_by]
     if not ctx.moves_words:  # errors that move words are scored by f1's alignment
-        out.append(Variant("deprel", ctx.noisy_levels(), scorer(noisy_fields, None),
+        out.append(Variant("deprel", ctx.noisy_levels(),
+                           scorer(noisy_fields, None, keep=False),
                            figures("deprel", noisy_fields), sig("deprel")))
     return out
-
-
-def _once(stats: Any) -> Any:
-    """STATS computed once a replicate, however many results read them."""
-    done: dict[str, list[SentenceStats]] = {}
-
-    def cached(rep: Replicate) -> Iterator[SentenceStats]:
-        if rep.label not in done:
-            done[rep.label] = list(stats(rep))
-        return iter(done[rep.label])
-    return cached
 
 
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,

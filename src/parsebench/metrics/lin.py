@@ -23,7 +23,7 @@ from typing import Any
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.conll18 import base
-from parsebench.metrics.counts import Additive
+from parsebench.metrics.counts import Additive, f_measure
 
 # Lin's Table 18.3 relation groups in UD terms; select them with deprel=@NAME.
 DEPREL_GROUPS: dict[str, frozenset[str]] = {
@@ -100,10 +100,7 @@ class PR(Additive):
 
     @property
     def f1(self) -> float | None:
-        p, r = self.precision, self.recall
-        if p is None or r is None:
-            return None
-        return 2 * p * r / (p + r) if p + r else 0.0
+        return f_measure(self.precision, self.recall)
 
     def as_dict(self) -> dict[str, float | int | None]:
         d: dict[str, float | int | None] = {

@@ -149,6 +149,11 @@ class LevelStats:
         zero: list[float] = [0] * self.widths.get(name, 0)
         return [s.get(name, zero) for s in self.sentences]
 
+    def held(self, name: str) -> list[list[float]]:
+        """NAME's pooled rows of only the sentences that hold it (a breakdown's group):
+        what a group's interval resamples when it is a figure of those sentences."""
+        return [s[name] for s in self.sentences if name in s]
+
     def sums(self, name: str, replicate: int | None = None) -> npt.NDArray[np.float64]:
         """NAME summed over the sentences (of one REPLICATE, or of all)."""
         import numpy as np
@@ -188,14 +193,3 @@ def _add(into: dict[str, list[float]], name: str, row: Sequence[float]) -> None:
         for i, x in enumerate(row):
             got[i] += x
 
-
-def keyed_rows(stored: Sequence[Sequence[Any]], key: str, sentences: int
-               ) -> list[list[float]]:
-    """One key's dense rows (zeros where a sentence lacks it) from a breakdown's stored
-    keyed rows: what an interval of that group resamples."""
-    width = next((len(r) - 2 for r in stored), 0)
-    out = [[0.0] * width for _ in range(sentences)]
-    for r in stored:
-        if r[1] == key:
-            out[int(r[0])] = [float(x) for x in r[2:]]
-    return out

@@ -21,7 +21,7 @@ from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.base import REGISTRY
-from parsebench.metrics.counts import Additive
+from parsebench.metrics.counts import Additive, f_measure
 from parsebench.metrics.method import (
     Level,
     LevelStats,
@@ -61,10 +61,7 @@ class F1Counts(Additive):
 
     @property
     def f1(self) -> float | None:
-        p, r = self.precision, self.recall
-        if p is None or r is None:
-            return None
-        return 2 * p * r / (p + r) if p + r else 0.0
+        return f_measure(self.precision, self.recall)
 
     DERIVED = ("precision", "recall", "f1")
 
@@ -317,7 +314,7 @@ def pair_stats(pair: Pair, labeled: bool = False, punct: bool = True, root: bool
 def _ci(stats: LevelStats, group: str, key: str, at: int, gold: bool
         ) -> dict[str, list[float] | None]:
     """The intervals of one group of a breakdown, over the sentences that hold it."""
-    rows = [list(r[2:]) for r in stats.stored([group])[group] if r[1] == key]
+    rows = stats.held(f"{group}={key}")
     return {"f1": sentence_interval([r[at:at + 3] for r in rows],
                                     REGISTRY["hashemi-hwa-f1"].score),
             "aligned_las": sentence_interval([r[at + 3:] for r in rows],
