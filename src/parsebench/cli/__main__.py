@@ -1,0 +1,5 @@
+"""``python -m parsebench.cli``."""
+
+from parsebench.cli import main
+
+main()

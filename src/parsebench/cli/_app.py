@@ -1,0 +1,259 @@
+"""The application, its shared options, progress bars and the one-line error handling
+that every command of the package shares."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from parsebench import __version__
+from parsebench.errors import InputError
+
+
+def _plain_help() -> None:
+    """Help in click's words: ``GOLD``, ``--gold PATH``, not typer's ``{gold}`` and
+    ``<path>`` (typer 0.2x). Guarded, so another typer version keeps its own look."""
+    core = typer.core
+    argument, option = getattr(core, "TyperArgument", None), getattr(core, "TyperOption", None)
+
+    def bare(self: Any, ctx: Any, _orig: Any) -> str:
+        label = str(_orig(self, ctx)).strip("<>")
+        return label.removeprefix("list[").removesuffix("]").upper()
+
+    if argument is not None and hasattr(argument, "_usage_display_name"):
+        def usage(self: Any) -> str:
+            name = str(self.metavar or self.name).upper()
+            name = name if self.required else f"[{name}]"
+            return name + ("..." if self.nargs != 1 else "")
+
+        argument._usage_display_name = usage
+        argument._rich_display_name = usage
+        argument.display_type_rich = lambda self, ctx: None
+    if option is not None and hasattr(option, "display_type"):
+        orig = option.display_type
+        option.display_type = lambda self, ctx: bare(self, ctx, orig)
+
+
+def _light_coercion() -> None:
+    """typer (0.2x) converts every parameter through a pydantic TypeAdapter, and importing
+    pydantic and building the adapters took 0.09 s of the 0.47 s of ``eval deps``. Strings,
+    paths, flags and lists of them (what arrives from the command line) are converted
+    here as those adapters do; any other type or value still goes to typer's own
+    conversion. Guarded, so another typer version keeps its own."""
+    import dataclasses
+
+    try:
+        from typer import _coercion, core
+        from typer._param_types import coerce_cli_path
+    except ImportError:
+        return
+    build: Any = getattr(_coercion, "build_runtime_param", None)
+    runtime: Any = getattr(_coercion, "RuntimeParam", None)
+    if build is None or runtime is None or getattr(core, "build_runtime_param", None) \
+            is not build or not dataclasses.is_dataclass(runtime):
+        return
+
+    typer_own: Any = build
+
+    def leaf(annotation: Any, info: Any) -> Any:
+        """The converter of one command-line string, None when typer must do it. A path
+        that fails typer's checks (unreadable...) is converted again by typer, whose
+        message names it as written."""
+        if getattr(info, "parser", None) is not None:
+            return None
+        if annotation is str:
+            return str
+        if annotation is Path and getattr(info, "path_type", None) is None:
+            return lambda value, param, ctx: coerce_cli_path(
+                Path(value), info, path_type=Path, param=param, ctx=ctx)
+        return None
+
+    @dataclasses.dataclass(frozen=True)
+    class Light(runtime):  # type: ignore[misc]
+        descriptor: Any = None
+        convert: Any = None
+        many: bool = False
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            if self.convert is not None:
+                if self.convert is str:
+                    if self.many and isinstance(value, (list, tuple)) \
+                            and all(isinstance(v, str) for v in value):
+                        return [str(v) for v in value]
+                    if not self.many and isinstance(value, str):
+                        return value
+                elif self.many and isinstance(value, (list, tuple)) \
+                        and all(isinstance(v, str) for v in value):
+                    try:
+                        return [self.convert(v, param, ctx) for v in value]
+                    except Exception:  # typer's own words for the error, below
+                        pass
+                elif not self.many and isinstance(value, str):
+                    try:
+                        return self.convert(value, param, ctx)
+                    except Exception:  # typer's own words for the error, below
+                        pass
+            elif isinstance(value, bool):
+                return value
+            return typer_own(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+    def light(descriptor: Any) -> Any:
+        annotation, info = descriptor.annotation, descriptor.parameter_info
+        if descriptor.file_annotation is None:
+            many = getattr(annotation, "__origin__", None) is list
+            args: tuple[Any, ...] = getattr(annotation, "__args__", ()) if many \
+                else (annotation,)
+            convert = leaf(args[0], info) if len(args) == 1 else None
+            if convert is not None or (annotation is bool and not many):
+                made: Any = Light
+                return made(parameter_info=info, annotation=annotation,
+                            descriptor=descriptor, convert=convert, many=many)
+        return typer_own(descriptor)
+
+    setattr(core, "build_runtime_param", light)  # noqa: B010
+
+
+_plain_help()
+_light_coercion()
+# Plain click formatting (no rich boxes) for help and errors: main() prints usage
+# errors itself, as one line like every other error.
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,
+                  help="Measure how accurate parsers are and how well they hold up on noisy input.")
+eval_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                       help="Score parser output against a gold standard.")
+app.add_typer(eval_app, name="eval")
+
+# Named in the help; the same as metrics.lin.BY_FIELDS and analysis.PROJECTIONS (a test
+# says so), written out so that the help imports no metric (start-up in 0.1 s).
+BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition", "arc-length",
+             "direction", "depth", "sentence-length")
+PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Parser processes.")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds one sentence may take; "
+                                           "then it is a failure.")]
+BatchOpt = Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")]
+
+
+def _emit_json(obj: dict[str, Any]) -> None:
+    import json  # (not at start-up: most commands print text)
+
+    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+def _warn(lines: list[str]) -> None:
+    for w in lines:
+        typer.echo(f"warning: {w}", err=True)
+
+
+@app.callback(invoke_without_command=True)
+def _root(version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False
+          ) -> None:
+    if version:
+        typer.echo(f"parsebench {__version__}")
+        raise typer.Exit()
+
+
+
+class _Bars:
+    """Rich progress bars on standard error, one per stage (quiet when not a terminal)."""
+
+    def __init__(self, transient: bool = False) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.console = Console(stderr=True)
+        self.bar = Progress(TextColumn("{task.description:<24}"), BarColumn(),
+                            MofNCompleteColumn(), TimeRemainingColumn(), console=self.console,
+                            transient=transient, disable=not sys.stderr.isatty())
+        self.task: Any = None
+
+    def __enter__(self) -> _Bars:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+
+    def stage(self, name: str, total: int | None) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, completed=self.bar.tasks[self.task].total)
+        self.task = self.bar.add_task(name, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        self.bar.advance(self.task, n)
+
+    def note(self, text: str) -> None:
+        self.console.print(text, highlight=False)
+
+
+def _click_errors() -> tuple[type[Exception], ...]:
+    """Click's exception base, as typer carries it (typer 0.2x vendors its own click)."""
+    import click
+
+    vendored = [c for c in type.mro(typer.BadParameter) if c.__name__ == "ClickException"]
+    return (click.ClickException, *vendored)
+
+
+def _sqlite_errors() -> type[Exception]:
+    """SQLite's error base, imported only when an exception is being matched."""
+    import sqlite3
+
+    return sqlite3.DatabaseError
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script: every error is one line ``parsebench: ...`` with exit status 2
+    (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C."""
+    try:
+        code = app(args=argv, prog_name="parsebench", standalone_mode=False)
+    except InputError as exc:
+        _fail(str(exc))
+    except _click_errors() as exc:
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            sys.stdout.write(ctx.get_help() + "\n")  # a group named without its command
+            sys.exit(0)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        _fail(" ".join(message.split()) + hint)
+    except KeyboardInterrupt:
+        typer.echo("parsebench: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        # the reader went away (| head): say nothing, and keep Python from complaining
+        # again when it flushes stdout at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+    except _sqlite_errors() as exc:  # a store damaged past what its checks catch
+        from parsebench.store import one_line
+
+        _fail(f"the store is damaged and cannot be read (SQLite: {one_line(exc)}); restore "
+              "it or start a new one")
+    except OSError as exc:  # a path the system refuses (too long, a loop, a device...)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc}")
+    except Exception as exc:
+        if type(exc).__name__ == "Abort":  # click's Ctrl-C at a prompt
+            sys.exit(130)
+        raise
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"parsebench: {message}", err=True)
+    sys.exit(2)
+

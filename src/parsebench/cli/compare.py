@@ -1,0 +1,46 @@
+"""``compare``: intervals and paired significance tests between systems."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from parsebench.cli._app import JsonOpt, _emit_json, _warn, app
+from parsebench.signature import signature
+
+
+@app.command("compare")
+def compare_cmd(
+    gold: Annotated[Path, typer.Argument(help="Gold file (CoNLL-U, or trees for evalb and "
+                                         "flat-*).")],
+    systems: Annotated[list[Path], typer.Argument(help="System files; the first is the "
+                                                  "baseline.")],
+    metric: Annotated[str, typer.Option("--metric", help="las, uas, clas, lin-labeled, "
+                                        "lin-unlabeled, evalb, flat-recall or "
+                                        "flat-conformance.")] = "las",
+    test: Annotated[str, typer.Option("--test", help="bootstrap or randomization.")
+                    ] = "bootstrap",
+    samples: Annotated[int, typer.Option("--samples", help="Resamples.")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: same seed, same output.")] = 1,
+    alpha: Annotated[float, typer.Option("--alpha", help="Significance level; intervals are "
+                                         "1 - alpha.")] = 0.05,
+    all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Test every pair, not only "
+                                            "each system against the first.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Scores with bootstrap intervals, and paired significance tests between systems."""
+    from parsebench.compare import compare, compare_table
+
+    r = compare(gold, systems, metric, test, samples, seed, alpha, all_pairs)
+    r["signature"] = signature(method="compare", metric=metric, test=test, samples=samples,
+                               seed=seed, alpha=alpha, correction=r["correction"])
+    _warn(r["warnings"])
+    if as_json:
+        _emit_json(r)
+    else:
+        sys.stdout.write(compare_table(r) + f"\nsignature: {r['signature']}\n")
+
+
