@@ -1,0 +1,169 @@
+"""What the Python API returns: a result that is the command's JSON object, its text,
+and attributes for its figures.
+
+One class for every command's result, because the commands' JSON objects are the
+contract (SPEC.md) and a result must never drift from them: ``r.to_dict()`` *is*
+the object that ``--json`` prints, ``str(r)`` *is* the text the command prints, and
+the attributes (``r.las.f1``, ``r.las.ci``) read the same object. Written here, not
+taken from a library, because no library of the field returns results of this shape
+(sacreBLEU's ``BLEUScore`` is the model: a score object with a ``format()``).
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+CI_KEYS = ("ci95", "ci")
+"""Where a command's JSON keeps its figures' intervals, by figure name."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a result (``las``, ``unlabeled``...): its values by name
+    (``precision``, ``recall``, ``f1``, ``accuracy``, counts) and its interval, where
+    the command gives one. A value the method cannot give is None (printed n/a)."""
+
+    name: str
+    values: Mapping[str, Any]
+    ci: tuple[float, float] | None = None
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self.values[key]
+        except KeyError:
+            raise AttributeError(f"{self.name} has no {key!r}; it has "
+                                 + ", ".join(self.values)) from None
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *self.values]
+
+    @property
+    def value(self) -> float | None:
+        """The headline: F1, else accuracy, else the first number."""
+        for k in ("f1", "accuracy", "value", "rate"):
+            if k in self.values:
+                v = self.values[k]
+                return v if v is None else float(v)
+        return next((float(v) for v in self.values.values()
+                     if isinstance(v, int | float) and not isinstance(v, bool)), None)
+
+
+def _is_figure(v: Any) -> bool:
+    """A mapping whose values are numbers or None (a figure), not a nested table."""
+    return isinstance(v, Mapping) and bool(v) and all(
+        x is None or (isinstance(x, int | float) and not isinstance(x, bool))
+        for x in v.values())
+
+
+@dataclass(frozen=True)
+class Result:
+    """A command's result. ``to_dict()`` equals the command's ``--json`` object (its
+    signature included); ``str(r)`` is the command's text; ``r.NAME`` is a
+    :class:`Figure` where NAME is a figure of the object, else the object's value."""
+
+    command: str
+    """The command that gives the same result (``eval deps``...)."""
+    data: Mapping[str, Any] = field(repr=False)
+    render: Callable[[], str] = field(repr=False, compare=False, default=lambda: "")
+    warnings: tuple[str, ...] = field(default=(), repr=False)
+    """What the command prints as ``warning:`` lines on standard error."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The command's ``--json`` object (a copy: the result stays as it was)."""
+        return copy.deepcopy(dict(self.data))
+
+    def to_json(self) -> str:
+        """The command's ``--json`` output, byte for byte."""
+        return json.dumps(self.data, indent=2, allow_nan=False) + "\n"
+
+    @property
+    def signature(self) -> str:
+        """What made the figures (method, options, version), as the command prints it."""
+        return str(self.data.get("signature", ""))
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in ("data", "render", "command", "warnings"):
+            raise AttributeError(name)
+        try:
+            v = self.data[name]
+        except KeyError:
+            raise AttributeError(f"{self.command} has no {name!r}; it has "
+                                 + ", ".join(self.data)) from None
+        if _is_figure(v):
+            return Figure(name, dict(v), self._interval(name))
+        return copy.deepcopy(v)
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *self.data]
+
+    def _interval(self, name: str) -> tuple[float, float] | None:
+        for key in CI_KEYS:
+            got = self.data.get(key)
+            if isinstance(got, Mapping) and isinstance(got.get(name), list | tuple) \
+                    and len(got[name]) == 2:
+                return (float(got[name][0]), float(got[name][1]))
+        return None
+
+    def figures(self) -> Iterator[Figure]:
+        """Every figure at the top of the result, in the command's order."""
+        for name, v in self.data.items():
+            if _is_figure(v):
+                yield Figure(name, dict(v), self._interval(name))
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row a figure's value: figure, measure, value, and the interval's bounds
+        beside the figure's headline measure."""
+        out = []
+        for f in self.figures():
+            head = next((k for k in ("f1", "accuracy", "value", "rate") if k in f.values),
+                        None)
+            for k, v in f.values.items():
+                lo, hi = f.ci if f.ci is not None and k == head else (None, None)
+                out.append({"figure": f.name, "measure": k, "value": v,
+                            "ci_low": lo, "ci_high": hi})
+        return out
+
+    def to_pandas(self) -> Any:
+        """A DataFrame, one row a figure's value (pandas, an optional extra)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - the message is the point
+            raise ImportError("to_pandas needs pandas: pip install 'parsebench[pandas]'") \
+                from None
+        return pd.DataFrame(self.rows(), columns=["figure", "measure", "value", "ci_low",
+                                                  "ci_high"])
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the figures as a table (every string escaped)."""
+        def cell(v: Any) -> str:
+            if v is None:
+                return "n/a"
+            if isinstance(v, float):
+                return f"{100 * v:.2f}" if 0 <= v <= 1 else f"{v:.4g}"
+            return html.escape(str(v))
+
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in
+                       ("figure", "measure", "value", "95% interval"))
+        body = []
+        for r in self.rows():
+            ci = "" if r["ci_low"] is None else f"[{cell(r['ci_low'])}, {cell(r['ci_high'])}]"
+            body.append(f"<tr><td>{html.escape(r['figure'])}</td>"
+                        f"<td>{html.escape(r['measure'])}</td><td>{cell(r['value'])}</td>"
+                        f"<td>{ci}</td></tr>")
+        return (f"<div><b>{html.escape(self.command)}</b>"
+                f"<table><tr>{head}</tr>{''.join(body)}</table>"
+                f"<small>{html.escape(self.signature)}</small></div>")
+
+
+def result(command: str, data: Mapping[str, Any], render: Callable[[], str] | None = None,
+           warnings: list[str] | tuple[str, ...] = ()) -> Result:
+    """A result of COMMAND with its JSON object DATA and its text RENDER."""
+    return Result(command, data, render or (lambda: ""), tuple(warnings))
