@@ -145,7 +145,9 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
         progress.note(f"{conf.name}: the attack compares heads and relations; a {kind} "
                       "parser is not attacked")
         return []
-    from parsebench import attack as atk
+    from parsebench.attack import CachedParser, Options, parsed_of
+    from parsebench.attack import Parsed as AttackParsed
+    from parsebench.attack import attack as search
     from parsebench.corpus import parse_from
     from parsebench.noise import Keyboard, Lexicon
 
@@ -161,14 +163,13 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
             _parse_missing(session, key, needed, store, progress, f"{conf.name} (attack)")
             return store.parses(key, needed)
 
-        def parse(batch: Sequence[tuple[str, ...]]) -> list[atk.Parsed]:
+        def parse(batch: Sequence[tuple[str, ...]]) -> list[AttackParsed]:
             got = outcomes(batch)
-            return [atk.parsed_of(w, got[sentence_key(list(w))][0]) for w in batch]
+            return [parsed_of(w, got[sentence_key(list(w))][0]) for w in batch]
 
         for k in budgets:
-            opts = atk.Options(k, candidates, queries, exp.seed, exp.min_length)
-            noisy, r = atk.attack(corpus.sentences, atk.CachedParser(parse), opts, kb,
-                                  lexicon)
+            opts = Options(k, candidates, queries, exp.seed, exp.min_length)
+            noisy, r = search(corpus.sentences, CachedParser(parse), opts, kb, lexicon)
             sig = signature(method="attack", parser=conf.name, budget=k,
                             candidates=candidates, queries=queries, seed=exp.seed,
                             lexicon=lexicon.name, keyboard=kb.name, min_length=exp.min_length,

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from parsebench import __version__
 from parsebench.errors import InputError
+
+if TYPE_CHECKING:
+    from parsebench.results import Result
 
 
 def _plain_help() -> None:
@@ -147,9 +151,18 @@ def _emit_json(obj: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
 
 
-def _warn(lines: list[str]) -> None:
+def _warn(lines: Iterable[str]) -> None:
     for w in lines:
         typer.echo(f"warning: {w}", err=True)
+
+
+def _show(r: Result, as_json: bool) -> None:
+    """A result as most commands print it: its warnings, then its JSON or its text."""
+    _warn(r.warnings)
+    if as_json:
+        _emit_json(r.to_dict())
+    else:
+        sys.stdout.write(str(r))
 
 
 @app.callback(invoke_without_command=True)

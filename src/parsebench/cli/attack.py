@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import BatchOpt, JsonOpt, TimeoutOpt, WorkersOpt, _emit_json, app
-from parsebench.errors import atomic_output, check_output
-from parsebench.signature import signature
+from parsebench.cli._app import BatchOpt, JsonOpt, TimeoutOpt, WorkersOpt, _show, app
+from parsebench.errors import check_output
 
 ParserOpt = Annotated[str, typer.Option(
     "--parser", help="A dependency parser, as for parse --parser (udpipe:MODEL, "
@@ -52,33 +50,19 @@ def attack_cmd(
 ) -> None:
     """Worst-case misspellings: for each sentence, the K non-word misspellings (as noise
     makes them) that change the parser's own parse of the other words most."""
-    from parsebench import attack as atk
-    from parsebench.formats.conllu import write_conllu
-    from parsebench.noise import KEYBOARDS, Keyboard, Lexicon
-    from parsebench.parsers.pool import Pool, check_options
-    from parsebench.parsers.run import read_input
+    from parsebench.api.parsing import attack
+    from parsebench.attack import Options
+    from parsebench.parsers.pool import check_options
 
-    opts = atk.Options(budget, candidates, queries, seed, min_length)
-    opts.check()
+    Options(budget, candidates, queries, seed, min_length).check()
     check_options(workers, timeout, batch_size)
     check_output(output)
-    sentences = read_input(source)
-    kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
-    lex = Lexicon.load(lexicon, lang)
-    with Pool(parser, workers, timeout, batch_size) as pool:
-        cached = atk.CachedParser(atk.pool_parser(pool))
-        noisy, r = atk.attack(sentences, cached, opts, kb, lex, baseline=not no_random)
-        identity = pool.identity
-    with atomic_output(output) as fh:
-        write_conllu(noisy, fh)
-    r.update(output=str(output), parser=identity, signature=signature(
-        method="attack", parser=parser, budget=budget, candidates=candidates,
-        queries=queries, seed=seed, lexicon=lex.name, keyboard=kb.name,
-        min_length=min_length, projection="head+deprel"))
-    if as_json:
-        _emit_json(r)
-    else:
-        sys.stdout.write(atk.summary_table(r, parser) + f"signature: {r['signature']}\n")
+    r = attack(source, parser, budget=budget, candidates=candidates, queries=queries,
+               seed=seed, lang=lang, lexicon=lexicon, keyboard=keyboard,
+               min_length=min_length, random_baseline=not no_random, workers=workers,
+               timeout=timeout, batch_size=batch_size)
+    r.write(output)
+    _show(r, as_json)
 
 
 @app.command("invariance")
@@ -100,40 +84,15 @@ def invariance_cmd(
     """Invariance tests: edits whose correct parse is the same tree (a proper noun, a
     number or an adjective swapped for another, the first word's case changed); how
     often the parse of the other words changes, per edit type and parser."""
-    import json
-
-    from parsebench import attack as atk
-    from parsebench import invariance as inv
+    from parsebench.api.parsing import invariance
     from parsebench.errors import check_folder
-    from parsebench.formats.conllu import read_conllu, write_conllu
-    from parsebench.parsers.pool import Pool, check_options
+    from parsebench.parsers.pool import check_options
 
     check_options(workers, timeout, batch_size)
-    folder = check_folder(output) if output is not None else None
-    sentences = read_conllu(source)
-    edits = inv.make_edits(sentences, seed)
-    r: dict[str, Any] = {"sentences": len(sentences), "seed": seed,
-                         "edits": {k: len(v) for k, v in edits.items()}, "parsers": {},
-                         "identity": {}}
-    for spec in parsers:
-        with Pool(spec, workers, timeout, batch_size) as pool:
-            r["parsers"][spec] = inv.check(sentences, edits,
-                                           atk.CachedParser(atk.pool_parser(pool)))
-            r["identity"][spec] = pool.identity
-    r["signature"] = signature(method="invariance", parsers=parsers, seed=seed,
-                               edits=",".join(inv.EDITS), projection="head+deprel")
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-        for kind, got in edits.items():
-            with atomic_output(folder / f"{kind}.conllu") as fh:
-                write_conllu(inv.edited(sentences, got), fh)
-        with atomic_output(folder / "invariance.json") as fh:
-            fh.write(json.dumps(r, indent=1, ensure_ascii=False) + "\n")
-        with atomic_output(folder / "failures.txt") as fh:
-            fh.write(inv.summary_table(r, shown=None))
-    if as_json:
-        _emit_json(r)
-    else:
-        sys.stdout.write(inv.summary_table(r) + f"signature: {r['signature']}\n")
-
-
+    if output is not None:
+        check_folder(output)
+    r = invariance(source, parsers, seed=seed, workers=workers, timeout=timeout,
+                   batch_size=batch_size)
+    if output is not None:
+        r.write(output)
+    _show(r, as_json)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import JsonOpt, _emit_json, _warn, app
-from parsebench.signature import signature
+from parsebench.cli._app import JsonOpt, _show, app
 
 
 @app.command("compare")
@@ -32,15 +30,6 @@ def compare_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Scores with bootstrap intervals, and paired significance tests between systems."""
-    from parsebench.compare import compare, compare_table
+    from parsebench.api.comparison import compare
 
-    r = compare(gold, systems, metric, test, samples, seed, alpha, all_pairs)
-    r["signature"] = signature(method="compare", metric=metric, test=test, samples=samples,
-                               seed=seed, alpha=alpha, correction=r["correction"])
-    _warn(r["warnings"])
-    if as_json:
-        _emit_json(r)
-    else:
-        sys.stdout.write(compare_table(r) + f"\nsignature: {r['signature']}\n")
-
-
+    _show(compare(gold, systems, metric, test, samples, seed, alpha, all_pairs), as_json)

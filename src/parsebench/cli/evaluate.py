@@ -3,23 +3,14 @@ against a gold key, and the conversions that make keys."""
 
 from __future__ import annotations
 
-import contextlib
-import itertools
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import BY_FIELDS, JsonOpt, _emit_json, _warn, app, eval_app
-from parsebench.errors import InputError, atomic_output, check_output
-from parsebench.signature import signature
-
-if TYPE_CHECKING:
-    from parsebench.formats.conllu import Sentence
-    from parsebench.formats.headrules import Conversion, HeadTable
-
+from parsebench.cli._app import BY_FIELDS, JsonOpt, _emit_json, _show, _warn, app, eval_app
+from parsebench.errors import atomic_output, check_output
 
 
 @eval_app.command("deps")
@@ -46,86 +37,11 @@ def eval_deps(
     as_json: JsonOpt = False,
 ) -> None:
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
-    import tempfile
+    from parsebench.api.evaluation import evaluate_deps
 
-    from parsebench.inputs import Holds, refuse_unparsed
-    from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
-    from parsebench.metrics.deps import SentenceCounts, evaluate_deps
-    from parsebench.metrics.lin import LabelMap, Selection
-    from parsebench.report import deps_table
-
-    selections = [Selection.parse(s) for s in select or []]
-    label_map = LabelMap.read(labels) if labels else None
-    table: HeadTable | None = None
-    conversion: Conversion | None = None
-    if head_rules is not None or not all(str(p).endswith(".conllu") for p in (gold, system)):
-        # bracketed trees possible: only then the head tables (CoNLL-U is read as is)
-        from parsebench.formats.headrules import Conversion, load_table
-
-        table = load_table(head_rules) if head_rules is not None else None
-        conversion = Conversion()
-    if per_sentence is not None:
-        check_output(per_sentence)
-    # both files are read a sentence at a time: memory stays flat in their size
-    with contextlib.ExitStack() as stack:
-        each = None
-        if per_sentence is not None:
-            tsv = stack.enter_context(atomic_output(per_sentence))
-            # rows wait in a file until the end, when the metrics the files cannot give
-            # (no tags, no lemmas: known after the last sentence) are written n/a
-            rows = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
-            number = itertools.count(1)
-
-            def each(c: SentenceCounts) -> None:
-                rows.write(sentence_tsv_row(next(number), c))
-
-        held = Holds(str(system))
-        result = evaluate_deps(_dep_sentences(gold, table, conversion),
-                               held.counting(_dep_sentences(system, table, conversion)),
-                               select=selections,
-                               by=by, labels=label_map, gold_path=str(gold),
-                               system_path=str(system), per_sentence=False, punct=punct,
-                               confusion=confusion, each=each)
-        refuse_unparsed(held)  # before the per-sentence file is kept
-        if per_sentence is not None:
-            header = sentence_tsv_header()
-            tsv.write(header)
-            names = header.rstrip("\n").split("\t")
-            gone = [names.index(m) for m in TSV_METRICS if m in result.absent]
-            rows.seek(0)
-            for line in rows:
-                cells = line.rstrip("\n").split("\t")
-                for i in gone:
-                    cells[i] = "n/a"
-                tsv.write("\t".join(cells) + "\n")
-    sig = signature(method="lin-deps",
-                    select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
-                    labels=labels.name if labels else None, by=by,
-                    punct=None if punct else "excluded",
-                    **({"head_rules": table.name} if table is not None else {}))
-    _warn((conversion.warnings() if conversion is not None else []) + result.warnings)
-    if as_json:
-        out = {**result.as_dict(), "signature": sig}
-        _emit_json(out)
-    else:
-        sys.stdout.write(deps_table(result, str(gold), str(system), sig))
-
-
-def _dep_sentences(path: Path, table: HeadTable | None, conversion: Conversion | None
-                   ) -> Iterator[Sentence]:
-    """A CoNLL-U file a sentence at a time, or bracketed trees converted by TABLE."""
-    from parsebench.formats.conllu import iter_conllu
-
-    if conversion is None or str(path).endswith(".conllu"):  # what looks_like_trees says
-        return iter_conllu(path)
-    from parsebench.formats.headrules import looks_like_trees, read_converted
-
-    if not looks_like_trees(path):
-        return iter_conllu(path)
-    if table is None:
-        raise InputError("bracketed trees: give --head-rules (collins, penn2malt or a "
-                         "table file) to convert them to dependencies", path)
-    return read_converted(path, table, conversion)
+    r = evaluate_deps(gold, system, select=select, by=by, labels=labels, punct=punct,
+                      confusion=confusion, per_sentence=per_sentence, head_rules=head_rules)
+    _show(r, as_json)
 
 
 @app.command("convert")
@@ -140,22 +56,19 @@ def convert_cmd(
     ] = None,
 ) -> None:
     """Constituency trees to dependencies by head rules (CoNLL-U)."""
-    from parsebench.formats.conllu import write_conllu
-    from parsebench.formats.headrules import TRACE_HEADER, Conversion, load_table, read_converted
+    from parsebench.api.evaluation import convert
+    from parsebench.formats.headrules import load_table
 
-    table = load_table(head_rules)
+    load_table(head_rules)  # a bad table is the first error, before the outputs
     check_output(output)
     if trace is not None:
         check_output(trace)
-    conversion = Conversion()
-    with contextlib.ExitStack() as stack:
-        out = stack.enter_context(atomic_output(output))
-        tr = stack.enter_context(atomic_output(trace)) if trace is not None else None
-        if tr is not None:
-            tr.write(TRACE_HEADER)
-        for path in trees:
-            write_conllu(read_converted(path, table, conversion, tr), out)
-    _warn(conversion.warnings())
+    r = convert(trees, head_rules)
+    r.write(output)
+    if trace is not None:
+        with atomic_output(trace) as fh:
+            fh.write(r.trace)
+    _warn(r.warnings)
 
 
 @eval_app.command("brackets")
@@ -166,32 +79,18 @@ def eval_brackets(
     as_json: JsonOpt = False,
 ) -> None:
     """Parseval, with EVALB's numbers and report (messages on standard error, as EVALB)."""
-    from parsebench.formats.brackets import read_tree_texts
-    from parsebench.metrics.evalb import EvalbParams, evaluate_brackets, read_prm
+    from parsebench.api.evaluation import evaluate_brackets
 
-    params = read_prm(prm) if prm else EvalbParams()
-    for w in params.warnings:
+    r = evaluate_brackets(gold, test, prm)
+    for w in r.warnings:
         typer.echo(w, err=True)
-    result = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), params,
-                               str(gold), str(test))
-    sig = signature(method="evalb", prm=prm.name if prm else None,
-                    labeled=params.labeled, cutoff=params.cutoff_len)
     if as_json:
-        out: dict[str, Any] = {
-            "all": result.all.as_dict(), "len40": result.cut.as_dict(),
-            "cutoff_len": params.cutoff_len,
-            "rows": [r.as_dict() for r in result.rows],
-            "messages": result.messages, "signature": sig,
-        }
-        if result.aborted:
-            out["aborted"] = True
-            del out["all"], out["len40"]
-        _emit_json(out)
+        _emit_json(r.to_dict())
     else:
-        sys.stdout.write(result.report())
-    for m in result.messages:
+        sys.stdout.write(str(r))
+    for m in r.messages:
         typer.echo(m, err=True)
-    if result.aborted:
+    if r.data.get("aborted"):
         raise typer.Exit(1)
 
 
@@ -207,20 +106,9 @@ def eval_flat(
     as_json: JsonOpt = False,
 ) -> None:
     """Recall, precision and conformance of unlabeled constituents against a flat key."""
-    from parsebench.formats.brackets import read_tree_texts
-    from parsebench.metrics.flat import evaluate_flat
-    from parsebench.report import flat_table
+    from parsebench.api.evaluation import evaluate_flat
 
-    labels = frozenset(c.strip() for c in categories.split(",") if c.strip()) \
-        if categories else None
-    total, _ = evaluate_flat(read_tree_texts(key), read_tree_texts(response), str(key),
-                             str(response), labels, max_depth)
-    sig = signature(method="flat-conformance",
-                    categories=sorted(labels) if labels else None, max_depth=max_depth)
-    if as_json:
-        _emit_json({**total.as_dict(), "signature": sig})
-    else:
-        sys.stdout.write(flat_table(total, str(key), str(response), sig))
+    _show(evaluate_flat(key, response, categories, max_depth), as_json)
 
 
 @app.command("flatten")
@@ -231,16 +119,11 @@ def flatten_cmd(
                                                 help="Output file (default: stdout).")] = None,
 ) -> None:
     """Make flatter keys from treebank trees with flattening rules (one tree per line out)."""
-    from parsebench.formats.brackets import read_trees
-    from parsebench.metrics.flat import flatten, read_rules
+    from parsebench.api.evaluation import flatten
 
-    rule_list = read_rules(rules)
-    flat = [str(flatten(t, rule_list)) for t in read_trees(trees)]
-    text = "".join(line + "\n" for line in flat)
+    text = "".join(line + "\n" for line in flatten(trees, rules))
     if output is None:
         sys.stdout.write(text)
     else:
         with atomic_output(output) as fh:
             fh.write(text)
-
-

@@ -1,0 +1,54 @@
+"""``compare`` as a Python call: scores with intervals and paired significance tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+
+from parsebench.results import Result, result
+from parsebench.signature import signature
+from parsebench.treebank import Treebank
+
+PathLike = str | os.PathLike[str]
+
+
+def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
+            metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
+            seed: int = 1, alpha: float = 0.05, all_pairs: bool = False) -> Result:
+    """Each system's score with its bootstrap interval over sentences, and paired tests
+    of each system against the first (or of every pair, Holm-corrected), as ``compare``
+    gives them; fractions in [0, 1]. ``r.systems``, ``r.pairs``; ``str(r)`` the table."""
+    from parsebench.compare import compare as score
+    from parsebench.compare import compare_table
+
+    with _files([gold, *systems]) as paths:
+        r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs)
+    # a Treebank's messages and rows name the Treebank, not its temporary file
+    named = {p: x.name for p, x in zip(paths, [gold, *systems], strict=True)
+             if isinstance(x, Treebank)}
+    for s in r["systems"]:
+        s["file"] = named.get(s["file"], s["file"])
+    for tmp, name in named.items():
+        r["warnings"] = [w.replace(tmp, name) for w in r["warnings"]]
+    r["signature"] = signature(method="compare", metric=metric, test=test, samples=samples,
+                               seed=seed, alpha=alpha, correction=r["correction"])
+    return result("compare", r, lambda: compare_table(r) + f"\nsignature: {r['signature']}\n",
+                  r["warnings"])
+
+
+@contextlib.contextmanager
+def _files(corpora: Sequence[PathLike | Treebank]) -> Iterator[list[str]]:
+    """Paths for CORPORA: a file as it is, a Treebank written to a temporary file
+    (the statistics are read from files a sentence at a time)."""
+    with tempfile.TemporaryDirectory(prefix="parsebench-") as tmp:
+        out = []
+        for k, c in enumerate(corpora):
+            if isinstance(c, Treebank):
+                path = os.path.join(tmp, f"{k}.conllu")
+                c.write(path)
+                out.append(path)
+            else:
+                out.append(str(c))
+        yield out

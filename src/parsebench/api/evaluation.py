@@ -1,0 +1,223 @@
+"""Scores against a gold key (``eval deps``, ``eval brackets``, ``eval flat``) and the
+conversions that make keys (``convert``, ``flatten``), as Python calls.
+
+Each function takes a file or a :class:`~parsebench.treebank.Treebank` (in memory: no
+file, no process, as in a training loop) and returns a Result whose ``to_dict()`` is
+the command's ``--json`` object.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from parsebench.errors import InputError, atomic_output, check_output
+from parsebench.results import Result, result
+from parsebench.signature import signature
+from parsebench.treebank import Treebank, name_of
+
+if TYPE_CHECKING:
+    from parsebench.formats.brackets import TreeText
+    from parsebench.formats.conllu import Sentence
+    from parsebench.formats.headrules import Conversion, HeadTable
+
+PathLike = str | os.PathLike[str]
+
+
+def _as_list(x: str | Iterable[str] | None) -> list[str]:
+    if x is None:
+        return []
+    return [x] if isinstance(x, str) else list(x)
+
+
+def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
+                  select: str | Iterable[str] | None = None, by: str | None = None,
+                  labels: PathLike | None = None, punct: bool = True,
+                  confusion: str | None = None, per_sentence: PathLike | None = None,
+                  head_rules: str | None = None) -> Result:
+    """The CoNLL 2018 metrics, exact match and Lin's dependency precision/recall of
+    SYSTEM against GOLD (``eval deps``). SELECT is ``FIELD=V1,V2`` (or a list of them,
+    ANDed); BY a breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file
+    to write; HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
+    Both inputs are read a sentence at a time: memory stays flat in their size."""
+    from parsebench.inputs import Holds, refuse_unparsed
+    from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
+    from parsebench.metrics.deps import SentenceCounts
+    from parsebench.metrics.deps import evaluate_deps as score
+    from parsebench.metrics.lin import LabelMap, Selection
+    from parsebench.report import deps_table
+
+    selections = [Selection.parse(s) for s in _as_list(select)]
+    label_map = LabelMap.read(labels) if labels else None
+    gold_name, system_name = name_of(gold), name_of(system)
+    table: HeadTable | None = None
+    conversion: Conversion | None = None
+    files = [p for p in (gold, system) if not isinstance(p, Treebank)]
+    if head_rules is not None or not all(str(p).endswith(".conllu") for p in files):
+        # bracketed trees possible: only then the head tables (CoNLL-U is read as is)
+        from parsebench.formats.headrules import Conversion, load_table
+
+        table = load_table(head_rules) if head_rules is not None else None
+        conversion = Conversion()
+    if per_sentence is not None:
+        check_output(per_sentence)
+    # both files are read a sentence at a time: memory stays flat in their size
+    with contextlib.ExitStack() as stack:
+        each = None
+        if per_sentence is not None:
+            tsv = stack.enter_context(atomic_output(per_sentence))
+            # rows wait in a file until the end, when the metrics the files cannot give
+            # (no tags, no lemmas: known after the last sentence) are written n/a
+            rows = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
+            number = itertools.count(1)
+
+            def each(c: SentenceCounts) -> None:
+                rows.write(sentence_tsv_row(next(number), c))
+
+        held = Holds(system_name)
+        got = score(_dep_sentences(gold, table, conversion),
+                    held.counting(_dep_sentences(system, table, conversion)),
+                    select=selections, by=by, labels=label_map, gold_path=gold_name,
+                    system_path=system_name, per_sentence=False, punct=punct,
+                    confusion=confusion, each=each)
+        refuse_unparsed(held)  # before the per-sentence file is kept
+        if per_sentence is not None:
+            header = sentence_tsv_header()
+            tsv.write(header)
+            names = header.rstrip("\n").split("\t")
+            gone = [names.index(m) for m in TSV_METRICS if m in got.absent]
+            rows.seek(0)
+            for line in rows:
+                cells = line.rstrip("\n").split("\t")
+                for i in gone:
+                    cells[i] = "n/a"
+                tsv.write("\t".join(cells) + "\n")
+    sig = signature(method="lin-deps",
+                    select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
+                    labels=os.path.basename(labels) if labels else None, by=by,
+                    punct=None if punct else "excluded",
+                    **({"head_rules": table.name} if table is not None else {}))
+    warnings = (conversion.warnings() if conversion is not None else []) + got.warnings
+    return result("eval deps", {**got.as_dict(), "signature": sig},
+                  lambda: deps_table(got, gold_name, system_name, sig), warnings)
+
+
+def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,
+                   conversion: Conversion | None) -> Iterator[Sentence]:
+    """A Treebank's sentences, a CoNLL-U file a sentence at a time, or bracketed trees
+    converted by TABLE."""
+    from parsebench.formats.conllu import iter_conllu
+
+    if isinstance(corpus, Treebank):
+        return iter(corpus)
+    path = corpus
+    if conversion is None or str(path).endswith(".conllu"):  # what looks_like_trees says
+        return iter_conllu(path)
+    from parsebench.formats.headrules import looks_like_trees, read_converted
+
+    if not looks_like_trees(path):
+        return iter_conllu(path)
+    if table is None:
+        raise InputError("bracketed trees: give --head-rules (collins, penn2malt or a "
+                         "table file) to convert them to dependencies", path)
+    return read_converted(path, table, conversion)
+
+
+def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = None) -> Result:
+    """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
+    ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
+    errors), and then the totals are absent, as in the command's JSON."""
+    from parsebench.formats.brackets import read_tree_texts
+    from parsebench.metrics.evalb import EvalbParams, read_prm
+    from parsebench.metrics.evalb import evaluate_brackets as score
+
+    params = read_prm(prm) if prm else EvalbParams()
+    got = score(read_tree_texts(gold), read_tree_texts(test), params, str(gold), str(test))
+    sig = signature(method="evalb", prm=os.path.basename(prm) if prm else None,
+                    labeled=params.labeled, cutoff=params.cutoff_len)
+    out: dict[str, Any] = {
+        "all": got.all.as_dict(), "len40": got.cut.as_dict(),
+        "cutoff_len": params.cutoff_len,
+        "rows": [r.as_dict() for r in got.rows],
+        "messages": got.messages, "signature": sig,
+    }
+    if got.aborted:
+        out["aborted"] = True
+        del out["all"], out["len40"]
+    return result("eval brackets", out, got.report, params.warnings)
+
+
+def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Sequence[TreeText],
+                  categories: str | Iterable[str] | None = None,
+                  max_depth: int | None = None) -> Result:
+    """Recall, precision and conformance of unlabeled constituents against a flat key
+    (``eval flat``, Gaizauskas, Hepple & Huyck). CATEGORIES keeps only key constituents
+    with these labels (a comma-separated string or a list); MAX_DEPTH only those this
+    deep or less (root = 0)."""
+    from parsebench.formats.brackets import read_tree_texts
+    from parsebench.metrics.flat import evaluate_flat as score
+    from parsebench.report import flat_table
+
+    names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
+                                 else categories or ())]
+    labels = frozenset(c for c in names if c) or None
+    k = read_tree_texts(key) if isinstance(key, str | os.PathLike) else list(key)
+    r = read_tree_texts(response) if isinstance(response, str | os.PathLike) \
+        else list(response)
+    key_name = str(key) if isinstance(key, str | os.PathLike) else "<key>"
+    response_name = str(response) if isinstance(response, str | os.PathLike) else "<response>"
+    total, _ = score(k, r, key_name, response_name, labels, max_depth)
+    sig = signature(method="flat-conformance",
+                    categories=sorted(labels) if labels else None, max_depth=max_depth)
+    return result("eval flat", {**total.as_dict(), "signature": sig},
+                  lambda: flat_table(total, key_name, response_name, sig))
+
+
+class Converted(Treebank):
+    """``convert``'s output: the dependency trees, the warnings, the trace's rows."""
+
+    def __init__(self, sentences: Iterable[Sentence], name: str, warnings: list[str],
+                 trace: str) -> None:
+        super().__init__(sentences, name)
+        self.warnings = warnings
+        self.trace = trace
+        """For every constituent, the rule that chose its head (TSV, with its header)."""
+
+
+def convert(trees: PathLike | Iterable[PathLike], head_rules: str = "collins") -> Converted:
+    """Constituency trees to dependencies by head rules (``convert``): a Treebank, with
+    ``.warnings`` and ``.trace``; ``.write(path)`` writes what the command writes."""
+    import io
+
+    from parsebench.formats.headrules import (
+        TRACE_HEADER,
+        Conversion,
+        load_table,
+        read_converted,
+    )
+
+    table = load_table(head_rules)
+    conversion = Conversion()
+    paths = [trees] if isinstance(trees, str | os.PathLike) else list(trees)
+    trace = io.StringIO()
+    trace.write(TRACE_HEADER)
+    out: list[Sentence] = []
+    for path in paths:
+        out.extend(read_converted(path, table, conversion, trace))
+    return Converted(out, ", ".join(str(p) for p in paths), conversion.warnings(),
+                     trace.getvalue())
+
+
+def flatten(trees: PathLike, rules: PathLike) -> list[str]:
+    """Flatter keys from treebank trees by flattening rules (``flatten``): one
+    bracketed tree a string, as the command prints them a line each."""
+    from parsebench.formats.brackets import read_trees
+    from parsebench.metrics.flat import flatten as flat
+    from parsebench.metrics.flat import read_rules
+
+    rule_list = read_rules(rules)
+    return [str(flat(t, rule_list)) for t in read_trees(trees)]

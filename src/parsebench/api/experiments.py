@@ -1,0 +1,129 @@
+"""An experiment from its file to its report, as Python calls: ``run`` (noise, parse,
+score and store, resumable), ``report`` (the pages, plots, CSV and JSON of a store) and
+``export`` (the parses and per-sentence scores as files)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.progress import Progress
+from parsebench.results import Result
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class RunResult(Result):
+    """``run``'s result: ``str(r)`` is what the command prints at the end; ``.results``
+    every figure the run holds, as (parser, method, projection, level, signature,
+    value) rows; ``.store`` and ``.report`` where they are."""
+
+    results: list[Any] = field(default_factory=list, repr=False)
+
+
+def run(experiment: PathLike, *, store: PathLike | None = None,
+        report: PathLike | None = None, executor: str = "local", workers: int = 1,
+        scheduler: str | None = None, limit: int | None = None,
+        replicates: int | None = None, progress: Progress | None = None) -> RunResult:
+    """Noise, parse, score, store and report the EXPERIMENT file (TOML); a re-run
+    resumes, reusing every stored parse and score. STORE defaults to NAME.sqlite beside
+    the file, REPORT to NAME-report beside the store. LIMIT and REPLICATES make a small
+    version, stored under its own name so that it never replaces the full run."""
+    from parsebench.errors import check_folder, check_output
+    from parsebench.experiment import load
+    from parsebench.parsers.executor import Executor
+    from parsebench.publish import safe_name, summary_table, write_report
+    from parsebench.runner import run_experiment
+    from parsebench.scoring import applicability
+    from parsebench.store import Store
+    from parsebench.versions import KINDS
+
+    path = Path(experiment)
+    exp = load(path)
+    store_path = Path(store) if store is not None else \
+        path.with_name(safe_name(exp.name) + ".sqlite")
+    report_dir = Path(report) if report is not None else \
+        store_path.with_name(safe_name(exp.name) + "-report")
+    # both checked before the run, which may take hours
+    if not store_path.exists():
+        check_output(store_path)
+    elif store_path.is_dir():
+        raise InputError("is a directory; give a file name for the store", store_path)
+    check_folder(report_dir)
+    if limit is not None or replicates is not None:
+        exp.limit = min(limit, exp.limit or limit) if limit is not None else exp.limit
+        exp.replicates = replicates or exp.replicates
+        exp.name += f" (limit {exp.limit}, {exp.replicates} replicates)"
+    ex = Executor(executor, workers, scheduler)
+    new_store = not store_path.exists()
+    try:
+        with Store(store_path) as st:
+            st.lock_for_run()
+            outcome = run_experiment(exp, st, ex, progress)
+            files = write_report(st, report_dir)
+            info = st.run_info(outcome.run_id)
+            warnings = list(st.warnings)
+    except BaseException:
+        if new_store:
+            _drop_if_empty(store_path)
+        raise
+    text = summary_table(outcome.results)
+    if KINDS[exp.kind].moves_words:
+        skipped = [k for k, v in applicability(exp.kind).items() if v.startswith("not ")]
+        text += (f"\nnoise of kind {exp.kind}: {', '.join(skipped)} do not apply (the "
+                 "words change); the others score through the errors' alignment\n")
+    text += (f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "
+             f"{info['cached']} from the cache; {outcome.stats['wall_seconds']:.1f} s\n"
+             f"store: {store_path}\nreport: {files['html']} (and "
+             f"{files['markdown'].name}, {files['csv'].name}, {files['json'].name})\n")
+    data = {"experiment": exp.name, "run": outcome.run_id, "store": str(store_path),
+            "report": {k: str(v) for k, v in files.items()},
+            "parsed": info["parsed"], "cached": info["cached"],
+            "wall_seconds": outcome.stats["wall_seconds"],
+            "results": [{"parser": p, "method": m, "projection": proj, "level": level,
+                         "signature": sig, "value": v}
+                        for p, m, proj, level, sig, v in outcome.results]}
+    return RunResult("run", data, lambda: text, tuple(warnings), outcome.results)
+
+
+def _drop_if_empty(store_path: Path) -> None:
+    """A run that failed before any parse was stored leaves no new store behind; one
+    that stored parses keeps them, so that running again resumes."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(store_path)) as db:
+            parsed = db.execute("SELECT count(*) FROM parses").fetchone()[0]
+    except sqlite3.Error:
+        parsed = 0
+    if not parsed:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(store_path) + suffix)
+
+
+def report(store: PathLike, out_dir: PathLike) -> dict[str, Path]:
+    """Markdown, one self-contained HTML page, plots, CSV and JSON from a STORE written
+    by ``run``, into OUT_DIR; the files written, by kind (html, markdown, csv, json)."""
+    from parsebench.publish import write_report
+    from parsebench.store import open_existing
+
+    with open_existing(Path(store)) as st:
+        return write_report(st, Path(out_dir))
+
+
+def export(store: PathLike, out_dir: PathLike, parser: str | None = None,
+           experiment: str | None = None) -> list[Path]:
+    """The clean and every noisy parse as CoNLL-U (trees: one a line), one file a
+    parser, level and replicate, and the per-sentence scores as CSV, under
+    OUT_DIR/EXPERIMENT/; the files written."""
+    from parsebench.export import export as write
+    from parsebench.store import open_existing
+
+    with open_existing(Path(store)) as st:
+        return write(st, Path(out_dir), parser, experiment)

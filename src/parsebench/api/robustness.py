@@ -1,0 +1,192 @@
+"""How much parses change when the input gets noisy, as Python calls: Bigert et al.'s
+rows (``robustness rows``), Kakkonen's sentence scores (``robustness sentences``) and
+Hashemi & Hwa's robustness F1 (``robustness f1``).
+
+Parse files are paths (CoNLL-U, bracketed trees, Link Grammar links or row files, as
+the commands read them) or, for dependency parses, Treebanks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.progress import Progress, quiet
+from parsebench.results import Result, result
+from parsebench.signature import signature
+from parsebench.treebank import Treebank, name_of
+
+PathLike = str | os.PathLike[str]
+
+
+def _parses(corpus: PathLike | Treebank, needs: tuple[str, ...] = (), method: str = ""
+            ) -> list[Any]:
+    """A parse file read whole (or a Treebank's parses), through the one input check:
+    the output of ``noise`` is refused, and so is a file without what METHOD NEEDS."""
+    from parsebench.inputs import holds, require
+
+    parses: list[Any] = _read(corpus)
+    require(holds(parses, name_of(corpus)), needs, method)
+    return parses
+
+
+def _read(corpus: PathLike | Treebank | None) -> Any:
+    from parsebench.analysis import from_sentence, read_parses
+
+    if corpus is None:
+        return None
+    if isinstance(corpus, Treebank):
+        return [from_sentence(s, corpus.name) for s in corpus]
+    return read_parses(corpus)
+
+
+def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treebank], *,
+                    gold: PathLike | Treebank | None = None, accuracy: float | None = None,
+                    project: str | None = None,
+                    calibrate_gold: PathLike | Treebank | None = None,
+                    calibrate_clean: PathLike | Treebank | None = None,
+                    calibrate_noisy: Sequence[PathLike | Treebank] | None = None) -> Result:
+    """Bigert et al.'s degradation bounds and estimates, row by row, with and without
+    gold (``robustness rows``); several NOISY parses are replicates. With a calibration
+    sample, a calibrated degradation with a bootstrap interval."""
+    from parsebench.analysis import PROJECTIONS, default_projection
+    from parsebench.metrics import calibration
+    from parsebench.metrics.rows import calibration_sample, rows_report
+    from parsebench.report import rows_table
+
+    if accuracy is not None and not 0 < accuracy <= 1:
+        raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
+    if project is not None and project not in PROJECTIONS:
+        raise InputError(f"--project {project}: expected one of " + ", ".join(PROJECTIONS))
+    c = _parses(clean)
+    m = _read(gold)
+    proj = project or default_projection(c)
+    cal = None
+    if calibrate_gold or calibrate_clean or calibrate_noisy:
+        if not (calibrate_gold and calibrate_clean and calibrate_noisy):
+            raise InputError("calibration needs --calibrate-gold, --calibrate-clean and "
+                             "--calibrate-noisy")
+        cal = calibration_sample(_read(calibrate_gold), _read(calibrate_clean),
+                                 [(name_of(p), _read(p)) for p in calibrate_noisy], proj,
+                                 name_of(calibrate_clean), name_of(calibrate_gold))
+    names = [name_of(p) for p in noisy]
+    gold_name = name_of(gold) if gold is not None else "None"
+    out = rows_report(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
+                      name_of(clean), gold_name, cal)
+    out["acr_given"] = accuracy
+    out["signature"] = signature(method="bigert-rows", projection=proj,
+                                 acr=accuracy if accuracy is not None else "gold" if gold
+                                 else None, replicates=len(noisy),
+                                 calibration=None if cal is None else
+                                 f"{calibration.METHOD}:{cal[0].sample_sentences}")
+    return result("robustness rows", out,
+                  lambda: rows_table(out, name_of(clean), names, proj), out["warnings"])
+
+
+def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treebank], *,
+                         alignment: Sequence[PathLike] | None = None) -> Result:
+    """Kakkonen's unlabeled and labeled sentence robustness scores, by number of errors
+    (``robustness sentences``); several NOISY parses are pooled. ALIGNMENT: for noise
+    that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse."""
+    from parsebench.metrics.sentences import score_sentences
+    from parsebench.metrics.wordalign import read_alignments
+    from parsebench.report import sentences_table
+
+    c = _parses(clean)
+    names = [name_of(p) for p in noisy]
+    scores = score_sentences(c, [_parses(p) for p in noisy], name_of(clean), names,
+                             [read_alignments(a)[1] for a in alignment] if alignment else None,
+                             [str(a) for a in alignment or ()])
+    out = scores.as_dict()
+    kinds = sorted({p.kind for p in c})
+    out["signature"] = signature(method="kakkonen-sentences", structure=kinds,
+                                 files=len(noisy))
+    return result("robustness sentences", out,
+                  lambda: sentences_table(out, name_of(clean), names), out["warnings"])
+
+
+def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Treebank, *,
+                  alignment: str | None = None, errant_pipeline: str = "en_core_web_sm",
+                  punct: bool = True, labeled: bool = False, exclude_root: bool = False,
+                  gold: PathLike | Treebank | None = None,
+                  progress: Progress | None = None) -> Result:
+    """Hashemi & Hwa's robustness F1 of the UNGRAMMATICAL sentences' parses against their
+    corrections' (``robustness f1``), error-related dependencies excluded. ALIGNMENT: a
+    Pharaoh or M2 file, "errant", or None for word-level edit distance."""
+    from parsebench.analysis import from_sentence, iter_parses
+    from parsebench.inputs import Holds, na_cause, refuse_unparsed
+    from parsebench.metrics.robust_f1 import score_corpus
+    from parsebench.metrics.wordalign import iter_alignments
+    from parsebench.report import f1_table
+
+    def parses(x: PathLike | Treebank) -> Iterable[Any]:
+        if isinstance(x, Treebank):
+            return (from_sentence(s, x.name) for s in x)
+        return iter_parses(x)
+
+    # the files are read a pair at a time (memory flat in their size), each counted as it
+    # streams by for the one input check
+    held = [Holds(name_of(x)) for x in (grammatical, ungrammatical)]
+    g: Iterable[Any] = held[0].counting(parses(grammatical))
+    u: Iterable[Any] = held[1].counting(parses(ungrammatical))
+    aligns: Any
+    if alignment == "errant":  # ERRANT aligns whole lists of pairs
+        g, u = list(g), list(u)
+        source, aligns = "errant", _errant_alignments(u, g, errant_pipeline,
+                                                      progress or quiet())
+    elif alignment is not None:
+        source, aligns = iter_alignments(alignment)
+    else:
+        source, aligns = "edit-distance", None
+    got = score_corpus(g, u, aligns, name_of(grammatical), name_of(ungrammatical),
+                       str(alignment or ""), labeled, punct, not exclude_root,
+                       parses(gold) if gold is not None else None,
+                       name_of(gold) if gold is not None else "")
+    for h in held:
+        refuse_unparsed(h)
+    # both parses need dependencies: with one side's missing, recall would read 0
+    causes = [c for c in (na_cause(h, ("heads",), "robustness F1") for h in held) if c]
+    out = got.total.as_dict()
+    out["ci95"] = got.intervals()
+    if causes:
+        out.update(precision=None, recall=None, f1=None, warnings=causes)
+        out["ci95"] = dict.fromkeys(out["ci95"])
+        got.by_errors, got.by_type = {}, {}
+    if got.accuracy:
+        out["accuracy"] = {k: v.as_dict() for k, v in got.accuracy.items()}
+        out["accuracy"]["by_type"] = {k: v.as_dict()
+                                      for k, v in sorted(got.accuracy_by_type.items())}
+    if got.by_errors:
+        out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(got.by_errors.items())}
+    if got.by_type:
+        out["by_type"] = got.by_type_dict()
+    out["signature"] = signature(method="hashemi-hwa-f1", alignment=source, labeled=labeled,
+                                 punct=punct, root=not exclude_root,
+                                 **({"errant": _errant_version(errant_pipeline)}
+                                    if source == "errant" else {}))
+    g_name, u_name = name_of(grammatical), name_of(ungrammatical)
+    return result("robustness f1", out, lambda: f1_table(out, g_name, u_name), causes)
+
+
+def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Progress
+                       ) -> list[Any]:
+    """ERRANT's alignment of every ungrammatical/corrected pair, with progress."""
+    from parsebench.metrics.errant_types import alignment, annotator
+
+    if len(u) != len(g):
+        return []  # score_corpus says which file is short
+    annotator(pipeline)
+    out = []
+    progress.stage("ERRANT", len(u))
+    for a, b in zip(u, g, strict=True):
+        out.append(alignment(a.forms, b.forms, pipeline))
+        progress.advance()
+    return out
+
+
+def _errant_version(pipeline: str) -> str:
+    from importlib.metadata import version
+
+    return f"{version('errant')}+{pipeline}"
