@@ -44,13 +44,18 @@ class Figure:
 
     @property
     def value(self) -> float | None:
-        """The headline: F1, else accuracy, else the first number."""
-        for k in ("f1", "accuracy", "value", "rate"):
-            if k in self.values:
-                v = self.values[k]
-                return v if v is None else float(v)
-        return next((float(v) for v in self.values.values()
-                     if isinstance(v, int | float) and not isinstance(v, bool)), None)
+        """The headline: F1 (EVALB's bracketing F-measure), else accuracy, else the rate."""
+        k = _headline(self.values)
+        v = self.values[k] if k is not None else None
+        return None if v is None else float(v)
+
+
+HEADLINES = ("f1", "bracketing_fmeasure", "accuracy", "rate", "value")
+"""The measure a figure is read by, the first of these it has."""
+
+
+def _headline(values: Mapping[str, Any]) -> str | None:
+    return next((k for k in HEADLINES if k in values), None)
 
 
 def _is_figure(v: Any) -> bool:
@@ -123,8 +128,7 @@ class Result:
         beside the figure's headline measure."""
         out = []
         for f in self.figures():
-            head = next((k for k in ("f1", "accuracy", "value", "rate") if k in f.values),
-                        None)
+            head = _headline(f.values)
             for k, v in f.values.items():
                 lo, hi = f.ci if f.ci is not None and k == head else (None, None)
                 out.append({"figure": f.name, "measure": k, "value": v,
