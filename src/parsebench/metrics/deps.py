@@ -6,8 +6,9 @@ script aligns them (:mod:`parsebench.metrics.align`); each gold sentence gets it
 counts of every CoNLL 2018 metric (:mod:`parsebench.metrics.conll18`) and of
 Lin's precision and recall, with the breakdowns asked for
 (:mod:`parsebench.metrics.lin`). Unlike the script, an answer with cycles,
-several roots or missing heads is scored (with a warning) rather than rejected,
-and a tagger's output gets its tag scores with every attachment score n/a.
+several roots or missing heads is scored (with a warning,
+:mod:`parsebench.metrics.tree_checks`) rather than rejected, and a tagger's
+output gets its tag scores with every attachment score n/a.
 
 In a run (:data:`METHOD`), the clean text's parse is scored against the gold
 with every breakdown the experiment asks for (by genre also with words per
@@ -62,6 +63,7 @@ from parsebench.metrics.lin import (
 )
 from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
 from parsebench.metrics.scheme import scheme_warning
+from parsebench.metrics.tree_checks import TreeCheck
 
 ROOT = -1
 MISSING = -2
@@ -219,68 +221,6 @@ def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[
         where += [(k, i) for i in range(len(s.heads))]
         offset += len(s)
     return heads, where
-
-
-class TreeCheck:
-    """Counts the answer sentences that are not trees, one sentence at a time."""
-
-    def __init__(self) -> None:
-        self.fragments = self.multi_root = self.cycles = 0
-        self.first: int | None = None
-
-    def add(self, s: Sentence) -> None:
-        heads = s.heads
-        roots = heads.count(0)
-        missing = heads.count(NO_HEAD)
-        bad = False
-        if missing:
-            self.fragments += 1
-            bad = True
-        if roots != 1 and not missing:
-            self.multi_root += 1
-            bad = True
-        if _has_cycle(heads):
-            self.cycles += 1
-            bad = True
-        if bad and self.first is None:
-            self.first = s.line
-
-    def warnings(self, path: str) -> list[str]:
-        out = []
-        if self.fragments:
-            out.append(f"{path}: {self.fragments} sentence(s) have words without a head "
-                       "(fragments)")
-        if self.multi_root:
-            out.append(f"{path}: {self.multi_root} sentence(s) do not have exactly one root")
-        if self.cycles:
-            out.append(f"{path}: {self.cycles} sentence(s) contain a cycle")
-        if out and self.first is not None:
-            out.append(f"{path}:{self.first}: first such sentence")
-        return out
-
-
-def tree_warnings(sentences: Iterable[Sentence], path: str) -> list[str]:
-    """Name the answer sentences that are not trees; they are scored all the same."""
-    check = TreeCheck()
-    for s in sentences:
-        check.add(s)
-    return check.warnings(path)
-
-
-def _has_cycle(heads: list[int]) -> bool:
-    """Whether following heads (1-based; 0, NO_HEAD or out of range end a path) can loop.
-    By pointer doubling: after r rounds each word points 2**r steps up, 0 once past the
-    top, so a word still pointing somewhere after n steps is on or under a cycle (a
-    few list passes a sentence, where walking every path took a word at a time)."""
-    n = len(heads)
-    up = [h if 0 < h <= n else 0 for h in heads]
-    steps = 1
-    while any(up):
-        if steps >= n:
-            return True
-        up = [up[h - 1] if h else 0 for h in up]
-        steps *= 2
-    return False
 
 
 def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
