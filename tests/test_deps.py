@@ -222,20 +222,21 @@ def _whole(gold: list[Sentence], system: list[Sentence], by: str | None) -> dict
     """The files aligned and scored in one piece, as before streaming."""
     from parsebench.metrics.conll18 import absent_metrics
     from parsebench.metrics.conll18 import held_columns as _columns
-    from parsebench.metrics.deps import SentenceCounts, _score
+    from parsebench.metrics.deps import DepsResult, SentenceCounts
+    from parsebench.metrics.deps_counts import count_stretch
 
-    part = _score(gold, system, (), [by] if by else [], None, "G", "S")
+    part = count_stretch(gold, system, (), [by] if by else [], None, "G", "S")
     has: tuple[set[str], set[str]] = (set(), set())
     for side, sents in zip(has, (gold, system), strict=True):
         for x in sents:
             _columns(x, side)
-    part.absent = absent_metrics(has[1], has[0])
-    part.by, part.by_field = (part.breakdowns[by], by) if by else (None, None)
     total = SentenceCounts()
-    for c in part.per_sentence or ():
+    for c in part.per_sentence:
         total.add(c)
-    part.total, part.warnings = total, []
-    out = part.as_dict()
+    out = DepsResult(total, len(gold), part.per_sentence,
+                     part.breakdowns[by] if by else None, by, [],
+                     absent_metrics(has[1], has[0]), part.confusion,
+                     breakdowns=part.breakdowns).as_dict()
     # intervals may differ: a system word that aligns with no gold word counts in the
     # gold sentence before it when the files are cut at a shared sentence end, in the
     # one after it when aligned whole; the totals are the same
