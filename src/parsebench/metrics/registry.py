@@ -1,8 +1,8 @@
 """Every method a run scores, listed once, and the names of their statistics' columns.
 
 A paper's method lives in its own module (``rows`` Bigert et al., ``sentences``
-Kakkonen, ``deps`` Lin's and CoNLL 2018's scores against a gold key (``lin``,
-``conll18``), ``robust_f1`` Hashemi & Hwa,
+Kakkonen, ``deps_method`` Lin's and CoNLL 2018's scores against a gold key (``deps``,
+``lin``, ``conll18``), ``robust_f1`` Hashemi & Hwa,
 ``evalb`` and ``flat`` through the pair interface of ``pairs``); the scores
 computed from its summed statistics (and what ``compare`` offers) are the
 metrics of :data:`parsebench.metrics.base.REGISTRY`. Scoring, the store and the
@@ -11,12 +11,13 @@ export loop over these two lists; adding a method is its module and its line her
 
 from __future__ import annotations
 
-from parsebench.metrics import deps, robust_f1, rows, sentences
+from parsebench.metrics import robust_f1, rows, sentences
 from parsebench.metrics.base import PAIRED, REGISTRY, as_method
+from parsebench.metrics.deps_method import METHOD as DEPS_METHOD
 from parsebench.metrics.method import Method
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    rows.METHOD, sentences.METHOD, deps.METHOD, robust_f1.METHOD,
+    rows.METHOD, sentences.METHOD, DEPS_METHOD, robust_f1.METHOD,
     *(as_method(pm) for pm in PAIRED))}
 """Every method a run can score, by its key in ``[metrics]`` and its results' name."""
 

@@ -1,0 +1,180 @@
+"""The run's method of Lin's and CoNLL 2018's scores against a gold key.
+
+In a run (:data:`METHOD`), the clean text's parse is scored against the gold
+with every breakdown the experiment asks for (by genre also with words per
+second, Lin's Table 18.2), and each error level's parses with the breakdowns
+that show where noise hurts (relation, arc length, sentence length); every
+metric's and every breakdown group's counts are kept a sentence. The scoring
+itself is :func:`parsebench.metrics.deps.evaluate_deps`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from parsebench.metrics.conll18 import CONLL18, F1Count
+from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.lin import PR, Bucket
+from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+
+WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
+"""Breakdowns stored with every level's scores: where does noise hurt?"""
+COUNTED = (*CONLL18, "ucm", "lcm")
+"""The CoNLL 2018 counts a sentence's statistics carry (correct, gold, system, aligned)."""
+
+
+def sentence_stats(c: SentenceCounts) -> SentenceStats:
+    """A gold sentence's statistics: each CoNLL 2018 metric's counts, Lin's unlabeled and
+    labeled precision/recall counts, and each breakdown group's (``arc-length=3-6``:
+    unlabeled then labeled key, key found, answer, answer found)."""
+    st: SentenceStats = {}
+    for k in COUNTED:
+        x = getattr(c, k)
+        st[k] = (x.correct, x.gold, x.system, x.aligned)
+    for k in ("unlabeled", "labeled"):
+        x = getattr(c, k)
+        st[k] = (x.key, x.answer, x.key_found, x.answer_found)
+    for (f, g), b in c.groups.items():
+        u, lab = b.unlabeled, b.labeled
+        st[f"{f}={g}"] = (u.key, u.answer, u.key_found, u.answer_found,
+                          lab.key, lab.answer, lab.key_found, lab.answer_found)
+    return st
+
+
+def _pr(row: Any) -> PR:
+    return PR(key=int(row[0]), answer=int(row[1]), key_found=int(row[2]),
+              answer_found=int(row[3]))
+
+
+def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
+              ) -> DepsResult:
+    """The result of a level from its summed statistics: what ``evaluate_deps`` of the
+    replicates in a row gives, with the warnings and missing columns it found."""
+    total = SentenceCounts()
+    for k in COUNTED:
+        setattr(total, k, F1Count(*(int(x) for x in t.sums(k))))
+    total.unlabeled, total.labeled = _pr(t.sums("unlabeled")), _pr(t.sums("labeled"))
+    breakdowns: dict[str, dict[str, Bucket]] = {}
+    for f in fields:
+        got = breakdowns[f] = {}
+        for g in t.names(f):
+            s = t.sums(f"{f}={g}")
+            got[g] = Bucket(unlabeled=_pr(s[:4]), labeled=_pr(s[4:]))
+        for g, (n, words) in facts["sizes"].get(f, {}).items():
+            b = got.setdefault(g, Bucket())
+            b.sentences, b.words = n, words
+    return DepsResult(total, facts["sentences"], None, breakdowns.get(by), by,
+                      facts["warnings"], frozenset(facts["absent"]), facts.get("confusion"),
+                      True, breakdowns, t.replicates)
+
+
+def _variants(ctx: Any) -> list[Variant]:
+    if not (ctx.exp.deps and ctx.corpus.gold and ctx.kind == "deps"):
+        return []
+    corpus, parsed = ctx.corpus, ctx.parsed
+    clean_fields = list(dict.fromkeys(["deprel", *ctx.exp.deps_by, *WHERE_ERRORS_FALL]))
+    noisy_fields = ["deprel", *WHERE_ERRORS_FALL]
+    facts: dict[str, dict[str, Any]] = {}
+
+    versions = {"clean": [corpus.versions[0]],
+                **{lv.label: vs for lv, vs in ctx.levels.items()}}
+
+    def scorer(fields: list[str], confusion: str | None, keep: bool) -> Any:
+        """KEEP: every result of the clean text reads its rows; a noisy replicate's rows
+        are read once, then let go."""
+        done: dict[str, list[SentenceStats]] = {}
+
+        def stats(rep: Replicate) -> Iterator[SentenceStats]:
+            """A level's replicates are scored in one pass, one after the other against
+            the gold repeated, so that the level's warnings (another annotation scheme,
+            trees that are not) are counted over all of them once; each replicate then
+            gets its own sentences' rows."""
+            level = rep.label.split("/seed=")[0]
+            if rep.label not in done:
+                vs = versions[level]
+                # the words as in the gold, so that misspellings do not upset the alignment
+                sys_s = [replace(s, forms=g.forms) for v in vs for s, g in
+                         zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+                rows: list[SentenceStats] = []
+                res = evaluate_deps([s for _ in vs for s in corpus.sentences], sys_s,
+                                    by="deprel", also_by=fields, confusion=confusion,
+                                    gold_path=str(corpus.path),
+                                    system_path=f"{ctx.conf.name}:{level}",
+                                    per_sentence=False,
+                                    each=lambda c: rows.append(sentence_stats(c)))
+                n = len(corpus.sentences)
+                for k, v in enumerate(vs):
+                    done[v.label] = rows[k * n:(k + 1) * n]
+                sizes: dict[str, dict[str, tuple[int, int]]] = {}
+                for name, got in res.breakdowns.items():
+                    for g, b in got.items():
+                        if b.sentences:
+                            sizes.setdefault(name, {})[g] = (b.sentences, b.words)
+                facts[level] = {"sentences": res.sentences, "warnings": res.warnings,
+                                "absent": res.absent, "sizes": sizes,
+                                "confusion": res.confusion}
+            return iter(done[rep.label] if keep else done.pop(rep.label))
+        return stats
+
+    def figures(by: str, fields: list[str]) -> Any:
+        def make(level: Level, t: LevelStats) -> dict[str, Any]:
+            from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
+            from parsebench.metrics.scores import f1_of_counts, f1_of_pr
+
+            scored = result_of(t, fields, "deprel", facts[level.label])
+            whole = scored.as_dict()
+            extra = whole.pop("breakdowns", {})
+            res = dict(whole)
+            if by != "deprel":
+                res["by"] = extra[by]
+                res.pop("confusion", None)
+            else:
+                absent = scored.absent
+                rows = {k: [r[:3] for r in t.rows(k)] for k in COUNTED}
+                res["ci95"] = {k: sentence_interval(rows[k], f1_of_counts)
+                               for k in COUNTED if k not in absent}
+                res["stats"] = {k: v for k, v in rows.items() if "uas" not in absent} | \
+                    {k: t.rows(k) for k in ("unlabeled", "labeled")} | \
+                    t.stored(WHERE_ERRORS_FALL)
+                res["breakdowns"] = {f: extra[f] for f in WHERE_ERRORS_FALL}
+                res["ci95"]["breakdowns"] = {f: {g: sentence_interval(
+                    [r[4:] for r in t.rows(f"{f}={g}")], f1_of_pr) for g in t.names(f)}
+                    for f in WHERE_ERRORS_FALL}
+            if by == "category":
+                secs: dict[str, float] = {}
+                for s in corpus.sentences:
+                    cat = s.category or "(none)"
+                    secs[cat] = secs.get(cat, 0.0) + parsed.outcome(s)[1]
+                for cat, b in res["by"].items():
+                    b["seconds"] = secs.get(cat, 0.0)
+                    b["words_per_second"] = b["words"] / secs[cat] if secs.get(cat) else None
+            res.setdefault("stats", {})
+            return res
+        return make
+
+    def sig(by: str) -> Any:
+        return lambda level: {"method": "lin-deps", "by": by, "level": level.label}
+
+    clean = [ctx.clean_level()]
+    clean_stats = scorer(clean_fields, "deprel", keep=True)
+    out = [Variant(by, clean, clean_stats, figures(by, clean_fields), sig(by))
+           for by in ctx.exp.deps_by]
+    if not ctx.moves_words:  # errors that move words are scored by f1's alignment
+        out.append(Variant("deprel", ctx.noisy_levels(),
+                           scorer(noisy_fields, None, keep=False),
+                           figures("deprel", noisy_fields), sig("deprel")))
+    return out
+
+
+METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
+                "the clean text against the gold key; the noisy levels through the alignment "
+                "under f1", columns={
+                    **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
+                    **dict.fromkeys(("unlabeled", "labeled"),
+                                    ("key", "answer", "key matched", "answer matched")),
+                    **dict.fromkeys(WHERE_ERRORS_FALL, (
+                        "sentence", "group", "unlabeled key", "unlabeled answer",
+                        "unlabeled key matched", "unlabeled answer matched", "labeled key",
+                        "labeled answer", "labeled key matched", "labeled answer matched"))})
