@@ -17,7 +17,8 @@ from pathlib import Path
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.formats.conllu import write_conllu
 from parsebench.formats.headrules import Conversion, load_table, read_converted
-from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
+from parsebench.metrics.evalb import evaluate_brackets
+from parsebench.metrics.evalb_params import EvalbParams
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ptb-sample-nltk"
 

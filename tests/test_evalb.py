@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
-from parsebench.metrics.evalb import ACCELERATED, EvalbParams, evaluate_brackets, read_prm
+from parsebench.metrics.evalb import ACCELERATED, evaluate_brackets
+from parsebench.metrics.evalb_params import EvalbParams, read_prm
 
 
 def texts(*lines: str) -> list[TreeText]:

@@ -18,7 +18,8 @@ from pathlib import Path
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.evalb import EvalbParams, evaluate_brackets
+from parsebench.metrics.evalb import evaluate_brackets
+from parsebench.metrics.evalb_params import EvalbParams
 from parsebench.metrics.flat import flatten, read_rules, score_spans, spans
 from parsebench.metrics.lin import Selection
 from parsebench.report import deps_table, flat_table

@@ -132,8 +132,8 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
     from parsebench.formats.brackets import read_tree_texts
-    from parsebench.metrics.evalb import EvalbParams, read_prm
     from parsebench.metrics.evalb import evaluate_brackets as score
+    from parsebench.metrics.evalb_params import EvalbParams, read_prm
 
     params = read_prm(prm) if prm else EvalbParams()
     got = score(read_tree_texts(gold), read_tree_texts(test), params, str(gold), str(test))

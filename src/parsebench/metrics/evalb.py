@@ -21,12 +21,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parsebench.analysis import Parse, tree_text
-from parsebench.errors import read_lines
 from parsebench.formats.brackets import TreeText, read_tree_texts
+from parsebench.metrics.evalb_params import EvalbParams
 from parsebench.metrics.pairs import PairMethod
 
 if TYPE_CHECKING:
@@ -40,22 +40,6 @@ except ImportError:  # built without a C compiler: the pure-Python scorer only
 
 ACCELERATED = _FastScorer is not None
 """Whether `eval brackets` runs its common case in C (same numbers either way)."""
-
-
-@dataclass
-class EvalbParams:
-    """The settings of an EVALB parameter file (defaults are EVALB's without -p)."""
-
-    max_error: int = 10
-    cutoff_len: int = 40
-    labeled: bool = True
-    delete_labels: list[str] = field(default_factory=list)
-    delete_labels_for_length: list[str] = field(default_factory=list)
-    quote_labels: list[str] = field(default_factory=list)
-    eq_labels: list[tuple[str, str]] = field(default_factory=list)
-    eq_words: list[tuple[str, str]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
 
 
 def _pairs(pairs: list[tuple[str, str]]) -> frozenset[tuple[str, str]]:
@@ -86,49 +70,6 @@ class _Rules:
         return cls(frozenset(p.delete_labels), frozenset(p.delete_labels_for_length),
                    frozenset(p.quote_labels), frozenset(deleted), _pairs(p.eq_labels),
                    _pairs(p.eq_words), p.labeled)
-
-
-def _atoi(text: str) -> int:
-    m = re.match(r"\s*([+-]?\d+)", text)
-    return int(m.group(1)) if m else 0
-
-
-def read_prm(path: str | os.PathLike[str]) -> EvalbParams:
-    """Read a parameter file the way EVALB does (unknown keys are warnings, not errors)."""
-    params = EvalbParams()
-    for n, raw in enumerate(read_lines(path), 1):
-        line = raw[:1] + raw[1:].rstrip()
-        if line.startswith("#") or len(line) < 3:
-            continue
-        m = re.match(r"(\S*)\s*(.*)$", line, re.S)
-        assert m is not None
-        key, value = m.group(1), m.group(2)
-        if not value:
-            params.warnings.append(f"Empty value in parameter file ({n})")
-        if key == "DEBUG":
-            continue
-        if key == "MAX_ERROR":
-            params.max_error = _atoi(value)
-        elif key == "CUTOFF_LEN":
-            params.cutoff_len = _atoi(value)
-        elif key == "LABELED":
-            params.labeled = _atoi(value) != 0
-        elif key == "DELETE_LABEL":
-            params.delete_labels.append(value)
-        elif key == "DELETE_LABEL_FOR_LENGTH":
-            params.delete_labels_for_length.append(value)
-        elif key == "QUOTE_LABEL":
-            params.quote_labels.append(value)
-        elif key in ("EQ_LABEL", "EQ_WORD"):
-            parts = value.split()
-            if len(parts) != 2:
-                params.warnings.append(f"{key} requires two values")
-                continue
-            (params.eq_labels if key == "EQ_LABEL" else params.eq_words).append(
-                (parts[0], parts[1]))
-        else:
-            params.warnings.append(f"Unknown keyword ({line}) in parameter file")
-    return params
 
 
 # C's isspace(), not Unicode's: a no-break space is part of a word for EVALB.
