@@ -609,7 +609,7 @@ def test_the_shared_frequency_table_answers_as_wordfreq() -> None:
 
     import wordfreq
 
-    from parsebench.noise import Lexicon, frequencies
+    from parsebench.noise.lexicon import Lexicon, frequencies
 
     fr = frequencies("en")
     r = random.Random(3)

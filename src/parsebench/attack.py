@@ -37,11 +37,11 @@ from parsebench.analysis import FAILED
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.resample import sentence_interval
-from parsebench.noise import (
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.spelling import (
     Change,
     Corpus,
-    Keyboard,
-    Lexicon,
     Settings,
     _word_rng,
     apply_to_sentence,

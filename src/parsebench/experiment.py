@@ -18,9 +18,10 @@ from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
 from parsebench.metrics.registry import METHODS
-from parsebench.noise import KEYBOARDS, OPERATIONS
 from parsebench.noise.grammar import DEFAULT_WEIGHTS
 from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
+from parsebench.noise.keyboard import KEYBOARDS
+from parsebench.noise.spelling import OPERATIONS
 
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each

@@ -31,7 +31,7 @@ from parsebench.attack import CachedParser, Parsed, changed
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.resample import sentence_interval
-from parsebench.noise import Change, apply_to_sentence
+from parsebench.noise.spelling import Change, apply_to_sentence
 
 EDITS = ("propn", "num", "case", "adj")
 SHOWN = 5

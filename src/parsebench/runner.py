@@ -28,7 +28,7 @@ from parsebench.analysis import Parse, drawn_arcs, from_sentence, project
 from parsebench.corpus import CorpusData, Parsed, Version, levels_of, load_corpus, versions_by_level
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
-from parsebench.noise import Keyboard
+from parsebench.noise.keyboard import Keyboard
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
 from parsebench.scoring import Context, Result, score
@@ -149,7 +149,8 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
     from parsebench.attack import Parsed as AttackParsed
     from parsebench.attack import attack as search
     from parsebench.corpus import parse_from
-    from parsebench.noise import Keyboard, Lexicon
+    from parsebench.noise.keyboard import Keyboard
+    from parsebench.noise.lexicon import Lexicon
 
     budgets, candidates, queries = exp.attack
     kb = Keyboard.load(exp.keyboard or "us-qwerty")

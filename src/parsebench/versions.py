@@ -19,7 +19,9 @@ from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.wordalign import Alignment
-from parsebench.noise import Change, Corpus, Keyboard, Lexicon, Report, Settings, apply_to_conllu
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.spelling import Change, Corpus, Report, Settings, apply_to_conllu
 from parsebench.signature import signature
 from parsebench.store import Store
 

@@ -84,11 +84,10 @@ def noise_cmd(
     from parsebench.errors import check_output, iter_lines
     from parsebench.formats.conllu import iter_conllu, looks_like_conllu, write_conllu
     from parsebench.limits import check
-    from parsebench.noise import (
-        KEYBOARDS,
+    from parsebench.noise.keyboard import KEYBOARDS, Keyboard
+    from parsebench.noise.lexicon import Lexicon
+    from parsebench.noise.spelling import (
         Change,
-        Keyboard,
-        Lexicon,
         Settings,
         StreamedCorpus,
         apply_to_sentence,
@@ -173,8 +172,8 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
     from parsebench.errors import check_output, iter_lines
     from parsebench.formats.conllu import iter_conllu, looks_like_conllu, write_conllu
     from parsebench.limits import check
-    from parsebench.noise import KEYBOARDS
     from parsebench.noise import grammar as g
+    from parsebench.noise.keyboard import KEYBOARDS
 
     check("replicates", replicates)
     check("seed", seed)

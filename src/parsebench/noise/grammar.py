@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.wordalign import m2_words
-from parsebench.noise import POSITION, check_positions
+from parsebench.noise.spelling import POSITION, check_positions
 
 TYPES = ("M:DET", "U:DET", "R:DET", "M:PREP", "U:PREP", "R:PREP", "R:VERB:SVA",
          "R:VERB:FORM", "R:VERB:TENSE", "R:NOUN:NUM", "R:PRON", "R:WO", "U:REPEAT", "R:ORTH",
@@ -558,7 +558,7 @@ class Settings:
     weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
 
     def check(self) -> None:
-        from parsebench.noise import check_level
+        from parsebench.noise.spelling import check_level
 
         check_level(self.rate, self.per_sentence)
         bad = [t for t in self.types if t not in TYPES]
@@ -579,7 +579,7 @@ def parse_types(text: str | None) -> tuple[str, ...]:
 
 def parse_weights(text: str | None) -> dict[str, float]:
     """``R:SPELL=2,M:DET=1`` over the defaults."""
-    from parsebench.noise import parse_weights as parse
+    from parsebench.noise.spelling import parse_weights as parse
 
     return parse(text, DEFAULT_WEIGHTS, "TYPE")
 
@@ -881,7 +881,8 @@ class Speller:
 
     def __init__(self, keyboard: str, lexicon: str | None, lang: str,
                  vocabulary: set[str]) -> None:
-        from parsebench.noise import Keyboard, Lexicon, frequencies
+        from parsebench.noise.keyboard import Keyboard
+        from parsebench.noise.lexicon import Lexicon, frequencies
 
         self.kb = Keyboard.load(keyboard)
         if lexicon is None or lexicon in ("wordfreq", f"wordfreq:{lang}"):
@@ -894,7 +895,7 @@ class Speller:
         self._possible: dict[str, bool] = {}
 
     def __call__(self, word: str, rng: random.Random) -> str | None:
-        from parsebench.noise import misspell
+        from parsebench.noise.spelling import misspell
 
         got = misspell(word, rng, self.kb, self.lex, self.vocabulary, self.ops)
         return got[1] if got else None
@@ -914,8 +915,9 @@ def speller(keyboard: str, lexicon: str | None, lang: str, vocabulary: set[str])
 
 def zipf(lang: str) -> Callable[[str], float]:
     """A word's frequency on the Zipf scale (wordfreq's), 0 for unknown words, from the
-    table that is also the default lexicon of R:SPELL (:func:`parsebench.noise.frequencies`)."""
-    from parsebench.noise import frequencies
+    table that is also the default lexicon of R:SPELL
+    (:func:`parsebench.noise.lexicon.frequencies`)."""
+    from parsebench.noise.lexicon import frequencies
 
     return frequencies(lang).zipf
 
