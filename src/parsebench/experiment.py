@@ -18,8 +18,8 @@ from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
 from parsebench.metrics.registry import METHODS
-from parsebench.noise.grammar import DEFAULT_WEIGHTS
-from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
+from parsebench.noise.grammar_types import DEFAULT_WEIGHTS
+from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
 from parsebench.noise.keyboard import KEYBOARDS
 from parsebench.noise.spelling import OPERATIONS
 

@@ -21,7 +21,7 @@ from parsebench.corpus import Parsed, Version, read_corpus
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.conllu import write_conllu
-from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
+from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
 from parsebench.noise.spelling import OPERATIONS
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
@@ -75,7 +75,7 @@ def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
 def _write_edits(v: Version, path: Path) -> list[Path]:
     """PATH.m2 and PATH.align beside a learner-like noisy version's parses, as ``noise
     --kind grammar`` writes them, so that ``robustness f1`` can score them again."""
-    from parsebench.noise.grammar import pharaoh, write_m2
+    from parsebench.noise.grammar_output import pharaoh, write_m2
 
     assert v.alignments is not None and v.m2 is not None
     m2, al = path.with_name(path.name + ".m2"), path.with_name(path.name + ".align")

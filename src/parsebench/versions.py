@@ -110,20 +110,21 @@ class Grammar:
                          lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name)
 
     def planner(self, exp: Experiment, corpus: CorpusData, kb: Keyboard) -> Plan:
-        from parsebench.noise import grammar as g
+        from parsebench.noise.grammar import Planner, annotated, speller, zipf
+        from parsebench.noise.grammar_types import Settings as GrammarSettings
 
-        if not any(map(g.annotated, corpus.sentences)):
+        if not any(map(annotated, corpus.sentences)):
             raise InputError("[noise] kind = \"grammar\" places errors by the corpus's UPOS, "
                              "features and heads: give CoNLL-U with them (parsebench parse "
                              "can tag a text)", corpus.paths[0])
-        spell = g.speller(exp.keyboard or "us-qwerty", exp.lexicon, exp.lang,
-                          {w.lower() for s in corpus.sentences for w in s.forms}
-                          ) if "R:SPELL" in exp.types else None
-        planner = g.Planner(lambda: iter(corpus.sentences), exp.types, spell, g.zipf(exp.lang))
+        spell = speller(exp.keyboard or "us-qwerty", exp.lexicon, exp.lang,
+                        {w.lower() for s in corpus.sentences for w in s.forms}
+                        ) if "R:SPELL" in exp.types else None
+        planner = Planner(lambda: iter(corpus.sentences), exp.types, spell, zipf(exp.lang))
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
-            rep, chosen = planner.plan(g.Settings(level.rate, level.per_sentence, seed,
-                                                  exp.types, exp.weights))
+            rep, chosen = planner.plan(GrammarSettings(level.rate, level.per_sentence, seed,
+                                                       exp.types, exp.weights))
             edits = [[si, e.start, e.end, e.noisy, e.type, e.links]
                      for si, s in enumerate(corpus.sentences)
                      for e in planner.realise(s, si, chosen.get(si, ()), seed)]
@@ -180,7 +181,8 @@ def grammar_version(sentences: Sequence[Sentence], level: Level, seed: int,
                     edits: Sequence[Sequence[Any]]) -> Version:
     """The noisy version that stored EDITS ([sentence, start, end, noisy words, type,
     links]) make of SENTENCES; a sentence without an error is the clean one itself."""
-    from parsebench.noise.grammar import Edit, noisy_sentence
+    from parsebench.noise.grammar_output import noisy_sentence
+    from parsebench.noise.grammar_types import Edit
 
     by: dict[int, list[Edit]] = {}
     for si, a, b, words, typ, links in edits:

@@ -172,7 +172,11 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
     from parsebench.errors import check_output, iter_lines
     from parsebench.formats.conllu import iter_conllu, looks_like_conllu, write_conllu
     from parsebench.limits import check
-    from parsebench.noise import grammar as g
+    from parsebench.noise.grammar import Planner, speller, zipf
+    from parsebench.noise.grammar_output import noisy_sentence, pharaoh, write_m2
+    from parsebench.noise.grammar_types import Settings as GrammarSettings
+    from parsebench.noise.grammar_types import parse_types
+    from parsebench.noise.grammar_types import parse_weights as parse_type_weights
     from parsebench.noise.keyboard import KEYBOARDS
 
     check("replicates", replicates)
@@ -180,8 +184,8 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
     if lang != "en":
         raise InputError(f"--kind grammar makes English errors only, not --lang {lang}")
     check_output(output)
-    settings = g.Settings(rate, per_sentence, seed, g.parse_types(types),
-                          g.parse_weights(weights))
+    settings = GrammarSettings(rate, per_sentence, seed, parse_types(types),
+                               parse_type_weights(weights))
     settings.check()
     conllu = looks_like_conllu(source, islice(iter_lines(source), 1000))
     tagged: list[Sentence] | None = None
@@ -204,8 +208,8 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
 
     spell = None
     if "R:SPELL" in settings.types:
-        spell = g.speller(keyboard or KEYBOARDS.get(lang, "us-qwerty"), lexicon, lang,
-                          {w.lower() for s in read() for w in s.forms})
+        spell = speller(keyboard or KEYBOARDS.get(lang, "us-qwerty"), lexicon, lang,
+                        {w.lower() for s in read() for w in s.forms})
     with _Bars(transient=True) as bars:
 
         def listed() -> Any:
@@ -215,7 +219,7 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
 
         t0 = time.perf_counter()
         bars.stage("listing error sites", None)
-        planner = g.Planner(listed, settings.types, spell, g.zipf(lang))
+        planner = Planner(listed, settings.types, spell, zipf(lang))
         t_sites = time.perf_counter() - t0
         if not planner.annotated:
             raise InputError("no word has a UPOS: --kind grammar places errors by the "
@@ -223,7 +227,7 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
         files: list[dict[str, Any]] = []
         for s in range(seed, seed + replicates):
             target = _replicate_path(output, s, replicates)
-            st = g.Settings(rate, per_sentence, s, settings.types, settings.weights)
+            st = GrammarSettings(rate, per_sentence, s, settings.types, settings.weights)
             report, chosen = planner.plan(st, last=s == seed + replicates - 1)
             short = set(report.short_sentences) if drop_short else set()
             recorded: Counter[str] = Counter()
@@ -237,14 +241,14 @@ def _noise_grammar(source: Path, output: Path, rate: float | None, per_sentence:
                     if k in short:
                         continue
                     edits = planner.realise(x, k, chosen.get(k, ()), s)
-                    noisy, pairs, m2_edits = g.noisy_sentence(x, edits)
+                    noisy, pairs, m2_edits = noisy_sentence(x, edits)
                     recorded.update(e.type for e in edits)
                     if conllu:
                         write_conllu([noisy], out)
                     else:
                         out.write(" ".join(noisy.forms) + "\n")
-                    g.write_m2(m2, noisy.forms, m2_edits)
-                    al.write(g.pharaoh(pairs) + "\n")
+                    write_m2(m2, noisy.forms, m2_edits)
+                    al.write(pharaoh(pairs) + "\n")
             if planner.unrealised > unrealised:  # reported as short, never a crash
                 report.shortfall += planner.unrealised - unrealised
                 report.errors = recorded
