@@ -21,8 +21,7 @@ from parsebench.corpus import Parsed, Version, read_corpus
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.conllu import write_conllu
-from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
-from parsebench.noise.spelling import OPERATIONS
+from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
 from parsebench.publish import DAMAGE, safe_name
@@ -53,11 +52,14 @@ def experiment_of(config: dict[str, Any]) -> Experiment:
     # operations' own order
     w = config.get("weights") or exp.weights
     exp.kind = config.get("kind", "spelling")
-    exp.keyboard, exp.weights = config.get("keyboard"), {op: float(w.get(op, 0.0))
-                                                         for op in OPERATIONS}
-    if exp.kind == "grammar":
-        exp.types = tuple(t for t in GRAMMAR_TYPES if t in config.get("types", ()))
-        exp.weights = {t: float(w.get(t, 0.0)) for t in GRAMMAR_TYPES}
+    kind = KINDS.get(exp.kind)
+    if kind is None:
+        raise InputError(f"the run used noise of kind {exp.kind!r}, which this parsebench "
+                         "does not have")
+    exp.keyboard = config.get("keyboard")
+    exp.weights = {k: float(w.get(k, 0.0)) for k in kind.weights}
+    if kind.types:
+        exp.types = tuple(t for t in kind.types if t in config.get("types", ()))
     exp.min_length = config.get("min_length", exp.min_length)
     exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
     return exp

@@ -28,9 +28,9 @@ from parsebench import summary as summ
 from parsebench.draw import draw, draw_aligned, first_marked_x, moved_pairs
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
+from parsebench.noise.kinds import KINDS
 from parsebench.present import interval, percent, value
 from parsebench.store import Store
-from parsebench.versions import KINDS
 
 
 @dataclass

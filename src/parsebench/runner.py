@@ -29,12 +29,13 @@ from parsebench.corpus import CorpusData, Parsed, Version, levels_of, load_corpu
 from parsebench.errors import InputError
 from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
 from parsebench.scoring import Context, Result, score
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
-from parsebench.versions import KINDS, Progress, Quiet, noise_versions
+from parsebench.versions import Progress, Quiet, noise_versions
 
 
 class _LazySession:

@@ -23,8 +23,8 @@ from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.metrics.method import Level as MethodLevel
 from parsebench.metrics.method import LevelStats, Pair, Replicate
 from parsebench.metrics.registry import METHODS
+from parsebench.noise.kinds import KINDS
 from parsebench.signature import signature
-from parsebench.versions import KINDS
 
 Result = tuple[str, str, str, str, str, Any]
 """(parser, metric, projection, level, signature, value) as the store keeps it."""

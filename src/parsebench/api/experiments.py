@@ -36,12 +36,12 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     version, stored under its own name so that it never replaces the full run."""
     from parsebench.errors import check_folder, check_output
     from parsebench.experiment import load
+    from parsebench.noise.kinds import KINDS
     from parsebench.parsers.executor import Executor
     from parsebench.publish import safe_name, summary_table, write_report
     from parsebench.runner import run_experiment
     from parsebench.scoring import applicability
     from parsebench.store import Store
-    from parsebench.versions import KINDS
 
     path = Path(experiment)
     exp = load(path)
