@@ -8,6 +8,7 @@ what a run's settings and the store speak of is read without loading either.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from parsebench.errors import InputError
@@ -66,14 +67,16 @@ class Settings:
                              "not all of the chosen types 0")
 
 
-def parse_types(text: str | None) -> tuple[str, ...]:
+def parse_types(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``M:DET,R:WO`` (or the same as a sequence) -> the types, each once; none: all."""
     if not text:
         return TYPES
-    return tuple(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
+    names = text.split(",") if isinstance(text, str) else text
+    return tuple(dict.fromkeys(t.strip() for t in names if t.strip()))
 
 
-def parse_weights(text: str | None) -> dict[str, float]:
-    """``R:SPELL=2,M:DET=1`` over the defaults."""
+def parse_weights(text: str | Mapping[str, float] | None) -> dict[str, float]:
+    """``R:SPELL=2,M:DET=1`` (or the same as a mapping) over the defaults."""
     return parse_op_weights(text, DEFAULT_WEIGHTS, "TYPE")
 
 

@@ -21,7 +21,7 @@ import random
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator, MutableSequence, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress, islice
 
@@ -513,17 +513,16 @@ def _token_offsets(s: Sentence) -> list[int] | None:
     return out
 
 
-def parse_weights(text: str | None, defaults: dict[str, float] | None = None,
-                  what: str = "OP") -> dict[str, float]:
-    """``sub=2,ins=1`` -> weights over DEFAULTS (operations: each 1); the names are
-    checked by the settings that use them."""
+def parse_weights(text: str | Mapping[str, float] | None,
+                  defaults: dict[str, float] | None = None, what: str = "OP") -> dict[str, float]:
+    """``sub=2,ins=1`` (or the same as a mapping) -> weights over DEFAULTS (operations:
+    each 1); the names are checked by the settings that use them."""
     weights = dict(defaults) if defaults is not None else dict.fromkeys(OPERATIONS, 1.0)
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        name, _, val = part.rpartition("=")
+    given = list(text.items()) if isinstance(text, Mapping) else [
+        part.rpartition("=")[::2] for part in (text or "").split(",") if part.strip()]
+    for name, val in given:
         try:
             weights[name.strip()] = float(val)
-        except ValueError:
+        except (TypeError, ValueError):
             raise InputError(f"--weights {text!r}: expected {what}=NUMBER,...") from None
     return weights
