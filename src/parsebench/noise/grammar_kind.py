@@ -1,5 +1,9 @@
 """The kind ``grammar``: learner-like errors of ERRANT's types (:mod:`.grammar`) for a
-run's versions and for the noise command's files, with their M2 edits and alignment."""
+run's versions and for the noise command's files, with their M2 edits and alignment.
+
+The generator's modules are imported when they are used: every run and noise command
+lists the kinds, and most make misspellings.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,11 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.errors import InputError, atomic_output
 from parsebench.formats.conllu import Sentence
 from parsebench.limits import check
-from parsebench.metrics.wordalign import Alignment
-from parsebench.noise.grammar import Chosen, Planner, annotated, speller, zipf
-from parsebench.noise.grammar_output import noisy_sentence, pharaoh, write_m2
 from parsebench.noise.grammar_types import (
     DEFAULT_WEIGHTS,
     TYPES,
@@ -38,6 +39,9 @@ from parsebench.noise.kind import (
 from parsebench.noise.source import CorpusLike, Source, write_sentence
 from parsebench.signature import signature
 
+if TYPE_CHECKING:
+    from parsebench.noise.grammar import Chosen
+
 Written = tuple[Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]]
 """A noisy sentence as written, its alignment with the clean words and its M2 edits."""
 
@@ -56,6 +60,8 @@ class Grammar:
                          lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name)
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
+        from parsebench.noise.grammar import Planner, annotated, speller, zipf
+
         if not any(map(annotated, corpus.sentences)):
             raise InputError("[noise] kind = \"grammar\" places errors by the corpus's UPOS, "
                              "features and heads: give CoNLL-U with them (parsebench parse "
@@ -81,6 +87,9 @@ class Grammar:
                 changes: Sequence[Sequence[Any]]) -> Rebuilt:
         """The noisy version that stored edits ([sentence, start, end, noisy words, type,
         links]) make of SENTENCES; a sentence without an error is the clean one itself."""
+        from parsebench.metrics.wordalign import Alignment
+        from parsebench.noise.grammar_output import noisy_sentence
+
         by: dict[int, list[Edit]] = {}
         for si, a, b, words, typ, links in changes:
             if si >= len(sentences) or b > len(sentences[si].forms) or any(
@@ -117,6 +126,8 @@ class Erred:
     final after the replicate's first pass (:meth:`settle`)."""
 
     def __init__(self, corpus: CorpusLike, o: Options, progress: Progress) -> None:
+        from parsebench.noise.grammar import Planner, speller, zipf
+
         check("replicates", o.replicates)
         check("seed", o.seed)
         if o.lang != "en":
@@ -176,6 +187,8 @@ class Erred:
 
     def _pass(self, replicate: Replicate) -> Iterator[Written]:
         """Each noisy sentence with its alignment and M2 edits; at the end, the report."""
+        from parsebench.noise.grammar_output import noisy_sentence
+
         s = replicate.seed
         report, chosen = self.plans[s]
         short = set(report.short_sentences) if self.drop_short else set()
@@ -214,6 +227,8 @@ class Erred:
             yield noisy
 
     def write(self, replicate: Replicate, target: Path) -> list[Path]:
+        from parsebench.noise.grammar_output import pharaoh, write_m2
+
         s = replicate.seed
         m2_path = target.with_name(target.name + ".m2")
         align_path = target.with_name(target.name + ".align")

@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics.wordalign import Alignment
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.source import CorpusLike
+
+if TYPE_CHECKING:
+    from parsebench.metrics.wordalign import Alignment
 
 
 class Level(Protocol):
