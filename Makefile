@@ -10,6 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 .PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
+		src/parsebench/metrics/_deps_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	bash scripts/system-deps.sh $(VENV)

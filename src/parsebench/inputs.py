@@ -83,6 +83,19 @@ class Holds:
             self.add(s)
             yield s
 
+    def watching(self, sentences: Iterable[T]) -> Iterator[T]:
+        """SENTENCES as they stream by, counted only until one carries heads, relations
+        or tags: what :func:`refuse_unparsed` needs (whether the file is the output of
+        ``noise``), at no cost a sentence after that. The other counts stop there too:
+        for :func:`missing` and :func:`na_cause`, count with :meth:`counting`."""
+        it = iter(sentences)
+        for s in it:
+            self.add(s)
+            yield s
+            if self.heads or self.labels or self.upos or self.xpos:
+                break
+        yield from it
+
     @property
     def unparsed_noise(self) -> bool:
         """The output of ``parsebench noise`` before any parser saw it: noise records

@@ -80,7 +80,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
 
         held = Holds(system_name)
         got = score(_dep_sentences(gold, table, conversion),
-                    held.counting(_dep_sentences(system, table, conversion)),
+                    held.watching(_dep_sentences(system, table, conversion)),
                     select=selections, by=by, labels=label_map, gold_path=gold_name,
                     system_path=system_name, per_sentence=False, punct=punct,
                     confusion=confusion, each=each)

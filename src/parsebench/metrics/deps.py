@@ -9,8 +9,10 @@ Lin's precision and recall, with the breakdowns asked for
 several roots or missing heads is scored (with a warning,
 :mod:`parsebench.metrics.tree_checks`) rather than rejected, and a tagger's
 output gets its tag scores with every attachment score n/a. Each stretch is
-counted by :func:`parsebench.metrics.deps_counts.count_stretch`; the run's method
-that uses this pass is :mod:`parsebench.metrics.deps_method`.
+counted by :func:`parsebench.metrics.deps_counts.count_stretch`, a sentence with
+the same rows on both sides by its compiled twin where that was built
+(:func:`parsebench.metrics.deps_counts.row_counter`); the run's method that uses
+this pass is :mod:`parsebench.metrics.deps_method`.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from parsebench.metrics.conll18 import (
     held_columns,
 )
 from parsebench.metrics.deps_counts import SentenceCounts as SentenceCounts
-from parsebench.metrics.deps_counts import count_stretch
+from parsebench.metrics.deps_counts import count_stretch, row_counter
 from parsebench.metrics.lin import (
     BY_FIELDS,
     CONFUSION_FIELDS,
@@ -157,7 +159,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   per_sentence: bool = True, punct: bool = True,
                   confusion: str | None = None,
                   each: Callable[[SentenceCounts], None] | None = None,
-                  also_by: Sequence[str] = ()) -> DepsResult:
+                  also_by: Sequence[str] = (), accelerated: bool = True) -> DepsResult:
     """Score SYSTEM against GOLD, reading both one stretch at a time.
 
     The files are cut where both end a sentence at the same point of the text (each
@@ -166,6 +168,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     stays flat in their size. PER_SENTENCE keeps each gold sentence's counts; EACH is
     given them as they come. Without PUNCT, words tagged PUNCT get no attachment scores.
     ALSO_BY are breakdowns counted in the same pass (``breakdowns`` of the result).
+    ``accelerated=False`` counts every stretch with count_stretch, the reference, where
+    the compiled kernel would count the sentences with the same rows.
     """
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
@@ -181,32 +185,61 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     check = TreeCheck()
     gold_labels: Counter[str] = Counter()
     system_labels: Counter[str] = Counter()
+    gold_pending: list[str] = []
+    system_pending: list[str] = []
     sentences = 0
     system_has: set[str] = set()
     gold_has: set[str] = set()
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
+    fast = row_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
+        else None
+    keep = kept is not None or each is not None
     for g, s, rows in chunks:
-        part = count_stretch(g, s, select, fields, labels, gold_path, system_path, punct,
-                             confusion, rows)
         sentences += len(g)
-        for c in part.per_sentence:
-            total.add(c)
-            if each is not None:
-                each(c)
-        if pairs is not None and part.confusion is not None:
-            pairs.update(part.confusion)
-        if kept is not None:
-            kept += part.per_sentence
-        for f, got in part.breakdowns.items():
-            for name, b in got.items():
-                breakdowns[f].setdefault(name, Bucket()).add(b)
+        if fast is not None and len(g) == len(s) == 1 and (
+                rows or (rows is None and by_rows(g, s))):  # what count_stretch would find
+            c = SentenceCounts(line=g[0].line, sent_id=g[0].comment_value("sent_id")) \
+                if keep else None
+            counted = fast.count(g[0], s[0], c)
+        else:
+            c, counted = None, False
+        if counted:
+            if c is not None:
+                if each is not None:
+                    each(c)
+                if kept is not None:
+                    kept.append(c)
+        else:
+            part = count_stretch(g, s, select, fields, labels, gold_path, system_path,
+                                 punct, confusion, rows)
+            for c in part.per_sentence:
+                total.add(c)
+                if each is not None:
+                    each(c)
+            if pairs is not None and part.confusion is not None:
+                pairs.update(part.confusion)
+            if kept is not None:
+                kept += part.per_sentence
+            for f, got in part.breakdowns.items():
+                for name, b in got.items():
+                    breakdowns[f].setdefault(name, Bucket()).add(b)
         for x in s:
             check.add(x)
             held_columns(x, system_has)
-            system_labels.update(x.deprels)  # as written: based once a label, below
+            system_pending += x.deprels  # as written: based once a label, below
         for x in g:
             held_columns(x, gold_has)
-            gold_labels.update(x.deprels)
+            gold_pending += x.deprels
+        # labels counted a few thousand at a time (memory stays flat): Counter.update
+        # on each sentence cost as much as the compiled kernel's count of it
+        if len(gold_pending) + len(system_pending) > 4096:
+            gold_labels.update(gold_pending)
+            system_labels.update(system_pending)
+            gold_pending, system_pending = [], []
+    gold_labels.update(gold_pending)
+    system_labels.update(system_pending)
+    if fast is not None:
+        fast.flush(total)
     warnings = chunks.notes + check.warnings(system_path)
     heads = "heads" in system_has
     absent = absent_metrics(system_has, gold_has) if sentences else frozenset()
@@ -257,9 +290,15 @@ class _Chunks:
         first_differ: tuple[Sentence, Sentence] | None = None
         g_next = next(self.gold, None)
         s_next = next(self.system, None)
-        while g_next is not None and s_next is not None and by_rows([g_next], [s_next]):
-            d = 0 if g_next.forms == s_next.forms else \
-                sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
+        while g_next is not None and s_next is not None:
+            if g_next.forms == s_next.forms and not g_next.multiword \
+                    and not s_next.multiword:
+                d = 0  # the same words: by_rows at a glance
+            elif by_rows([g_next], [s_next]):
+                d = 0 if g_next.forms == s_next.forms else \
+                    sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
+            else:
+                break
             if d and first_differ is None:
                 first_differ = (g_next, s_next)
             differ += d

@@ -7,6 +7,11 @@ text, and Lin's precision and recall with the breakdowns asked for
 (:mod:`parsebench.metrics.lin`), in one loop over the gold words (recall) and one
 over the system words (precision); the words are aligned row by row or as the
 CoNLL 2018 script aligns them (:mod:`parsebench.metrics.align`).
+
+count_stretch is the reference. Sentences with the same rows, in a run without
+selections or breakdowns, are counted by the compiled kernel :func:`row_counter`
+gives where it was built (the C accelerator _deps_fast, like eval brackets'),
+with the same counts; the tests hold the two to each other.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import bisect
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.align import align_words, by_rows, strip_spaces
@@ -29,6 +34,18 @@ from parsebench.metrics.conll18 import (
 )
 from parsebench.metrics.counts import Additive
 from parsebench.metrics.lin import PR, ROOT_ARC_FIELDS, Bucket, Selection, bucket_value
+
+if TYPE_CHECKING:
+    from parsebench.metrics._deps_fast import RowCounter
+
+_RowCounter: type[RowCounter] | None
+try:
+    from parsebench.metrics._deps_fast import RowCounter as _RowCounter
+except ImportError:  # built without a C compiler: count_stretch counts every sentence
+    _RowCounter = None
+
+ACCELERATED = _RowCounter is not None
+"""Whether `eval deps` counts sentences with the same rows in C (same counts either way)."""
 
 ROOT = -1
 MISSING = -2
@@ -82,6 +99,19 @@ class Stretch(NamedTuple):
     """(gold label, system label) of the aligned words, when a confusion table is asked for."""
     breakdowns: dict[str, dict[str, Bucket]]
     """Every breakdown's groups, counted over the stretch."""
+
+
+def row_counter(select: Sequence[Selection], fields: Sequence[str],
+                labels: Callable[[str], str] | None, punct: bool, confusion: str | None,
+                pairs: Counter[tuple[str, str]] | None) -> RowCounter | None:
+    """The compiled kernel for a run with these settings: its ``count(gold, system,
+    out)`` is count_stretch of one gold and one system sentence with the same rows
+    (False where it cannot say: count_stretch must then), its counts summed in C until
+    ``flush(total)``; with CONFUSION it counts the pairs into PAIRS. None without the
+    accelerator, or with selections or breakdowns (count_stretch counts those)."""
+    if _RowCounter is None or select or fields:
+        return None
+    return _RowCounter(punct, labels, confusion, pairs)
 
 
 def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[int, int]]]:

@@ -1,12 +1,29 @@
 """Whether an answer's sentences are trees: a parse with words without a head, other than
 one root, or a cycle is scored all the same, with a warning that counts such sentences and
-names the first (the CoNLL 2018 script rejects the file instead)."""
+names the first (the CoNLL 2018 script rejects the file instead).
+
+The look at one sentence is :func:`faults`; where the accelerator of eval deps was
+built (:mod:`parsebench.metrics.deps_counts`) its ``tree_faults`` does it in C.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
+
+FRAGMENT = 1
+"""Some word has no head."""
+MULTI_ROOT = 2
+"""Not exactly one root (in a sentence where every word has a head)."""
+CYCLE = 4
+"""Following the heads can loop."""
+
+_tree_faults: Callable[[list[int]], int] | None
+try:
+    from parsebench.metrics._deps_fast import tree_faults as _tree_faults
+except ImportError:  # built without a C compiler
+    _tree_faults = None
 
 
 class TreeCheck:
@@ -17,21 +34,15 @@ class TreeCheck:
         self.first: int | None = None
 
     def add(self, s: Sentence) -> None:
-        heads = s.heads
-        roots = heads.count(0)
-        missing = heads.count(NO_HEAD)
-        bad = False
-        if missing:
-            self.fragments += 1
-            bad = True
-        if roots != 1 and not missing:
-            self.multi_root += 1
-            bad = True
-        if _has_cycle(heads):
-            self.cycles += 1
-            bad = True
-        if bad and self.first is None:
-            self.first = s.line
+        got = _tree_faults(s.heads) if _tree_faults is not None else -1
+        if got < 0:  # not a list of ints: looked at here
+            got = faults(s.heads)
+        if got:
+            self.fragments += (got & FRAGMENT) != 0
+            self.multi_root += (got & MULTI_ROOT) != 0
+            self.cycles += (got & CYCLE) != 0
+            if self.first is None:
+                self.first = s.line
 
     def warnings(self, path: str) -> list[str]:
         out = []
@@ -53,6 +64,14 @@ def tree_warnings(sentences: Iterable[Sentence], path: str) -> list[str]:
     for s in sentences:
         check.add(s)
     return check.warnings(path)
+
+
+def faults(heads: list[int]) -> int:
+    """What is wrong with a sentence's HEADS as a tree: FRAGMENT, MULTI_ROOT and CYCLE
+    or'ed, 0 for a tree."""
+    missing = heads.count(NO_HEAD)
+    out = FRAGMENT if missing else MULTI_ROOT if heads.count(0) != 1 else 0
+    return (out | CYCLE) if _has_cycle(heads) else out
 
 
 def _has_cycle(heads: list[int]) -> bool:

@@ -1,0 +1,16 @@
+from collections import Counter
+from collections.abc import Callable
+
+from parsebench.formats.conllu import Sentence
+from parsebench.metrics.deps_counts import SentenceCounts
+
+class RowCounter:
+    pairs: Counter[tuple[str, str]] | None
+    def __init__(self, punct: bool = True, labels: Callable[[str], str] | None = None,
+                 confusion: str | None = None,
+                 pairs: Counter[tuple[str, str]] | None = None) -> None: ...
+    def count(self, gold: Sentence, system: Sentence,
+              out: SentenceCounts | None = None) -> bool: ...
+    def flush(self, total: SentenceCounts) -> None: ...
+
+def tree_faults(heads: list[int]) -> int: ...

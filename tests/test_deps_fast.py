@@ -1,0 +1,320 @@
+"""The C accelerator of eval deps (metrics/_deps_fast.pyx) against count_stretch, the
+pure-Python kernel it stands in for: the same SentenceCounts sentence by sentence, the
+same totals, and the same output of ``eval deps`` (text, --json, --per-sentence), on
+EWT against damaged copies of itself, on the bundled files, and on random small trees."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DATA, FIXTURES, shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import parsebench.metrics.deps_counts as deps_counts
+import parsebench.metrics.tree_checks as tree_checks
+from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
+from parsebench.metrics.deps import SentenceCounts, evaluate_deps
+from parsebench.metrics.deps_counts import ACCELERATED, count_stretch, row_counter
+from parsebench.metrics.lin import LabelMap
+from parsebench.metrics.tree_checks import faults
+
+
+@pytest.fixture(autouse=True)
+def _built() -> None:
+    if not ACCELERATED:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C accelerator of eval deps was not built")
+        pytest.skip("the C accelerator is not built (no C compiler at install time)")
+
+
+LABELS = ("nsubj", "obj", "obl", "obl:tmod", "nmod", "nmod:poss", "amod", "advmod", "det",
+          "case", "aux", "aux:pass", "cop", "mark", "cc", "conj", "punct", "root", "dep",
+          "acl:relcl", "compound", "flat", "_")
+UPOS = ("NOUN", "VERB", "ADJ", "DET", "ADP", "PUNCT", "PRON", "AUX", "_")
+XPOS = ("NN", "NNS", "VB", "VBD", "JJ", "DT", "IN", ",", "_")
+FEATS = ("_", "Number=Sing", "Number=Plur", "Number=Sing|Person=3", "Person=3|Number=Sing",
+         "Number=Sing|Typo=Yes", "Typo=Yes", "Case=Nom|Number=Sing", "Abbr=Yes|NumForm=Digit")
+LEMMAS = ("_", "be", "dog", "the", "sit", "Dog")
+LABEL_MAP = LabelMap({"nsubj": "subj", "obj": "subj", "obl:tmod": "obl", "det": "case"})
+SETTINGS = [dict(punct=p, labels=m, confusion=c)
+            for p in (True, False) for m in (None, LABEL_MAP) for c in (None, "deprel", "upos")]
+"""--no-punct, --labels and --confusion, each way (the kernel counts them all)."""
+FEWER = [dict(punct=p, labels=m, confusion=c) for p, m, c in (
+    (True, None, None), (False, None, None), (True, LABEL_MAP, "deprel"),
+    (False, LABEL_MAP, "upos"))]
+"""Enough of them to run on a treebank."""
+
+
+def damaged(gold: list[Sentence], seed: int) -> list[Sentence]:
+    """A system's output with the gold's words: heads moved (cycles and several roots
+    among them), some words without a head, relations (subtypes, functional ones) and
+    UPOS, XPOS, FEATS (reordered, non-universal features) and lemmas changed."""
+    rng = random.Random(seed)
+    out = []
+    for s in gold:
+        n = len(s)
+        heads, deprels = list(s.heads), list(s.deprels)
+        upos, xpos, feats, lemmas = list(s.upos), list(s.xpos), list(s.feats), list(s.lemmas)
+        for i in range(n):
+            r = rng.random()
+            if r < 0.12:
+                heads[i] = rng.randint(0, n)  # anywhere: cycles, roots, itself
+            elif r < 0.14:
+                heads[i] = NO_HEAD
+            if rng.random() < 0.1:
+                deprels[i] = rng.choice(LABELS)
+            if rng.random() < 0.05:
+                upos[i] = rng.choice(UPOS)
+            if rng.random() < 0.05:
+                xpos[i] = rng.choice(XPOS)
+            r = rng.random()
+            if r < 0.04:
+                feats[i] = rng.choice(FEATS)
+            elif r < 0.08 and "|" in feats[i]:  # the same features in another order
+                feats[i] = "|".join(reversed(feats[i].split("|")))
+            elif r < 0.1:
+                feats[i] = feats[i] + "|Typo=Yes" if feats[i] != "_" else "Typo=Yes"
+            if rng.random() < 0.05:
+                lemmas[i] = rng.choice(LEMMAS)
+        if n > 2 and rng.random() < 0.05:  # a cycle of two
+            a, b = rng.sample(range(n), 2)
+            heads[a], heads[b] = b + 1, a + 1
+        if n > 2 and rng.random() < 0.05:  # several roots
+            heads[rng.randrange(n)] = 0
+        out.append(replace(s, heads=heads, deprels=deprels, upos=upos, xpos=xpos,
+                           feats=feats, lemmas=lemmas))
+    return out
+
+
+def python_counts(g: Sentence, s: Sentence, punct: bool, labels: Any, confusion: str | None
+                  ) -> tuple[SentenceCounts, Counter[tuple[str, str]] | None]:
+    part = count_stretch([g], [s], (), (), labels, "G", "S", punct, confusion, True)
+    return part.per_sentence[0], part.confusion
+
+
+def compiled_counts(gold: list[Sentence], system: list[Sentence], punct: bool, labels: Any,
+                    confusion: str | None
+                    ) -> tuple[list[SentenceCounts], SentenceCounts, Counter[tuple[str, str]]]:
+    pairs: Counter[tuple[str, str]] = Counter()
+    fast = row_counter((), (), labels, punct, confusion, pairs)
+    assert fast is not None
+    out = []
+    for g, s in zip(gold, system, strict=True):
+        c = SentenceCounts(line=g.line, sent_id=g.comment_value("sent_id"))
+        assert fast.count(g, s, c)
+        out.append(c)
+    total = SentenceCounts()
+    fast.flush(total)
+    return out, total, pairs
+
+
+def assert_same_counts(gold: list[Sentence], system: list[Sentence],
+                       settings: list[dict[str, Any]] = SETTINGS) -> None:
+    """Each sentence's counts, their sum and the confusion pairs, in each setting."""
+    for kw in settings:
+        got, total, pairs = compiled_counts(gold, system, **kw)
+        want_total = SentenceCounts()
+        want_pairs: Counter[tuple[str, str]] = Counter()
+        for g, s, c in zip(gold, system, got, strict=True):
+            want, confusion = python_counts(g, s, **kw)
+            assert c == want, (kw, g.line)
+            want_total.add(want)
+            if confusion is not None:
+                want_pairs.update(confusion)
+        assert total == want_total, kw
+        assert pairs == want_pairs, kw
+
+
+def assert_same_results(gold: list[Sentence], system: list[Sentence],
+                        settings: list[dict[str, Any]] = SETTINGS) -> None:
+    """evaluate_deps with and without the kernel, in each setting: each sentence's
+    counts, the totals, the warnings and the JSON object (without the bootstrap
+    intervals, which the sentences' counts decide)."""
+    for kw in settings:
+        a = evaluate_deps(gold, system, **kw)
+        b = evaluate_deps(gold, system, accelerated=False, **kw)
+        assert a.per_sentence == b.per_sentence, kw
+        assert a.total == b.total and a.warnings == b.warnings, kw
+        assert json.dumps(replace(a, per_sentence=None).as_dict()) == \
+            json.dumps(replace(b, per_sentence=None).as_dict()), kw
+
+
+def outputs(gold: list[Sentence], system: list[Sentence], accelerated: bool,
+            monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """What eval deps prints (text and --json, with and without --no-punct, --by deprel)
+    and writes (--per-sentence), through the API the command calls."""
+    import parsebench as pb
+
+    with monkeypatch.context() as m:
+        if not accelerated:
+            m.setattr(deps_counts, "_RowCounter", None)
+            m.setattr(tree_checks, "_tree_faults", None)
+        g, s = pb.Treebank(gold, "gold.conllu"), pb.Treebank(system, "system.conllu")
+        labels = tmp_path / "labels.txt"
+        labels.write_text("subj nsubj obj\nobl obl:tmod\n")
+        out = []
+        for kw in ({}, {"punct": False}, {"by": "deprel"}, {"confusion": "upos"},
+                   {"labels": labels, "punct": False}):
+            r = pb.evaluate_deps(g, s, per_sentence=tmp_path / "rows.tsv", **kw)
+            out += [str(r), json.dumps(r.to_dict(), indent=2), (tmp_path / "rows.tsv")
+                    .read_text(), "\n".join(r.warnings)]
+    return out
+
+
+def test_ewt_against_damaged_copies_counts_and_outputs_agree(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name, seed in (("dev", 1), ("test", 2)):
+        gold = read_conllu(shared_path(f"data/ud-english-ewt/en_ewt-ud-{name}.conllu"))
+        system = damaged(gold, seed)
+        assert_same_counts(gold, system, FEWER)
+        assert_same_results(gold, system, FEWER)
+        assert outputs(gold, system, True, monkeypatch, tmp_path) == \
+            outputs(gold, system, False, monkeypatch, tmp_path)
+
+
+def bundled() -> list[tuple[list[Sentence], list[Sentence]]]:
+    """The files of a fresh clone, each against damaged copies of itself, and Lin's key
+    against its answer."""
+    files = [*sorted(FIXTURES.glob("*.conllu")), DATA / "lin-key.conllu",
+             DATA / "lin-answer.conllu"]
+    out = []
+    for f in files:
+        gold = read_conllu(f)
+        out += [(gold, gold)] + [(gold, damaged(gold, seed)) for seed in range(8)]
+    key, answer = read_conllu(DATA / "lin-key.conllu"), read_conllu(DATA / "lin-answer.conllu")
+    return [*out, (key, answer), (answer, key)]
+
+
+def test_bundled_files_counts_and_outputs_agree(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    for gold, system in bundled():
+        assert_same_counts(gold, system)
+        assert_same_results(gold, system)
+        assert outputs(gold, system, True, monkeypatch, tmp_path) == \
+            outputs(gold, system, False, monkeypatch, tmp_path)
+
+
+def test_misspelled_rows_and_retokenized_files_agree(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    # typos.conllu against its corrected forms: the same rows, another text (row by row,
+    # with a note); then a system that merges two words of one sentence: that stretch is
+    # aligned by text (count_stretch), the sentences around it by the kernel
+    gold = read_conllu(FIXTURES / "typos.conllu")
+    fixed = [replace(s, forms=[m.split("CorrectForm=")[1] if "CorrectForm=" in m else f
+                               for f, m in zip(s.forms, s.misc, strict=True)]) for s in gold]
+    learner = read_conllu(FIXTURES / "learner.conllu")
+    merged = [*learner]
+    s = merged[1]
+    merged[1] = replace(s, forms=[s.forms[0] + s.forms[1], *s.forms[2:]],
+                        **{k: getattr(s, k)[1:] for k in ("lemmas", "upos", "xpos", "feats",
+                                                          "deprels", "deps", "misc")},
+                        heads=[max(0, h - 1) if h != NO_HEAD else h for h in s.heads[1:]])
+    for g, sy in ((gold, fixed), (fixed, gold), (learner, damaged(merged, 3))):
+        assert_same_results(g, sy)
+        assert outputs(g, sy, True, monkeypatch, tmp_path) == \
+            outputs(g, sy, False, monkeypatch, tmp_path)
+
+
+PURE = ("import sys, parsebench.metrics.deps_counts as d, parsebench.metrics.tree_checks as t;"
+        "d._RowCounter = None; t._tree_faults = None;"
+        "from parsebench.cli import main; sys.argv[0] = 'parsebench'; main()")
+
+
+def test_the_command_prints_the_same_with_and_without_the_kernel(tmp_path: Path) -> None:
+    gold = read_conllu(FIXTURES / "learner.conllu")
+    g, s = tmp_path / "gold.conllu", tmp_path / "system.conllu"
+    for path, sents in ((g, gold), (s, damaged(gold, 5))):
+        with path.open("w", encoding="utf-8") as fh:
+            write_conllu(sents, fh)
+    for extra in ([], ["--json"], ["--no-punct", "--json"], ["--by", "deprel"]):
+        runs = []
+        for pure in (False, True):
+            rows = tmp_path / f"rows-{pure}.tsv"
+            start = ["-c", PURE] if pure else ["-m", "parsebench.cli"]
+            p = subprocess.run([sys.executable, *start, "eval", "deps", str(g), str(s),
+                                "--per-sentence", str(rows), *extra],
+                               capture_output=True, text=True)
+            assert p.returncode == 0, p.stderr
+            runs.append((p.stdout, p.stderr, rows.read_text()))
+        assert runs[0] == runs[1], extra
+
+
+@st.composite
+def sentence_pairs(draw: st.DrawFn) -> tuple[list[Sentence], list[Sentence]]:
+    """Gold sentences of up to 8 words with any heads (trees or not), and a system with
+    the same rows whose every column may differ."""
+    gold, system = [], []
+    for k in range(draw(st.integers(1, 3))):
+        n = draw(st.integers(1, 8))
+
+        def column(values: tuple[str, ...], n: int = n) -> list[str]:
+            return draw(st.lists(st.sampled_from(values), min_size=n, max_size=n))
+
+        def heads(n: int = n) -> list[int]:
+            return draw(st.lists(st.integers(NO_HEAD, n), min_size=n, max_size=n))
+
+        forms = [f"w{i}" for i in range(n)]
+        mw = []
+        if n > 2 and draw(st.booleans()):
+            a = draw(st.integers(0, n - 2))
+            mw = [(a, a + 1, [f"{a + 1}-{a + 2}", "ww"] + ["_"] * 8)]
+        g = Sentence(forms, column(LEMMAS), column(UPOS), column(XPOS), column(FEATS),
+                     heads(), column(LABELS), ["_"] * n, ["_"] * n,
+                     [f"# sent_id = s{k}"], mw, [], 1 + 10 * k)
+        cols: dict[str, Any] = {}
+        for name, values in (("lemmas", LEMMAS), ("upos", UPOS), ("xpos", XPOS),
+                             ("feats", FEATS), ("deprels", LABELS)):
+            cols[name] = getattr(g, name) if draw(st.booleans()) else column(values)
+        cols["heads"] = g.heads if draw(st.booleans()) else heads()
+        gold.append(g)
+        system.append(replace(g, comments=[], **cols))
+    return gold, system
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentence_pairs())
+def test_random_small_trees_count_the_same(pair: tuple[list[Sentence], list[Sentence]]
+                                           ) -> None:
+    gold, system = pair
+    assert_same_counts(gold, system)
+    assert_same_results(gold, system)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(-3, 10), max_size=10))
+def test_tree_faults_in_c_are_the_python_ones(heads: list[int]) -> None:
+    from parsebench.metrics._deps_fast import tree_faults
+
+    assert tree_faults(heads) == faults(heads)
+
+
+def test_what_the_kernel_leaves_to_count_stretch() -> None:
+    gold = read_conllu(DATA / "lin-key.conllu")
+    fast = row_counter((), (), None, True, None, None)
+    assert fast is not None
+    g = gold[0]
+    assert not fast.count(g, replace(g, heads=[*g.heads[:-1], len(g) + 1]))  # outside
+    assert not fast.count(g, replace(g, heads=[*g.heads[:-1], True]))  # not an int
+    assert not fast.count(g, replace(g, upos=tuple(g.upos)))  # type: ignore[arg-type]
+    assert not fast.count(g, replace(g, deprels=g.deprels[:-1]))  # a column short
+    total = SentenceCounts()
+    fast.flush(total)
+    assert total == SentenceCounts()  # nothing was counted
+    from parsebench.metrics.lin import Selection
+
+    assert row_counter([Selection.parse("upos=N")], (), None, True, None, None) is None
+    assert row_counter((), ["deprel"], None, True, None, None) is None
+    from parsebench.metrics._deps_fast import tree_faults
+
+    assert tree_faults([1.0, 0]) == -1  # type: ignore[list-item]
+    assert tree_faults((0,)) == -1  # type: ignore[arg-type]
