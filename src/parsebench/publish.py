@@ -738,7 +738,7 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
     if KINDS[kind].moves_words:
-        from parsebench.scoring import applicability
+        from parsebench.run.score import applicability
 
         rows += [[f"method {name}", what] for name, what in applicability(kind).items()]
     for e in info.get("earlier", ()):

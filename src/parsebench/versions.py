@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from parsebench.corpus import CorpusData, Version, levels_of
 from parsebench.errors import InputError
-from parsebench.experiment import Experiment, Level
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.wordalign import Alignment
 from parsebench.noise import Change, Corpus, Keyboard, Lexicon, Report, Settings, apply_to_conllu
+from parsebench.run.corpus import CorpusData, Version, levels_of
+from parsebench.run.experiment import Experiment, Level
 from parsebench.signature import signature
 from parsebench.store import Store
 

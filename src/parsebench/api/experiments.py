@@ -35,11 +35,11 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     the file, REPORT to NAME-report beside the store. LIMIT and REPLICATES make a small
     version, stored under its own name so that it never replaces the full run."""
     from parsebench.errors import check_folder, check_output
-    from parsebench.experiment import load
     from parsebench.parsers.executor import Executor
     from parsebench.publish import safe_name, summary_table, write_report
-    from parsebench.runner import run_experiment
-    from parsebench.scoring import applicability
+    from parsebench.run.experiment import load
+    from parsebench.run.runner import run_experiment
+    from parsebench.run.score import applicability
     from parsebench.store import Store
     from parsebench.versions import KINDS
 
