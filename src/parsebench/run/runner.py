@@ -152,10 +152,11 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
         progress.note(f"{conf.name}: the attack compares heads and relations; a {kind} "
                       "parser is not attacked")
         return []
-    from parsebench.attack import CachedParser, Options, parsed_of
-    from parsebench.attack import Parsed as AttackParsed
+    from parsebench.attack import Options
     from parsebench.attack import attack as search
     from parsebench.noise import Keyboard, Lexicon
+    from parsebench.parsers.cached import CachedParser, parsed_of
+    from parsebench.parsers.cached import Parsed as AttackParsed
     from parsebench.run.corpus import parse_from
 
     budgets, candidates, queries = exp.attack
