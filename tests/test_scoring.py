@@ -14,7 +14,7 @@ from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree
 from parsebench.metrics.flat import spans
 from parsebench.parsers.executor import Executor
-from parsebench.publish import write_report
+from parsebench.report.pages import write_report
 from parsebench.run.experiment import METRICS_KEYS, load
 from parsebench.run.runner import run_experiment
 from parsebench.run.score import METHODS

@@ -36,7 +36,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     version, stored under its own name so that it never replaces the full run."""
     from parsebench.errors import check_folder, check_output
     from parsebench.parsers.executor import Executor
-    from parsebench.publish import safe_name, summary_table, write_report
+    from parsebench.report.pages import safe_name, summary_table, write_report
     from parsebench.run.experiment import load
     from parsebench.run.runner import run_experiment
     from parsebench.run.score import applicability
@@ -110,7 +110,7 @@ def _drop_if_empty(store_path: Path) -> None:
 def report(store: PathLike, out_dir: PathLike) -> dict[str, Path]:
     """Markdown, one self-contained HTML page, plots, CSV and JSON from a STORE written
     by ``run``, into OUT_DIR; the files written, by kind (html, markdown, csv, json)."""
-    from parsebench.publish import write_report
+    from parsebench.report.pages import write_report
     from parsebench.store import open_existing
 
     with open_existing(Path(store)) as st:

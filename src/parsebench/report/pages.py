@@ -2,7 +2,7 @@
 
 Every table is built once as a :class:`Table` and rendered twice (Markdown,
 HTML), so both show the same numbers. Each experiment opens on its summary
-(:mod:`parsebench.summary`): the answers, each linked to the table or plot it
+(:mod:`parsebench.report.summary`): the answers, each linked to the table or plot it
 comes from. The HTML page is self-contained: plots are embedded as SVG, the
 style is inline; the only script is the sentence browser's. Each number's
 signature is printed under its table; a 95% interval stands beside its figure.
@@ -23,12 +23,25 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from parsebench import browser, plots
-from parsebench import summary as summ
-from parsebench.draw import draw, draw_aligned, first_marked_x, moved_pairs
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.robust_f1 import F1Counts
 from parsebench.present import interval, percent, value
+from parsebench.report.browser import SCRIPT, html_of, merge
+from parsebench.report.browser import STYLE as BROWSER_STYLE
+from parsebench.report.draw import draw, draw_aligned, first_marked_x, moved_pairs
+from parsebench.report.plots import (
+    DegradationPoint,
+    GroupPoint,
+    LevelSeries,
+    Plot,
+    against_level,
+    by_group,
+    degradation,
+    heatmap,
+    relation_bars,
+    time_by_length,
+)
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES, anchor, pairwise_tests, summarize
 from parsebench.store import Store
 from parsebench.versions import KINDS
 
@@ -49,7 +62,7 @@ class Table:
 class Section:
     title: str
     tables: list[Table] = field(default_factory=list)
-    images: list[tuple[str, str, plots.Plot]] = field(default_factory=list)
+    images: list[tuple[str, str, Plot]] = field(default_factory=list)
     """(file name, caption, the plot); its anchor is ``plot-`` and the file name."""
     html_extra: list[str] = field(default_factory=list)
     md_extra: list[str] = field(default_factory=list)
@@ -101,7 +114,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["parser"], r["projection"]), []).append(r)
-    lines: dict[str, dict[str, list[plots.DegradationPoint]]] = {}
+    lines: dict[str, dict[str, list[DegradationPoint]]] = {}
     for (parser, proj), rs in groups.items():
         has_gold = any("gold" in r["value"] for r in rs)
         has_cal = any("degr_calibrated" in r["value"] for r in rs)
@@ -115,7 +128,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
         if has_cal:
             headers += ["calibrated degr.", "95% interval"]
         t = Table(f"{parser}, {proj}: degradation", headers, [],
-                  anchor=summ.anchor("rows", parser, proj))
+                  anchor=anchor("rows", parser, proj))
         acc = Table(f"{parser}, {proj}: accuracy under noise", acc_headers, [])
         for r in rs:
             v = r["value"]
@@ -180,7 +193,7 @@ def _rows_section(results: list[dict[str, Any]]) -> Section | None:
                                   if real else "")
                                + (", the calibrated estimate dotted" if cal else "")
                                + "; bars: 95% intervals over sentences",
-                               plots.degradation(f"Degradation ({proj})", by_parser)))
+                               degradation(f"Degradation ({proj})", by_parser)))
     return sec
 
 
@@ -224,7 +237,7 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
     t = Table("Robustness: share of a noisy sentence's structure kept from the clean parse",
               ["parser", "error level", "sentences", "failures", "unlabeled", "95% CI",
                "labeled", "95% CI"], [], anchor="sentences")
-    series: dict[str, plots.LevelSeries] = {}
+    series: dict[str, LevelSeries] = {}
     for r in rs:
         v = r["value"]
         t.rows.append([r["parser"], v["error_level_label"], str(v["sentences"]),
@@ -244,7 +257,7 @@ def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
         sec.images.append(("robustness.png", "Sentence robustness against error level: one "
                            "colour a parser, unlabeled solid, labeled dashed; bands: the "
                            "replicates' min-max; bars: 95% intervals over sentences",
-                           plots.against_level("Sentence robustness (Kakkonen)",
+                           against_level("Sentence robustness (Kakkonen)",
                                                "robustness (%)", series)))
     return sec
 
@@ -310,7 +323,7 @@ def _deps_section(results: list[dict[str, Any]]) -> Section | None:
     if bars:
         sec.images.append(("relations.png", "Labeled recall by relation (clean text, the 15 "
                            "most frequent relations of the key)",
-                           plots.relation_bars("Recall by relation", bars)))
+                           relation_bars("Recall by relation", bars)))
     return sec
 
 
@@ -331,7 +344,7 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
         t = Table(f"Labeled attachment F1 by {breakdown.replace('-', ' ')} (the root's arc "
                   "included; key arcs grouped by the gold, answer arcs by the parse)",
                   ["parser", "input", *groups], [], anchor=f"where-{breakdown}")
-        series: dict[str, dict[str, plots.GroupPoint]] = {}
+        series: dict[str, dict[str, GroupPoint]] = {}
         for r in rs:
             by = r["value"]["breakdowns"].get(breakdown, {})
             cells = []
@@ -354,7 +367,7 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
                                "parser, filled markers the clean text, open markers the "
                                "error levels, side by side within a group (no line: the "
                                "groups are categories); bars: 95% intervals over sentences",
-                               plots.by_group(f"Labeled F1 by {what}", "labeled F1 (%)",
+                               by_group(f"Labeled F1 by {what}", "labeled F1 (%)",
                                               groups, series)))
     for r in rs:
         conf = r["value"].get("confusion")
@@ -363,7 +376,7 @@ def _where_section(results: list[dict[str, Any]]) -> Section | None:
                                f"{r['parser']}: relation confusions on the clean text (rows: "
                                "gold, shares of its aligned words; the 12 most frequent "
                                "relations, the rest pooled)",
-                               plots.heatmap(f"{r['parser']}: gold relation by parsed relation",
+                               heatmap(f"{r['parser']}: gold relation by parsed relation",
                                              conf["labels"], conf["matrix"])))
     return sec
 
@@ -463,7 +476,7 @@ def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
               ["parser", "error level", "sentences", "EVALB recall", "EVALB precision",
                "EVALB F", "95% CI", "flat-key recall", "95% CI", "conformance", "95% CI"], [],
               anchor="brackets")
-    series: dict[str, plots.LevelSeries] = {}
+    series: dict[str, LevelSeries] = {}
     for k in keys:
         e = ev[k]["value"] if k in ev else {}
         f = fl[k]["value"] if k in fl else {}
@@ -489,7 +502,7 @@ def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
         sec.images.append(("brackets.png", "Brackets of the clean parse kept, against error "
                            "level: one colour a parser, EVALB F solid, conformance dashed; "
                            "bars: 95% intervals over sentences",
-                           plots.against_level("Brackets kept (clean parse as key)", "%",
+                           against_level("Brackets kept (clean parse as key)", "%",
                                                series)))
     return sec
 
@@ -531,7 +544,7 @@ def _speed_section(results: list[dict[str, Any]]) -> Section | None:
                                                      "sentences of each length, one line a "
                                                      "parser (a measurement of this machine, "
                                                      "no interval)",
-                                                     plots.time_by_length(series))])
+                                                     time_by_length(series))])
 
 
 def _attack_section(results: list[dict[str, Any]]) -> Section | None:
@@ -776,7 +789,7 @@ def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
 
 def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
     """Which parsers differ, figure by figure and level by level: the paired bootstrap
-    tests of :func:`parsebench.summary.pairwise_tests` (the summary's tiers come from
+    tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's tiers come from
     them), Holm-corrected within each figure and level."""
     if not tests:
         return None
@@ -794,9 +807,6 @@ def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
                    "(1 + N), Holm-corrected within each figure and level (the pairs of "
                    "parsers compared on it)")
     return Section("Is the difference real?", [t])
-
-
-SIGNIFICANCE_SAMPLES = summ.SIGNIFICANCE_SAMPLES
 
 
 def _sections(results: list[dict[str, Any]], tests: list[dict[str, Any]]) -> list[Section]:
@@ -1069,11 +1079,11 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
     browsers = 0
     for info, all_results in data:
         name = str(info["experiment"])
-        prefix = summ.anchor(name) + "--"
+        prefix = anchor(name) + "--"
         # the browser's data goes into the page only, not into the tables, CSV or JSON
         results = [r for r in all_results if r["metric"] != "browser"]
-        tests = summ.pairwise_tests(results)
-        summary = summ.summarize(results, tests)
+        tests = pairwise_tests(results)
+        summary = summarize(results, tests)
         summaries.append(summary)
         run_table = _run_table(info)
         md += [f"## {_md(name)}", "", *_summary_md(summary, prefix),
@@ -1087,7 +1097,7 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
                 md += [_table_md(t, prefix), ""]
                 body.append(_table_html(t, prefix))
             for fname, caption, plot in sec.images:
-                ident = f"{prefix}plot-{summ.anchor(fname.removesuffix('.png'))}"
+                ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
                 # the whole name comes from data (experiment, parser, projection)
                 fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
                 images.append((fname, plot.png))
@@ -1100,7 +1110,7 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
                             f"{html.escape(caption)}</figcaption></figure>")
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
-        merged = browser.merge([(r["parser"], r["value"]) for r in all_results
+        merged = merge([(r["parser"], r["value"]) for r in all_results
                                 if r["metric"] == "browser"])
         if merged is not None:
             title = "Sentence browser"
@@ -1109,13 +1119,13 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
             md += [f"### {title}", "", note + " It is in index.html (it needs the page's "
                    "script).", ""]
             body += [f"<h3>{title}</h3><p>{html.escape(note)}</p>",
-                     browser.html_of(merged, browsers)]
+                     html_of(merged, browsers)]
             browsers += 1
         csv_rows += _csv_rows(results, name)
-    script = f"<script>{browser.SCRIPT}</script>"
+    script = f"<script>{SCRIPT}</script>"
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
             "<meta name='viewport' content='width=device-width'>"
-            f"<style>{STYLE}{browser.STYLE}</style></head><body>" + "\n".join(body)
+            f"<style>{STYLE}{BROWSER_STYLE}</style></head><body>" + "\n".join(body)
             + script + "</body></html>\n")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
