@@ -23,7 +23,8 @@ from parsebench.noise import OPERATIONS
 from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
-from parsebench.report.pages import DAMAGE, safe_name
+from parsebench.report.pages import DAMAGE
+from parsebench.report.tables import safe_name
 from parsebench.run.corpus import Parsed, Version, read_corpus
 from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.store import Store, sentence_key

@@ -36,7 +36,9 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     version, stored under its own name so that it never replaces the full run."""
     from parsebench.errors import check_folder, check_output
     from parsebench.parsers.executor import Executor
-    from parsebench.report.pages import safe_name, summary_table, write_report
+    from parsebench.report.pages import write_report
+    from parsebench.report.tables import safe_name
+    from parsebench.report.terminal import summary_table
     from parsebench.run.experiment import load
     from parsebench.run.runner import run_experiment
     from parsebench.run.score import applicability
