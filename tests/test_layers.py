@@ -80,8 +80,8 @@ def _under(name: str, *packages: str) -> bool:
 
 
 def test_the_metrics_never_import_what_drives_them() -> None:
-    above = ("parsebench.run", "parsebench.cli", "parsebench.report", "parsebench.store",
-             "parsebench.versions")
+    above = ("parsebench.run", "parsebench.cli", "parsebench.api", "parsebench.report",
+             "parsebench.store", "parsebench.versions")
     for m, deps in imports().items():
         if _under(m, "parsebench.metrics", "parsebench.formats", "parsebench.analysis"):
             assert not {d for d in deps if _under(d, *above)}, (m, deps)
@@ -89,11 +89,13 @@ def test_the_metrics_never_import_what_drives_them() -> None:
 
 def test_each_layer_imports_only_the_layers_under_it() -> None:
     """The parsers and the store know nothing of a run; a run writes the store and never
-    reads its report; the report is drawn from the store and knows no command."""
-    above = {"parsebench.parsers": ("parsebench.run", "parsebench.report", "parsebench.cli"),
-             "parsebench.store": ("parsebench.run", "parsebench.report", "parsebench.cli"),
-             "parsebench.run": ("parsebench.report", "parsebench.cli"),
-             "parsebench.report": ("parsebench.cli",)}
+    reads its report; the report is drawn from the store; none of them knows the API
+    (api/) or the commands (cli/) that call it."""
+    top = ("parsebench.api", "parsebench.cli")
+    above = {"parsebench.parsers": ("parsebench.run", "parsebench.report", *top),
+             "parsebench.store": ("parsebench.run", "parsebench.report", *top),
+             "parsebench.run": ("parsebench.report", *top),
+             "parsebench.report": top}
     for m, deps in imports().items():
         for layer, higher in above.items():
             if _under(m, layer):
