@@ -22,7 +22,9 @@ from parsebench.analysis import from_sentence, project
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics import calibration
 from parsebench.metrics.rows import count_rows, rows_figures
-from parsebench.noise import KEYBOARDS, Corpus, Keyboard, Lexicon, Settings, apply_to_conllu
+from parsebench.noise.keyboard import KEYBOARDS, Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.spelling import Corpus, Settings, apply_to_conllu
 from parsebench.parsers.run import parse_sentences, to_conllu
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"

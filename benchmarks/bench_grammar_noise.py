@@ -16,7 +16,9 @@ import time
 from pathlib import Path
 
 from parsebench.formats.conllu import read_conllu
-from parsebench.noise import grammar as g
+from parsebench.noise.grammar import corrupt, speller, zipf
+from parsebench.noise.grammar_types import Settings
+from parsebench.noise.inflection import inflect, lemmatize
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -27,16 +29,16 @@ def main() -> None:
              for s in read_conllu(ewt / f)]
     words = sum(len(s.forms) for s in sents)
     t = time.perf_counter()
-    spell = g.speller("us-qwerty", None, "en", {w.lower() for s in sents for w in s.forms})
-    freq = g.zipf("en")
-    g._inflect("go", "VBD"), g._lemma("went", "VERB"), freq("word")  # their tables
+    spell = speller("us-qwerty", None, "en", {w.lower() for s in sents for w in s.forms})
+    freq = zipf("en")
+    inflect("go", "VBD"), lemmatize("went", "VERB"), freq("word")  # their tables
     start = time.perf_counter() - t
     print(f"EWT dev+test: {len(sents)} sentences, {words} words; start-up {start:.2f} s")
-    for settings in (g.Settings(rate=0.05, seed=1), g.Settings(per_sentence=1, seed=1)):
+    for settings in (Settings(rate=0.05, seed=1), Settings(per_sentence=1, seed=1)):
         best = float("inf")
         for _ in range(3):
             t = time.perf_counter()
-            report, _ = g.corrupt(sents, settings, spell, freq)
+            report, _ = corrupt(sents, settings, spell, freq)
             best = min(best, time.perf_counter() - t)
         name = f"rate {settings.rate}" if settings.rate else f"{settings.per_sentence}/sentence"
         print(f"parsebench grammar {name}: {len(sents) / best:,.0f} sentences/s "

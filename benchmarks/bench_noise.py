@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 from parsebench.formats.conllu import read_conllu
-from parsebench.noise import Keyboard, Lexicon, Settings, plan
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.spelling import Settings, plan
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from parsebench.metrics.errant_types import DEFAULT_PIPELINE, edits
-from parsebench.noise.grammar import TYPES
+from parsebench.noise.grammar_types import TYPES
 
 
 def main() -> None:

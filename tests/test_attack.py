@@ -16,7 +16,8 @@ from parsebench.analysis import read_parses
 from parsebench.attack import Options, attack
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.noise import Keyboard, Lexicon
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
 from parsebench.parsers.cached import CachedParser, Parsed, parsed_of, pool_parser
 from parsebench.parsers.pool import Pool
 from parsebench.parsers.run import blank

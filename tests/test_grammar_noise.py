@@ -22,7 +22,12 @@ from hypothesis import strategies as st
 
 from parsebench.formats.conllu import Sentence, iter_conllu, read_conllu
 from parsebench.metrics.wordalign import m2_words, read_alignments
-from parsebench.noise import grammar as g
+from parsebench.noise.grammar import Planner, _blocked, speller, zipf
+from parsebench.noise.grammar import corrupt as grammar_corrupt
+from parsebench.noise.grammar_output import noisy_sentence
+from parsebench.noise.grammar_sites import PREPOSITIONS, Sites
+from parsebench.noise.grammar_types import DEFAULT_WEIGHTS, TYPES, Edit, Report, Settings
+from parsebench.noise.inflection import _lemminflect
 
 LEARNER = FIXTURES / "learner.conllu"
 SENTENCES = read_conllu(LEARNER)
@@ -31,12 +36,12 @@ SENTENCES = read_conllu(LEARNER)
 @cache
 def helpers() -> tuple[object, object]:
     vocab = {w.lower() for s in SENTENCES for w in s.forms}
-    return g.speller("us-qwerty", None, "en", vocab), g.zipf("en")
+    return speller("us-qwerty", None, "en", vocab), zipf("en")
 
 
-def corrupt(sents: list[Sentence], st_: g.Settings) -> tuple[g.Report, list[object]]:
+def corrupt(sents: list[Sentence], st_: Settings) -> tuple[Report, list[object]]:
     spell, freq = helpers()
-    return g.corrupt(sents, st_, spell, freq)  # type: ignore[arg-type]
+    return grammar_corrupt(sents, st_, spell, freq)  # type: ignore[arg-type]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -44,7 +49,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
 
 
-def check_records(clean: Sentence, noisy: list[str], edits: list[g.Edit],
+def check_records(clean: Sentence, noisy: list[str], edits: list[Edit],
                   pairs: list[tuple[int, int]], m2: list[tuple[int, int, str, str]]) -> None:
     """The M2 edits correct NOISY into CLEAN; the alignment agrees with them."""
     fixed = m2_words(noisy)
@@ -82,13 +87,13 @@ def check_records(clean: Sentence, noisy: list[str], edits: list[g.Edit],
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 10_000), st.one_of(st.floats(0.01, 0.3), st.integers(1, 3)),
-       st.sets(st.sampled_from(g.TYPES), min_size=1))
+       st.sets(st.sampled_from(TYPES), min_size=1))
 def test_edits_and_alignment_describe_the_noise(seed: int, level: float | int,
                                                 types: set[str]) -> None:
     rate = level if isinstance(level, float) else None
     k = level if isinstance(level, int) else None
-    kinds = tuple(t for t in g.TYPES if t in types)
-    report, out = corrupt(SENTENCES, g.Settings(rate, k, seed, kinds))
+    kinds = tuple(t for t in TYPES if t in types)
+    report, out = corrupt(SENTENCES, Settings(rate, k, seed, kinds))
     for clean, (noisy, edits, pairs, m2) in zip(SENTENCES, out, strict=True):
         check_records(clean, noisy.forms, edits, pairs, m2)
     made = sum(len(x[1]) for x in out)
@@ -96,7 +101,7 @@ def test_edits_and_alignment_describe_the_noise(seed: int, level: float | int,
     if rate is not None:
         words = sum(len(s.forms) for s in SENTENCES)
         assert made + report.shortfall == round(rate * words + 1e-9)
-        assert report.shortfall == 0 or made == 0 or len(kinds) < len(g.TYPES)
+        assert report.shortfall == 0 or made == 0 or len(kinds) < len(TYPES)
     else:
         for si, x in enumerate(out):
             assert len(x[1]) == (0 if si in report.short_sentences else k)
@@ -105,18 +110,18 @@ def test_edits_and_alignment_describe_the_noise(seed: int, level: float | int,
 def test_rate_is_exact_and_the_same_seed_gives_the_same_errors() -> None:
     words = sum(len(s.forms) for s in SENTENCES)
     for rate in (0.02, 0.1, 0.25):
-        report, out = corrupt(SENTENCES, g.Settings(rate=rate, seed=7))
+        report, out = corrupt(SENTENCES, Settings(rate=rate, seed=7))
         assert report.made == sum(len(x[1]) for x in out) == round(rate * words)
-        _, again = corrupt(SENTENCES, g.Settings(rate=rate, seed=7))
+        _, again = corrupt(SENTENCES, Settings(rate=rate, seed=7))
         assert [x[0].forms for x in again] == [x[0].forms for x in out]
-    _, other = corrupt(SENTENCES, g.Settings(rate=0.1, seed=8))
+    _, other = corrupt(SENTENCES, Settings(rate=0.1, seed=8))
     assert [x[0].forms for x in other] != [x[0].forms for x in out]
 
 
 def test_every_type_can_occur_and_is_one_a_person_makes() -> None:
     seen: Counter[str] = Counter()
-    for t in g.TYPES:
-        report, out = corrupt(SENTENCES, g.Settings(per_sentence=1, seed=3, types=(t,)))
+    for t in TYPES:
+        report, out = corrupt(SENTENCES, Settings(per_sentence=1, seed=3, types=(t,)))
         assert report.made > 0, t
         for clean, (_noisy, edits, _, _) in zip(SENTENCES, out, strict=True):
             for e in edits:
@@ -126,16 +131,16 @@ def test_every_type_can_occur_and_is_one_a_person_makes() -> None:
                 if t in ("R:DET", "R:PREP"):
                     assert new.lower() != old.lower()
                 if t in ("R:VERB:SVA", "R:VERB:TENSE", "R:VERB:FORM", "R:NOUN:NUM"):
-                    assert g.zipf("en")(new.lower()) >= 2.0  # a form in use
+                    assert zipf("en")(new.lower()) >= 2.0  # a form in use
                 if t == "R:ORTH":
                     assert new.replace(" ", "").lower() == old.replace(" ", "").lower()
-    assert set(seen) == set(g.TYPES)
+    assert set(seen) == set(TYPES)
 
 
 def test_known_errors_are_written_as_expected() -> None:
     # "The teacher gives the students a long list of words every day ."
     s = SENTENCES[0]
-    sites = g.Sites(s, set(), None, g.zipf("en"))
+    sites = Sites(s, set(), None, zipf("en"))
     import random
 
     rng = random.Random(1)
@@ -147,10 +152,10 @@ def test_known_errors_are_written_as_expected() -> None:
     assert sites.realise("R:VERB:SVA", 1, rng) is None  # a noun
     assert sites.realise("U:PREP", 3, rng) is None  # "the students" is not a direct object
     # "They want to discuss the problem ...": "discuss about the problem"
-    prep = g.Sites(SENTENCES[2], set(), None, None).realise("U:PREP", 4, rng)
-    assert prep is not None and prep.start == prep.end == 4 and prep.noisy[0] in g.PREPOSITIONS
+    prep = Sites(SENTENCES[2], set(), None, None).realise("U:PREP", 4, rng)
+    assert prep is not None and prep.start == prep.end == 4 and prep.noisy[0] in PREPOSITIONS
     edits = [sites.realise("M:DET", 0, rng), sites.realise("R:WO", 6, rng)]
-    noisy, pairs, m2 = g.noisy_sentence(s, edits)  # type: ignore[arg-type]
+    noisy, pairs, m2 = noisy_sentence(s, edits)  # type: ignore[arg-type]
     assert noisy.comment_value("text") == "teacher gives the students a list long of words " \
         "every day ."
     assert m2 == [(0, 0, "M:DET", "The"), (5, 7, "R:WO", "long list")]
@@ -242,8 +247,8 @@ def test_errant_reads_generated_errors_as_recorded_on_ewt() -> None:
 
     ewt = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
     sents = [s for _, s in zip(range(300), iter_conllu(ewt), strict=False)]
-    spell = g.speller("us-qwerty", None, "en", {w.lower() for s in sents for w in s.forms})
-    _, out = g.corrupt(sents, g.Settings(per_sentence=1, seed=11), spell, g.zipf("en"))
+    spell = speller("us-qwerty", None, "en", {w.lower() for s in sents for w in s.forms})
+    _, out = grammar_corrupt(sents, Settings(per_sentence=1, seed=11), spell, zipf("en"))
     pairs = [(x[0].forms, x[3]) for x in out if x[3]]
     got = agreement(pairs, PIPELINE)
     assert sum(got.edits.values()) >= 250
@@ -251,9 +256,9 @@ def test_errant_reads_generated_errors_as_recorded_on_ewt() -> None:
     assert operation >= 0.90 and whole >= 0.75
     # and each kind on its own, 40 sentences apiece (types ERRANT gives differently for
     # some words, such as plurals it does not know, still agree on the operation)
-    for t in g.TYPES:
-        _, out = g.corrupt(sents[:80], g.Settings(per_sentence=1, seed=2, types=(t,)), spell,
-                           g.zipf("en"))
+    for t in TYPES:
+        _, out = grammar_corrupt(sents[:80], Settings(per_sentence=1, seed=2, types=(t,)), spell,
+                           zipf("en"))
         one = agreement([(x[0].forms, x[3]) for x in out if x[3]][:40], PIPELINE)
         assert sum(one.edits.values()) > 0 and one.shares()[0] >= 0.9, (t, one)
 
@@ -383,7 +388,7 @@ def test_default_weights_are_errants_counts_on_jfleg_dev() -> None:
                         "--pipeline", PIPELINE], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     line = next(ln for ln in p.stdout.splitlines() if ln.startswith("DEFAULT_WEIGHTS = "))
-    assert json.loads(line.split(" = ", 1)[1]) == g.DEFAULT_WEIGHTS
+    assert json.loads(line.split(" = ", 1)[1]) == DEFAULT_WEIGHTS
     assert "754 sentence pairs, 2707 edits" in p.stdout
 
 
@@ -417,7 +422,7 @@ def test_any_annotation_gives_true_records(rows: list[list[tuple[str, str, str, 
                               deprels=[d for *_, d in r], deps=["_"] * n, misc=["_"] * n))
     rate = level if isinstance(level, float) else None
     k = level if isinstance(level, int) else None
-    report, out = corrupt(sents, g.Settings(rate, k, seed))
+    report, out = corrupt(sents, Settings(rate, k, seed))
     for clean, (noisy, edits, pairs, m2) in zip(sents, out, strict=True):
         check_records(clean, noisy.forms, edits, pairs, m2)
     assert report.made == sum(len(x[1]) for x in out)
@@ -510,16 +515,16 @@ def test_multiword_tokens_and_spacing_survive_the_errors() -> None:
             "6\treally\treally\tADV\tRB\t_\t4\tadvmod\t_\tSpaceAfter=No",
             "7\t.\t.\tPUNCT\t.\t_\t4\tpunct\t_\t_", ""]
     [s] = parse_conllu(["# text = I don'tknow, really.", *rows])
-    got, _, _ = g.noisy_sentence(s, [g.Edit(4, 5, [], "M:PUNCT")])
+    got, _, _ = noisy_sentence(s, [Edit(4, 5, [], "M:PUNCT")])
     assert got.comment_value("text") == "I don'tknow really."
-    got, pairs, _ = g.noisy_sentence(s, [g.Edit(3, 3, ["really"], "U:ADV")])
+    got, pairs, _ = noisy_sentence(s, [Edit(3, 3, ["really"], "U:ADV")])
     # the word put after the multiword token takes its SpaceAfter=No away
     assert got.comment_value("text") == "I don't really know, really."
     assert got.multiword == [(1, 2, ["2-3", "don't", "_", "_", "_", "_", "_", "_", "_", "_"])]
     assert (4, 3) in pairs and 3 not in {i for i, _ in pairs}
     # multiword tokens are never the site of an error
-    sites = g.Sites(s, {1, 2}, None, None)
-    assert not [x for x in sites.all(g.TYPES) if x[1] in (1, 2)]
+    sites = Sites(s, {1, 2}, None, None)
+    assert not [x for x in sites.all(TYPES) if x[1] in (1, 2)]
 
 
 def test_robustness_f1_with_errants_alignment(tmp_path: Path) -> None:
@@ -566,14 +571,14 @@ def test_a_listed_verb_form_site_always_realises() -> None:
                  heads=[2, 0, 4, 2, 4, 2], deprels=["nsubj", "root", "mark", "xcomp", "obj",
                                                     "punct"],
                  deps=["_"] * 6, misc=["_"] * 6)
-    sites = g.Sites(s, g._blocked(s), None, g.zipf("en"))
+    sites = Sites(s, _blocked(s), None, zipf("en"))
     import random
 
     got = [sites.realise("R:VERB:FORM", 3, random.Random(k)) for k in range(40)]
     assert all(e is not None for e in got) or all(e is None for e in got)
-    planner = g.Planner(lambda: iter([s] * 20), ["R:VERB:FORM"], None, g.zipf("en"))
+    planner = Planner(lambda: iter([s] * 20), ["R:VERB:FORM"], None, zipf("en"))
     for seed in range(1, 6):
-        report, chosen = planner.plan(g.Settings(1.0, None, seed, ("R:VERB:FORM",),
+        report, chosen = planner.plan(Settings(1.0, None, seed, ("R:VERB:FORM",),
                                                  {"R:VERB:FORM": 1.0}))
         edits = [planner.realise(s, k, chosen.get(k, ()), seed) for k in range(20)]
         assert sum(map(len, edits)) == report.made
@@ -598,7 +603,7 @@ def test_a_very_long_word_costs_a_bounded_number_of_lookups() -> None:
         calls.clear()
         import random
 
-        g.Sites(s, g._blocked(s), None, zipf)._orth(1, random.Random(1))
+        Sites(s, _blocked(s), None, zipf)._orth(1, random.Random(1))
         assert len(calls) <= 2 and sum(calls) <= 2 * n + 10
 
 
@@ -609,7 +614,7 @@ def test_the_shared_frequency_table_answers_as_wordfreq() -> None:
 
     import wordfreq
 
-    from parsebench.noise import Lexicon, frequencies
+    from parsebench.noise.lexicon import Lexicon, frequencies
 
     fr = frequencies("en")
     r = random.Random(3)
@@ -631,7 +636,7 @@ def test_lemminflects_tables_looked_up_a_word_at_a_time_are_its_own() -> None:
     from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec
     from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec
 
-    infl, lemm = g._lemminflect()
+    infl, lemm = _lemminflect()
     r = random.Random(5)
     for lazy, full in ((infl.infl_dict, InflectionLUCodec.load(infl.infl_lu_fn)),
                        (lemm.lemma_dict, LemmaLUCodec.load(lemm.lemma_lu_fn))):

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, read_conllu
-from parsebench.noise import Keyboard, Lexicon, Settings, edits, plan
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.spelling import Settings, edits, plan
 
 US = Keyboard.load("us-qwerty")
 SMALL_LEXICON = Lexicon(["the", "cat", "sat", "on", "mat", "car", "cart", "at", "a", "act",
@@ -234,20 +236,20 @@ def test_long_words_get_the_same_edit_made_lazily(word: str, seed: int, only: st
     """The edits of a long word are made one at a time, with the very same draws."""
     import random
 
-    import parsebench.noise as noise
+    from parsebench.noise.spelling import OPERATIONS, misspell
 
+    module = sys.modules[misspell.__module__]  # its LAZY_FROM, which misspell reads
     kb = Keyboard.load("us-qwerty")
     lex = Lexicon(["abc", "qwe"], "tiny")
-    weights = {op: 1.0 if only in (None, op) else 0.0 for op in noise.OPERATIONS}
+    weights = {op: 1.0 if only in (None, op) else 0.0 for op in OPERATIONS}
     got = []
     for lazy_from in (10**9, 1):
-        old = noise.LAZY_FROM
-        noise.LAZY_FROM = lazy_from
+        old = module.LAZY_FROM
+        module.LAZY_FROM = lazy_from
         try:
-            got.append(noise.misspell(word, random.Random(seed), kb, lex, {word.lower()},
-                                      weights))
+            got.append(misspell(word, random.Random(seed), kb, lex, {word.lower()}, weights))
         finally:
-            noise.LAZY_FROM = old
+            module.LAZY_FROM = old
     assert got[0] == got[1]
 
 
@@ -256,7 +258,7 @@ def test_a_100000_letter_word_is_misspelled_in_little_memory() -> None:
     import time
     import tracemalloc
 
-    from parsebench.noise import misspell
+    from parsebench.noise.spelling import misspell
 
     word = "ab" * 50_000
     kb = Keyboard.load("us-qwerty")
@@ -279,7 +281,7 @@ def test_a_100000_letter_word_is_misspelled_in_little_memory() -> None:
        st.integers(1, 3))
 def test_streamed_plans_equal_the_in_memory_ones(sents: list[list[str]], level: float | int,
                                                  seed: int, min_length: int) -> None:
-    from parsebench.noise import Corpus, StreamedCorpus
+    from parsebench.noise.spelling import Corpus, StreamedCorpus
 
     blocked = [{0} if len(s) > 2 and k % 3 == 0 else set() for k, s in enumerate(sents)]
     st_ = Settings(rate=level if isinstance(level, float) else None,
@@ -297,7 +299,7 @@ def test_noise_reads_a_sentence_at_a_time(tmp_path: Path) -> None:
     import tracemalloc
 
     from parsebench.formats.conllu import iter_conllu, write_conllu
-    from parsebench.noise import Corpus, StreamedCorpus
+    from parsebench.noise.spelling import Corpus, StreamedCorpus
 
     f = tmp_path / "c.conllu"
     with f.open("w", encoding="utf-8") as fh:

@@ -36,11 +36,11 @@ import numpy.typing as npt
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.resample import sentence_interval
-from parsebench.noise import (
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.spelling import (
     Change,
     Corpus,
-    Keyboard,
-    Lexicon,
     Settings,
     _word_rng,
     apply_to_sentence,

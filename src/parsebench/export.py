@@ -19,8 +19,7 @@ from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.formats.conllu import write_conllu
-from parsebench.noise import OPERATIONS
-from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
+from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
 from parsebench.report.pages import DAMAGE
@@ -54,11 +53,14 @@ def experiment_of(config: dict[str, Any]) -> Experiment:
     # operations' own order
     w = config.get("weights") or exp.weights
     exp.kind = config.get("kind", "spelling")
-    exp.keyboard, exp.weights = config.get("keyboard"), {op: float(w.get(op, 0.0))
-                                                         for op in OPERATIONS}
-    if exp.kind == "grammar":
-        exp.types = tuple(t for t in GRAMMAR_TYPES if t in config.get("types", ()))
-        exp.weights = {t: float(w.get(t, 0.0)) for t in GRAMMAR_TYPES}
+    kind = KINDS.get(exp.kind)
+    if kind is None:
+        raise InputError(f"the run used noise of kind {exp.kind!r}, which this parsebench "
+                         "does not have")
+    exp.keyboard = config.get("keyboard")
+    exp.weights = {k: float(w.get(k, 0.0)) for k in kind.weights}
+    if kind.types:
+        exp.types = tuple(t for t in kind.types if t in config.get("types", ()))
     exp.min_length = config.get("min_length", exp.min_length)
     exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
     return exp
@@ -76,7 +78,7 @@ def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
 def _write_edits(v: Version, path: Path) -> list[Path]:
     """PATH.m2 and PATH.align beside a learner-like noisy version's parses, as ``noise
     --kind grammar`` writes them, so that ``robustness f1`` can score them again."""
-    from parsebench.noise.grammar import pharaoh, write_m2
+    from parsebench.noise.grammar_output import pharaoh, write_m2
 
     assert v.alignments is not None and v.m2 is not None
     m2, al = path.with_name(path.name + ".m2"), path.with_name(path.name + ".align")

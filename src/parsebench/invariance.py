@@ -30,7 +30,7 @@ from parsebench.analysis import misc_value
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.resample import sentence_interval
-from parsebench.noise import Change, apply_to_sentence
+from parsebench.noise.spelling import Change, apply_to_sentence
 from parsebench.parsers.cached import CachedParser, Parsed, changed
 
 EDITS = ("propn", "num", "case", "adj")

@@ -35,6 +35,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     the file, REPORT to NAME-report beside the store. LIMIT and REPLICATES make a small
     version, stored under its own name so that it never replaces the full run."""
     from parsebench.errors import check_folder, check_output
+    from parsebench.noise.kinds import KINDS
     from parsebench.parsers.executor import Executor
     from parsebench.report.pages import write_report
     from parsebench.report.tables import safe_name
@@ -43,7 +44,6 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     from parsebench.run.runner import run_experiment
     from parsebench.run.score import applicability
     from parsebench.store import Store
-    from parsebench.versions import KINDS
 
     path = Path(experiment)
     exp = load(path)

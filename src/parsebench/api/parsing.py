@@ -122,7 +122,8 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
     a random baseline of the same budget."""
     from parsebench.attack import Options, summary_table
     from parsebench.attack import attack as search
-    from parsebench.noise import KEYBOARDS, Keyboard, Lexicon
+    from parsebench.noise.keyboard import KEYBOARDS, Keyboard
+    from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParser, pool_parser
     from parsebench.parsers.pool import Pool, check_options
 

@@ -19,7 +19,7 @@ from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.wordalign import Alignment
-from parsebench.noise import Change
+from parsebench.noise.spelling import Change
 from parsebench.parsers.base import Analysis, Timed
 from parsebench.parsers.run import read_input, to_conllu
 from parsebench.run.experiment import Experiment, Level

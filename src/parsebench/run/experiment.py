@@ -18,9 +18,11 @@ from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
 from parsebench.metrics.registry import METHODS
-from parsebench.noise import KEYBOARDS, OPERATIONS
-from parsebench.noise.grammar import DEFAULT_WEIGHTS
-from parsebench.noise.grammar import TYPES as GRAMMAR_TYPES
+from parsebench.noise.grammar_types import DEFAULT_WEIGHTS
+from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
+from parsebench.noise.keyboard import KEYBOARDS
+from parsebench.noise.kinds import KINDS
+from parsebench.noise.spelling import OPERATIONS
 
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each
@@ -157,7 +159,7 @@ class Experiment:
                 "seed": self.seed, "lang": self.lang, "lexicon": self.lexicon,
                 "keyboard": self.keyboard, "weights": self.weights,
                 "min_length": self.min_length, "kind": self.kind,
-                **({"types": list(self.types)} if self.kind == "grammar" else {}),
+                **({"types": list(self.types)} if KINDS[self.kind].types else {}),
                 "parsers": [vars(p) for p in self.parsers], "rows": self.rows,
                 "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1,
                 "evalb": self.evalb,
@@ -312,8 +314,8 @@ def load(path: str | Path) -> Experiment:
     exp.keyboard = r.get(noise_t, "noise", "keyboard", str) or KEYBOARDS.get(exp.lang,
                                                                               "us-qwerty")
     exp.kind = r.get(noise_t, "noise", "kind", str, "spelling")
-    if exp.kind not in ("spelling", "grammar"):
-        raise r.fail(f"kind: {exp.kind!r} is not spelling or grammar", "noise", "kind")
+    if exp.kind not in KINDS:
+        raise r.fail(f"kind: {exp.kind!r} is not " + " or ".join(KINDS), "noise", "kind")
     types = r.get(noise_t, "noise", "types", list)
     if types is not None:
         bad = [t for t in types if t not in GRAMMAR_TYPES]
@@ -335,8 +337,8 @@ def load(path: str | Path) -> Experiment:
             raise r.fail("weights: give {sub = W, ins = W, del = W, trans = W}, W >= 0",
                          "noise", "weights")
         exp.weights = {op: float(weights.get(op, 0.0)) for op in OPERATIONS}
-    elif exp.kind == "grammar":
-        exp.weights = dict(DEFAULT_WEIGHTS)
+    else:
+        exp.weights = dict(KINDS[exp.kind].weights)
     if exp.kind == "grammar" and (exp.natural or exp.lang != "en"):
         raise r.fail("kind = \"grammar\" makes English errors, without natural typos",
                      "noise", "kind")

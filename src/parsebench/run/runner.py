@@ -26,7 +26,8 @@ from typing import Any
 
 from parsebench.analysis import Parse, drawn_arcs, from_sentence, project
 from parsebench.errors import InputError
-from parsebench.noise import Keyboard
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
 from parsebench.run.corpus import (
@@ -41,7 +42,7 @@ from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.run.score import Context, Result, score
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
-from parsebench.versions import KINDS, Progress, Quiet, noise_versions
+from parsebench.versions import Progress, Quiet, noise_versions
 
 
 class _LazySession:
@@ -154,7 +155,8 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
         return []
     from parsebench.attack import Options
     from parsebench.attack import attack as search
-    from parsebench.noise import Keyboard, Lexicon
+    from parsebench.noise.keyboard import Keyboard
+    from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParser, parsed_of
     from parsebench.parsers.cached import Parsed as AttackParsed
     from parsebench.run.corpus import parse_from

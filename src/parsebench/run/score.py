@@ -21,10 +21,10 @@ from parsebench.analysis import Parse, from_sentence
 from parsebench.metrics.method import Level as MethodLevel
 from parsebench.metrics.method import LevelStats, Pair, Replicate
 from parsebench.metrics.registry import METHODS
+from parsebench.noise.kinds import KINDS
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
 from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.signature import signature
-from parsebench.versions import KINDS
 
 Result = tuple[str, str, str, str, str, Any]
 """(parser, metric, projection, level, signature, value) as the store keeps it."""

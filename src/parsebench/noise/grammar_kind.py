@@ -1,0 +1,254 @@
+"""The kind ``grammar``: learner-like errors of ERRANT's types (:mod:`.grammar`) for a
+run's versions and for the noise command's files, with their M2 edits and alignment.
+
+The generator's modules are imported when they are used: every run and noise command
+lists the kinds, and most make misspellings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from parsebench.errors import InputError, atomic_output
+from parsebench.formats.conllu import Sentence
+from parsebench.limits import check
+from parsebench.noise.grammar_types import (
+    DEFAULT_WEIGHTS,
+    TYPES,
+    Edit,
+    Report,
+    Settings,
+    parse_types,
+    parse_weights,
+)
+from parsebench.noise.keyboard import KEYBOARDS, Keyboard
+from parsebench.noise.kind import (
+    Level,
+    Options,
+    Plan,
+    Progress,
+    Rebuilt,
+    Replicate,
+    RunCorpus,
+    RunSettings,
+)
+from parsebench.noise.source import CorpusLike, Source, write_sentence
+from parsebench.signature import signature
+
+if TYPE_CHECKING:
+    from parsebench.noise.grammar import Chosen
+
+Written = tuple[Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]]
+"""A noisy sentence as written, its alignment with the clean words and its M2 edits."""
+
+
+class Grammar:
+    """Learner-like errors of ERRANT's types, with their alignment and M2 edits."""
+
+    name, title, moves_words = "grammar", "learner-like errors (ERRANT's types)", True
+    weights = DEFAULT_WEIGHTS
+    types = TYPES
+
+    def key(self, exp: RunSettings, kb: Keyboard) -> str:
+        return signature(kind="grammar", types=list(exp.types),
+                         weights=[f"{k}={v:g}" for k, v in exp.weights.items()
+                                  if k in exp.types],
+                         lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name)
+
+    def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
+        from parsebench.noise.grammar import Planner, annotated, speller, zipf
+
+        if not any(map(annotated, corpus.sentences)):
+            raise InputError("[noise] kind = \"grammar\" places errors by the corpus's UPOS, "
+                             "features and heads: give CoNLL-U with them (parsebench parse "
+                             "can tag a text)", corpus.paths[0])
+        spell = speller(exp.keyboard or "us-qwerty", exp.lexicon, exp.lang,
+                        {w.lower() for s in corpus.sentences for w in s.forms}
+                        ) if "R:SPELL" in exp.types else None
+        planner = Planner(lambda: iter(corpus.sentences), exp.types, spell, zipf(exp.lang))
+        types, weights = tuple(exp.types), dict(exp.weights)
+
+        def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
+            rep, chosen = planner.plan(Settings(level.rate, level.per_sentence, seed, types,
+                                                weights))
+            edits = [[si, e.start, e.end, e.noisy, e.type, e.links]
+                     for si, s in enumerate(corpus.sentences)
+                     for e in planner.realise(s, si, chosen.get(si, ()), seed)]
+            return edits, {"words": rep.words, "errors": rep.made,
+                           "short_sentences": len(rep.short_sentences),
+                           "shortfall": rep.shortfall}
+        return one
+
+    def rebuild(self, sentences: Sequence[Sentence], level: Level, seed: int,
+                changes: Sequence[Sequence[Any]]) -> Rebuilt:
+        """The noisy version that stored edits ([sentence, start, end, noisy words, type,
+        links]) make of SENTENCES; a sentence without an error is the clean one itself."""
+        from parsebench.metrics.wordalign import Alignment
+        from parsebench.noise.grammar_output import noisy_sentence
+
+        by: dict[int, list[Edit]] = {}
+        for si, a, b, words, typ, links in changes:
+            if si >= len(sentences) or b > len(sentences[si].forms) or any(
+                    not (0 <= x < len(words) and 0 <= y < b - a) for x, y in links) or any(
+                    a <= e.end and e.start <= b for e in by.get(si, ())):
+                raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
+                                 "not fit the corpus: the store is damaged")
+            by.setdefault(si, []).append(Edit(a, b, list(words), typ,
+                                              [(int(x), int(y)) for x, y in links]))
+        out, aligns = [], []
+        m2: list[list[tuple[int, int, str, str]]] = []
+        for si, s in enumerate(sentences):
+            mine = by.get(si)
+            if not mine:
+                out.append(s)
+                aligns.append(Alignment([(k, k) for k in range(len(s.forms))], 0))
+                m2.append([])
+                continue
+            noisy, pairs, edits_m2 = noisy_sentence(s, mine)
+            out.append(noisy)
+            aligns.append(Alignment(pairs, len(mine), [e.type for e in mine]))
+            m2.append(edits_m2)
+        return Rebuilt(out, aligns, m2)
+
+    def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Erred:
+        return Erred(corpus, options, progress)
+
+
+class Erred:
+    """The noise command's learner-like errors of one corpus: the sites listed in one
+    pass, every replicate planned from them, and each written a sentence at a time with
+    OUT.m2 and OUT.align. What a replicate made is known once its errors are written
+    out (an error that a listed site does not give is counted short), so a report is
+    final after the replicate's first pass (:meth:`settle`)."""
+
+    def __init__(self, corpus: CorpusLike, o: Options, progress: Progress) -> None:
+        from parsebench.noise.grammar import Planner, speller, zipf
+
+        check("replicates", o.replicates)
+        check("seed", o.seed)
+        if o.lang != "en":
+            raise InputError(f"--kind grammar makes English errors only, not --lang {o.lang}")
+        settings = Settings(o.rate, o.per_sentence, o.seed, parse_types(o.types),
+                            parse_weights(o.weights))
+        settings.check()
+        self.options, self.progress, self.drop_short = o, progress, o.drop_short
+        source = Source(corpus)
+        self.conllu = source.conllu
+        if not source.conllu:
+            if o.tagger is None:
+                raise InputError("a text input needs --tagger (a parser giving UPOS, features "
+                                 "and heads), or give CoNLL-U", source.path)
+            assert source.path is not None
+            where: Path | None = source.path
+            source = Source(_tagged(source.path, o.tagger, progress))
+        elif o.tagger is not None:
+            raise InputError("--tagger is for text input; a CoNLL-U input's own annotation is "
+                             "used")
+        else:
+            where = source.path
+        self.source = source
+        spell = None
+        if "R:SPELL" in settings.types:
+            spell = speller(o.keyboard or KEYBOARDS.get(o.lang, "us-qwerty"), o.lexicon, o.lang,
+                            {w.lower() for s in source.sentences() for w in s.forms})
+
+        def listed() -> Iterator[Sentence]:
+            for x in source.sentences():
+                progress.advance()
+                yield x
+
+        t0 = time.perf_counter()
+        progress.stage("listing error sites", None)
+        self.planner = planner = Planner(listed, settings.types, spell, zipf(o.lang))
+        t_sites = time.perf_counter() - t0
+        if not planner.annotated:
+            raise InputError("no word has a UPOS: --kind grammar places errors by the "
+                             "annotation (give --tagger with the words as text)", where)
+        self.plans: dict[int, tuple[Report, Chosen]] = {}
+        self.replicates: list[Replicate] = []
+        last = o.seed + o.replicates - 1
+        for s in range(o.seed, last + 1):
+            self.plans[s] = planner.plan(Settings(o.rate, o.per_sentence, s, settings.types,
+                                                  settings.weights), last=s == last)
+            self.replicates.append(Replicate(s))
+        self.settled: set[int] = set()
+        self.timing = (f"  sites listed in {t_sites:.2f} s ({planner.words / t_sites:,.0f} "
+                       "words/s)")
+        self.signature = signature(
+            method="noise-grammar", rate=o.rate, per_sentence=o.per_sentence, seed=o.seed,
+            replicates=o.replicates, types=",".join(settings.types),
+            weights=",".join(f"{k}={v:g}" for k, v in settings.weights.items()
+                             if k in settings.types), drop_short=o.drop_short)
+        self.warnings: list[str] = []
+
+    def _pass(self, replicate: Replicate) -> Iterator[Written]:
+        """Each noisy sentence with its alignment and M2 edits; at the end, the report."""
+        from parsebench.noise.grammar_output import noisy_sentence
+
+        s = replicate.seed
+        report, chosen = self.plans[s]
+        short = set(report.short_sentences) if self.drop_short else set()
+        recorded: Counter[str] = Counter()
+        unrealised = self.planner.unrealised
+        for k, x in enumerate(self.source.sentences()):
+            self.progress.advance()
+            if k in short:
+                continue
+            edits = self.planner.realise(x, k, chosen.get(k, ()), s)
+            recorded.update(e.type for e in edits)
+            yield noisy_sentence(x, edits)
+        if s in self.settled:
+            return
+        if self.planner.unrealised > unrealised:  # reported as short, never a crash
+            report.shortfall += self.planner.unrealised - unrealised
+            report.errors = recorded
+        replicate.report = {"words": report.words, "errors": report.made,
+                            "by_type": dict(sorted(recorded.items())),
+                            "sites": dict(report.sites),
+                            "short_sentences": len(report.short_sentences),
+                            "shortfall": report.shortfall}
+        replicate.summary = report.summary()
+        self.settled.add(s)
+
+    def settle(self, replicate: Replicate) -> None:
+        if replicate.seed not in self.settled:
+            self.progress.stage(f"making seed {replicate.seed}", len(self.planner.starts) - 1)
+            for _ in self._pass(replicate):
+                pass
+
+    def sentences(self, replicate: Replicate) -> Iterator[Sentence]:
+        """The noisy sentences: their words, comments and multiword tokens, the errors'
+        types in MISC, no annotation (:func:`.grammar_output.noisy_sentence`)."""
+        for noisy, _, _ in self._pass(replicate):
+            yield noisy
+
+    def write(self, replicate: Replicate, target: Path) -> list[Path]:
+        from parsebench.noise.grammar_output import pharaoh, write_m2
+
+        s = replicate.seed
+        m2_path = target.with_name(target.name + ".m2")
+        align_path = target.with_name(target.name + ".align")
+        self.progress.stage(f"writing seed {s}", len(self.planner.starts) - 1)
+        with atomic_output(target) as out, atomic_output(m2_path) as m2, \
+                atomic_output(align_path) as al:
+            for noisy, pairs, m2_edits in self._pass(replicate):
+                write_sentence(out, noisy, self.conllu)
+                write_m2(m2, noisy.forms, m2_edits)
+                al.write(pharaoh(pairs) + "\n")
+        replicate.files = {"file": str(target), "m2": f"{target}.m2",
+                           "align": f"{target}.align"}
+        return [target, m2_path, align_path]
+
+
+def _tagged(path: Path, tagger: str, progress: Progress) -> list[Sentence]:
+    """The text at PATH with the UPOS, features and heads of TAGGER (a parser spec)."""
+    from parsebench.parsers.run import parse_sentences, read_input, to_conllu
+
+    plain = read_input(path)
+    progress.stage("tagging", len(plain))
+    run = parse_sentences(plain, tagger, progress=lambda _t: progress.advance())
+    return [to_conllu(s, t, run.kind) for s, t in zip(plain, run.timed, strict=True)]

@@ -1,0 +1,99 @@
+"""A learner-like noisy sentence as written: its words and CoNLL-U, the alignment with
+the clean words (Pharaoh) and the M2 edits that correct it, as ERRANT and word aligners
+give them for real learner text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.metrics.wordalign import m2_words
+from parsebench.noise.grammar_types import Edit
+
+
+def apply_edits(s: Sentence, edits: Sequence[Edit]) -> tuple[list[str], list[tuple[int, int]],
+                                                             list[tuple[int, int, str, str]]]:
+    """The noisy words, the alignment (noisy i, clean j) and the M2 edits (noisy start, end,
+    type, clean words) that correct them, for EDITS (sorted, not overlapping)."""
+    noisy: list[str] = []
+    pairs: list[tuple[int, int]] = []
+    m2: list[tuple[int, int, str, str]] = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        for j in range(pos, e.start):
+            pairs.append((len(noisy), j))
+            noisy.append(s.forms[j])
+        at = len(noisy)
+        pairs += [(at + a, e.start + b) for a, b in e.links]
+        noisy += e.noisy
+        m2.append((at, len(noisy), e.type, " ".join(m2_words(s.forms[e.start:e.end]))))
+        pos = e.end
+    for j in range(pos, len(s.forms)):
+        pairs.append((len(noisy), j))
+        noisy.append(s.forms[j])
+    return noisy, sorted(pairs), m2
+
+
+def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[tuple[int, int]],
+                                                                  list[tuple[int, int, str, str]]]:
+    """The noisy sentence as CoNLL-U (its words, empty annotation), alignment and M2 edits.
+
+    Multiword tokens keep their ranges (edits never touch their words); a
+    changed or inserted word's MISC says ``Noise=TYPE``; ``# text`` is the
+    words with the clean text's spacing where words are unchanged.
+    """
+    words, pairs, m2 = apply_edits(s, edits)
+    n = len(words)
+    to_clean = dict(pairs)
+    changed: dict[int, str] = {}
+    for a, b, typ, _ in m2:
+        for k in range(a, b):
+            changed[k] = typ
+    misc = []
+    for i in range(n):
+        j = to_clean.get(i)
+        keep = j is not None and to_clean.get(i + 1) == j + 1 and \
+            "SpaceAfter=No" in s.misc[j].split("|")
+        parts = ["SpaceAfter=No"] if keep else []
+        if i in changed:
+            parts.append(f"Noise={changed[i]}")
+        misc.append("|".join(parts) or "_")
+    clean_to_noisy = {j: i for i, j in pairs}
+    mwt = []
+    for a, b, cols in s.multiword:
+        na, nb = clean_to_noisy.get(a), clean_to_noisy.get(b)
+        if na is not None and nb is not None and nb - na == b - a:
+            tail = "|".join(x for x in cols[9].split("|") if x != "SpaceAfter=No" or
+                            to_clean.get(nb + 1) == b + 1) or "_"
+            mwt.append((na, nb, [f"{na + 1}-{nb + 1}", *cols[1:9], tail]))
+    starts = {m[0]: m for m in mwt}
+    text, i = [], 0
+    while i < n:
+        span = starts.get(i)
+        text.append(span[2][1] if span else words[i])
+        last = span[1] if span else i
+        glued = "SpaceAfter=No" in (span[2][9] if span else misc[last]).split("|")
+        if not glued and last < n - 1:
+            text.append(" ")
+        i = last + 1
+    comments = [c for c in s.comments if not c.startswith("# text = ")]
+    comments.append("# text = " + "".join(text).strip())
+    out = Sentence(forms=words, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
+                   feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
+                   misc=misc, comments=comments, multiword=mwt, line=s.line)
+    return out, pairs, m2
+
+
+def write_m2(fh: TextIO, words: Sequence[str], m2: Sequence[tuple[int, int, str, str]]) -> None:
+    """One M2 block: the noisy words and the edits that correct them (annotator 0)."""
+    fh.write("S " + " ".join(m2_words(list(words))) + "\n")
+    if not m2:
+        fh.write("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
+    for a, b, typ, corr in m2:
+        fh.write(f"A {a} {b}|||{typ}|||{corr or '-NONE-'}|||REQUIRED|||-NONE-|||0\n")
+    fh.write("\n")
+
+
+def pharaoh(pairs: Iterable[tuple[int, int]]) -> str:
+    return " ".join(f"{i}-{j}" for i, j in pairs)

@@ -1,0 +1,161 @@
+"""Lexicons: the words a misspelling must not be, and wordfreq's list read once for both
+that and Zipf frequencies."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from functools import cache
+from pathlib import Path
+
+from parsebench.errors import InputError, read_lines
+
+
+class Lexicon:
+    """Words of the language, lower-cased: misspellings must not be one of them."""
+
+    def __init__(self, words: Iterable[str], name: str) -> None:
+        self.words: AbstractSet[str] = {w.lower() for w in words}
+        self.name = name
+
+    @classmethod
+    def of(cls, freqs: Frequencies) -> Lexicon:
+        """The default lexicon (``wordfreq:LANG``) as the keys of FREQS's table: the same
+        words, held once for both uses."""
+        lex = cls((), freqs.name)
+        lex.words = freqs.bands.keys() if freqs.lowercase else \
+            {w.lower() for w in freqs.bands}
+        return lex
+
+    def __contains__(self, word: str) -> bool:
+        return word.lower() in self.words
+
+    @classmethod
+    def load(cls, spec: str | None, lang: str) -> Lexicon:
+        """SPEC: None (wordfreq for LANG), ``wordfreq:LANG``, a word list, or a hunspell .dic."""
+        if spec is None or spec.startswith("wordfreq"):
+            lang = spec.split(":", 1)[1] if spec and ":" in spec else lang
+            try:
+                import wordfreq
+            except ImportError:  # pragma: no cover - wordfreq is a core dependency
+                raise InputError("the default lexicon needs the wordfreq package") from None
+            from importlib.metadata import version
+
+            kind = "large" if lang in wordfreq.available_languages("large") else "small"
+            if lang not in wordfreq.available_languages(kind):
+                raise InputError(f"wordfreq has no word list for language {lang!r}")
+            # the list changes between releases: the version is part of the setting
+            return cls(wordfreq.iter_wordlist(lang, kind),
+                       f"wordfreq-{version('wordfreq')}-{kind}:{lang}")
+        lines = read_lines(spec)
+        if spec.endswith(".dic"):
+            # hunspell: first line is the entry count, then word[/FLAGS]
+            body = lines[1:] if lines and lines[0].strip().isdigit() else lines
+            words = (ln.split("/", 1)[0].strip() for ln in body)
+        else:
+            words = (ln.strip() for ln in lines)
+        return cls((w for w in words if w and not w.startswith("#")), Path(spec).name)
+
+
+class Frequencies:
+    """wordfreq's word list of LANG read once into one table, word -> band (its index in
+    the list: how many centibels its frequency is below 1, as wordfreq stores it).
+
+    It serves both the lexicon of non-words (its keys) and Zipf lookups (:meth:`zipf`,
+    wordfreq's ``zipf_frequency`` computed the same way on the same list). Through
+    wordfreq's own functions the two took the decoded list (kept in a cache, 40 MB for
+    English), a frequency dict beside it and a set of its words again (33 MB), and a
+    cache of 100,000 lookups; this table is about 28 MB. The list is decoded a band at
+    a time, so it is never held whole either.
+    """
+
+    def __init__(self, lang: str) -> None:
+        import gzip
+
+        try:
+            import msgpack
+            import wordfreq
+        except ImportError:  # pragma: no cover - wordfreq is a core dependency
+            raise InputError("the default lexicon needs the wordfreq package") from None
+        from importlib.metadata import version
+
+        kind = "large" if lang in wordfreq.available_languages("large") else "small"
+        paths = wordfreq.available_languages(kind)
+        if lang not in paths:
+            raise InputError(f"wordfreq has no word list for language {lang!r}")
+        self.lang, self.path = lang, paths[lang]
+        self.name = f"wordfreq-{version('wordfreq')}-{kind}:{lang}"
+        bands: dict[str, int] = {}
+        with gzip.open(self.path, "rb") as fh:
+            unpacker = msgpack.Unpacker(fh, raw=False)
+            n = unpacker.read_array_header()
+            header = unpacker.unpack() if n else None
+            if not isinstance(header, dict) or header.get("format") != "cB" or \
+                    header.get("version") != 1:
+                raise ValueError(f"Unexpected header: {header!r}")
+            for band in range(n - 1):
+                for word in unpacker.unpack():
+                    bands[word] = band  # a word in two bands: the last, as wordfreq
+        self.bands = bands
+        self.lowercase = all(w.lower() == w for w in bands)
+        self._by_band: dict[int | None, float] = {}
+        # zipf() answers as wordfreq's zipf_frequency(word, lang) only if that reads this
+        # list ("best" is the large list where there is one)
+        self.exact = wordfreq.available_languages("best").get(lang) == self.path
+
+    def zipf(self, word: str) -> float:
+        """WORD's frequency on the Zipf scale, 0 for unknown words: wordfreq's
+        ``zipf_frequency(word, lang)``, the same number, from this table. A word of
+        lower-case ASCII letters is its own single token, so its value is its band's
+        (worked out once a band); other words are tokenized as wordfreq does."""
+        if not self.exact:
+            from wordfreq import zipf_frequency
+
+            return float(zipf_frequency(word, self.lang))
+        if word.isascii() and word.isalpha() and word.islower():
+            band = self.bands.get(word)
+            got = self._by_band.get(band)
+            if got is None:
+                got = self._by_band[band] = self._zipf([word])
+            return got
+        from wordfreq.tokens import lossy_tokenize
+
+        return self._zipf(lossy_tokenize(word, self.lang))
+
+    def _zipf(self, tokens: list[str]) -> float:
+        """wordfreq 3's ``_word_frequency`` and ``zipf_frequency`` (minimum 0), step by step."""
+        import wordfreq
+        from wordfreq.language_info import get_language_info
+        from wordfreq.numbers import digit_freq, smash_numbers
+
+        minimum = wordfreq.zipf_to_freq(0.0)
+        freq = minimum
+        if tokens:
+            one_over_result = 0.0
+            for token in tokens:
+                smashed = smash_numbers(token)
+                band = self.bands.get(smashed)
+                if band is None:
+                    break
+                f = wordfreq.cB_to_freq(-band)
+                if smashed != token:
+                    f *= digit_freq(token)
+                one_over_result += 1.0 / f
+            else:
+                freq = 1.0 / one_over_result
+                if get_language_info(self.lang)["tokenizer"] == "jieba":
+                    freq *= wordfreq.INFERRED_SPACE_FACTOR ** -(len(tokens) - 1)
+                unrounded = max(freq, minimum)
+                if unrounded == 0.0:
+                    freq = 0.0
+                else:
+                    leading_zeroes = math.floor(-math.log(unrounded, 10))
+                    freq = round(unrounded, leading_zeroes + 3)
+        return float(round(wordfreq.freq_to_zipf(freq), 2))
+
+
+@cache
+def frequencies(lang: str) -> Frequencies:
+    """One :class:`Frequencies` a language for the whole process."""
+    return Frequencies(lang)

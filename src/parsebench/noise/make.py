@@ -1,0 +1,186 @@
+"""Noise as a library function: :func:`noise` makes what the ``noise`` command makes,
+and the command is only its options, this call and the printing.
+
+The errors are planned once for every replicate (a plan is small: the changes, not
+the text); the noisy text is made a sentence at a time from the source, read again,
+when it is written or asked for, so memory stays flat in the corpus's size.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from parsebench.errors import InputError, check_output
+from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
+from parsebench.noise.kind import Made, Options, Progress, Replicate
+from parsebench.noise.kinds import KINDS
+from parsebench.noise.source import CorpusLike, words_only
+from parsebench.results import result
+
+
+class _Quiet:
+    """A Progress that shows nothing."""
+
+    def stage(self, name: str, total: int | None) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
+          kind: str = "spelling", seed: int = 1, replicates: int = 1, lang: str = "en",
+          lexicon: str | None = None, keyboard: str | None = None,
+          weights: str | Mapping[str, float] | None = None, min_length: int = 2,
+          drop_short: bool = False, types: str | Sequence[str] | None = None,
+          tagger: str | None = None, progress: Progress | None = None) -> Noised:
+    """CORPUS (a CoNLL-U or text file's path, or Sentences) with noise of KIND, planned
+    for seeds SEED..SEED+REPLICATES-1, as ``parsebench noise`` makes it: the keywords
+    are the command's options, checked as it checks them (an InputError in its words).
+    WEIGHTS and TYPES are the options' strings (``sub=2,ins=1``, ``M:DET,R:WO``) or a
+    mapping and a sequence. PROGRESS, if given, is told each stage (``stage(name,
+    total)``) and each sentence (``advance()``); nothing is printed."""
+    got = KINDS.get(kind)
+    if got is None:
+        raise InputError(f"--kind {kind!r}: " + " or ".join(KINDS))
+    options = Options(rate, per_sentence, seed, replicates, lang, lexicon, keyboard, weights,
+                      min_length, drop_short, types, tagger)
+    bars = progress or _Quiet()
+    return Noised(kind, got.make(corpus, options, bars), bars)
+
+
+def replicate_path(out: Path, seed: int, replicates: int) -> Path:
+    """Where a replicate is written: OUT itself, or with several, ``.seedS`` before its
+    extension."""
+    if replicates == 1:
+        return out
+    return out.with_name(f"{out.stem}.seed{seed}{out.suffix}")
+
+
+class Noised:
+    """A noisy corpus, planned for every seed: ``write(path)`` writes the command's files,
+    ``treebank`` is the first replicate's noisy sentences, ``to_dict()`` (once written)
+    the command's ``--json`` object and ``str()`` its summary on standard error."""
+
+    def __init__(self, kind: str, made: Made, progress: Progress | None = None) -> None:
+        self.kind = kind
+        self._made, self._progress = made, progress or _Quiet()
+        self._treebank: list[Sentence] | None = None
+
+    @property
+    def replicates(self) -> list[Replicate]:
+        """One a seed, with its report (the command's JSON figures) and summary."""
+        for r in self._made.replicates:
+            self._made.settle(r)
+        return list(self._made.replicates)
+
+    @property
+    def signature(self) -> str:
+        """What made the noise (method, options, version), as the command's JSON gives it."""
+        return self._made.signature
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What the command prints as ``warning:`` lines."""
+        return tuple(self._made.warnings)
+
+    def write(self, path: str | os.PathLike[str]) -> list[Path]:
+        """Write every replicate as the command does (PATH, or PATH with ``.seedS`` before
+        the extension for each of several; grammar's PATH.m2 and PATH.align and text's
+        PATH.noise.json beside it), each file atomically; return the files written."""
+        out = Path(path)
+        check_output(out)
+        written: list[Path] = []
+        n = len(self._made.replicates)
+        for r in self._made.replicates:
+            written += self._made.write(r, replicate_path(out, r.seed, n))
+        return written
+
+    @property
+    def treebank(self) -> list[Sentence]:
+        """The first replicate's noisy corpus as the file written holds it, made on the
+        first access: CoNLL-U read back as :func:`parsebench.formats.conllu.read_conllu`
+        reads it; text, its words a sentence (every other column ``_``)."""
+        if self._treebank is None:
+            self._progress.stage("reading the noisy corpus", None)
+            noisy = self._made.sentences(self._made.replicates[0])
+            if self._made.conllu:
+                self._treebank = list(iter_sentences(_lines(noisy), "<noise>"))
+            else:
+                self._treebank = [words_only(list(s.forms), k)
+                                  for k, s in enumerate(noisy, 1)]
+        return self._treebank
+
+    def to_dict(self) -> dict[str, Any]:
+        """The command's ``--json`` object: a file's names are in it once it is written."""
+        return {"files": [r.to_dict() for r in self.replicates], "signature": self.signature}
+
+    def to_json(self) -> str:
+        """The command's ``--json`` output."""
+        return result("noise", self.to_dict()).to_json()
+
+    def text(self, timings: bool = False) -> str:
+        """The command's summary, a replicate at a time; with TIMINGS, the lines on how
+        long it took where the command prints them."""
+        lines = []
+        for r in self.replicates:
+            where = f"{r.files['file']} (seed {r.seed})" if "file" in r.files \
+                else f"seed {r.seed}"
+            lines.append(f"{where}: " + r.summary.replace("\n", "\n  "))
+            if timings and r.timing:
+                lines.append(r.timing)
+        if timings and self._made.timing:
+            lines.append(self._made.timing)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<Noised {self.kind}, {len(self._made.replicates)} replicate(s): " \
+               f"{self.signature}>"
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row a replicate: its JSON entry, a breakdown's counts as ``by_type/M:DET``."""
+        out = []
+        for r in self.replicates:
+            row: dict[str, Any] = {}
+            for k, v in r.to_dict().items():
+                if isinstance(v, dict):
+                    row.update({f"{k}/{x}": n for x, n in v.items()})
+                else:
+                    row[k] = v
+            out.append(row)
+        return out
+
+    def to_pandas(self) -> Any:
+        """A DataFrame, one row a replicate (pandas, an optional extra)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - the message is the point
+            raise ImportError("to_pandas needs pandas: pip install 'parsebench[pandas]'") \
+                from None
+        return pd.DataFrame(self.rows())
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: a replicate a row (every string escaped)."""
+        rows = self.rows()
+        cols = list(dict.fromkeys(k for r in rows for k in r))
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>"
+                                         for c in cols) + "</tr>" for r in rows)
+        return (f"<div><b>noise ({html.escape(self.kind)})</b><table><tr>{head}</tr>{body}"
+                f"</table><small>{html.escape(self.signature)}</small></div>")
+
+
+def _lines(sentences: Iterator[Sentence]) -> Iterator[str]:
+    """The CoNLL-U lines of SENTENCES, as the file written holds them."""
+    for s in sentences:
+        buf = io.StringIO()
+        write_conllu([s], buf)
+        yield from buf.getvalue().split("\n")[:-1]

@@ -1,0 +1,169 @@
+"""The kind ``spelling``: Bigert et al.'s misspellings (:mod:`.spelling`) for a run's
+versions and for the noise command's files."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from parsebench.errors import InputError, atomic_output
+from parsebench.formats.conllu import Sentence
+from parsebench.limits import check
+from parsebench.noise.keyboard import KEYBOARDS, Keyboard
+from parsebench.noise.kind import (
+    Level,
+    Options,
+    Plan,
+    Progress,
+    Rebuilt,
+    Replicate,
+    RunCorpus,
+    RunSettings,
+)
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.source import CorpusLike, Source, write_sentence
+from parsebench.noise.spelling import (
+    OPERATIONS,
+    Change,
+    Corpus,
+    Report,
+    Settings,
+    StreamedCorpus,
+    apply_to_conllu,
+    apply_to_sentence,
+    parse_weights,
+    unannotated,
+)
+from parsebench.signature import signature
+
+
+class Spelling:
+    """Bigert et al.'s misspellings: one keyboard edit a word, non-words only."""
+
+    name, title, moves_words = "spelling", "misspellings (one keyboard edit a word)", False
+    weights = dict.fromkeys(OPERATIONS, 1.0)
+    types: tuple[str, ...] = ()
+
+    def key(self, exp: RunSettings, kb: Keyboard) -> str:
+        return signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
+                         weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
+                         min_length=exp.min_length)
+
+    def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
+        lexicon = Lexicon.load(exp.lexicon, exp.lang)
+        plan = Corpus([s.forms for s in corpus.sentences],
+                      [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
+                       for s in corpus.sentences])
+        weights = dict(exp.weights)
+
+        def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
+            rep = plan.plan(Settings(level.rate, level.per_sentence, seed, weights,
+                                     exp.min_length), kb, lexicon)
+            return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
+                    {"words": rep.words, "eligible": rep.eligible,
+                     "misspelled": len(rep.changes), "no_nonword": rep.no_nonword,
+                     "short_sentences": len(rep.short_sentences),
+                     "shortfall": rep.shortfall})
+        return one
+
+    def rebuild(self, sentences: Sequence[Sentence], level: Level, seed: int,
+                changes: Sequence[Sequence[Any]]) -> Rebuilt:
+        report = Report(changes=[Change(*c) for c in changes])
+        return Rebuilt(apply_to_conllu(sentences, report))
+
+    def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Misspelled:
+        return Misspelled(corpus, options, progress)
+
+
+class Misspelled:
+    """The noise command's misspellings of one corpus: every replicate planned from
+    passes over it (:class:`.spelling.StreamedCorpus`), written a sentence at a time."""
+
+    def __init__(self, corpus: CorpusLike, o: Options, progress: Progress) -> None:
+        if o.types is not None or o.tagger is not None:
+            raise InputError("--types and --tagger go with --kind grammar")
+        check("replicates", o.replicates)
+        check("seed", o.seed)
+        w = parse_weights(o.weights)
+        Settings(o.rate, o.per_sentence, o.seed, w, o.min_length).check()
+        kb = Keyboard.load(o.keyboard or KEYBOARDS.get(o.lang, "us-qwerty"))
+        self.options, self.weights, self.progress = o, w, progress
+        self.source = source = Source(corpus)
+        self.conllu = source.conllu
+        self.corpus = StreamedCorpus(source.words, o.min_length)
+        t0 = time.perf_counter()
+        self.lexicon = lex = Lexicon.load(o.lexicon, o.lang)
+        t_lex = time.perf_counter() - t0
+        self.reports: dict[int, Report] = {}
+        self.replicates: list[Replicate] = []
+        for s in range(o.seed, o.seed + o.replicates):
+            t1 = time.perf_counter()
+            report = self.corpus.plan(Settings(o.rate, o.per_sentence, s, w, o.min_length),
+                                      kb, lex)
+            dt = time.perf_counter() - t1
+            self.reports[s] = report
+            self.replicates.append(Replicate(
+                s, {"words": report.words, "eligible": report.eligible,
+                    "misspelled": len(report.changes), "skipped_no_nonword": report.no_nonword,
+                    "short_sentences": len(report.short_sentences),
+                    "shortfall": report.shortfall},
+                report.summary(),
+                f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); lexicon "
+                f"{lex.name} loaded once in {t_lex:.3f} s"))
+        self.keyboard = kb.name
+        self.signature = signature(
+            method="noise", rate=o.rate, per_sentence=o.per_sentence, seed=o.seed,
+            replicates=o.replicates, lexicon=lex.name, keyboard=kb.name,
+            weights=",".join(f"{k}={v:g}" for k, v in w.items()),
+            min_length=o.min_length, drop_short=o.drop_short)
+        self.timing = ""
+        self.warnings: list[str] = []
+
+    def settle(self, replicate: Replicate) -> None:
+        pass  # a plan's report is final
+
+    def sentences(self, replicate: Replicate) -> Iterator[Sentence]:
+        """The noisy sentences: CoNLL-U keeps its words and comments, with the noise in
+        MISC and ``# text`` and no annotation (:func:`.spelling.unannotated`)."""
+        report = self.reports[replicate.seed]
+        short = set(report.short_sentences) if self.options.drop_short else set()
+        by_sentence: dict[int, list[Change]] = {}
+        for c in report.changes:
+            by_sentence.setdefault(c.sentence, []).append(c)
+        if self.conllu:
+            for k, x in enumerate(self.source.sentences()):
+                self.progress.advance()
+                if k not in short:
+                    yield unannotated(apply_to_sentence(x, by_sentence.get(k, ())))
+            return
+        for k, words in enumerate(self.source.lines()):
+            self.progress.advance()
+            if k not in short:
+                for c in by_sentence.get(k, ()):
+                    words[c.token] = c.new
+                yield Sentence(forms=words)
+
+    def write(self, replicate: Replicate, target: Path) -> list[Path]:
+        """TARGET, and for text TARGET.noise.json: the settings and every change, which
+        text has no column for."""
+        s, o = replicate.seed, self.options
+        self.progress.stage(f"writing seed {s}", len(self.corpus.starts) - 1)
+        with atomic_output(target) as fh:
+            for x in self.sentences(replicate):
+                write_sentence(fh, x, self.conllu)
+        replicate.files = {"file": str(target)}
+        if self.conllu:
+            return [target]
+        side = {"settings": {"rate": o.rate, "per_sentence": o.per_sentence, "seed": s,
+                             "lexicon": self.lexicon.name, "keyboard": self.keyboard,
+                             "weights": self.weights, "min_length": o.min_length,
+                             "dropped_short": o.drop_short},
+                "changes": [{"line": c.sentence + 1, "token": c.token + 1, "op": c.op,
+                             "orig": c.orig, "new": c.new} for c in self.reports[s].changes]}
+        path = target.with_name(target.name + ".noise.json")
+        with atomic_output(path) as fh:
+            fh.write(json.dumps(side, ensure_ascii=False, indent=1) + "\n")
+        return [target, path]
