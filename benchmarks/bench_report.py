@@ -22,7 +22,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from parsebench.publish import write_report
+from parsebench.report.pages import write_report
 from parsebench.store import open_existing
 
 

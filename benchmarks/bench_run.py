@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from parsebench.corpus import load_corpus
-from parsebench.experiment import load
 from parsebench.parsers.executor import Executor
-from parsebench.runner import run_experiment
+from parsebench.run.corpus import load_corpus
+from parsebench.run.experiment import load
+from parsebench.run.runner import run_experiment
 from parsebench.store import Store
 from parsebench.versions import Quiet, noise_versions
 

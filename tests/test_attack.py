@@ -13,11 +13,12 @@ import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
 from parsebench.analysis import read_parses
-from parsebench.attack import CachedParser, Options, Parsed, attack, parsed_of, pool_parser
+from parsebench.attack import Options, attack
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
+from parsebench.parsers.cached import CachedParser, Parsed, parsed_of, pool_parser
 from parsebench.parsers.pool import Pool
 from parsebench.parsers.run import blank
 

@@ -123,13 +123,13 @@ def test_a_cached_rerun_scores_nothing_again_unless_settings_or_code_changed(
     """Every score comes from the parses, the settings and the code: with none of them
     changed, the stored scores are taken back (the same results, statistics included);
     a changed setting or other code scores again."""
-    from parsebench import runner, scoring
+    from parsebench.run import runner
+    from parsebench.run.score import score as real
 
     store = tmp_path / "s.sqlite"
     run(tmp_path, [TOY], store, "r1", monkeypatch)
     first = results(store)
     calls: list[str] = []
-    real = scoring.score
 
     def counted(ctx: object) -> object:
         calls.append("score")

@@ -15,7 +15,7 @@ from conftest import needs, shared_path
 from parsebench.formats.conllu import iter_conllu, parse_conllu
 from parsebench.metrics.conll18 import CONLL18
 from parsebench.metrics.deps import evaluate_deps
-from parsebench.report import conll18_table
+from parsebench.report.terminal import conll18_table
 
 GOLD = """# text = Don't stop.
 1-2\tDon't\t_\t_\t_\t_\t_\t_\t_\t_

@@ -326,7 +326,7 @@ def test_a_taggers_output_has_no_attachment_scores(tmp_path: Path) -> None:
     assert all(d[k]["f1"] is None and d[k]["precision"] is None
                for k in ("uas", "las", "clas", "unlabeled", "labeled"))
     assert any("no heads" in w and "n/a" in w for w in d["warnings"])
-    from parsebench.report import deps_table
+    from parsebench.report.terminal import deps_table
     assert "n/a" in deps_table(r, "g", "tags.conllu", "sig") and " 0.00" not in \
         deps_table(r, "g", "tags.conllu", "sig")
 

@@ -7,8 +7,8 @@ import json
 import re
 from xml.etree import ElementTree
 
-from parsebench.browser import html_of, merge
-from parsebench.draw import arcs_of, draw
+from parsebench.report.browser import html_of, merge
+from parsebench.report.draw import arcs_of, draw
 
 WORDS = ["The", "dgo", "barks", "<b>&"]
 CLEAN = [(1, 2, "det"), (2, 3, "nsubj"), (3, 0, "root"), (4, 3, "punct")]

@@ -19,9 +19,9 @@ import pytest
 from conftest import ROOT, needs, shared_path
 
 from parsebench.errors import InputError
-from parsebench.experiment import load
 from parsebench.parsers.executor import Executor
-from parsebench.runner import run_experiment
+from parsebench.run.experiment import load
+from parsebench.run.runner import run_experiment
 from parsebench.store import Store
 
 DEMO_TEXT = ROOT / "src" / "parsebench" / "data" / "demo" / "sample.txt"
@@ -323,10 +323,10 @@ def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
 def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
     """The runner builds Parse objects straight from the analyses; files give the same."""
     from parsebench.analysis import from_sentence
-    from parsebench.corpus import parse_from
     from parsebench.formats.conllu import NO_HEAD
     from parsebench.parsers.base import Analysis, Failure, Timed
     from parsebench.parsers.run import blank, to_conllu
+    from parsebench.run.corpus import parse_from
 
     s = blank(["The", "cta", "sat", "."], ["# text = The cta sat ."])
     s.misc[1] = "Noise=trans|Orig=cat"

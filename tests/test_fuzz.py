@@ -24,7 +24,7 @@ from conftest import DATA, FIXTURES
 
 from parsebench.cli import main
 from parsebench.errors import InputError
-from parsebench.experiment import load
+from parsebench.run.experiment import load
 
 N = int(os.environ.get("PARSEBENCH_FUZZ_N", "600"))
 

@@ -438,7 +438,7 @@ def test_any_annotation_gives_true_records(rows: list[list[tuple[str, str, str, 
 ])
 def test_experiment_noise_kind_errors(tmp_path: Path, noise: str, message: str) -> None:
     from parsebench.errors import InputError
-    from parsebench.experiment import load
+    from parsebench.run.experiment import load
 
     exp = tmp_path / "e.toml"
     exp.write_text(f'name = "e"\n[corpus]\npath = "{LEARNER}"\n[noise]\nper_sentence = [1]\n'
@@ -454,9 +454,9 @@ def test_a_run_with_learner_like_errors_scores_as_the_commands_do(tmp_path: Path
     give on the same sentences and seed; word-by-word methods are left out and said so."""
     needs("ufal.udpipe")
     model = shared_path("models/en_ewt.udpipe")
-    from parsebench.experiment import load
     from parsebench.parsers.executor import Executor
-    from parsebench.runner import run_experiment
+    from parsebench.run.experiment import load
+    from parsebench.run.runner import run_experiment
     from parsebench.store import Store
 
     gold = ewt_head(tmp_path, 120)

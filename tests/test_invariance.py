@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.attack import CachedParser, Parsed, parsed_of
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
 from parsebench.invariance import check, edited, make_edits
+from parsebench.parsers.cached import CachedParser, Parsed, parsed_of
 
 sys.path.insert(0, str(FIXTURES))
 import toy_parsers
@@ -125,7 +125,7 @@ def test_cli_two_parsers_folder_and_text(tmp_path: Path) -> None:
 
 def test_udpipe_on_ewt_sentences() -> None:
     needs("ufal.udpipe")
-    from parsebench.attack import pool_parser
+    from parsebench.parsers.cached import pool_parser
     from parsebench.parsers.pool import Pool
 
     gold = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:100]

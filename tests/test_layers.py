@@ -74,11 +74,29 @@ def test_no_module_imports_its_way_back_to_itself() -> None:
     assert cycles(imports()) == []
 
 
+def _under(name: str, *packages: str) -> bool:
+    """Whether module NAME is one of PACKAGES or lies inside one."""
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
 def test_the_metrics_never_import_what_drives_them() -> None:
-    graph = imports()
-    above = {"parsebench.runner", "parsebench.scoring", "parsebench.cli", "parsebench.report",
-             "parsebench.publish", "parsebench.store", "parsebench.corpus",
-             "parsebench.versions"}
-    for m, deps in graph.items():
-        if m.startswith(("parsebench.metrics", "parsebench.formats", "parsebench.analysis")):
-            assert not deps & above, (m, deps & above)
+    above = ("parsebench.run", "parsebench.cli", "parsebench.api", "parsebench.report",
+             "parsebench.store", "parsebench.versions")
+    for m, deps in imports().items():
+        if _under(m, "parsebench.metrics", "parsebench.formats", "parsebench.analysis"):
+            assert not {d for d in deps if _under(d, *above)}, (m, deps)
+
+
+def test_each_layer_imports_only_the_layers_under_it() -> None:
+    """The parsers and the store know nothing of a run; a run writes the store and never
+    reads its report; the report is drawn from the store; none of them knows the API
+    (api/) or the commands (cli/) that call it."""
+    top = ("parsebench.api", "parsebench.cli")
+    above = {"parsebench.parsers": ("parsebench.run", "parsebench.report", *top),
+             "parsebench.store": ("parsebench.run", "parsebench.report", *top),
+             "parsebench.run": ("parsebench.report", *top),
+             "parsebench.report": top}
+    for m, deps in imports().items():
+        for layer, higher in above.items():
+            if _under(m, layer):
+                assert not {d for d in deps if _under(d, *higher)}, (m, deps)

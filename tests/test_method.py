@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from test_experiment import write_exp
 from test_one_core import _gold
 
-from parsebench.experiment import load
 from parsebench.metrics.method import LevelStats
 from parsebench.metrics.registry import METHODS, columns_of
 from parsebench.parsers.executor import Executor
-from parsebench.runner import run_experiment
+from parsebench.run.experiment import load
+from parsebench.run.runner import run_experiment
 from parsebench.store import Store
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "parsebench"
@@ -59,8 +59,8 @@ def test_pooled_rows_and_keyed_rows_sum_to_the_totals(reps: list[list[dict]]) ->
 
 
 def test_scoring_has_no_function_of_its_own_for_a_method() -> None:
-    """scoring.py loops over the registry: no method's name in it, no per-method code."""
-    text = (SRC / "scoring.py").read_text(encoding="utf-8")
+    """run/score.py loops over the registry: no method's name in it, no per-method code."""
+    text = (SRC / "run" / "score.py").read_text(encoding="utf-8")
     defs = [n.name for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)]
     for m in METHODS:
         assert f'"{m}"' not in text

@@ -12,12 +12,12 @@ import numpy as np
 from conftest import DATA, FIXTURES, needs
 from test_experiment import write_exp
 
-from parsebench.experiment import load
 from parsebench.formats.brackets import Tree, parse_tree, split_trees
 from parsebench.formats.conllu import read_conllu, write_conllu
 from parsebench.metrics.resample import pool_replicates
 from parsebench.parsers.executor import Executor
-from parsebench.runner import run_experiment
+from parsebench.run.experiment import load
+from parsebench.run.runner import run_experiment
 from parsebench.store import Store
 
 

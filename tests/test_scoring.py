@@ -11,13 +11,13 @@ from conftest import needs
 from test_experiment import write_exp
 
 from parsebench.errors import InputError
-from parsebench.experiment import METRICS_KEYS, load
 from parsebench.formats.brackets import parse_tree
 from parsebench.metrics.flat import spans
 from parsebench.parsers.executor import Executor
-from parsebench.publish import write_report
-from parsebench.runner import run_experiment
-from parsebench.scoring import METHODS
+from parsebench.report.pages import write_report
+from parsebench.run.experiment import METRICS_KEYS, load
+from parsebench.run.runner import run_experiment
+from parsebench.run.score import METHODS
 from parsebench.store import Store
 
 SENTENCES = """The old man walked to the station .

@@ -26,7 +26,7 @@ def test_help_imports_no_metric_and_no_numpy() -> None:
     mods = imported("--help")
     assert "parsebench.errors" in mods  # (the cli itself runs as __main__)
     assert not {m for m in mods if m.startswith(("numpy", "parsebench.metrics",
-                                                 "parsebench.analysis", "parsebench.runner",
+                                                 "parsebench.analysis", "parsebench.run.runner",
                                                  "parsebench.store"))}
 
 

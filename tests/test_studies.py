@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.corpus import corrected_typos
 from parsebench.errors import InputError
-from parsebench.experiment import Level, load
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.deps import evaluate_deps
 from parsebench.parsers.executor import Executor
-from parsebench.publish import _bounds_check
-from parsebench.runner import run_experiment
+from parsebench.report.sections import _bounds_check
+from parsebench.run.corpus import corrected_typos
+from parsebench.run.experiment import Level, load
+from parsebench.run.runner import run_experiment
 from parsebench.store import Store
 
 TYPOS = FIXTURES / "typos.conllu"
@@ -197,7 +197,7 @@ def _headline_cells(md: str) -> str:
 
 
 def test_f1_error_bins_are_micro_averaged_from_the_counts() -> None:
-    from parsebench.publish import _error_bins
+    from parsebench.report.sections import _error_bins
 
     def counts(shared: int, u: int, ue: int, g: int, ge: int, n: int) -> dict[str, int]:
         return {"shared": shared, "ungrammatical_deps": u, "ungrammatical_error_deps": ue,

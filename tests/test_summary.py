@@ -10,7 +10,7 @@ from pathlib import Path
 
 from test_experiment import write_exp
 
-from parsebench.summary import tiers
+from parsebench.report.summary import tiers
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]
 HEADS = [2, 3, 0, 6, 6, 3]

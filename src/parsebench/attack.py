@@ -33,9 +33,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from parsebench.analysis import FAILED
 from parsebench.errors import InputError
-from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.formats.conllu import Sentence
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
@@ -48,82 +47,7 @@ from parsebench.noise.spelling import (
     edits,
     unannotated,
 )
-from parsebench.parsers.base import Analysis, Item
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """What the attack reads of a parse: each word's ``HEAD:DEPREL`` (every row
-    ``<failed>`` when the parser failed, as the rows metric counts it) and its UPOS."""
-
-    rows: tuple[str, ...]
-    upos: tuple[str, ...]
-    failed: bool = False
-
-
-def parsed_of(words: Sequence[str], outcome: object) -> Parsed:
-    n = len(words)
-    if not isinstance(outcome, Analysis) or outcome.heads is None:
-        return Parsed((FAILED,) * n, ("_",) * n, True)
-    if outcome.forms is not None and len(outcome.forms) != n:
-        return Parsed((FAILED,) * n, ("_",) * n, True)
-    deprels = outcome.deprels or ["_"] * n
-    rows = tuple(f"{'_' if h == NO_HEAD else h}:{d}"
-                 for h, d in zip(outcome.heads, deprels, strict=True))
-    return Parsed(rows, tuple(outcome.upos) if outcome.upos else ("_",) * n)
-
-
-BatchParser = Callable[[Sequence[tuple[str, ...]]], list[Parsed]]
-"""Parses a batch of sentences (their words) in order."""
-
-
-class CachedParser:
-    """A batch parser behind a dict cache: a sentence's words are parsed once.
-
-    ``calls`` counts the sentences actually sent to the parser, ``hits`` the ones
-    answered from the cache."""
-
-    def __init__(self, parse: BatchParser) -> None:
-        self.parse = parse
-        self.cache: dict[tuple[str, ...], Parsed] = {}
-        self.calls = 0
-        self.hits = 0
-
-    def many(self, variants: Sequence[tuple[str, ...]]) -> list[Parsed]:
-        todo: list[tuple[str, ...]] = []
-        seen: set[tuple[str, ...]] = set()
-        for v in variants:
-            if v in self.cache or v in seen:
-                self.hits += 1
-            else:
-                seen.add(v)
-                todo.append(v)
-        if todo:
-            got = self.parse(todo)
-            if len(got) != len(todo):
-                raise ValueError("the parser answered another number of sentences")
-            self.calls += len(todo)
-            self.cache.update(zip(todo, got, strict=True))
-        return [self.cache[v] for v in variants]
-
-
-def pool_parser(pool: Any) -> BatchParser:
-    """A :class:`BatchParser` over a running :class:`~parsebench.parsers.pool.Pool`."""
-    if pool.kind != "deps":
-        raise InputError(f"parser {pool.spec!r} gives {pool.kind}, not dependency trees: the "
-                         "attack compares heads and relations")
-
-    def parse(batch: Sequence[tuple[str, ...]]) -> list[Parsed]:
-        items = [Item(k, list(w), " ".join(w)) for k, w in enumerate(batch)]
-        return [parsed_of(w, t.outcome) for w, t in zip(batch, pool.parse(items), strict=True)]
-
-    return parse
-
-
-def changed(clean: Parsed, noisy: Parsed, touched: set[int]) -> list[int]:
-    """Words outside TOUCHED whose row differs between the clean and the noisy parse."""
-    return [i for i, (a, b) in enumerate(zip(clean.rows, noisy.rows, strict=True))
-            if i not in touched and a != b]
+from parsebench.parsers.cached import CachedParser, Parsed, changed
 
 
 @dataclass

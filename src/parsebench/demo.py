@@ -22,7 +22,7 @@ from parsebench.metrics.evalb import evaluate_brackets
 from parsebench.metrics.evalb_params import EvalbParams
 from parsebench.metrics.flat import flatten, read_rules, score_spans, spans
 from parsebench.metrics.lin import Selection
-from parsebench.report import deps_table, flat_table
+from parsebench.report.terminal import deps_table, flat_table
 from parsebench.signature import signature
 
 

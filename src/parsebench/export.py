@@ -17,14 +17,15 @@ import io
 from pathlib import Path
 from typing import Any
 
-from parsebench.corpus import Parsed, Version, read_corpus
 from parsebench.errors import InputError, atomic_output, check_folder
-from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.formats.conllu import write_conllu
 from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
-from parsebench.publish import DAMAGE, safe_name
+from parsebench.report.pages import DAMAGE
+from parsebench.report.tables import safe_name
+from parsebench.run.corpus import Parsed, Version, read_corpus
+from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.store import Store, sentence_key
 from parsebench.versions import noise_versions
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsebench.analysis import misc_value
-from parsebench.attack import CachedParser, Parsed, changed
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.spelling import Change, apply_to_sentence
+from parsebench.parsers.cached import CachedParser, Parsed, changed
 
 EDITS = ("propn", "num", "case", "adj")
 SHOWN = 5

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from parsebench.corpus import CorpusData, Version, levels_of
 from parsebench.errors import InputError
-from parsebench.experiment import Experiment
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import Plan
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.spelling import Report, apply_to_conllu
+from parsebench.run.corpus import CorpusData, Version, levels_of
+from parsebench.run.experiment import Experiment
 from parsebench.store import Store
 
 

@@ -49,7 +49,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     from parsebench.metrics.deps import SentenceCounts
     from parsebench.metrics.deps import evaluate_deps as score
     from parsebench.metrics.lin import LabelMap, Selection
-    from parsebench.report import deps_table
+    from parsebench.report.terminal import deps_table
 
     selections = [Selection.parse(s) for s in _as_list(select)]
     label_map = LabelMap.read(labels) if labels else None
@@ -160,7 +160,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
     from parsebench.metrics.flat import evaluate_flat as score
-    from parsebench.report import flat_table
+    from parsebench.report.terminal import flat_table
 
     names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
                                  else categories or ())]

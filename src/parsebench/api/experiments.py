@@ -35,12 +35,14 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     the file, REPORT to NAME-report beside the store. LIMIT and REPLICATES make a small
     version, stored under its own name so that it never replaces the full run."""
     from parsebench.errors import check_folder, check_output
-    from parsebench.experiment import load
     from parsebench.noise.kinds import KINDS
     from parsebench.parsers.executor import Executor
-    from parsebench.publish import safe_name, summary_table, write_report
-    from parsebench.runner import run_experiment
-    from parsebench.scoring import applicability
+    from parsebench.report.pages import write_report
+    from parsebench.report.tables import safe_name
+    from parsebench.report.terminal import summary_table
+    from parsebench.run.experiment import load
+    from parsebench.run.runner import run_experiment
+    from parsebench.run.score import applicability
     from parsebench.store import Store
 
     path = Path(experiment)
@@ -110,7 +112,7 @@ def _drop_if_empty(store_path: Path) -> None:
 def report(store: PathLike, out_dir: PathLike) -> dict[str, Path]:
     """Markdown, one self-contained HTML page, plots, CSV and JSON from a STORE written
     by ``run``, into OUT_DIR; the files written, by kind (html, markdown, csv, json)."""
-    from parsebench.publish import write_report
+    from parsebench.report.pages import write_report
     from parsebench.store import open_existing
 
     with open_existing(Path(store)) as st:

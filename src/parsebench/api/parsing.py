@@ -120,10 +120,11 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
     """Worst-case misspellings: for each sentence, the BUDGET non-word misspellings (as
     noise makes them) that change PARSER's own parse of the other words most, beside
     a random baseline of the same budget."""
-    from parsebench.attack import CachedParser, Options, pool_parser, summary_table
+    from parsebench.attack import Options, summary_table
     from parsebench.attack import attack as search
     from parsebench.noise.keyboard import KEYBOARDS, Keyboard
     from parsebench.noise.lexicon import Lexicon
+    from parsebench.parsers.cached import CachedParser, pool_parser
     from parsebench.parsers.pool import Pool, check_options
 
     opts = Options(budget, candidates, queries, seed, min_length)
@@ -178,9 +179,9 @@ def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, see
     """Invariance tests on a tagged CoNLL-U: edits whose correct parse is the same tree
     (a proper noun, a number or an adjective swapped for another, the first word's case
     changed); how often each parser's parse of the other words changes, per edit type."""
-    from parsebench.attack import CachedParser, pool_parser
     from parsebench.formats.conllu import read_conllu
     from parsebench.invariance import EDITS, check, make_edits, summary_table
+    from parsebench.parsers.cached import CachedParser, pool_parser
     from parsebench.parsers.pool import Pool, check_options
 
     specs = [parsers] if isinstance(parsers, str) else list(parsers)

@@ -54,7 +54,7 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
     from parsebench.analysis import PROJECTIONS, default_projection
     from parsebench.metrics import calibration
     from parsebench.metrics.rows import calibration_sample, rows_report
-    from parsebench.report import rows_table
+    from parsebench.report.terminal import rows_table
 
     if accuracy is not None and not 0 < accuracy <= 1:
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
@@ -92,7 +92,7 @@ def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | 
     that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse."""
     from parsebench.metrics.sentences import score_sentences
     from parsebench.metrics.wordalign import read_alignments
-    from parsebench.report import sentences_table
+    from parsebench.report.terminal import sentences_table
 
     c = _parses(clean)
     names = [name_of(p) for p in noisy]
@@ -119,7 +119,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     from parsebench.inputs import Holds, na_cause, refuse_unparsed
     from parsebench.metrics.robust_f1 import score_corpus
     from parsebench.metrics.wordalign import iter_alignments
-    from parsebench.report import f1_table
+    from parsebench.report.terminal import f1_table
 
     def parses(x: PathLike | Treebank) -> Iterable[Any]:
         if isinstance(x, Treebank):

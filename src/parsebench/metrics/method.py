@@ -1,7 +1,7 @@
 """The one interface of a run's methods, one a paper, and the statistics they give.
 
 A method never loops over levels, replicates or sentences itself, and never pools:
-:func:`parsebench.scoring.score` does that once for all of them. A method says
+:func:`parsebench.run.score.score` does that once for all of them. A method says
 
 - which *variants* of it a run asks for (Bigert's projections, Lin's breakdowns of
   the clean text, the noisy levels; most methods have one), each with its levels;
@@ -55,7 +55,7 @@ class Replicate:
     """The noisy version's label (``rate=0.05/seed=2``), or the clean text's file."""
     pairs: Sequence[Pair]
     source: Any = None
-    """The noisy version itself (:class:`parsebench.corpus.Version`), for a method that
+    """The noisy version itself (:class:`parsebench.run.corpus.Version`), for a method that
     reads the parser's sentences whole (Lin's, through the CoNLL 2018 alignment)."""
 
 
@@ -87,13 +87,13 @@ class Variant:
 
 @dataclass(frozen=True)
 class Method:
-    """A paper's method in a run, listed once in :data:`parsebench.scoring.METHODS`."""
+    """A paper's method in a run, listed once in :data:`parsebench.run.score.METHODS`."""
 
     name: str
     """Its key in ``[metrics]`` and the name of its results."""
     paper: str
     variants: Callable[[Any], list[Variant]]
-    """The run's context (:class:`parsebench.scoring.Context`) -> what it scores there;
+    """The run's context (:class:`parsebench.run.score.Context`) -> what it scores there;
     [] when it does not apply."""
     moved_words: str | None = None
     """What it does when the noise adds, drops or moves words; None: it compares the

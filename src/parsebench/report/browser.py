@@ -4,10 +4,10 @@ The run stores, per parser, the clean words once, each noisy version's
 misspelled words (or, for noise that moves words, each changed sentence's noisy
 words, alignment and error types, filterable by type), the clean parse's arcs
 and a noisy parse's arcs only where they differ from the clean ones
-(:func:`parsebench.runner.browser_data`). The page carries that as JSON and a
+(:func:`parsebench.run.runner.browser_data`). The page carries that as JSON and a
 small script (no library, no network) that filters the (parser, version,
 sentence) triples as the user asks, shows one page of them at a time, and draws
-the picked sentence's clean and noisy parse as :mod:`parsebench.draw` does.
+the picked sentence's clean and noisy parse as :mod:`parsebench.report.draw` does.
 Every text from the data goes into the page through ``textContent``, never as
 markup.
 """
@@ -62,7 +62,8 @@ def html_of(data: dict[str, Any], key: int) -> str:
             f"<script type='application/json' class='pb-data'>{blob}</script></div>")
 
 
-SCRIPT = (Path(__file__).resolve().parent / "data" / "browser.js").read_text(encoding="utf-8")
+SCRIPT = (Path(__file__).resolve().parent.parent / "data" / "browser.js").read_text(
+    encoding="utf-8")
 """The browser's program, once a page."""
 
 

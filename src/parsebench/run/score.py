@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsebench.analysis import Parse, from_sentence
-from parsebench.corpus import CorpusData, Parsed, Version, versions_by_level
-from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.metrics.method import Level as MethodLevel
 from parsebench.metrics.method import LevelStats, Pair, Replicate
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import KINDS
+from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
+from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.signature import signature
 
 Result = tuple[str, str, str, str, str, Any]

@@ -25,14 +25,21 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.analysis import Parse, drawn_arcs, from_sentence, project
-from parsebench.corpus import CorpusData, Parsed, Version, levels_of, load_corpus, versions_by_level
 from parsebench.errors import InputError
-from parsebench.experiment import Experiment, Level, ParserConf
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
-from parsebench.scoring import Context, Result, score
+from parsebench.run.corpus import (
+    CorpusData,
+    Parsed,
+    Version,
+    levels_of,
+    load_corpus,
+    versions_by_level,
+)
+from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.score import Context, Result, score
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
 from parsebench.versions import Progress, Quiet, noise_versions
@@ -146,12 +153,13 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
         progress.note(f"{conf.name}: the attack compares heads and relations; a {kind} "
                       "parser is not attacked")
         return []
-    from parsebench.attack import CachedParser, Options, parsed_of
-    from parsebench.attack import Parsed as AttackParsed
+    from parsebench.attack import Options
     from parsebench.attack import attack as search
-    from parsebench.corpus import parse_from
     from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.lexicon import Lexicon
+    from parsebench.parsers.cached import CachedParser, parsed_of
+    from parsebench.parsers.cached import Parsed as AttackParsed
+    from parsebench.run.corpus import parse_from
 
     budgets, candidates, queries = exp.attack
     kb = Keyboard.load(exp.keyboard or "us-qwerty")
@@ -427,7 +435,7 @@ def scoring_digest() -> str:
     """A digest of parsebench's own code: scores stored by a run of other code are
     computed again, never reused."""
     h = hashlib.sha256()
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the whole package, not run/ alone
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())

@@ -16,13 +16,13 @@ from typing import Any
 
 from parsebench.analysis import Parse, from_sentence, from_tree, misc_value
 from parsebench.errors import InputError
-from parsebench.experiment import Experiment, Level
 from parsebench.formats.brackets import parse_tree
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.wordalign import Alignment
 from parsebench.noise.spelling import Change
 from parsebench.parsers.base import Analysis, Timed
 from parsebench.parsers.run import read_input, to_conllu
+from parsebench.run.experiment import Experiment, Level
 from parsebench.store import Store
 
 

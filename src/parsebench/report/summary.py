@@ -5,7 +5,7 @@ is most accurate on the clean text, which is most robust at each error level,
 which parsers the paired tests cannot separate (tiers), where the noise hurts
 most, and every warning once, naming its figure, parser and levels. Each item
 carries the anchor of the table or plot it comes from (``link``); the report
-(:mod:`parsebench.publish`) renders them at the top of the HTML and Markdown
+(:mod:`parsebench.report.pages`) renders them at the top of the HTML and Markdown
 pages and writes them to results.json as ``summary``.
 
 The paired tests are here too (:func:`pairwise_tests`): the report's

@@ -8,6 +8,7 @@ from parsebench.metrics.conll18 import CONLL18_NAMES, SPAN_METRICS
 from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
+from parsebench.report.tables import pct
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
     from parsebench.metrics.flat import FlatCounts
@@ -270,3 +271,27 @@ def _f1_row(name: str, c: dict[str, Any]) -> str:
             f" {c['shared']:7d} {c['ungrammatical_deps']:7d} "
             f"{c['ungrammatical_error_deps']:6d} {c['grammatical_deps']:7d} "
             f"{c['grammatical_error_deps']:6d}")
+
+
+def summary_table(results: list[tuple[str, str, str, str, str, Any]]) -> str:
+    """The end-of-run table on the terminal: the headline figure of every result."""
+    lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]
+    for parser, metric, proj, level, _sig, v in results:
+        if metric == "rows":
+            g = v.get("gold")
+            head = (f"differs {pct(v['differs'])}  estimate {pct(v['degr_estimate'])}"
+                    + (f"  real {pct(g['degr_real'])}" if g else "")
+                    + (f"  calibrated {pct(v['degr_calibrated'])}"
+                       if "degr_calibrated" in v else ""))
+        elif metric == "sentences":
+            head = f"unlabeled {pct(v['unlabeled'])}  labeled {pct(v['labeled'])}"
+        elif metric == "deps":
+            head = f"UAS {pct(v['uas']['f1'])}  LAS {pct(v['las']['f1'])}"
+        elif metric == "f1":
+            head = f"P {pct(v['precision'])}  R {pct(v['recall'])}  F1 {pct(v['f1'])}"
+        elif metric == "speed":
+            head = f"{v['words_per_second'] or 0:,.0f} words/s, {v['failures']} failures"
+        else:
+            continue
+        lines.append(f"{parser:<16} {metric:<10} {proj:<12} {level:<18} {head}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,319 @@
+"""``parsebench report``: the store's results as Markdown, one HTML page, CSV and JSON.
+
+Every table is built once as a :class:`~parsebench.report.tables.Table` and rendered
+twice (Markdown, HTML), so both show the same numbers; the sections come from
+:mod:`parsebench.report.sections`. Each experiment opens on its summary
+(:mod:`parsebench.report.summary`): the answers, each linked to the table or plot it
+comes from. The HTML page is self-contained: plots are embedded as SVG, the
+style is inline; the only script is the sentence browser's.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from parsebench.errors import InputError, atomic_output, check_folder
+from parsebench.noise.kinds import KINDS
+from parsebench.report.browser import SCRIPT, html_of, merge
+from parsebench.report.browser import STYLE as BROWSER_STYLE
+from parsebench.report.sections import sections
+from parsebench.report.summary import anchor, pairwise_tests, summarize
+from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
+from parsebench.store import Store
+
+
+def _run_table(info: dict[str, Any]) -> Table:
+    cfg, stats = info["config"], info["stats"] or {}
+    kind = cfg.get("kind", "spelling")
+    rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
+            ["noise", KINDS[kind].title + (": " + ", ".join(cfg["types"])
+                                           if cfg.get("types") else "")],
+            ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
+            ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
+            ["sentences parsed in this run", _per_parser(info, "parsed")],
+            ["sentences from the cache", _per_parser(info, "cached")]]
+    if stats:
+        rows.append(["wall time", f"{stats['wall_seconds']:.1f} s ({stats['workers']} "
+                                  f"worker(s), {stats['executor']})"])
+        for name, ps in stats.get("parsers", {}).items():
+            hits = ps["distinct_sentences"] - ps["parsed_sentences"]
+            rows.append([f"{name}: words parsed / naive",
+                         f"{ps['parsed_words']:,} / {ps['naive_words']:,}"])
+            rows.append([f"{name}: distinct sentences, cache hits",
+                         f"{ps['distinct_sentences']:,}, {hits:,} "
+                         f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
+            rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
+    if KINDS[kind].moves_words:
+        from parsebench.run.score import applicability
+
+        rows += [[f"method {name}", what] for name, what in applicability(kind).items()]
+    for e in info.get("earlier", ()):
+        wall = (e["stats"] or {}).get("wall_seconds")
+        rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
+                     f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
+    return Table("Run", ["setting", "value"], rows, numeric=False)
+
+
+def _per_parser(info: dict[str, Any], which: str) -> str:
+    """The run's count of distinct sentences parsed (or taken from the cache), and each
+    parser's share of it when the run says."""
+    total = info.get(which)
+    parsers = (info.get("stats") or {}).get("parsers") or {}
+    parts = []
+    for name, ps in parsers.items():
+        if isinstance(ps, dict) and "parsed_sentences" in ps:
+            n = ps["parsed_sentences"] if which == "parsed" else \
+                ps["distinct_sentences"] - ps["parsed_sentences"]
+            parts.append(f"{name} {n:,}")
+    head = "n/a" if total is None else f"{total:,}"
+    return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
+
+
+def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    out = []
+    for name, run in store.experiments():
+        info = store.run_info(run)
+        info["earlier"] = store.earlier_runs(name, run)
+        out.append((info, list(store.results(name))))
+    if not out:
+        raise InputError("the store has no results yet; run parsebench run first", store.path)
+    return out
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1180px;margin:2em auto;
+padding:0 1em;color:#222}
+.tablewrap{max-width:100%;overflow-x:auto}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}caption{text-align:left;
+font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:left}
+th{background:#f3f3f3;white-space:normal;vertical-align:bottom}
+td{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
+td .ci{color:#666;font-size:12px}table.settings td{white-space:normal;max-width:900px}
+ul.notes{font-size:12px;color:#555;overflow-wrap:anywhere}
+td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto;max-width:100%}
+td.changed{background:#f8b4b4}
+figure{margin:1em 0}figcaption{font-size:13px;color:#444}img{max-width:100%;height:auto}
+section.summary{border:1px solid #bbb;background:#fafafa;padding:.5em 1em;margin:1em 0}
+section.summary li{margin:.4em 0}section.summary svg{display:block;margin:.2em 0}
+.drawn svg text.tag{fill:#2a6f97;font-size:11px}"""
+
+
+def _ranking_svg(item: dict[str, Any]) -> str:
+    """A question's figure: each ranked parser's value and 95% interval on one scale,
+    a shade a tier."""
+    e = html.escape
+    rows = item["ranking"]
+    tier_of = {p: k for k, t in enumerate(item["tiers"]) for p in t}
+    vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
+    lo, hi = min(vals), max(vals)
+    pad = (hi - lo) * 0.1 or 0.01
+    lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
+    name_w, plot_w, row_h = 150, 420, 20
+
+    def x(v: float) -> float:
+        return float(name_w + 10 + plot_w * (v - lo) / ((hi - lo) or 1.0))
+
+    height = row_h * len(rows) + 22
+    out = [f"<svg class='ranking' width='{name_w + plot_w + 80}' height='{height}' "
+           "font-family='sans-serif' font-size='12' role='img' "
+           f"aria-label='{e(item['figure'])} by parser'>"]
+    for k, r in enumerate(rows):
+        y = 12 + k * row_h
+        colour = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b")[
+            tier_of.get(r["parser"], 0) % 5]
+        out.append(f"<text x='{name_w}' y='{y + 4}' text-anchor='end'>{e(r['parser'])}</text>")
+        if r["ci95"]:
+            out.append(f"<line class='interval' x1='{x(r['ci95'][0]):.1f}' y1='{y}' "
+                       f"x2='{x(r['ci95'][1]):.1f}' y2='{y}' stroke='{colour}' "
+                       "stroke-width='2'/>")
+        out.append(f"<circle cx='{x(r['value']):.1f}' cy='{y}' r='4' fill='{colour}'/>"
+                   f"<text x='{name_w + plot_w + 20}' y='{y + 4}'>"
+                   f"{100 * r['value']:.1f}%</text>")
+    yb = height - 6
+    out.append(f"<text x='{name_w + 10}' y='{yb}' fill='#777'>{100 * lo:.0f}%</text>"
+               f"<text x='{name_w + 10 + plot_w}' y='{yb}' fill='#777' text-anchor='end'>"
+               f"{100 * hi:.0f}%</text></svg>")
+    return "".join(out)
+
+
+def _summary_items(s: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The summary's claims in reading order, each with its kind."""
+    items: list[tuple[str, dict[str, Any]]] = []
+    if s.get("accuracy"):
+        items.append(("ranked", s["accuracy"]))
+    items += [("ranked", x) for x in s.get("robustness", [])]
+    items += [("hurts", x) for x in s.get("hurts", [])]
+    return items
+
+
+def _summary_html(s: dict[str, Any], prefix: str) -> str:
+    e = html.escape
+    lis = []
+    for kind, x in _summary_items(s):
+        fig = _ranking_svg(x) if kind == "ranked" else ""
+        tiers = ""
+        if kind == "ranked" and x["tests"]:
+            tiers = (" data-tiers='" + e(json.dumps(x["tiers"])) + "' data-method='"
+                     + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
+        lis.append(f"<li class='{kind}'{tiers}>{e(x['sentence'])} "
+                   f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
+    warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
+                   f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"
+                   for w in s.get("warnings", []))
+    if not lis and not warn:
+        return ""
+    return ("<section class='summary'><h3>Summary</h3><ul>" + "".join(lis) + "</ul>"
+            + (f"<p><b>Warnings</b> ({len(s['warnings'])}, each once)</p><ul>{warn}</ul>"
+               if warn else "") + "</section>")
+
+
+def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
+    lines = [f"- {md_cell(x['sentence'])} ([table](#{prefix}{x['link']}))"
+             for _, x in _summary_items(s)]
+    warn = [f"- {md_cell(w['sentence'])} ([table](#{prefix}{w['link']}))"
+            for w in s.get("warnings", [])]
+    if not lines and not warn:
+        return []
+    return (["### Summary", ""] + lines + [""]
+            + ([f"Warnings ({len(warn)}, each once):", "", *warn, ""] if warn else []))
+
+
+def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]:
+    out = []
+
+    def walk(prefix: str, v: Any, r: dict[str, Any]) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(f"{prefix}.{k}" if prefix else k, x, r)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append([experiment, r["parser"], r["metric"], r["projection"], r["level"],
+                        prefix, repr(v)])
+
+    for r in results:
+        if r["metric"] != "examples":
+            walk("", {k: x for k, x in r["value"].items() if k != "replicates"}, r)
+    return out
+
+
+DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
+           IndexError)
+"""What reading a damaged or crafted store raises: JSON that does not parse (a
+ValueError), text that is not UTF-8, values of the wrong type or missing keys."""
+
+
+def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
+    """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR.
+
+    Everything is built before anything is written, so a store that cannot be read
+    leaves no half report (and no empty plots folder) behind; what the store holds is
+    escaped everywhere it goes into HTML or Markdown.
+    """
+    outdir = check_folder(outdir)
+    try:
+        data = collect(store)
+        md, page, csv_text, images, summaries = _build(data)
+        json_text = json.dumps([{"run": info, "summary": s,
+                                 "results": [r for r in results if r["metric"] != "browser"]}
+                                for (info, results), s in zip(data, summaries, strict=True)],
+                               indent=1, ensure_ascii=False) + "\n"
+        for text in (md, page, csv_text, json_text):
+            text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
+    except DAMAGE as exc:
+        raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())[:120]}); it is damaged, or was not "
+                         "written by parsebench", store.path) from None
+    outdir.mkdir(parents=True, exist_ok=True)
+    if images:
+        (outdir / "plots").mkdir(exist_ok=True)
+    for fname, png in images:
+        _write_bytes(outdir / "plots" / fname, png)
+    files = {"markdown": outdir / "index.md", "html": outdir / "index.html",
+             "csv": outdir / "results.csv", "json": outdir / "results.json"}
+    with atomic_output(files["markdown"]) as fh:
+        fh.write(md)
+    with atomic_output(files["html"]) as fh:
+        fh.write(page)
+    with atomic_output(files["csv"]) as fh:
+        fh.write(csv_text)
+    with atomic_output(files["json"]) as fh:
+        fh.write(json_text)
+    return files
+
+
+def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+           ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
+    """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
+    of each experiment of DATA."""
+    md: list[str] = ["# parsebench report", ""]
+    body: list[str] = ["<h1>parsebench report</h1>"]
+    csv_rows: list[list[str]] = []
+    images: list[tuple[str, bytes]] = []
+    summaries: list[dict[str, Any]] = []
+    browsers = 0
+    for info, all_results in data:
+        name = str(info["experiment"])
+        prefix = anchor(name) + "--"
+        # the browser's data goes into the page only, not into the tables, CSV or JSON
+        results = [r for r in all_results if r["metric"] != "browser"]
+        tests = pairwise_tests(results)
+        summary = summarize(results, tests)
+        summaries.append(summary)
+        run_table = _run_table(info)
+        md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
+               table_md(run_table, prefix), ""]
+        body += [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2>",
+                 _summary_html(summary, prefix), table_html(run_table, prefix)]
+        for sec in sections(results, tests):
+            md += [f"### {md_cell(sec.title)}", ""]
+            body.append(f"<h3>{html.escape(sec.title)}</h3>")
+            for t in sec.tables:
+                md += [table_md(t, prefix), ""]
+                body.append(table_html(t, prefix))
+            for fname, caption, plot in sec.images:
+                ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
+                # the whole name comes from data (experiment, parser, projection)
+                fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
+                images.append((fname, plot.png))
+                md += [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
+                       f"*{md_cell(caption)}*", ""]
+                body.append(f"<figure id='{ident}' data-points='{plot.points}' "
+                            f"data-intervals='{plot.intervals}'><img alt='"
+                            f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
+                            f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
+                            f"{html.escape(caption)}</figcaption></figure>")
+            md += sec.md_extra + ([""] if sec.md_extra else [])
+            body += sec.html_extra
+        merged = merge([(r["parser"], r["value"]) for r in all_results
+                        if r["metric"] == "browser"])
+        if merged is not None:
+            title = "Sentence browser"
+            note = ("Every sentence of every noisy version and parser: filter them, then "
+                    "click a row to draw its clean and noisy parse.")
+            md += [f"### {title}", "", note + " It is in index.html (it needs the page's "
+                   "script).", ""]
+            body += [f"<h3>{title}</h3><p>{html.escape(note)}</p>",
+                     html_of(merged, browsers)]
+            browsers += 1
+        csv_rows += _csv_rows(results, name)
+    script = f"<script>{SCRIPT}</script>"
+    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
+            "<meta name='viewport' content='width=device-width'>"
+            f"<style>{STYLE}{BROWSER_STYLE}</style></head><body>" + "\n".join(body)
+            + script + "</body></html>\n")
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
+    w.writerows(csv_rows)
+    return "\n".join(md) + "\n", page, buf.getvalue(), images, summaries
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)

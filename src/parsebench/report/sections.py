@@ -1,0 +1,574 @@
+"""The report's sections, one function a method: Bigert et al.'s rows, Kakkonen's
+sentences, Lin's dependencies and where noise hurts them, Hashemi & Hwa's robustness
+F1 and learner-like errors by type, EVALB's brackets and flat keys, the attack, the
+paired tests between parsers and the speed, each from an experiment's results to a
+:class:`~parsebench.report.tables.Section`, all listed once in :func:`sections`. Each
+number's signature is printed under its table; a 95% interval stands beside its figure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
+
+from parsebench.metrics.robust_f1 import F1Counts
+from parsebench.present import interval, value
+from parsebench.report.examples import examples_section
+from parsebench.report.plots import (
+    DegradationPoint,
+    GroupPoint,
+    LevelSeries,
+    against_level,
+    by_group,
+    degradation,
+    heatmap,
+    relation_bars,
+    time_by_length,
+)
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES, anchor
+from parsebench.report.tables import Section, Table, pct, safe_name
+
+
+def _dig(d: Any, path: tuple[str, ...]) -> Any:
+    """The value at PATH in nested dicts, None where a key is missing."""
+    for k in path:
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
+
+
+CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
+           "a sentence together); it measures the sample of sentences, the ± the noise")
+
+
+ci95 = interval
+
+
+def _sig(r: dict[str, Any]) -> str:
+    """A result's signature without its level, for a table that has one row a level."""
+    return re.sub(r"level:[^|]*\|", "", r["signature"])
+
+
+def _level_order(label: str) -> tuple[int, float]:
+    if label == "clean":
+        return (0, 0.0)
+    mode, _, value = label.partition("=")
+    if mode not in ("rate", "per-sentence"):
+        return (3, 0.0)
+    return (1 if mode == "rate" else 2, float(value))
+
+
+def _by(results: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
+    return sorted((r for r in results if r["metric"] == metric),
+                  key=lambda r: (r["parser"], r["projection"], _level_order(r["level"])))
+
+
+def _rows_section(results: list[dict[str, Any]]) -> Section | None:
+    rows = _by(results, "rows")
+    if not rows:
+        return None
+    sec = Section("Degradation, row by row (Bigert et al., Tables 3-12)")
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["parser"], r["projection"]), []).append(r)
+    lines: dict[str, dict[str, list[DegradationPoint]]] = {}
+    for (parser, proj), rs in groups.items():
+        has_gold = any("gold" in r["value"] for r in rs)
+        has_cal = any("degr_calibrated" in r["value"] for r in rs)
+        # two tables a parser and projection, so that each fits a 1,280 px window
+        headers = ["error level", "misspelled", "parse differs", "95% CI", "degr. lower",
+                   "degr. upper", "degr. estimate", "95% CI"]
+        acc_headers = ["error level", "acc. lower", "acc. upper", "acc. estimate"]
+        if has_gold:
+            headers += ["real degr.", "95% CI", "within bounds"]
+            acc_headers += ["real acc."]
+        if has_cal:
+            headers += ["calibrated degr.", "95% interval"]
+        t = Table(f"{parser}, {proj}: degradation", headers, [],
+                  anchor=anchor("rows", parser, proj))
+        acc = Table(f"{parser}, {proj}: accuracy under noise", acc_headers, [])
+        for r in rs:
+            v = r["value"]
+            row = [v["error_level_label"], pct(v["error_level"]), pct(v["differs"]),
+                   ci95(v, "differs"), pct(v["degr_lower"]), pct(v["degr_upper"]),
+                   pct(v["degr_estimate"]), ci95({"ci95": {"e": _estimate_ci(v)}}, "e")]
+            acc_row = [v["error_level_label"], pct(v["acc_lower"]), pct(v["acc_upper"]),
+                       pct(v["acc_estimate"])]
+            if has_gold:
+                g = v.get("gold", {})
+                wb = g.get("within_bounds")
+                row += [pct(g.get("degr_real")), ci95(v, "degr_real"),
+                        "–" if wb is None else (("yes" if wb else "no") if isinstance(wb, bool)
+                                                else f"{100 * float(wb):.0f}% of runs")]
+                acc_row.append(pct(g.get("acc_real")))
+            if has_cal:
+                cal = v.get("calibration")
+                row.append(pct(v.get("degr_calibrated")))
+                if isinstance(cal, dict) and isinstance(cal.get("interval"), list):
+                    lo, hi = cal["interval"]
+                    row.append(f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+                else:
+                    row.append("per replicate")
+            t.rows.append(row)
+            acc.rows.append(acc_row)
+            for w in v.get("warnings", []):
+                note = f"warning ({v['error_level_label']}): {w}"
+                if note not in t.notes:
+                    t.notes.append(note)
+        t.notes += [CI_NOTE + "; the estimate's interval is parse differs' scaled as the "
+                    "estimate is (3/4 of it over the clean accuracy, which is fixed)",
+                    "signature: " + _sig(rs[0])]
+        sec.tables += [t, acc]
+        points = lines.setdefault(proj, {})
+        for r in rs:
+            v = r["value"]
+            x, lo, hi, est = (value(v.get(k)) for k in ("error_level", "degr_lower",
+                                                        "degr_upper", "degr_estimate"))
+            if None in (x, lo, hi, est):
+                continue
+            stats = (v.get("stats") or {}).get("differs")
+            points.setdefault(parser, []).append({
+                "x": x, "lower": lo, "upper": hi, "estimate": est,
+                "estimate_ci": _estimate_ci(v),
+                "real": value(_dig(v, ("gold", "degr_real"))),
+                "real_ci": (v.get("ci95") or {}).get("degr_real"),
+                "calibrated": value(v.get("degr_calibrated")),
+                "sentences": len(stats) if isinstance(stats, list) else None})
+    check = _bounds_check(groups)
+    if check is not None:
+        sec.tables.insert(0, check)
+    for proj, by_parser in lines.items():
+        if any(by_parser.values()):
+            real = any(p.get("real") is not None for pts in by_parser.values() for p in pts)
+            cal = any(p.get("calibrated") is not None for pts in by_parser.values()
+                      for p in pts)
+            sec.images.append((f"degradation-{proj.replace('+', '-')}.png",
+                               f"Degradation of the {proj} rows against the share of "
+                               "misspelled words, one colour a parser: the band between "
+                               "Bigert et al.'s bounds, the estimate solid"
+                               + (", the real degradation against the gold key dashed"
+                                  if real else "")
+                               + (", the calibrated estimate dotted" if cal else "")
+                               + "; bars: 95% intervals over sentences",
+                               degradation(f"Degradation ({proj})", by_parser)))
+    return sec
+
+
+def _estimate_ci(v: dict[str, Any]) -> list[float] | None:
+    """The unsupervised estimate's 95% interval over sentences: the estimate is
+    3/4 (1 - acr_0n) / acr with acr fixed, and 1 - acr_0n is the parse-differs share,
+    so its interval is parse differs' scaled the same way."""
+    iv = (v.get("ci95") or {}).get("differs")
+    acr = value(v.get("acr"))
+    if not isinstance(iv, list) or len(iv) != 2 or None in iv or not acr:
+        return None
+    return [0.75 * float(iv[0]) / acr, 0.75 * float(iv[1]) / acr]
+
+
+def _bounds_check(groups: dict[tuple[str, str], list[dict[str, Any]]]) -> Table | None:
+    """How the unsupervised estimates fared against the gold: the share of runs (level
+    x replicate) whose real degradation lies within the bounds, and |estimate - real|."""
+    t = Table("The estimates against the real degradation (every level and replicate)",
+              ["parser", "projection", "runs", "real within bounds", "mean |estimate - real|",
+               "max |estimate - real|", "mean estimate - real"], [])
+    for (parser, proj), rs in groups.items():
+        runs = [x for r in rs for x in (r["value"].get("replicates") or [r["value"]])
+                if isinstance(x.get("gold"), dict) and x.get("degr_estimate") is not None]
+        if not runs:
+            continue
+        inside = sum(bool(x["gold"]["within_bounds"]) for x in runs)
+        diffs = [x["degr_estimate"] - x["gold"]["degr_real"] for x in runs]
+        t.rows.append([parser, proj, str(len(runs)),
+                       f"{inside}/{len(runs)} ({100 * inside / len(runs):.0f}%)",
+                       f"{100 * sum(map(abs, diffs)) / len(diffs):.2f} points",
+                       f"{100 * max(map(abs, diffs)):.2f} points",
+                       f"{100 * sum(diffs) / len(diffs):+.2f} points"])
+    return t if t.rows else None
+
+
+def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "sentences")
+    if not rs:
+        return None
+    sec = Section("Sentence robustness (Kakkonen, Table 1)")
+    t = Table("Robustness: share of a noisy sentence's structure kept from the clean parse",
+              ["parser", "error level", "sentences", "failures", "unlabeled", "95% CI",
+               "labeled", "95% CI"], [], anchor="sentences")
+    series: dict[str, LevelSeries] = {}
+    for r in rs:
+        v = r["value"]
+        t.rows.append([r["parser"], v["error_level_label"], str(v["sentences"]),
+                       str(v["failures"]), pct(v["unlabeled"]), ci95(v, "unlabeled"),
+                       pct(v["labeled"]), ci95(v, "labeled")])
+        reps = v.get("replicates") or [{"unlabeled": v["unlabeled"], "labeled": v["labeled"]}]
+        for key in ("unlabeled", "labeled"):
+            vals = [x[key] for x in reps if x[key] is not None]
+            iv = (v.get("ci95") or {}).get(key) or [None, None]
+            if vals:
+                series.setdefault(f"{r['parser']} @ {key}", []).append(
+                    (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals),
+                     *iv[:2]))
+    t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
+    sec.tables.append(t)
+    if series:
+        sec.images.append(("robustness.png", "Sentence robustness against error level: one "
+                           "colour a parser, unlabeled solid, labeled dashed; bands: the "
+                           "replicates' min-max; bars: 95% intervals over sentences",
+                           against_level("Sentence robustness (Kakkonen)",
+                                         "robustness (%)", series)))
+    return sec
+
+
+def _pr_row(name: str, b: dict[str, Any], extra: Sequence[str] = ()) -> list[str]:
+    return [name, str(b["labeled"]["key"]), str(b["labeled"]["answer"]),
+            pct(b["unlabeled"]["precision"]), pct(b["unlabeled"]["recall"]),
+            pct(b["labeled"]["precision"]), pct(b["labeled"]["recall"]), *extra]
+
+
+PR_HEADERS = ["key deps", "answer deps", "unlabeled P", "unlabeled R", "labeled P",
+              "labeled R"]
+BREAKDOWNS = {
+    "deprel": "by relation, the 15 most frequent in the key (Lin, Table 18.3 style)",
+    "group": "by relation group (Lin, Table 18.3)",
+    "preposition": "attachment of prepositional phrases, the ten most frequent "
+                   "prepositions (Lin, Table 18.4)",
+    "category": "by genre, with parse speed (Lin, Table 18.2)",
+    "upos": "by part of speech of the dependent",
+    "word": "by dependent word, the 15 most frequent",
+}
+TOP = {"deprel": 15, "preposition": 10, "word": 15}
+
+
+def _deps_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "deps")
+    if not rs:
+        return None
+    sec = Section("Dependency evaluation against the gold key (Lin; CoNLL 2018 UAS/LAS)")
+    t = Table("Accuracy, clean and at each error level (replicates pooled)",
+              ["parser", "input", "UAS", "LAS", "LAS 95% CI", "unlabeled P", "unlabeled R",
+               "labeled P", "labeled R"], [], anchor="deps-accuracy")
+    bars: dict[str, dict[str, float]] = {}
+    for r in rs:
+        v = r["value"]
+        if r["projection"] == "deprel":
+            t.rows.append([r["parser"], r["level"], pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
+                           ci95(v, "las"), pct(v["unlabeled"]["precision"]),
+                           pct(v["unlabeled"]["recall"]), pct(v["labeled"]["precision"]),
+                           pct(v["labeled"]["recall"])])
+        for w in v.get("warnings", []):  # e.g. another annotation scheme than the gold's
+            note = f"warning ({r['parser']}): {w}"
+            if ("scheme" in w or "no heads" in w) and note not in t.notes:
+                t.notes.append(note)
+        if r["level"] != "clean" or not v.get("by"):
+            continue
+        by = r["projection"]
+        items = sorted(v["by"].items(), key=lambda kv: -kv[1]["labeled"]["key"])
+        items = items[:TOP[by]] if by in TOP else items
+        extra = ["words/s"] if by == "category" else []
+        sub = Table(f"{r['parser']}: {BREAKDOWNS.get(by, 'by ' + by)}, clean text",
+                    [by, *PR_HEADERS, *extra],
+                    [_pr_row(k, b, [f"{b['words_per_second']:,.0f}"
+                                    if b.get("words_per_second") else "–"] if extra else [])
+                     for k, b in items])
+        sub.notes.append("signature: " + r["signature"])
+        sec.tables.append(sub)
+        if by == "deprel":
+            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in items
+                                 if b["labeled"]["recall"] is not None}
+    t.notes.append("signature: " + _sig(rs[0]))
+    sec.tables.insert(0, t)
+    if bars:
+        sec.images.append(("relations.png", "Labeled recall by relation (clean text, the 15 "
+                           "most frequent relations of the key)",
+                           relation_bars("Recall by relation", bars)))
+    return sec
+
+
+GROUP_ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"],
+               "sentence-length": ["1-10", "11-20", "21-30", "31-40", "41+"]}
+
+
+def _where_section(results: list[dict[str, Any]]) -> Section | None:
+    """Where the errors fall, clean and noisy (MaltEval's breakdowns): labeled F1 of the
+    arcs by their length and by the length of their sentence, and each parser's
+    relation confusions on the clean text."""
+    rs = [r for r in _by(results, "deps") if r["projection"] == "deprel"
+          and isinstance(r["value"], dict) and r["value"].get("breakdowns")]
+    if not rs:
+        return None
+    sec = Section("Where does noise hurt? Accuracy by arc length and sentence length")
+    for breakdown, groups in GROUP_ORDER.items():
+        t = Table(f"Labeled attachment F1 by {breakdown.replace('-', ' ')} (the root's arc "
+                  "included; key arcs grouped by the gold, answer arcs by the parse)",
+                  ["parser", "input", *groups], [], anchor=f"where-{breakdown}")
+        series: dict[str, dict[str, GroupPoint]] = {}
+        for r in rs:
+            by = r["value"]["breakdowns"].get(breakdown, {})
+            cells = []
+            for g in groups:
+                f1 = (by.get(g) or {}).get("labeled", {}).get("f1")
+                iv = _group_ci(r["value"], breakdown, g)
+                cells.append(pct(f1) + (" " + ci95({"ci95": {"g": iv}}, "g") if iv else ""))
+                if f1 is not None:
+                    series.setdefault(f"{r['parser']} @ {r['level']}", {})[g] = (
+                        f1, *(iv or (None, None)))
+            t.rows.append([r["parser"], r["level"], *cells])
+        counts = {g: (rs[0]["value"]["breakdowns"].get(breakdown, {}).get(g) or {})
+                  .get("labeled", {}).get("key") for g in groups}
+        t.notes.append("gold arcs a group (the first row's input): " + ", ".join(
+            f"{g} {n:,}" for g, n in counts.items() if n is not None))
+        sec.tables.append(t)
+        if series:
+            what = breakdown.replace("-", " ")
+            sec.images.append((f"by-{breakdown}.png", f"Labeled F1 by {what}: one colour a "
+                               "parser, filled markers the clean text, open markers the "
+                               "error levels, side by side within a group (no line: the "
+                               "groups are categories); bars: 95% intervals over sentences",
+                               by_group(f"Labeled F1 by {what}", "labeled F1 (%)",
+                                        groups, series)))
+    for r in rs:
+        conf = r["value"].get("confusion")
+        if r["level"] == "clean" and conf and conf.get("labels"):
+            sec.images.append((f"confusion-{safe_name(r['parser'])}.png",
+                               f"{r['parser']}: relation confusions on the clean text (rows: "
+                               "gold, shares of its aligned words; the 12 most frequent "
+                               "relations, the rest pooled)",
+                               heatmap(f"{r['parser']}: gold relation by parsed relation",
+                                       conf["labels"], conf["matrix"])))
+    return sec
+
+
+def _group_ci(v: dict[str, Any], breakdown: str, group: str) -> list[float] | None:
+    """A breakdown group's 95% interval over sentences, where the run stored one."""
+    iv = ((v.get("ci95") or {}).get("breakdowns") or {}).get(breakdown, {}).get(group) \
+        if isinstance((v.get("ci95") or {}).get("breakdowns"), dict) else None
+    return iv if isinstance(iv, list) and len(iv) == 2 and None not in iv else None
+
+
+def _lowest_f1_first(r: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """A robustness F1 result's error types, the lowest F1 first (n/a last)."""
+    types = r["value"].get("by_type") or {}
+    return sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
+
+
+def _types_section(results: list[dict[str, Any]]) -> Section | None:
+    """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
+    LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
+    rs = [r for r in _by(results, "f1") if r["level"] != "corrected"]
+    if not rs:
+        return None
+    rs.sort(key=lambda r: (r["parser"], _level_order(r["level"])))
+    t = Table("Robustness F1 of the noisy parse against the clean one, and attachment "
+              "against the gold key, through the errors' alignment",
+              ["parser", "error level", "sentences", "F1", "95% CI", "aligned LAS",
+               "LAS 95% CI"],
+              [[r["parser"], r["value"]["error_level_label"], str(r["value"]["sentences"]),
+                pct(r["value"]["f1"]), ci95(r["value"], "f1"),
+                pct((r["value"].get("accuracy") or {}).get("las")),
+                ci95(r["value"], "aligned_las")] for r in rs], anchor="types")
+    t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
+    by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
+               "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
+                                            "95% CI", "aligned LAS", "LAS 95% CI"], [],
+               anchor="types-by-type")
+    for r in rs:
+        by.rows += [[r["parser"], r["value"]["error_level_label"], k, str(v["sentences"]),
+                     pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
+                     ci95(v, "aligned_las")] for k, v in _lowest_f1_first(r)]
+    ops = Table("By operation: M (a word missing), U (a word unnecessary), R (a word "
+                "replaced, reordered, split or merged)",
+                ["parser", "error level", "operation", "sentences", "F1", "95% CI",
+                 "aligned LAS", "LAS 95% CI"], [])
+    for r in rs:
+        for op, v in (r["value"].get("by_operation") or {}).items():
+            ops.rows.append([r["parser"], r["value"]["error_level_label"], op,
+                             str(v["sentences"]), pct(v["f1"]), ci95(v, "f1"),
+                             pct(v["accuracy"]["las"]), ci95(v, "aligned_las")])
+    return Section("Learner-like errors by type (Hashemi & Hwa through the alignment)",
+                   [x for x in (t, ops, by) if x.rows])
+
+
+def _f1_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = [r for r in _by(results, "f1") if r["level"] == "corrected"]
+    if not rs:
+        return None
+    t = Table("Robustness F1 of ungrammatical sentences against their corrections",
+              ["parser", "precision", "recall", "F1", "95% CI", "shared", "ungrammatical deps",
+               "grammatical deps"],
+              [[r["parser"], pct(r["value"]["precision"]), pct(r["value"]["recall"]),
+                pct(r["value"]["f1"]), ci95(r["value"], "f1"), str(r["value"]["shared"]),
+                str(r["value"]["ungrammatical_deps"]), str(r["value"]["grammatical_deps"])]
+               for r in rs])
+    t.notes.append("signature: " + rs[0]["signature"])
+    sec = Section("Robustness F1 (Hashemi & Hwa)", [t])
+    by = Table("Robustness F1 by the number of errors in the sentence (word edits against "
+               "the correction)", ["parser", "errors", "sentences", "precision", "recall",
+                                   "F1"], [])
+    for r in rs:
+        by.rows += [[r["parser"], *row] for row in _error_bins(r["value"].get("by_errors", {}))]
+    if by.rows:
+        sec.tables.append(by)
+    typed = Table("By ERRANT's error type (each sentence counts under the types of its "
+                  "errors; ERRANT aligned and typed every pair); lowest F1 first",
+                  ["parser", "type", "sentences", "F1", "95% CI"], [])
+    for r in rs:
+        typed.rows += [[r["parser"], k, str(v["sentences"]), pct(v["f1"]), ci95(v, "f1")]
+                       for k, v in _lowest_f1_first(r) if v["sentences"] >= 10]
+    if typed.rows:
+        typed.notes.append("types with fewer than 10 sentences are left out (results.json "
+                           "has them)")
+        sec.tables.append(typed)
+    return sec
+
+
+def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
+    """EVALB's brackets and the flat key of a constituency parser's noisy parses, each
+    against its clean parse (no gold trees needed)."""
+    ev = {(r["parser"], r["level"]): r for r in _by(results, "evalb")}
+    fl = {(r["parser"], r["level"]): r for r in _by(results, "flat")}
+    keys = sorted(set(ev) | set(fl), key=lambda k: (k[0], _level_order(k[1])))
+    if not keys:
+        return None
+    t = Table("Structure of the clean parse kept in the noisy one",
+              ["parser", "error level", "sentences", "EVALB recall", "EVALB precision",
+               "EVALB F", "95% CI", "flat-key recall", "95% CI", "conformance", "95% CI"], [],
+              anchor="brackets")
+    series: dict[str, LevelSeries] = {}
+    for k in keys:
+        e = ev[k]["value"] if k in ev else {}
+        f = fl[k]["value"] if k in fl else {}
+        label = (e or f)["error_level_label"]
+        t.rows.append([k[0], label, str((e or f)["sentences"]),
+                       pct(e.get("recall")), pct(e.get("precision")), pct(e.get("f1")),
+                       ci95(e, "f1"), pct(f.get("recall")), ci95(f, "recall"),
+                       pct(f.get("conformance")), ci95(f, "conformance")])
+        for name, v, res, key in (("EVALB F", e.get("f1"), e, "f1"),
+                                  ("conformance", f.get("conformance"), f, "conformance")):
+            if v is not None:
+                iv = (res.get("ci95") or {}).get(key) or [None, None]
+                series.setdefault(f"{k[0]} @ {name}", []).append((label, v, v, v, *iv[:2]))
+    t.notes += ["The key is each sentence's clean parse: EVALB's labeled brackets (no "
+                "label deleted) and Gaizauskas et al.'s recall and conformance against its "
+                "unlabeled spans (flattened by the experiment's rules, if any). A failed "
+                "noisy parse is the flat (PARSE-FAILED ...) tree: it matches little and "
+                "crosses nothing. Replicates pooled.", CI_NOTE]
+    t.notes += ["signature: " + _sig(r) for r in (next(iter(ev.values()), None),
+                                                  next(iter(fl.values()), None)) if r]
+    sec = Section("Brackets under noise (EVALB; flat keys, Gaizauskas et al.)", [t])
+    if series:
+        sec.images.append(("brackets.png", "Brackets of the clean parse kept, against error "
+                           "level: one colour a parser, EVALB F solid, conformance dashed; "
+                           "bars: 95% intervals over sentences",
+                           against_level("Brackets kept (clean parse as key)", "%",
+                                         series)))
+    return sec
+
+
+ERROR_BINS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3", 3, 3), ("4-6", 4, 6),
+              ("7+", 7, 10**9))
+
+
+def _error_bins(by_errors: dict[str, dict[str, Any]]) -> list[list[str]]:
+    """Robustness F1 of the sentences with 0, 1, 2, 3, 4-6 and 7+ errors, micro-averaged
+    from the counts (the JSON keeps every count)."""
+    rows = []
+    for label, lo, hi in ERROR_BINS:
+        got = [b for n, b in by_errors.items() if lo <= int(n) <= hi]
+        if not got:
+            continue
+        c = F1Counts()
+        for b in got:
+            c.add(F1Counts(**{f.name: b[f.name] for f in fields(F1Counts)}))
+        rows.append([label, str(c.sentences), pct(c.precision), pct(c.recall), pct(c.f1)])
+    return rows
+
+
+def _speed_section(results: list[dict[str, Any]]) -> Section | None:
+    rs = _by(results, "speed")
+    if not rs:
+        return None
+    t = Table("Parser speed on the distinct sentences of the corpus (clean and noisy)",
+              ["parser", "sentences", "words", "failures", "parse seconds", "words/s"],
+              [[r["parser"], str(r["value"]["sentences"]), str(r["value"]["words"]),
+                str(r["value"]["failures"]), f"{r['value']['parse_seconds']:.2f}",
+                f"{r['value']['words_per_second'] or 0:,.0f}"] for r in rs])
+    series: dict[str, Sequence[tuple[int, float]]] = {
+        r["parser"]: [(int(n), d["mean"]) for n, d in
+                            sorted(r["value"]["seconds_by_length"].items(),
+                                   key=lambda kv: int(kv[0]))] for r in rs}
+    return Section("Speed (Lin, Fig. 18.1)", [t], [("time-by-length.png",
+                                                     "Mean parse time of the distinct "
+                                                     "sentences of each length, one line a "
+                                                     "parser (a measurement of this machine, "
+                                                     "no interval)",
+                                                     time_by_length(series))])
+
+
+def _attack_section(results: list[dict[str, Any]]) -> Section | None:
+    """``[attack]``: the worst case at each budget beside random misspellings at the same
+    budget (docs/attack.md); the attacked sentences are drawn with the examples."""
+    rs = _by(results, "attack")
+    if not rs:
+        return None
+
+    def share(x: Any) -> str:
+        return pct(x["rate"]) if isinstance(x, dict) else "n/a"
+
+    def iv(x: Any) -> str:
+        return interval({"ci95": {"x": x.get("ci95") if isinstance(x, dict) else None}},
+                        "x")
+
+    rows = []
+    for r in rs:
+        v = r["value"]
+        rand = v.get("random") or {}
+        ratio = v.get("ratio") or {}
+        rci = ratio.get("ci95")
+        calls = v["calls"]["per_sentence_mean"]
+        rows.append([r["parser"], r["level"], f"{v['attacked']} of {v['sentences']}",
+                     share(v["success"]), iv(v["success"]), share(rand.get("success")),
+                     share(v["damage"]), iv(v["damage"]), share(rand.get("damage")),
+                     "n/a" if ratio.get("value") is None else f"{ratio['value']:.2f}",
+                     "n/a" if not rci or None in rci else f"[{rci[0]:.2f}, {rci[1]:.2f}]",
+                     "n/a" if calls is None else f"{calls:.1f}"])
+    t = Table("The worst K misspellings a sentence against K random ones",
+              ["parser", "budget", "attacked", "success", "95% CI", "success (random)",
+               "damage", "95% CI", "damage (random)", "ratio", "95% CI",
+               "parses a sentence"], rows,
+              notes=["success: sentences whose parse of the words not misspelled changed; "
+                     "damage: the share of those words whose head or relation changed, "
+                     "against the parser's own clean parse (no gold); random: K "
+                     "misspellings as noise makes them, same seed; ratio: damage under "
+                     "attack over random damage. The sentences the attack hurt most are "
+                     "drawn with the examples below."])
+    return Section("Worst-case misspellings (attack)", [t])
+
+
+def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
+    """Which parsers differ, figure by figure and level by level: the paired bootstrap
+    tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's tiers come from
+    them), Holm-corrected within each figure and level."""
+    if not tests:
+        return None
+    t = Table("Which parsers differ (paired bootstrap over sentences)",
+              ["figure", "level", "parser B - parser A", "difference", "95% CI", "p (Holm)",
+               "significant at 0.05"], [], anchor="significance")
+    for x in tests:
+        p = x["p_holm"]
+        t.rows.append([x["figure"], x["level"], f"{x['b']} - {x['a']}", pct(x["difference"]),
+                       ci95({"ci95": {"d": x["ci95"]}}, "d"),
+                       "n/a" if p is None else f"{p:.4f}",
+                       "n/a" if p is None else ("yes" if x["significant"] else "no")])
+    t.notes.append(f"At least {SIGNIFICANCE_SAMPLES:,} paired resamples of the sentences "
+                   "(seed 1), the same for both parsers; p = (1 + #{|d* - mean d*| >= |d|}) / "
+                   "(1 + N), Holm-corrected within each figure and level (the pairs of "
+                   "parsers compared on it)")
+    return Section("Is the difference real?", [t])
+
+
+def sections(results: list[dict[str, Any]], tests: list[dict[str, Any]]) -> list[Section]:
+    makers = (_rows_section, _sentences_section, _deps_section, _where_section, _f1_section,
+              _types_section, _brackets_section, _attack_section,
+              lambda _: _significance_section(tests), _speed_section, examples_section)
+    return [s for s in (m(results) for m in makers) if s is not None]

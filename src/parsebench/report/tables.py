@@ -1,0 +1,151 @@
+"""A report's tables and sections: each :class:`Table` is built once and written twice,
+as Markdown (:func:`table_md`) and as HTML (:func:`table_html`), so both show the same
+numbers, with the legend of its columns under it; a :class:`Section` holds tables,
+plots and drawn examples. Also the cell and file-name formats every part of the
+report shares."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from parsebench.present import percent
+from parsebench.report.plots import Plot
+
+
+@dataclass
+class Table:
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+    notes: list[str] = field(default_factory=list)
+    anchor: str = ""
+    """The id a summary's claim links to."""
+    numeric: bool = True
+    """Right-align the cells that hold numbers (not in a table of settings)."""
+
+
+@dataclass
+class Section:
+    title: str
+    tables: list[Table] = field(default_factory=list)
+    images: list[tuple[str, str, Plot]] = field(default_factory=list)
+    """(file name, caption, the plot); its anchor is ``plot-`` and the file name."""
+    html_extra: list[str] = field(default_factory=list)
+    md_extra: list[str] = field(default_factory=list)
+
+
+def pct(x: Any, digits: int = 2) -> str:
+    """A figure with ± std for replicates; "n/a" where the method cannot give a number."""
+    return percent(x, digits=digits, spread=True)
+
+
+def md_cell(text: str) -> str:
+    """Text for a Markdown table cell: no column break, and no HTML tag (Markdown passes
+    HTML through, so a name from a store could carry a script)."""
+    return str(text).replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def safe_name(name: str) -> str:
+    """NAME as a file name that stays in its folder: letters, digits, ``.``, ``_`` and
+    ``-`` only, with a short hash of the name when anything had to change, so that two
+    names never share a file."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")[:60] or "experiment"
+    if slug == name:
+        return slug
+    return f"{slug}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+LEGEND = {
+    "misspelled": "share of the words misspelled at this level (measured)",
+    "parse differs": "share of rows whose parse changed (Bigert et al.'s differs)",
+    "95% CI": "[lo, hi] beside a figure: its 95% interval over sentences",
+    "degr. lower": "lower bound of the degradation (Bigert et al., eq. 8)",
+    "degr. upper": "upper bound of the degradation (eq. 11)",
+    "degr. estimate": "the unsupervised estimate of the degradation (eq. 22)",
+    "acc. lower": "lower bound of the noisy accuracy", "acc. upper": "its upper bound",
+    "acc. estimate": "the estimated noisy accuracy",
+    "real degr.": "degradation measured against the gold key",
+    "real acc.": "noisy accuracy measured against the gold key",
+    "within bounds": "whether the real degradation lies within the bounds",
+    "calibrated degr.": "the estimate calibrated on an annotated sample",
+    "95% interval": "the calibration's interval",
+    "unlabeled": "share of the clean parse's arcs kept (Kakkonen)",
+    "labeled": "the same with their labels",
+    "failures": "sentences whose parse failed (counted as non-matches)",
+    "UAS": "CoNLL 2018 unlabeled attachment F1", "LAS": "labeled attachment F1",
+    "LAS 95% CI": "95% interval over sentences of LAS",
+    "unlabeled P": "Lin's unlabeled precision", "unlabeled R": "his unlabeled recall",
+    "labeled P": "Lin's labeled precision", "labeled R": "his labeled recall",
+    "key deps": "dependencies in the key", "answer deps": "dependencies in the answer",
+    "x_aab": "share of rows right in the clean parse and changed in the noisy one",
+    "F1": "robustness F1 (Hashemi & Hwa): dependencies kept, error words left out",
+    "aligned LAS": "LAS against the gold key of the words the alignment pairs with it",
+    "type": "ERRANT's error type (M: missing, U: unnecessary, R: replaced)",
+}
+"""What a column holds: every table says it under itself, once a column."""
+
+
+CI_HEADERS = ("95% CI", "LAS 95% CI", "95% interval")
+"""Columns that hold the interval of the column to their left: shown in its cell."""
+
+
+def _merged(t: Table) -> tuple[list[str], list[list[tuple[str, str]]]]:
+    """T's headers and cells with each interval column folded into the figure to its
+    left: (figure, interval) a cell, the interval "" where there is none."""
+    keep = [i for i, h in enumerate(t.headers) if not (i and h in CI_HEADERS)]
+    ci_of = {i - 1: i for i, h in enumerate(t.headers) if i and h in CI_HEADERS}
+    rows = []
+    for row in t.rows:
+        cells = []
+        for i in keep:
+            ci = row[ci_of[i]] if i in ci_of and ci_of[i] < len(row) else ""
+            cells.append((row[i] if i < len(row) else "", "" if ci == "n/a" else ci))
+        rows.append(cells)
+    return [t.headers[i] for i in keep], rows
+
+
+def table_md(t: Table, prefix: str = "") -> str:
+    headers, rows = _merged(t)
+    lines = ([f'<a id="{prefix}{t.anchor}"></a>', ""] if t.anchor else []) + [
+        f"**{md_cell(t.title)}**", "", "| " + " | ".join(md_cell(h) for h in headers) + " |",
+        "|" + "|".join("---:" if t.numeric and k else "---" for k in range(len(headers)))
+        + "|"]
+    lines += ["| " + " | ".join(md_cell(f"{c} {ci}" if ci else c) for c, ci in row) + " |"
+              for row in rows]
+    lines += [""] + [f"- {md_cell(n)}" for n in _legend(t) + t.notes]
+    return "\n".join(lines)
+
+
+_NUMBER = re.compile(r"^[-+]?[\d.,]+%?( ± [\d.,]+)?( \[[-\d., ]+\])?$|^\[[-\d., ]+\]$|^n/a$"
+                     r"|^–$|^[\d,]+/[\d,]+ \(\d+%\)$|^[-+]?[\d.,]+ points$")
+
+
+def _legend(t: Table) -> list[str]:
+    """A line saying what each column holds, for the columns LEGEND knows."""
+    known = [f"{h}: {LEGEND[h]}" for h in dict.fromkeys(t.headers) if h in LEGEND]
+    return ["Columns: " + "; ".join(known) + "."] if known else []
+
+
+def _cell_html(c: str, ci: str, numeric: bool) -> str:
+    e = html.escape
+    inner = f"<span class='fig'>{e(c)}</span>" + (f" <span class='ci'>{e(ci)}</span>"
+                                                   if ci else "")
+    return f"<td class='num'>{inner}</td>" if numeric and _NUMBER.match(c) else \
+        f"<td>{inner}</td>"
+
+
+def table_html(t: Table, prefix: str = "") -> str:
+    headers, rows = _merged(t)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(_cell_html(c, ci, t.numeric) for c, ci in row) + "</tr>"
+                   for row in rows)
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in _legend(t) + t.notes)
+    ident = f" id='{prefix}{t.anchor}'" if t.anchor else ""
+    cls = "" if t.numeric else " class='settings'"
+    return (f"<div class='tablewrap'{ident}><table{cls}><caption>{html.escape(t.title)}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            + (f"<ul class='notes'>{notes}</ul>" if notes else ""))
