@@ -14,10 +14,21 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from parsebench.metrics.conll18 import CONLL18, F1Count
-from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.conll18 import CONLL18, CONLL18_NAMES, METRIC_NEEDS, F1Count
+from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps, file_stats
 from parsebench.metrics.lin import PR, Bucket
-from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+from parsebench.metrics.method import (
+    Headline,
+    Level,
+    LevelStats,
+    Method,
+    Metric,
+    Replicate,
+    SentenceStats,
+    Variant,
+)
+from parsebench.metrics.scores import f1_of_counts, f1_of_pr
+from parsebench.present import percent
 
 WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
 """Breakdowns stored with every level's scores: where does noise hurt?"""
@@ -121,7 +132,6 @@ def _variants(ctx: Any) -> list[Variant]:
     def figures(by: str, fields: list[str]) -> Any:
         def make(level: Level, t: LevelStats) -> dict[str, Any]:
             from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
-            from parsebench.metrics.scores import f1_of_counts, f1_of_pr
 
             scored = result_of(t, fields, "deprel", facts[level.label])
             whole = scored.as_dict()
@@ -168,9 +178,40 @@ def _variants(ctx: Any) -> list[Variant]:
     return out
 
 
+_HEADS = ("heads",)
+_COUNTS = ("correct", "gold", "system")
+_PR = ("key", "answer", "key_matched", "answer_matched")
+SCORES = (
+    *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
+             ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()), file_stats,
+             Headline("LAS", lambda v: (v.get("las") or {}).get("f1"), "las", True, 0)
+             if k == "las" else None)
+      for k, name in CONLL18_NAMES.items()),
+    Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
+           f1_of_counts, needs=_HEADS, file_stats=file_stats),
+    Metric("lcm", "labeled exact match (share of sentences)", "deps", _COUNTS, f1_of_counts,
+           needs=_HEADS, file_stats=file_stats),
+    Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, f1_of_pr,
+           needs=_HEADS, file_stats=file_stats),
+    Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, f1_of_pr, needs=_HEADS,
+           file_stats=file_stats),
+)
+"""CoNLL 2018's thirteen metrics, exact match and Lin's F1: what ``compare`` offers of a
+dependency parse against a gold key (LAS also stored by a run)."""
+
+
+def _headline(v: dict[str, Any]) -> str:
+    return (f"UAS {percent(v['uas']['f1'], spread=True)}  "
+            f"LAS {percent(v['las']['f1'], spread=True)}")
+
+
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
-                "under f1", columns={
+                "under f1", scores=SCORES,
+                sections=("parsebench.report.sections:deps_section",
+                          "parsebench.report.sections:where_section"),
+                section_title="accuracy against the gold key",
+                anchor=lambda r: "deps-accuracy", headline=_headline, columns={
                     **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
                     **dict.fromkeys(("unlabeled", "labeled"),
                                     ("key", "answer", "key matched", "answer matched")),
