@@ -11,7 +11,7 @@ itself is :func:`parsebench.metrics.deps.evaluate_deps`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from parsebench.metrics.conll18 import CONLL18, CONLL18_NAMES, METRIC_NEEDS, F1Count
@@ -82,10 +82,11 @@ def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
 
 
 def _variants(ctx: Any) -> list[Variant]:
-    if not (ctx.exp.deps and ctx.corpus.gold and ctx.kind == "deps"):
+    breakdowns = ctx.exp.setting("deps").by
+    if not (ctx.exp.wants("deps") and ctx.corpus.gold and ctx.kind == "deps"):
         return []
     corpus, parsed = ctx.corpus, ctx.parsed
-    clean_fields = list(dict.fromkeys(["deprel", *ctx.exp.deps_by, *WHERE_ERRORS_FALL]))
+    clean_fields = list(dict.fromkeys(["deprel", *breakdowns, *WHERE_ERRORS_FALL]))
     noisy_fields = ["deprel", *WHERE_ERRORS_FALL]
     facts: dict[str, dict[str, Any]] = {}
 
@@ -170,7 +171,7 @@ def _variants(ctx: Any) -> list[Variant]:
     clean = [ctx.clean_level()]
     clean_stats = scorer(clean_fields, "deprel", keep=True)
     out = [Variant(by, clean, clean_stats, figures(by, clean_fields), sig(by))
-           for by in ctx.exp.deps_by]
+           for by in breakdowns]
     if not ctx.moves_words:  # errors that move words are scored by f1's alignment
         out.append(Variant("deprel", ctx.noisy_levels(),
                            scorer(noisy_fields, None, keep=False),
@@ -200,6 +201,28 @@ SCORES = (
 dependency parse against a gold key (LAS also stored by a run)."""
 
 
+@dataclass(frozen=True)
+class DepsSettings:
+    """``deps = true``, ``false``, or the breakdowns of the clean text's scores (by
+    relation always; the noisy levels are broken down by relation only)."""
+
+    on: bool = True
+    by: tuple[str, ...] = ("deprel",)
+
+
+def _settings(value: Any, where: Any) -> DepsSettings:
+    from parsebench.metrics.lin import BY_FIELDS
+
+    if isinstance(value, bool):
+        return DepsSettings(value)
+    if not isinstance(value, list):
+        raise where.fail(f"deps must be bool or list, not {value!r}")
+    for by in value:
+        if by not in BY_FIELDS:
+            raise where.fail(f"deps: {by!r} is not one of " + ", ".join(BY_FIELDS))
+    return DepsSettings(True, tuple(dict.fromkeys(["deprel", *value])))
+
+
 def _headline(v: dict[str, Any]) -> str:
     return (f"UAS {percent(v['uas']['f1'], spread=True)}  "
             f"LAS {percent(v['las']['f1'], spread=True)}")
@@ -211,7 +234,9 @@ METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 sections=("parsebench.report.sections:deps_section",
                           "parsebench.report.sections:where_section"),
                 section_title="accuracy against the gold key",
-                anchor=lambda r: "deps-accuracy", headline=_headline, columns={
+                anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
+                default=DepsSettings(),
+                record=lambda st: st.on and list(st.by), columns={
                     **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
                     **dict.fromkeys(("unlabeled", "labeled"),
                                     ("key", "answer", "key matched", "answer matched")),

@@ -4,6 +4,10 @@ from :mod:`parsebench.metrics.flat` so that ``eval flat`` starts without NumPy."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 from parsebench.metrics import flat
 from parsebench.metrics.method import Metric
 from parsebench.metrics.pairs import as_method
@@ -17,6 +21,26 @@ SCORES = (
            _COLUMNS, conformance, ("flat", "flat"), file_stats=flat.file_stats),
 )
 
-METHOD = as_method(flat.CLEAN_KEY, SCORES,
+@dataclass(frozen=True)
+class FlatSettings:
+    """``flat = true``, ``false``, or a file of flattening rules (relative to the
+    experiment file) that make each clean parse a flatter key (none: its own spans)."""
+
+    on: bool = True
+    rules: Path | None = None
+
+
+def _settings(value: Any, where: Any) -> FlatSettings:
+    if isinstance(value, bool):
+        return FlatSettings(value)
+    if not isinstance(value, str):
+        raise where.fail(f"flat must be bool or str, not {value!r}")
+    rules = where.path(value)
+    flat.read_rules(rules)  # bad rules fail before any parsing, with their line
+    return FlatSettings(True, rules)
+
+
+METHOD = as_method(flat.CLEAN_KEY, SCORES, settings=_settings, default=FlatSettings(),
+                   record=lambda st: str(st.rules) if st.rules else st.on,
                    sections=("parsebench.report.sections:brackets_section",),
                    section_title="brackets under noise", anchor=lambda r: "brackets")

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from parsebench.analysis import Parse
 from parsebench.metrics.wordalign import Alignment
@@ -83,6 +84,21 @@ class Variant:
     per_replicate: frozenset[str] = frozenset()
     """Names whose per-sentence rows of each replicate the figures need (a calibration
     fitted per replicate); of the others only pooled rows and replicate sums are kept."""
+
+
+class Where(Protocol):
+    """Where a method's ``[metrics]`` value was read: to refuse it, or to resolve a path
+    in it against the experiment file."""
+
+    def fail(self, message: str) -> Exception: ...
+
+    def path(self, value: str) -> Path: ...
+
+
+def on(settings: Any) -> bool:
+    """Whether a method's settings leave it on: a flag, a list (of projections,
+    breakdowns: on when not empty), or settings with an ``on`` field."""
+    return bool(getattr(settings, "on", settings))
 
 
 @dataclass(frozen=True)
@@ -154,9 +170,14 @@ class Method:
     scores: tuple[Metric, ...] = ()
     """Its scores: what ``compare`` offers, and what a report's intervals and paired
     tests resample."""
-    settings: Callable[[Any, Any], Any] | None = None
-    """Its ``[metrics]`` value (True, False, a list...) and the file's reader -> its
-    settings, refused in one line naming the file and key; None: on or off only."""
+    settings: Callable[[Any, Where], Any] | None = None
+    """Its ``[metrics]`` value (True when the key is absent, False, a list...) -> its
+    settings (``Where`` refuses a bad value in one line naming the file and key); None:
+    the value is on or off only."""
+    default: Any = True
+    """Its settings in an experiment built in code, with no ``[metrics]`` table."""
+    record: Callable[[Any], Any] | None = None
+    """Its settings as a run's record keeps them (JSON); None: as they are."""
     sections: tuple[str, ...] = ()
     """Its report sections, as ``module:function`` (function(results) -> a Section or
     None); named, not imported, so that the metrics never import the report."""

@@ -355,7 +355,7 @@ def _variants(ctx: Any) -> list[Variant]:
     """Hashemi & Hwa's robustness F1: of the text against its corrected version, and of
     each level of learner-like errors against the clean text through the errors'
     alignment (with the attachment against the gold key through it, by error type)."""
-    if not (ctx.exp.f1 and ctx.kind == "deps"):
+    if not (ctx.exp.wants("f1") and ctx.kind == "deps"):
         return []
     out = []
     if ctx.corrected is not None:

@@ -423,13 +423,14 @@ def _variants(ctx: Any) -> list[Variant]:
     with the clean parse (and the gold), their figures a mean over the replicates."""
     from parsebench.analysis import default_projection, from_sentence
 
-    if not (ctx.exp.rows and ctx.levels):
+    if not (ctx.exp.setting("rows") and ctx.levels):
         return []
     out: list[Variant] = []
     clean, gold, conf = ctx.clean, ctx.gold, ctx.conf
     path = str(ctx.corpus.path)
     clean_path = f"{conf.name}:clean"
-    projections = [default_projection(clean) if p == "default" else p for p in ctx.exp.rows]
+    projections = [default_projection(clean) if p == "default" else p
+                   for p in ctx.exp.setting("rows")]
     cal_gold = None if ctx.calibration is None else \
         [from_sentence(s) for s in ctx.calibration[0].sentences]
     c_levels = {} if ctx.calibration is None else ctx.calibration_levels()
@@ -520,6 +521,23 @@ SCORES = (
 SCORES_BY_NAME = {m.name: m for m in SCORES}
 
 
+def _settings(value: Any, where: Any) -> list[str]:
+    """``rows = true`` (the parser's default projection), ``false``, or a list of
+    projections."""
+    from parsebench.analysis import PROJECTIONS
+
+    if value is True:
+        return ["default"]
+    if value is False:
+        return []
+    if not isinstance(value, list):
+        raise where.fail(f"rows must be list or bool, not {value!r}")
+    for proj in value:
+        if proj not in PROJECTIONS:
+            raise where.fail(f"rows: {proj!r} is not one of " + ", ".join(PROJECTIONS))
+    return list(value)
+
+
 def _pct(x: Any) -> str:
     return percent(x, spread=True)
 
@@ -535,7 +553,7 @@ METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
                 sections=("parsebench.report.sections:rows_section",),
                 section_title="Bigert et al.'s degradation",
                 anchor=lambda r: anchor("rows", r["parser"], r["projection"]),
-                headline=_headline, columns={
+                headline=_headline, settings=_settings, default=[], columns={
     "differs": ("rows", "changed rows"),
     "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),
     "spread": ("sentence", "distance to a misspelling", "rows", "changed rows",

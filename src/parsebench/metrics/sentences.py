@@ -228,7 +228,7 @@ def _scores_of(empty: SentenceScores, stats: LevelStats, replicate: int | None
 
 def _variants(ctx: Any) -> list[Variant]:
     """Kakkonen's sentence scores at each level, the replicates pooled."""
-    if not (ctx.exp.sentences and ctx.levels):
+    if not (ctx.exp.wants("sentences") and ctx.levels):
         return []
     clean = ctx.clean
     empty = _empty(clean)
