@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from parsebench.metrics.base import REGISTRY, sentence_stats
+from parsebench.metrics.registry import REGISTRY, sentence_stats
 from parsebench.metrics.resample import bootstrap_scores, interval
 
 

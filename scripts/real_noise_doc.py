@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from parsebench.metrics.base import REGISTRY
+from parsebench.metrics.registry import REGISTRY
 from parsebench.metrics.resample import bootstrap_scores, interval
 from parsebench.store import Store
 

@@ -121,7 +121,7 @@ def test_paths_are_relative_to_the_experiment_file(tmp_path: Path) -> None:
     exp = load(p)
     assert exp.corpus == [tmp_path / "sub" / "text.txt"]
     assert exp.parsers[0].spec == f"udpipe:{(tmp_path / 'sub' / 'model.bin').resolve()}"
-    assert exp.rows == ["default"] and exp.levels[0].label == "rate=0.1"
+    assert exp.setting("rows") == ["default"] and exp.levels[0].label == "rate=0.1"
 
 
 def test_store_refuses_other_files(tmp_path: Path) -> None:

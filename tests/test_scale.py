@@ -17,8 +17,8 @@ from parsebench.analysis import iter_parses, read_parses
 from parsebench.errors import InputError
 from parsebench.formats.conllu import iter_conllu
 from parsebench.metrics import resample
-from parsebench.metrics.base import REGISTRY, sentence_stats
 from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.registry import REGISTRY, sentence_stats
 from parsebench.metrics.robust_f1 import score_corpus
 from parsebench.metrics.scores import f1_of_counts
 from parsebench.metrics.wordalign import iter_alignments, read_alignments

@@ -120,4 +120,4 @@ flat = "rules.txt"
         load(write_exp(tmp_path, body))
     (tmp_path / "rules.txt").write_text("NOM^\n")
     exp = load(write_exp(tmp_path, body))
-    assert not exp.evalb and exp.flat_rules == tmp_path / "rules.txt"
+    assert not exp.wants("evalb") and exp.setting("flat").rules == tmp_path / "rules.txt"

@@ -14,7 +14,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.limits import check
-from parsebench.metrics.base import COMPARABLE, REGISTRY, sentence_stats
+from parsebench.metrics.registry import COMPARABLE, REGISTRY, sentence_stats
 from parsebench.metrics.resample import (
     bootstrap_scores,
     holm,

@@ -8,6 +8,7 @@ sentences is ``[lo, hi]`` in percent.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -35,3 +36,9 @@ def interval(result: Any, key: str) -> str:
     if not isinstance(iv, list) or len(iv) != 2 or None in iv:
         return "n/a"
     return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"
+
+
+def anchor(*parts: str) -> str:
+    """An HTML id from PARTS: letters, digits and ``-`` only (the report's tables, and
+    the methods' links to them)."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", "-".join(parts)).strip("-").lower() or "x"

@@ -11,13 +11,24 @@ itself is :func:`parsebench.metrics.deps.evaluate_deps`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from parsebench.metrics.conll18 import CONLL18, F1Count
-from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.conll18 import CONLL18, CONLL18_NAMES, METRIC_NEEDS, F1Count
+from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps, file_stats
 from parsebench.metrics.lin import PR, Bucket
-from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+from parsebench.metrics.method import (
+    Headline,
+    Level,
+    LevelStats,
+    Method,
+    Metric,
+    Replicate,
+    SentenceStats,
+    Variant,
+)
+from parsebench.metrics.scores import f1_of_counts, f1_of_pr
+from parsebench.present import percent
 
 WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
 """Breakdowns stored with every level's scores: where does noise hurt?"""
@@ -71,10 +82,11 @@ def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
 
 
 def _variants(ctx: Any) -> list[Variant]:
-    if not (ctx.exp.deps and ctx.corpus.gold and ctx.kind == "deps"):
+    breakdowns = ctx.exp.setting("deps").by
+    if not (ctx.exp.wants("deps") and ctx.corpus.gold and ctx.kind == "deps"):
         return []
     corpus, parsed = ctx.corpus, ctx.parsed
-    clean_fields = list(dict.fromkeys(["deprel", *ctx.exp.deps_by, *WHERE_ERRORS_FALL]))
+    clean_fields = list(dict.fromkeys(["deprel", *breakdowns, *WHERE_ERRORS_FALL]))
     noisy_fields = ["deprel", *WHERE_ERRORS_FALL]
     facts: dict[str, dict[str, Any]] = {}
 
@@ -121,7 +133,6 @@ def _variants(ctx: Any) -> list[Variant]:
     def figures(by: str, fields: list[str]) -> Any:
         def make(level: Level, t: LevelStats) -> dict[str, Any]:
             from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
-            from parsebench.metrics.scores import f1_of_counts, f1_of_pr
 
             scored = result_of(t, fields, "deprel", facts[level.label])
             whole = scored.as_dict()
@@ -160,7 +171,7 @@ def _variants(ctx: Any) -> list[Variant]:
     clean = [ctx.clean_level()]
     clean_stats = scorer(clean_fields, "deprel", keep=True)
     out = [Variant(by, clean, clean_stats, figures(by, clean_fields), sig(by))
-           for by in ctx.exp.deps_by]
+           for by in breakdowns]
     if not ctx.moves_words:  # errors that move words are scored by f1's alignment
         out.append(Variant("deprel", ctx.noisy_levels(),
                            scorer(noisy_fields, None, keep=False),
@@ -168,9 +179,64 @@ def _variants(ctx: Any) -> list[Variant]:
     return out
 
 
+_HEADS = ("heads",)
+_COUNTS = ("correct", "gold", "system")
+_PR = ("key", "answer", "key_matched", "answer_matched")
+SCORES = (
+    *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
+             ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()), file_stats,
+             Headline("LAS", lambda v: (v.get("las") or {}).get("f1"), "las", True, 0)
+             if k == "las" else None)
+      for k, name in CONLL18_NAMES.items()),
+    Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
+           f1_of_counts, needs=_HEADS, file_stats=file_stats),
+    Metric("lcm", "labeled exact match (share of sentences)", "deps", _COUNTS, f1_of_counts,
+           needs=_HEADS, file_stats=file_stats),
+    Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, f1_of_pr,
+           needs=_HEADS, file_stats=file_stats),
+    Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, f1_of_pr, needs=_HEADS,
+           file_stats=file_stats),
+)
+"""CoNLL 2018's thirteen metrics, exact match and Lin's F1: what ``compare`` offers of a
+dependency parse against a gold key (LAS also stored by a run)."""
+
+
+@dataclass(frozen=True)
+class DepsSettings:
+    """``deps = true``, ``false``, or the breakdowns of the clean text's scores (by
+    relation always; the noisy levels are broken down by relation only)."""
+
+    on: bool = True
+    by: tuple[str, ...] = ("deprel",)
+
+
+def _settings(value: Any, where: Any) -> DepsSettings:
+    from parsebench.metrics.lin import BY_FIELDS
+
+    if isinstance(value, bool):
+        return DepsSettings(value)
+    if not isinstance(value, list):
+        raise where.fail(f"deps must be bool or list, not {value!r}")
+    for by in value:
+        if by not in BY_FIELDS:
+            raise where.fail(f"deps: {by!r} is not one of " + ", ".join(BY_FIELDS))
+    return DepsSettings(True, tuple(dict.fromkeys(["deprel", *value])))
+
+
+def _headline(v: dict[str, Any]) -> str:
+    return (f"UAS {percent(v['uas']['f1'], spread=True)}  "
+            f"LAS {percent(v['las']['f1'], spread=True)}")
+
+
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
-                "under f1", columns={
+                "under f1", scores=SCORES,
+                sections=("parsebench.report.sections:deps_section",
+                          "parsebench.report.sections:where_section"),
+                section_title="accuracy against the gold key",
+                anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
+                default=DepsSettings(),
+                record=lambda st: st.on and list(st.by), columns={
                     **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
                     **dict.fromkeys(("unlabeled", "labeled"),
                                     ("key", "answer", "key matched", "answer matched")),

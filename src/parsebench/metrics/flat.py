@@ -276,7 +276,8 @@ def _clean_key_stats(exp: Any) -> Callable[[Parse, Parse], tuple[int, int, int, 
     """(key, response, matched, violated) of a noisy parse's spans against the clean
     parse made a flat key (the experiment's flattening rules, else its unlabeled spans);
     a clean parse that failed gives no key and counts nothing."""
-    rules = read_rules(exp.flat_rules) if exp.flat_rules else []
+    own = exp.setting("flat").rules
+    rules = read_rules(own) if own else []
 
     def stats(clean: Parse, noisy: Parse) -> tuple[int, int, int, int]:
         if clean.failed or clean.tree is None:
@@ -293,7 +294,8 @@ CLEAN_KEY = PairMethod(
     _clean_key_stats, lambda s: FlatCounts(*(int(x) for x in s)).as_dict(),
     (("recall", "flat-recall"), ("conformance", "flat-conformance")),
     lambda exp, level: {"method": "gaizauskas-flat-clean-key", "level": level,
-                        "rules": str(exp.flat_rules) if exp.flat_rules else None})
+                        "rules": str(exp.setting("flat").rules)
+                        if exp.setting("flat").rules else None})
 """Gaizauskas et al.'s recall and conformance of each noisy parse against the clean
 parse made a flat key."""
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from parsebench.analysis import Parse
 from parsebench.metrics.wordalign import Alignment
@@ -85,9 +86,74 @@ class Variant:
     fitted per replicate); of the others only pooled rows and replicate sums are kept."""
 
 
+class Where(Protocol):
+    """Where a method's ``[metrics]`` value was read: to refuse it, or to resolve a path
+    in it against the experiment file."""
+
+    def fail(self, message: str) -> Exception: ...
+
+    def path(self, value: str) -> Path: ...
+
+
+def on(settings: Any) -> bool:
+    """Whether a method's settings leave it on: a flag, a list (of projections,
+    breakdowns: on when not empty), or settings with an ``on`` field."""
+    return bool(getattr(settings, "on", settings))
+
+
+@dataclass(frozen=True)
+class Headline:
+    """How a report's summary ranks parsers by a figure."""
+
+    title: str
+    get: Callable[[dict[str, Any]], Any]
+    """The figure of a result's value (None where it has none)."""
+    ci: str
+    """Its key in the result's ``ci95``."""
+    higher_is_better: bool
+    rank: int
+    """0: the accuracy figure; 1, 2...: the robustness figures, the first a run has
+    ranks the parsers."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One score of a method: its per-sentence statistics and how their sum becomes the
+    score (resampled for intervals and paired tests alike)."""
+
+    name: str
+    title: str
+    reads: str
+    """What the gold and system files are: ``deps`` (CoNLL-U) or ``trees`` (brackets);
+    ``run`` for a score a run stores and ``compare`` does not offer."""
+    columns: tuple[str, ...]
+    score: Callable[[Any], Any]
+    """Scores from rows of summed statistics (a NumPy array); NaN where not defined."""
+    stored: tuple[str, str] | None = None
+    """For a run's metrics: the result that holds the statistics, and their key in it."""
+    needs: tuple[str, ...] = ()
+    """What a system file must hold for a number (:data:`parsebench.inputs.NEEDS`);
+    a file without it gets n/a, with a warning naming the cause."""
+    file_stats: Callable[..., Any] | None = None
+    """For a metric ``compare`` offers: its statistics, one row a gold sentence, of a
+    system file against a gold file (``file_stats`` of deps, evalb, flat)."""
+    headline: Headline | None = None
+    """Where the report's summary ranks parsers by it."""
+
+    def corpus(self, stats: Any) -> float | None:
+        import numpy as np
+
+        v = float(self.score(stats.sum(axis=0)[None, :])[0])
+        return None if np.isnan(v) else v
+
+
 @dataclass(frozen=True)
 class Method:
-    """A paper's method in a run, listed once in :data:`parsebench.run.score.METHODS`."""
+    """A paper's method, one object: what it scores in a run, its scores, its report
+    sections and its summary line; listed once in
+    :data:`parsebench.metrics.registry.METHODS`, from which the score registry, the
+    paired tests, the experiment's ``[metrics]`` keys, the report's sections and the
+    summary's links are all derived."""
 
     name: str
     """Its key in ``[metrics]`` and the name of its results."""
@@ -101,6 +167,26 @@ class Method:
     columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The columns of the statistics it stores, by name (a breakdown's: ``sentence``,
     ``key``, then its counts), so that the store names every number it keeps."""
+    scores: tuple[Metric, ...] = ()
+    """Its scores: what ``compare`` offers, and what a report's intervals and paired
+    tests resample."""
+    settings: Callable[[Any, Where], Any] | None = None
+    """Its ``[metrics]`` value (True when the key is absent, False, a list...) -> its
+    settings (``Where`` refuses a bad value in one line naming the file and key); None:
+    the value is on or off only."""
+    default: Any = True
+    """Its settings in an experiment built in code, with no ``[metrics]`` table."""
+    record: Callable[[Any], Any] | None = None
+    """Its settings as a run's record keeps them (JSON); None: as they are."""
+    sections: tuple[str, ...] = ()
+    """Its report sections, as ``module:function`` (function(results) -> a Section or
+    None); named, not imported, so that the metrics never import the report."""
+    section_title: str = ""
+    """What the report's summary calls its section when it links there."""
+    anchor: Callable[[dict[str, Any]], str] | None = None
+    """A result -> the id of the report table that shows it (the summary's links)."""
+    headline: Callable[[dict[str, Any]], str] | None = None
+    """A result's value -> its line in the terminal's end-of-run table."""
 
 
 @dataclass

@@ -1,14 +1,24 @@
 """The interface of a run's methods that score each noisy parse against the clean parse
 of the same sentence (EVALB's and the flat key's clean-key scores; a new method of this
-shape is a module that defines one and a line in ``metrics.base.PAIRED``)."""
+shape is a module that defines one, makes it a Method with :func:`as_method`, and a line
+in ``metrics.registry``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parsebench.analysis import Parse
+from parsebench.metrics.method import (
+    Level,
+    LevelStats,
+    Method,
+    Metric,
+    Replicate,
+    SentenceStats,
+    Variant,
+)
 
 if TYPE_CHECKING:  # annotations only: eval deps, brackets and flat start without NumPy
     import numpy as np
@@ -19,7 +29,7 @@ if TYPE_CHECKING:  # annotations only: eval deps, brackets and flat start withou
 class PairMethod:
     """A run's method that scores each noisy parse against the clean parse of the same
     sentence: the interface a new method of this shape implements in its own module,
-    then lists in :data:`PAIRED` (scoring loops over levels, replicates and sentences,
+    then makes a Method with :func:`as_method` (scoring loops over levels, replicates and sentences,
     pools and resamples for it; see docs/architecture.md)."""
 
     name: str
@@ -33,7 +43,38 @@ class PairMethod:
     figures: Callable[[npt.NDArray[np.float64]], dict[str, Any]]
     """The figures of a level from its summed statistics (None where not defined)."""
     intervals: tuple[tuple[str, str], ...]
-    """(figure, the REGISTRY metric whose score is that figure): its 95% interval."""
+    """(figure, the name of the score (of ``as_method``'s SCORES) that is that figure):
+    its 95% interval."""
     signature: Callable[[Any, str], dict[str, Any]]
     """The experiment and a level's label -> the settings a result's signature shows."""
 
+
+
+def as_method(pm: PairMethod, scores: tuple[Metric, ...], **report: Any) -> Method:
+    """PM as a run's method: each level's pairs scored one by one, the figures from the
+    pooled sums, their intervals from SCORES; REPORT: the Method's report fields."""
+    from parsebench.metrics.resample import sentence_interval
+
+    score_of = {m.name: m.score for m in scores}
+
+    def variants(ctx: Any) -> list[Variant]:
+        if not (ctx.exp.wants(pm.name) and ctx.kind == pm.reads and ctx.levels):
+            return []
+        pair_stats = pm.prepare(ctx.exp)
+
+        def stats(rep: Replicate) -> Iterator[SentenceStats]:
+            return ({pm.name: pair_stats(p.clean, p.noisy)} for p in rep.pairs)
+
+        def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+            rows = t.rows(pm.name)
+            return {**pm.figures(t.sums(pm.name)), "sentences": len(rows),
+                    "replicates": t.replicates, "error_level_label": level.short,
+                    "stats": {pm.name: rows},
+                    "ci95": {fig: sentence_interval(rows, score_of[metric])
+                             for fig, metric in pm.intervals}}
+
+        return [Variant("brackets", ctx.noisy_levels(), stats, figures,
+                        lambda level: pm.signature(ctx.exp, level.label))]
+
+    return Method(pm.name, pm.paper, variants, columns={pm.name: pm.columns}, scores=scores,
+                  **report)

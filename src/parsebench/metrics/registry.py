@@ -1,25 +1,63 @@
-"""Every method a run scores, listed once, and the names of their statistics' columns.
+"""Every method, listed once; everything else about methods is derived from this list.
 
-A paper's method lives in its own module (``rows`` Bigert et al., ``sentences``
-Kakkonen, ``deps_method`` Lin's and CoNLL 2018's scores against a gold key (``deps``,
-``lin``, ``conll18``), ``robust_f1`` Hashemi & Hwa,
-``evalb`` and ``flat`` through the pair interface of ``pairs``); the scores
-computed from its summed statistics (and what ``compare`` offers) are the
-metrics of :data:`parsebench.metrics.base.REGISTRY`. Scoring, the store and the
-export loop over these two lists; adding a method is its module and its line here.
+A paper's method is one object (:class:`parsebench.metrics.method.Method`) in its own
+module: Bigert et al.'s rows (``rows``), Kakkonen (``sentences``), Lin's and CoNLL
+2018's scores against a gold key (``deps_method``), Hashemi & Hwa (``robust_f1``),
+EVALB and the flat key (``evalb_method``, ``flat_method``). Methods of other packages
+join through the entry-point group ``parsebench.methods`` (each names a Method). From
+:data:`METHODS` come the scores (:data:`REGISTRY`, what ``compare`` offers and what a
+report resamples), the experiment's ``[metrics]`` keys, the report's sections and the
+summary's links: adding a method is its module and one line here (or an entry point).
 """
 
 from __future__ import annotations
 
-from parsebench.metrics import robust_f1, rows, sentences
-from parsebench.metrics.base import PAIRED, REGISTRY, as_method
-from parsebench.metrics.deps_method import METHOD as DEPS_METHOD
-from parsebench.metrics.method import Method
+import os
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+from typing import Any
+
+from parsebench.metrics import deps_method, evalb_method, flat_method, robust_f1, rows, sentences
+from parsebench.metrics.method import Method, Metric
+
+ENTRY_POINT_GROUP = "parsebench.methods"
+"""Where another package lists its methods (``name = "module:METHOD"``)."""
+
+
+def _plugins() -> list[Method]:
+    out = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        m = ep.load()
+        if not isinstance(m, Method):
+            raise TypeError(f"entry point {ep.name} = {ep.value} is not a parsebench Method")
+        out.append(m)
+    return out
+
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    rows.METHOD, sentences.METHOD, DEPS_METHOD, robust_f1.METHOD,
-    *(as_method(pm) for pm in PAIRED))}
+    rows.METHOD, sentences.METHOD, deps_method.METHOD, robust_f1.METHOD, evalb_method.METHOD,
+    flat_method.METHOD, *_plugins())}
 """Every method a run can score, by its key in ``[metrics]`` and its results' name."""
+
+REGISTRY: dict[str, Metric] = {s.name: s for m in METHODS.values() for s in m.scores}
+"""Every score, by name: a method's figures that intervals and paired tests resample."""
+
+COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
+"""The metrics ``compare`` offers: a system against a gold (those stored by a run too,
+EVALB and the flat keys, there score a noisy parse against the clean one)."""
+
+
+def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
+                   system: str | os.PathLike[str], warnings: list[str] | None = None,
+                   gold_sentences: Sequence[Any] | None = None) -> Any:
+    """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence; what the
+    scorer warns about (another annotation scheme, no heads) goes to WARNINGS. A system
+    that cannot give METRIC (a tagger's output for an attachment score) gets rows of
+    NaN: its score, intervals and tests are n/a, never 0. The output of ``noise`` is
+    refused (:mod:`parsebench.inputs`). GOLD_SENTENCES: the gold's sentences when the
+    caller has read them already (``compare`` reads the gold once for every system)."""
+    assert metric.file_stats is not None, f"{metric.name} is a run's metric"
+    return metric.file_stats(metric, gold, system, warnings, gold_sentences)
 
 
 def columns_of(result: str, name: str) -> list[str]:

@@ -20,20 +20,22 @@ import numpy as np
 from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
-from parsebench.metrics.base import REGISTRY
 from parsebench.metrics.counts import Additive, f_measure
 from parsebench.metrics.method import (
+    Headline,
     Level,
     LevelStats,
     Method,
+    Metric,
     Pair,
     Replicate,
     SentenceStats,
     Variant,
 )
 from parsebench.metrics.resample import sentence_interval
-from parsebench.metrics.scores import share
+from parsebench.metrics.scores import f1_of_shared, share
 from parsebench.metrics.wordalign import Alignment, edit_distance, m2_words, unaligned_runs
+from parsebench.present import percent
 
 
 @dataclass(slots=True)
@@ -196,7 +198,7 @@ class F1Result:
         """95% bootstrap intervals over sentence pairs."""
         out = {"precision": sentence_interval(self.pairs, share(0, 1)),
                "recall": sentence_interval(self.pairs, share(0, 2)),
-               "f1": sentence_interval(self.pairs, REGISTRY["hashemi-hwa-f1"].score)}
+               "f1": sentence_interval(self.pairs, SCORES_BY_NAME["hashemi-hwa-f1"].score)}
         if self.accuracy_rows:
             for side, at in (("clean", 0), ("noisy", 3)):
                 out[f"{side}_uas"] = sentence_interval(self.accuracy_rows, share(at + 1, at))
@@ -210,8 +212,8 @@ def _array(rows: Sequence[Sequence[int]]) -> Any:
 
 def _group_intervals(f1_rows: Sequence[Sequence[int]], acc_rows: Sequence[Sequence[int]]
                      ) -> dict[str, list[float] | None]:
-    return {"f1": sentence_interval(f1_rows, REGISTRY["hashemi-hwa-f1"].score),
-            "aligned_las": sentence_interval(acc_rows, REGISTRY["aligned-las"].score)
+    return {"f1": sentence_interval(f1_rows, SCORES_BY_NAME["hashemi-hwa-f1"].score),
+            "aligned_las": sentence_interval(acc_rows, SCORES_BY_NAME["aligned-las"].score)
             if acc_rows else None}
 
 
@@ -316,9 +318,9 @@ def _ci(stats: LevelStats, group: str, key: str, at: int, gold: bool
     """The intervals of one group of a breakdown, over the sentences that hold it."""
     rows = stats.held(f"{group}={key}")
     return {"f1": sentence_interval([r[at:at + 3] for r in rows],
-                                    REGISTRY["hashemi-hwa-f1"].score),
+                                    SCORES_BY_NAME["hashemi-hwa-f1"].score),
             "aligned_las": sentence_interval([r[at + 3:] for r in rows],
-                                             REGISTRY["aligned-las"].score)
+                                             SCORES_BY_NAME["aligned-las"].score)
             if gold else None}
 
 
@@ -342,8 +344,8 @@ def level_figures(stats: LevelStats, gold: bool) -> dict[str, Any]:
         if op in stats.names("by_operation"):
             s = stats.sums(f"by_operation={op}")
             by_op[op] = {"sentences": int(s[0]),
-                         "f1": REGISTRY["hashemi-hwa-f1"].corpus(s[None, 1:4]),
-                         "accuracy": {"las": REGISTRY["aligned-las"].corpus(s[None, 4:])
+                         "f1": SCORES_BY_NAME["hashemi-hwa-f1"].corpus(s[None, 1:4]),
+                         "accuracy": {"las": SCORES_BY_NAME["aligned-las"].corpus(s[None, 4:])
                                       if gold else None},
                          "ci95": _ci(stats, "by_operation", op, 1, gold)}
     return {**out, "replicates": stats.replicates, "by_type": by_type, "by_operation": by_op}
@@ -353,7 +355,7 @@ def _variants(ctx: Any) -> list[Variant]:
     """Hashemi & Hwa's robustness F1: of the text against its corrected version, and of
     each level of learner-like errors against the clean text through the errors'
     alignment (with the attachment against the gold key through it, by error type)."""
-    if not (ctx.exp.f1 and ctx.kind == "deps"):
+    if not (ctx.exp.wants("f1") and ctx.kind == "deps"):
         return []
     out = []
     if ctx.corrected is not None:
@@ -383,13 +385,13 @@ def _levels(ctx: Any) -> Variant:
         value.update(error_level_label=level.short, by_type=by_type, by_operation=by_op)
         value["stats"] = t.stored(["f1", "by_errors", "by_type", "by_operation"])
         value["ci95"] = {"f1": sentence_interval(value["stats"]["f1"],
-                                                 REGISTRY["hashemi-hwa-f1"].score)}
+                                                 SCORES_BY_NAME["hashemi-hwa-f1"].score)}
         if gold:
             value["accuracy"] = Attachment(*(int(x) for x in t.sums("aligned"))).as_dict()
             value["stats"]["aligned"] = t.rows("aligned")
             for k in ("uas", "las"):
                 value["ci95"][f"aligned_{k}"] = sentence_interval(
-                    value["stats"]["aligned"], REGISTRY[f"aligned-{k}"].score)
+                    value["stats"]["aligned"], SCORES_BY_NAME[f"aligned-{k}"].score)
         return value
 
     return Variant("deps", ctx.noisy_levels(with_gold=True), stats, figures,
@@ -427,7 +429,7 @@ def _corrected(ctx: Any) -> Variant:
         rows = t.rows("f1")
         value["ci95"] = {"precision": sentence_interval(rows, share(0, 1)),
                          "recall": sentence_interval(rows, share(0, 2)),
-                         "f1": sentence_interval(rows, REGISTRY["hashemi-hwa-f1"].score)}
+                         "f1": sentence_interval(rows, SCORES_BY_NAME["hashemi-hwa-f1"].score)}
         value["stats"] = t.stored(["f1", "by_errors", "by_type"])
         value["by_errors"] = {
             str(k): F1Counts(*(int(x) for x in t.sums(f"by_errors={k}"))).as_dict()
@@ -443,9 +445,35 @@ def _corrected(ctx: Any) -> Variant:
                                   "labeled": False, "punct": True, "root": True})
 
 
+_ALIGNED = ("gold words aligned", "heads right", "heads and labels right")
+SCORES = (
+    Metric("hashemi-hwa-f1", "robustness F1", "run",
+           ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1"),
+           headline=Headline("robustness F1 (Hashemi & Hwa)", lambda v: v.get("f1"), "f1",
+                             True, 1)),
+    Metric("aligned-uas", "UAS through the errors' alignment", "run", _ALIGNED, share(1, 0),
+           ("f1", "aligned")),
+    Metric("aligned-las", "LAS through the errors' alignment", "run", _ALIGNED, share(2, 0),
+           ("f1", "aligned")),
+)
+SCORES_BY_NAME = {m.name: m for m in SCORES}
+
+
+def _pct(x: Any) -> str:
+    return percent(x, spread=True)
+
+
+def _headline(v: dict[str, Any]) -> str:
+    return f"P {_pct(v['precision'])}  R {_pct(v['recall'])}  F1 {_pct(v['f1'])}"
+
+
 METHOD = Method("f1", "Hashemi & Hwa", _variants,
                 "scored through the alignment, by error type, with the attachment against the "
-                "gold key", columns={
+                "gold key", scores=SCORES,
+                sections=("parsebench.report.sections:f1_section",
+                          "parsebench.report.sections:types_section"),
+                section_title="robustness F1", anchor=lambda r: "types",
+                headline=_headline, columns={
                     "f1": ("shared", "ungrammatical deps", "grammatical deps"),
                     "aligned": ("gold words aligned", "heads right", "heads and labels right"),
                     "by_errors": ("sentence", "errors", *_F1_FIELDS),

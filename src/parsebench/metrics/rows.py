@@ -18,10 +18,20 @@ from typing import Any
 from parsebench.analysis import Parse, carries, misspelled_rows, project
 from parsebench.errors import InputError
 from parsebench.inputs import same_words
-from parsebench.metrics.base import REGISTRY
-from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+from parsebench.metrics.method import (
+    Headline,
+    Level,
+    LevelStats,
+    Method,
+    Metric,
+    Replicate,
+    SentenceStats,
+    Variant,
+)
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scheme import scheme_warning
+from parsebench.metrics.scores import loss, share
+from parsebench.present import anchor, percent
 
 Number = float | Fraction
 DISTANCES = ("0", "1", "2", "3+", "none")
@@ -404,7 +414,7 @@ def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
 def intervals(stats: Mapping[str, Sequence[Sequence[float]]]) -> dict[str, list[float] | None]:
     """95% intervals over sentences of parse differs and the real degradation."""
     metric = {"differs": "bigert-differs", "degr_real": "bigert-real-degradation"}
-    return {k: sentence_interval(stats[k], REGISTRY[m].score) for k, m in metric.items()
+    return {k: sentence_interval(stats[k], SCORES_BY_NAME[m].score) for k, m in metric.items()
             if k in stats}
 
 
@@ -413,13 +423,14 @@ def _variants(ctx: Any) -> list[Variant]:
     with the clean parse (and the gold), their figures a mean over the replicates."""
     from parsebench.analysis import default_projection, from_sentence
 
-    if not (ctx.exp.rows and ctx.levels):
+    if not (ctx.exp.setting("rows") and ctx.levels):
         return []
     out: list[Variant] = []
     clean, gold, conf = ctx.clean, ctx.gold, ctx.conf
     path = str(ctx.corpus.path)
     clean_path = f"{conf.name}:clean"
-    projections = [default_projection(clean) if p == "default" else p for p in ctx.exp.rows]
+    projections = [default_projection(clean) if p == "default" else p
+                   for p in ctx.exp.setting("rows")]
     cal_gold = None if ctx.calibration is None else \
         [from_sentence(s) for s in ctx.calibration[0].sentences]
     c_levels = {} if ctx.calibration is None else ctx.calibration_levels()
@@ -495,7 +506,54 @@ def _fits(projection: str, kind: str) -> bool:
     return projection not in ("links", "brackets")
 
 
-METHOD = Method("rows", "Bigert et al.", _variants, columns={
+SCORES = (
+    Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
+           ("rows", "differs"),
+           headline=Headline("parse differs (Bigert et al.)", lambda v: v.get("differs"),
+                             "differs", False, 4)),
+    Metric("bigert-real-degradation", "real degradation", "run",
+           ("rows right in the clean parse", "rows right in the noisy parse"), loss(1, 0),
+           ("rows", "degr_real"),
+           headline=Headline("real degradation (Bigert et al.)",
+                             lambda v: (v.get("gold") or {}).get("degr_real"), "degr_real",
+                             False, 2)),
+)
+SCORES_BY_NAME = {m.name: m for m in SCORES}
+
+
+def _settings(value: Any, where: Any) -> list[str]:
+    """``rows = true`` (the parser's default projection), ``false``, or a list of
+    projections."""
+    from parsebench.analysis import PROJECTIONS
+
+    if value is True:
+        return ["default"]
+    if value is False:
+        return []
+    if not isinstance(value, list):
+        raise where.fail(f"rows must be list or bool, not {value!r}")
+    for proj in value:
+        if proj not in PROJECTIONS:
+            raise where.fail(f"rows: {proj!r} is not one of " + ", ".join(PROJECTIONS))
+    return list(value)
+
+
+def _pct(x: Any) -> str:
+    return percent(x, spread=True)
+
+
+def _headline(v: dict[str, Any]) -> str:
+    g = v.get("gold")
+    return (f"differs {_pct(v['differs'])}  estimate {_pct(v['degr_estimate'])}"
+            + (f"  real {_pct(g['degr_real'])}" if g else "")
+            + (f"  calibrated {_pct(v['degr_calibrated'])}" if "degr_calibrated" in v else ""))
+
+
+METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
+                sections=("parsebench.report.sections:rows_section",),
+                section_title="Bigert et al.'s degradation",
+                anchor=lambda r: anchor("rows", r["parser"], r["projection"]),
+                headline=_headline, settings=_settings, default=[], columns={
     "differs": ("rows", "changed rows"),
     "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),
     "spread": ("sentence", "distance to a misspelling", "rows", "changed rows",

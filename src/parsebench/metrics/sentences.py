@@ -16,12 +16,22 @@ from parsebench.analysis import Parse, misspelled_rows, structure
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.inputs import same_words
-from parsebench.metrics.base import REGISTRY
 from parsebench.metrics.counts import Additive
-from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+from parsebench.metrics.method import (
+    Headline,
+    Level,
+    LevelStats,
+    Method,
+    Metric,
+    Replicate,
+    SentenceStats,
+    Variant,
+)
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.robust_f1 import check_alignment, score_pair
+from parsebench.metrics.scores import share
 from parsebench.metrics.wordalign import Alignment, unaligned_runs
+from parsebench.present import percent
 
 
 @dataclass(slots=True)
@@ -130,7 +140,7 @@ class SentenceScores:
         out: dict[str, list[float] | None] = {}
         for key in ("unlabeled", "labeled"):
             usable = self.structure and (key == "unlabeled" or self.labels)
-            out[key] = sentence_interval(rows, REGISTRY[f"kakkonen-{key}"].score) \
+            out[key] = sentence_interval(rows, SCORES_BY_NAME[f"kakkonen-{key}"].score) \
                 if usable else None
         return out
 
@@ -218,7 +228,7 @@ def _scores_of(empty: SentenceScores, stats: LevelStats, replicate: int | None
 
 def _variants(ctx: Any) -> list[Variant]:
     """Kakkonen's sentence scores at each level, the replicates pooled."""
-    if not (ctx.exp.sentences and ctx.levels):
+    if not (ctx.exp.wants("sentences") and ctx.levels):
         return []
     clean = ctx.clean
     empty = _empty(clean)
@@ -248,9 +258,29 @@ def _variants(ctx: Any) -> list[Variant]:
                                    "level": level.label})]
 
 
+_PAIRS = ("pairs", "unlabeled matches", "labeled matches")
+SCORES = (
+    Metric("kakkonen-unlabeled", "Kakkonen unlabeled", "run", _PAIRS, share(1, 0),
+           ("sentences", "pairs"),
+           headline=Headline("unlabeled sentence robustness (Kakkonen)",
+                             lambda v: v.get("unlabeled"), "unlabeled", True, 3)),
+    Metric("kakkonen-labeled", "Kakkonen labeled", "run", _PAIRS, share(2, 0),
+           ("sentences", "pairs")),
+)
+SCORES_BY_NAME = {m.name: m for m in SCORES}
+
+
+def _headline(v: dict[str, Any]) -> str:
+    return (f"unlabeled {percent(v['unlabeled'], spread=True)}  "
+            f"labeled {percent(v['labeled'], spread=True)}")
+
+
 METHOD = Method("sentences", "Kakkonen", _variants,
                 "scored through the alignment (a match: the same dependencies away from the "
-                "error words)", columns={
+                "error words)", scores=SCORES,
+                sections=("parsebench.report.sections:sentences_section",),
+                section_title="Kakkonen's sentence robustness",
+                anchor=lambda r: "sentences", headline=_headline, columns={
                     "pairs": ("pairs with an error", "unlabeled matches", "labeled matches"),
                     "all pairs": ("pairs", "unlabeled matches", "labeled matches"),
                     "errors": ("sentence", "errors", "pairs", "unlabeled matches",

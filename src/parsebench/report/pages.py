@@ -21,10 +21,11 @@ from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.noise.kinds import KINDS
+from parsebench.present import anchor
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.sections import sections
-from parsebench.report.summary import anchor, pairwise_tests, summarize
+from parsebench.report.summary import pairwise_tests, summarize
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
 from parsebench.store import Store
 

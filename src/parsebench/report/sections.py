@@ -9,12 +9,12 @@ number's signature is printed under its table; a 95% interval stands beside its 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
 from parsebench.metrics.robust_f1 import F1Counts
-from parsebench.present import interval, value
+from parsebench.present import anchor, interval, value
 from parsebench.report.examples import examples_section
 from parsebench.report.plots import (
     DegradationPoint,
@@ -27,7 +27,7 @@ from parsebench.report.plots import (
     relation_bars,
     time_by_length,
 )
-from parsebench.report.summary import SIGNIFICANCE_SAMPLES, anchor
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES
 from parsebench.report.tables import Section, Table, pct, safe_name
 
 
@@ -64,7 +64,7 @@ def _by(results: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
                   key=lambda r: (r["parser"], r["projection"], _level_order(r["level"])))
 
 
-def _rows_section(results: list[dict[str, Any]]) -> Section | None:
+def rows_section(results: list[dict[str, Any]]) -> Section | None:
     rows = _by(results, "rows")
     if not rows:
         return None
@@ -187,7 +187,7 @@ def _bounds_check(groups: dict[tuple[str, str], list[dict[str, Any]]]) -> Table 
     return t if t.rows else None
 
 
-def _sentences_section(results: list[dict[str, Any]]) -> Section | None:
+def sentences_section(results: list[dict[str, Any]]) -> Section | None:
     rs = _by(results, "sentences")
     if not rs:
         return None
@@ -240,7 +240,7 @@ BREAKDOWNS = {
 TOP = {"deprel": 15, "preposition": 10, "word": 15}
 
 
-def _deps_section(results: list[dict[str, Any]]) -> Section | None:
+def deps_section(results: list[dict[str, Any]]) -> Section | None:
     rs = _by(results, "deps")
     if not rs:
         return None
@@ -289,7 +289,7 @@ GROUP_ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"],
                "sentence-length": ["1-10", "11-20", "21-30", "31-40", "41+"]}
 
 
-def _where_section(results: list[dict[str, Any]]) -> Section | None:
+def where_section(results: list[dict[str, Any]]) -> Section | None:
     """Where the errors fall, clean and noisy (MaltEval's breakdowns): labeled F1 of the
     arcs by their length and by the length of their sentence, and each parser's
     relation confusions on the clean text."""
@@ -352,7 +352,7 @@ def _lowest_f1_first(r: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
 
 
-def _types_section(results: list[dict[str, Any]]) -> Section | None:
+def types_section(results: list[dict[str, Any]]) -> Section | None:
     """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
     LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
     rs = [r for r in _by(results, "f1") if r["level"] != "corrected"]
@@ -389,7 +389,7 @@ def _types_section(results: list[dict[str, Any]]) -> Section | None:
                    [x for x in (t, ops, by) if x.rows])
 
 
-def _f1_section(results: list[dict[str, Any]]) -> Section | None:
+def f1_section(results: list[dict[str, Any]]) -> Section | None:
     rs = [r for r in _by(results, "f1") if r["level"] == "corrected"]
     if not rs:
         return None
@@ -422,7 +422,7 @@ def _f1_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
-def _brackets_section(results: list[dict[str, Any]]) -> Section | None:
+def brackets_section(results: list[dict[str, Any]]) -> Section | None:
     """EVALB's brackets and the flat key of a constituency parser's noisy parses, each
     against its clean parse (no gold trees needed)."""
     ev = {(r["parser"], r["level"]): r for r in _by(results, "evalb")}
@@ -567,8 +567,22 @@ def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
     return Section("Is the difference real?", [t])
 
 
+def _named(ref: str) -> Callable[[list[dict[str, Any]]], Section | None]:
+    """A method's section by its ``module:function`` name."""
+    from importlib import import_module
+
+    module, _, name = ref.partition(":")
+    made: Callable[[list[dict[str, Any]]], Section | None] = getattr(import_module(module),
+                                                                     name)
+    return made
+
+
 def sections(results: list[dict[str, Any]], tests: list[dict[str, Any]]) -> list[Section]:
-    makers = (_rows_section, _sentences_section, _deps_section, _where_section, _f1_section,
-              _types_section, _brackets_section, _attack_section,
+    """Each method's sections in the order of the methods (a section two methods share,
+    once), then the run's own: the attack, the paired tests, speed, drawn examples."""
+    from parsebench.metrics.registry import METHODS
+
+    refs = dict.fromkeys(ref for m in METHODS.values() for ref in m.sections)
+    makers = (*(_named(ref) for ref in refs), _attack_section,
               lambda _: _significance_section(tests), _speed_section, examples_section)
     return [s for s in (m(results) for m in makers) if s is not None]

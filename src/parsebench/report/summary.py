@@ -14,7 +14,6 @@ significance section shows the same tests the tiers are built from.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,11 +24,6 @@ from parsebench.present import value
 
 SIGNIFICANCE_SAMPLES = 2000
 ALPHA = 0.05
-
-
-def anchor(*parts: str) -> str:
-    """An HTML id from PARTS: letters, digits and ``-`` only."""
-    return re.sub(r"[^A-Za-z0-9]+", "-", "-".join(parts)).strip("-").lower() or "x"
 
 
 def level_order(label: str) -> tuple[int, float]:
@@ -54,7 +48,7 @@ def pairwise_tests(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     each figure and level (the pairs of parsers compared on it): over a whole study the
     tests number in the hundreds, and with 2,000 resamples no p could then fall below
     0.05."""
-    from parsebench.metrics.base import REGISTRY
+    from parsebench.metrics.registry import REGISTRY
     from parsebench.metrics.resample import holm, paired_bootstrap
 
     figures = [m for m in REGISTRY.values() if m.stored]
@@ -98,7 +92,7 @@ class Figure:
     """A headline figure: where a result holds it, its interval, which way is better."""
 
     method: str
-    """Its name in metrics.base.REGISTRY (the paired tests' ``method``)."""
+    """Its name in metrics.registry.REGISTRY (the paired tests' ``method``)."""
     metric: str
     name: str
     get: Callable[[dict[str, Any]], Any]
@@ -107,20 +101,25 @@ class Figure:
     link: Callable[[dict[str, Any]], str]
 
 
-LAS = Figure("las", "deps", "LAS", lambda v: (v.get("las") or {}).get("f1"), "las", True,
-             lambda r: "deps-accuracy")
-ROBUSTNESS = (
-    Figure("hashemi-hwa-f1", "f1", "robustness F1 (Hashemi & Hwa)", lambda v: v.get("f1"),
-           "f1", True, lambda r: "types"),
-    Figure("bigert-real-degradation", "rows", "real degradation (Bigert et al.)",
-           lambda v: (v.get("gold") or {}).get("degr_real"), "degr_real", False,
-           lambda r: anchor("rows", r["parser"], r["projection"])),
-    Figure("kakkonen-unlabeled", "sentences", "unlabeled sentence robustness (Kakkonen)",
-           lambda v: v.get("unlabeled"), "unlabeled", True, lambda r: "sentences"),
-    Figure("bigert-differs", "rows", "parse differs (Bigert et al.)",
-           lambda v: v.get("differs"), "differs", False,
-           lambda r: anchor("rows", r["parser"], r["projection"])),
-)
+def _figures() -> list[Figure]:
+    """Every headline figure of the methods' scores (:attr:`Metric.headline`), by rank."""
+    from parsebench.metrics.registry import METHODS
+
+    out = []
+    for m in METHODS.values():
+        for sc in m.scores:
+            h = sc.headline
+            if h is not None:
+                link = m.anchor or (lambda r: "x")
+                out.append((h.rank, Figure(sc.name, m.name, h.title, h.get, h.ci,
+                                           h.higher_is_better, link)))
+    return [f for _, f in sorted(out, key=lambda x: x[0])]
+
+
+FIGURES = _figures()
+LAS = FIGURES[0]
+"""The accuracy figure (rank 0): LAS against the gold key."""
+ROBUSTNESS = tuple(FIGURES[1:])
 """The robustness figures a summary ranks by, the first a run has."""
 
 
@@ -321,14 +320,15 @@ def _arc_f1(v: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-SECTION_OF: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
-    "rows": ("Bigert et al.'s degradation", lambda r: anchor("rows", r["parser"],
-                                                              r["projection"])),
-              "sentences": ("Kakkonen's sentence robustness", lambda r: "sentences"),
-              "deps": ("accuracy against the gold key", lambda r: "deps-accuracy"),
-              "f1": ("robustness F1", lambda r: "types"),
-              "evalb": ("brackets under noise", lambda r: "brackets"),
-              "flat": ("brackets under noise", lambda r: "brackets")}
+def _section_of() -> dict[str, tuple[str, Callable[[dict[str, Any]], str]]]:
+    from parsebench.metrics.registry import METHODS
+
+    return {name: (m.section_title, m.anchor) for name, m in METHODS.items()
+            if m.anchor is not None}
+
+
+SECTION_OF = _section_of()
+"""Each method's section title and the id of the table a result of it is in."""
 
 
 def _warnings(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

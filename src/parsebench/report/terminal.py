@@ -8,7 +8,6 @@ from parsebench.metrics.conll18 import CONLL18_NAMES, SPAN_METRICS
 from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
-from parsebench.report.tables import pct
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
     from parsebench.metrics.flat import FlatCounts
@@ -274,21 +273,15 @@ def _f1_row(name: str, c: dict[str, Any]) -> str:
 
 
 def summary_table(results: list[tuple[str, str, str, str, str, Any]]) -> str:
-    """The end-of-run table on the terminal: the headline figure of every result."""
+    """The end-of-run table on the terminal: the headline of every result whose method
+    has one (:attr:`parsebench.metrics.method.Method.headline`), and parse speed."""
+    from parsebench.metrics.registry import METHODS
+
     lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]
     for parser, metric, proj, level, _sig, v in results:
-        if metric == "rows":
-            g = v.get("gold")
-            head = (f"differs {pct(v['differs'])}  estimate {pct(v['degr_estimate'])}"
-                    + (f"  real {pct(g['degr_real'])}" if g else "")
-                    + (f"  calibrated {pct(v['degr_calibrated'])}"
-                       if "degr_calibrated" in v else ""))
-        elif metric == "sentences":
-            head = f"unlabeled {pct(v['unlabeled'])}  labeled {pct(v['labeled'])}"
-        elif metric == "deps":
-            head = f"UAS {pct(v['uas']['f1'])}  LAS {pct(v['las']['f1'])}"
-        elif metric == "f1":
-            head = f"P {pct(v['precision'])}  R {pct(v['recall'])}  F1 {pct(v['f1'])}"
+        m = METHODS.get(metric)
+        if m is not None and m.headline is not None:
+            head = m.headline(v)
         elif metric == "speed":
             head = f"{v['words_per_second'] or 0:,.0f} words/s, {v['failures']} failures"
         else:

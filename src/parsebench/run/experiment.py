@@ -17,6 +17,7 @@ from typing import Any
 from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
+from parsebench.metrics.method import on
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.grammar_types import DEFAULT_WEIGHTS
 from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
@@ -27,8 +28,6 @@ from parsebench.noise.spelling import OPERATIONS
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each
 switched on and off by its name in ``[metrics]``."""
-_OWN_SETTINGS = ("rows", "sentences", "deps", "f1", "evalb", "flat")
-"""The methods whose ``[metrics]`` value is more than on or off (a list, rules)."""
 
 TABLES: dict[str, set[str]] = {
     "": {"name", "corpus", "noise", "parsers", "metrics", "calibration", "report", "attack"},
@@ -122,18 +121,10 @@ class Experiment:
     add, drop and move words; scored through their alignment)."""
     types: tuple[str, ...] = GRAMMAR_TYPES
     parsers: list[ParserConf] = field(default_factory=list)
-    rows: list[str] = field(default_factory=list)
-    sentences: bool = True
-    deps: bool = True
-    deps_by: list[str] = field(default_factory=lambda: ["deprel"])
-    """Breakdowns of the clean text's dependency scores (noisy levels: by deprel only)."""
-    f1: bool = True
-    evalb: bool = True
-    flat: bool = True
-    flat_rules: Path | None = None
-    """Flattening rules for the flat key made of each clean parse (none: its spans)."""
-    switches: dict[str, bool] = field(default_factory=dict)
-    """The other methods of the registry, each on or off by its key in ``[metrics]``."""
+    metrics: dict[str, Any] = field(default_factory=dict)
+    """Each method's settings, by its key in ``[metrics]``, as the method reads them
+    (:attr:`parsebench.metrics.method.Method.settings`); a method absent here has its
+    ``default``."""
     examples: list[int] = field(default_factory=list)
     """Sentences the report draws, each at the lowest level where it is misspelled."""
     changed_most: int = 3
@@ -160,18 +151,37 @@ class Experiment:
                 "keyboard": self.keyboard, "weights": self.weights,
                 "min_length": self.min_length, "kind": self.kind,
                 **({"types": list(self.types)} if KINDS[self.kind].types else {}),
-                "parsers": [vars(p) for p in self.parsers], "rows": self.rows,
-                "sentences": self.sentences, "deps": self.deps and self.deps_by, "f1": self.f1,
-                "evalb": self.evalb,
-                "flat": str(self.flat_rules) if self.flat_rules else self.flat,
-                **self.switches,
+                "parsers": [vars(p) for p in self.parsers],
+                **{name: m.record(self.setting(name)) if m.record else self.setting(name)
+                   for name, m in METHODS.items()},
                 **({"attack": {"budget": list(self.attack[0]), "candidates": self.attack[1],
                                "queries": self.attack[2]}} if self.attack else {})}
 
+    def setting(self, method: str) -> Any:
+        """METHOD's settings (its ``default`` when the experiment names none)."""
+        got = self.metrics.get(method)
+        return METHODS[method].default if got is None else got
+
     def wants(self, method: str) -> bool:
         """Whether ``[metrics]`` leaves METHOD on."""
-        return bool(getattr(self, method)) if method in ("evalb", "flat") else \
-            self.switches.get(method, True)
+        return on(self.setting(method))
+
+
+@dataclass(frozen=True)
+class _Where:
+    """A method's key in ``[metrics]``, for its settings reader (:class:`Where`)."""
+
+    reader: _Reader
+    table: dict[str, Any]
+    key: str
+
+    def fail(self, message: str) -> Exception:
+        return self.reader.fail(message, "metrics", self.key)
+
+    def path(self, value: str) -> Path:
+        got = self.reader.path_of(self.table, "metrics", self.key, True)
+        assert got is not None
+        return got
 
 
 def _line_of(lines: list[str], table: str, key: str) -> int | None:
@@ -378,40 +388,12 @@ def load(path: str | Path) -> Experiment:
 
     metrics_t = r.get(data, "", "metrics", dict, {})
     r.check_keys(metrics_t, "metrics")
-    rows = r.get(metrics_t, "metrics", "rows", (list, bool), True)
-    if rows is True:
-        exp.rows = ["default"]
-    elif rows is False:
-        exp.rows = []
-    else:
-        for proj in rows:
-            if proj not in PROJECTIONS:
-                raise r.fail(f"rows: {proj!r} is not one of " + ", ".join(PROJECTIONS),
-                             "metrics", "rows")
-        exp.rows = list(rows)
-    exp.sentences = r.get(metrics_t, "metrics", "sentences", bool, True)
-    deps = r.get(metrics_t, "metrics", "deps", (bool, list), True)
-    exp.deps = deps is not False
-    if isinstance(deps, list):
-        from parsebench.metrics.lin import BY_FIELDS
-
-        for by in deps:
-            if by not in BY_FIELDS:
-                raise r.fail(f"deps: {by!r} is not one of " + ", ".join(BY_FIELDS),
-                             "metrics", "deps")
-        exp.deps_by = list(dict.fromkeys(["deprel", *deps]))
-    exp.f1 = r.get(metrics_t, "metrics", "f1", bool, True)
-    exp.evalb = r.get(metrics_t, "metrics", "evalb", bool, True)
-    flat = r.get(metrics_t, "metrics", "flat", (bool, str), True)
-    exp.flat = flat is not False
-    if isinstance(flat, str):
-        exp.flat_rules = r.path_of(metrics_t, "metrics", "flat", True)
-        from parsebench.metrics.flat import read_rules
-
-        assert exp.flat_rules is not None
-        read_rules(exp.flat_rules)  # bad rules fail before any parsing, with their line
-    exp.switches = {name: r.get(metrics_t, "metrics", name, bool, True)
-                    for name in METHODS if name not in _OWN_SETTINGS}
+    for name, method in METHODS.items():
+        if method.settings is None:
+            exp.metrics[name] = r.get(metrics_t, "metrics", name, bool, True)
+        else:
+            exp.metrics[name] = method.settings(metrics_t.get(name, True),
+                                                _Where(r, metrics_t, name))
 
     cal_t = r.get(data, "", "calibration", dict)
     if cal_t is not None:
@@ -440,7 +422,7 @@ def load(path: str | Path) -> Experiment:
     attack_t = r.get(data, "", "attack", dict)
     if attack_t is not None:
         exp.attack = _attack(r, attack_t, exp.seed, exp.min_length)
-    if not exp.levels and not exp.natural and not exp.corrected and not exp.deps \
+    if not exp.levels and not exp.natural and not exp.corrected and not exp.wants("deps") \
             and not exp.attack:
         raise r.fail("nothing to measure: give [noise] rates or per_sentence, [corpus] "
                      "corrected, or a gold corpus with deps = true")
