@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -275,10 +275,11 @@ class Store:
             db.execute("INSERT OR IGNORE INTO corpora VALUES (?, ?, ?, ?, ?)",
                        (digest, path, sentences, words, int(gold)))
 
-    def noisy(self, corpus: str, settings: str, level: str, seed: int
-              ) -> tuple[list[list[Any]], dict[str, Any]] | None:
+    def noisy(self, corpus: str, settings: str, level: str, seed: int,
+              valid: Callable[[Any], bool]) -> tuple[list[list[Any]], dict[str, Any]] | None:
         """A stored noisy version; None when there is none or it is damaged (then it is
-        made again from its seed)."""
+        made again from its seed). VALID: whether a stored change has its kind's shape
+        (the kind's ``valid_change``)."""
         row = self.db.execute("SELECT changes, summary, checksum FROM noisy WHERE corpus=? "
                               "AND settings=? AND level=? AND seed=?",
                               (corpus, settings, level, seed)).fetchone()
@@ -288,7 +289,7 @@ class Store:
             if row[2] != checksum(row[0], row[1]):
                 raise ValueError("checksum")
             changes, summary = json.loads(row[0]), json.loads(row[1])
-            if not isinstance(changes, list) or not all(map(_change_shape, changes)):
+            if not isinstance(changes, list) or not all(map(valid, changes)):
                 raise ValueError("shape")
         except ValueError:
             self.warnings.append(f"noisy version {level} seed {seed} was damaged in the store; "
@@ -489,17 +490,3 @@ def open_existing(path: str | Path) -> Store:
     if not Path(path).is_file():
         raise InputError("no such store", path)
     return Store(path)
-
-
-def _change_shape(c: Any) -> bool:
-    """A stored change: a misspelling [sentence, word, op, old, new], or a learner-like
-    error [sentence, start, end, noisy words, type, [[noisy, clean], ...]]."""
-    if not isinstance(c, list):
-        return False
-    if len(c) == 5:
-        return True
-    return len(c) == 6 and all(type(x) is int and x >= 0 for x in c[:3]) and \
-        c[1] <= c[2] and isinstance(c[3], list) and all(isinstance(w, str) for w in c[3]) \
-        and isinstance(c[4], str) and isinstance(c[5], list) and all(
-            isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p)
-            for p in c[5])

@@ -59,7 +59,7 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
             progress.advance(exp.replicates)
             continue
         for seed in range(exp.seed, exp.seed + exp.replicates):
-            got = store.noisy(corpus.digest, key, level.label, seed)
+            got = store.noisy(corpus.digest, key, level.label, seed, kind.valid_change)
             if got is not None:
                 changes = got[0]
             elif not make:

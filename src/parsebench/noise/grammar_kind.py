@@ -114,6 +114,15 @@ class Grammar:
             m2.append(edits_m2)
         return Rebuilt(out, aligns, m2)
 
+    def valid_change(self, c: Any) -> bool:
+        """[sentence, start, end, noisy words, type, [[noisy, clean], ...]]."""
+        return isinstance(c, list) and len(c) == 6 \
+            and all(type(x) is int and x >= 0 for x in c[:3]) and c[1] <= c[2] \
+            and isinstance(c[3], list) and all(isinstance(w, str) for w in c[3]) \
+            and isinstance(c[4], str) and isinstance(c[5], list) and all(
+                isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p)
+                for p in c[5])
+
     def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Erred:
         return Erred(corpus, options, progress)
 

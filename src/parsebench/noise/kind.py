@@ -182,6 +182,10 @@ class NoiseKind(Protocol):
     def rebuild(self, sentences: Sequence[Sentence], level: Level, seed: int,
                 changes: Sequence[Sequence[Any]]) -> Rebuilt: ...
 
+    def valid_change(self, change: Any) -> bool:
+        """Whether CHANGE, read back from the store, has the shape this kind's planner
+        gives (else the stored version is taken as damaged and made again)."""
+
     def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Made:
         """Check OPTIONS (as the command does, in its order), read CORPUS and plan every
         replicate."""

@@ -1,5 +1,7 @@
 """Every kind of noise, listed once: a run's ``[noise] kind``, ``noise --kind`` and the
-report all read this list (what a kind is: :mod:`parsebench.noise.kind`)."""
+report all read this list (what a kind is: :mod:`parsebench.noise.kind`). Kinds of
+other packages join through the entry-point group ``parsebench.noise_kinds`` (each
+names a kind object), as parsers and methods do."""
 
 from __future__ import annotations
 
@@ -7,5 +9,16 @@ from parsebench.noise.grammar_kind import Grammar
 from parsebench.noise.kind import NoiseKind
 from parsebench.noise.spelling_kind import Spelling
 
-KINDS: dict[str, NoiseKind] = {k.name: k for k in (Spelling(), Grammar())}
+ENTRY_POINT_GROUP = "parsebench.noise_kinds"
+
+
+def _plugins() -> list[NoiseKind]:
+    from importlib.metadata import entry_points
+
+    out: list[NoiseKind] = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    return out
+
+
+_BUILT_IN: list[NoiseKind] = [Spelling(), Grammar()]
+KINDS: dict[str, NoiseKind] = {k.name: k for k in (*_BUILT_IN, *_plugins())}
 """Every kind of noise, by its name in ``[noise] kind`` and ``noise --kind``."""

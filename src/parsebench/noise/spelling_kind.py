@@ -74,6 +74,10 @@ class Spelling:
         report = Report(changes=[Change(*c) for c in changes])
         return Rebuilt(apply_to_conllu(sentences, report))
 
+    def valid_change(self, change: Any) -> bool:
+        """[sentence, word, op, old, new]."""
+        return isinstance(change, list) and len(change) == 5
+
     def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Misspelled:
         return Misspelled(corpus, options, progress)
 

@@ -1,0 +1,83 @@
+"""A method and a kind of noise from outside the package, each its module and one entry
+point (tests/fixtures/plugin): a run scores the method on the noise, and the report,
+the end-of-run table and the export carry both, as they carry parsebench's own."""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import FIXTURES, ROOT
+
+ENTRY_POINTS = """[parsebench.methods]
+rootkept = rootkept:METHOD
+
+[parsebench.noise_kinds]
+shout = shout:KIND
+"""
+
+
+def _installed(tmp: Path) -> dict[str, str]:
+    """An environment where the plugin package is installed: its metadata with the two
+    entry points on the import path, as pip would leave it."""
+    site = tmp / "site"
+    info = site / "parsebench_plugin_test-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: parsebench-plugin-test\n"
+                                   "Version: 0.1\n")
+    (info / "entry_points.txt").write_text(ENTRY_POINTS)
+    path = [str(ROOT / "src"), str(FIXTURES / "plugin"), str(FIXTURES), str(site)]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+
+
+def _cli(env: dict[str, str], *args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *map(str, args)],
+                          capture_output=True, text=True, env=env, cwd=cwd)
+
+
+def test_a_method_and_a_noise_kind_from_outside_the_package(tmp_path: Path) -> None:
+    env = _installed(tmp_path)
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'''name = "plugins"
+[corpus]
+path = "{FIXTURES / 'typos.conllu'}"
+[noise]
+kind = "shout"
+rates = [0.5]
+replicates = 2
+[[parsers]]
+name = "weak"
+spec = "python:toy_parsers:WeakWord"
+[metrics]
+rootkept = true
+''')
+    p = _cli(env, "run", exp, "--store", tmp_path / "s.sqlite", "--report", tmp_path / "r",
+             cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    # the end-of-run table: the method's own line
+    line = next(x for x in p.stdout.splitlines() if " rootkept " in x)
+    assert "root kept" in line and "rate=0.5" in line
+    # the report: its section, its figure's statistics, the kind's name
+    md = (tmp_path / "r" / "index.md").read_text()
+    assert "Root kept (a method from outside parsebench)" in md
+    assert "words in capitals" in md
+    # a bad value of its [metrics] key is refused like any method's
+    exp.write_text(exp.read_text().replace("rootkept = true", "rootkept = 3"))
+    bad = _cli(env, "run", exp, "--store", tmp_path / "t.sqlite", cwd=tmp_path)
+    assert bad.returncode == 2 and "rootkept must be bool" in bad.stderr
+    # the export: the shouted parses and the method's per-sentence scores
+    q = _cli(env, "export", tmp_path / "s.sqlite", "-o", tmp_path / "x", cwd=tmp_path)
+    assert q.returncode == 0, q.stderr
+    files = [f.relative_to(tmp_path / "x").as_posix() for f in (tmp_path / "x").rglob("*")]
+    assert sorted(f for f in files if f.endswith(".conllu")) == [
+        "plugins/weak/clean.conllu", "plugins/weak/rate-0.5_seed-1.conllu",
+        "plugins/weak/rate-0.5_seed-2.conllu"]
+    noisy = (tmp_path / "x" / "plugins" / "weak" / "rate-0.5_seed-1.conllu").read_text()
+    assert noisy.count("Noise=shout") == 10  # round(0.5 x 21 words that can be shouted)
+    with (tmp_path / "x" / "plugins" / "scores.csv").open() as fh:
+        rows = [r for r in csv.DictReader(fh) if r["metric"] == "rootkept"]
+    assert {r["column"] for r in rows} == {"sentences", "root kept"}
+    assert {r["sentence"] for r in rows} == {"1", "2", "3", "4"}  # each sentence's counts
