@@ -1,7 +1,7 @@
 """Every method, listed once; everything else about methods is derived from this list.
 
 A paper's method is one object (:class:`parsebench.metrics.method.Method`) in its own
-module: Bigert et al.'s rows (``rows``), Kakkonen (``sentences``), Lin's and CoNLL
+module: Bigert et al.'s rows (``rows_method``), Kakkonen (``sentences``), Lin's and CoNLL
 2018's scores against a gold key (``deps_method``), Hashemi & Hwa (``robust_f1``),
 EVALB and the flat key (``evalb_method``, ``flat_method``). Methods of other packages
 join through the entry-point group ``parsebench.methods`` (each names a Method). From
@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
-from parsebench.metrics import deps_method, evalb_method, flat_method, robust_f1, rows, sentences
+from parsebench.metrics import (
+    deps_method,
+    evalb_method,
+    flat_method,
+    robust_f1,
+    rows_method,
+    sentences,
+)
 from parsebench.metrics.method import Method, Metric
 
 ENTRY_POINT_GROUP = "parsebench.methods"
@@ -35,7 +42,7 @@ def _plugins() -> list[Method]:
 
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    rows.METHOD, sentences.METHOD, deps_method.METHOD, robust_f1.METHOD, evalb_method.METHOD,
+    rows_method.METHOD, sentences.METHOD, deps_method.METHOD, robust_f1.METHOD, evalb_method.METHOD,
     flat_method.METHOD, *_plugins())}
 """Every method a run can score, by its key in ``[metrics]`` and its results' name."""
 

@@ -1,0 +1,151 @@
+"""Bigert et al.'s rows in a run, one object: projection by projection, each level's
+replicates compared with the clean parse (and the gold), their figures a mean over the
+replicates; its settings (the projections), report section and end-of-run line. The
+counting itself is :mod:`parsebench.metrics.rows`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from parsebench.analysis import Parse, carries
+from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+from parsebench.metrics.rows import (
+    SCORES,
+    _not_applicable,
+    _scheme,
+    calibration_sample,
+    check_is_parse,
+    counts_of,
+    intervals,
+    report_of,
+    sentence_stats,
+)
+from parsebench.present import anchor, percent
+
+
+def _variants(ctx: Any) -> list[Variant]:
+    """Bigert et al.'s rows, projection by projection: each level's replicates compared
+    with the clean parse (and the gold), their figures a mean over the replicates."""
+    from parsebench.analysis import default_projection, from_sentence
+
+    if not (ctx.exp.setting("rows") and ctx.levels):
+        return []
+    out: list[Variant] = []
+    clean, gold, conf = ctx.clean, ctx.gold, ctx.conf
+    path = str(ctx.corpus.path)
+    clean_path = f"{conf.name}:clean"
+    projections = [default_projection(clean) if p == "default" else p
+                   for p in ctx.exp.setting("rows")]
+    cal_gold = None if ctx.calibration is None else \
+        [from_sentence(s) for s in ctx.calibration[0].sentences]
+    c_levels = {} if ctx.calibration is None else ctx.calibration_levels()
+    for proj in dict.fromkeys(projections):
+        if not _fits(proj, ctx.kind):
+            continue
+        use_gold = gold if proj in GOLD_PROJECTIONS else None
+        acc = conf.accuracy_for(proj)
+        cals: dict[str, tuple[Any, float]] = {}
+        # the natural-typo levels exist in the corpus only, not in the calibration sample
+        if ctx.calibration is not None and proj in GOLD_PROJECTIONS:
+            cc, cp = ctx.calibration
+            assert cal_gold is not None
+            for level, versions in c_levels.items():
+                cals[level.label] = calibration_sample(
+                    cal_gold, cp.parses(cc.versions[0]),
+                    [(v.label, cp.parses(v)) for v in versions], proj, str(cc.path),
+                    str(cc.path))
+        out.append(_variant(ctx, proj, use_gold, acc, cals, clean_path, path))
+    return out
+
+
+def _variant(ctx: Any, proj: str, gold: Sequence[Parse] | None, acc: float | None,
+             cals: dict[str, tuple[Any, float]], clean_path: str, path: str) -> Variant:
+    clean = ctx.clean
+    cache: dict[Any, Any] = {}
+    applies = carries(clean, proj)
+    scheme = None if gold is None or not applies else \
+        _scheme(clean, gold, proj, clean_path, path)
+
+    def stats(rep: Replicate) -> Iterator[SentenceStats]:
+        if not applies:
+            return iter(())
+        parses = [p.noisy for p in rep.pairs]
+        if gold is not None:
+            check_is_parse(gold, parses, path, rep.label)
+        return sentence_stats(clean, parses, gold, proj, (clean_path, rep.label, path), cache)
+
+    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+        if not applies:
+            value = _not_applicable(clean, proj, clean_path)
+        else:
+            counts = [(r.label, counts_of(t.totals[k], t.kept[k]["calibration"],
+                                          gold is not None))
+                      for k, r in enumerate(level.replicates)]
+            value = report_of(counts, acc, cals.get(level.label), scheme)
+            value["stats"] = t.stored(["differs", "degr_real", "spread"])
+            value["ci95"] = intervals(value["stats"])
+        value["error_level_label"] = level.short
+        return value
+
+    def sig(level: Level) -> dict[str, Any]:
+        return {"method": "bigert-rows", "projection": proj, "level": level.label,
+                "acr": acc if acc is not None else "gold" if gold else None,
+                "calibration": None if level.label not in cals else
+                f"ratio-to-upper-bound:{cals[level.label][0].sample_sentences}"}
+
+    return Variant(proj, ctx.noisy_levels(), stats, figures, sig,
+                   per_replicate=frozenset({"calibration"}))
+
+
+GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "tag")
+"""Projections a CoNLL-U gold file can give (links and brackets it cannot)."""
+
+
+def _fits(projection: str, kind: str) -> bool:
+    if kind == "links":
+        return projection == "links"
+    if kind == "tree":
+        return projection in ("brackets", "upos", "xpos", "tag")
+    if kind == "tags":
+        return projection in ("upos", "xpos", "tag")
+    return projection not in ("links", "brackets")
+
+
+def _settings(value: Any, where: Any) -> list[str]:
+    """``rows = true`` (the parser's default projection), ``false``, or a list of
+    projections."""
+    from parsebench.analysis import PROJECTIONS
+
+    if value is True:
+        return ["default"]
+    if value is False:
+        return []
+    if not isinstance(value, list):
+        raise where.fail(f"rows must be list or bool, not {value!r}")
+    for proj in value:
+        if proj not in PROJECTIONS:
+            raise where.fail(f"rows: {proj!r} is not one of " + ", ".join(PROJECTIONS))
+    return list(value)
+
+
+def _pct(x: Any) -> str:
+    return percent(x, spread=True)
+
+
+def _headline(v: dict[str, Any]) -> str:
+    g = v.get("gold")
+    return (f"differs {_pct(v['differs'])}  estimate {_pct(v['degr_estimate'])}"
+            + (f"  real {_pct(g['degr_real'])}" if g else "")
+            + (f"  calibrated {_pct(v['degr_calibrated'])}" if "degr_calibrated" in v else ""))
+
+
+METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
+                sections=("parsebench.report.sections:rows_section",),
+                section_title="Bigert et al.'s degradation",
+                anchor=lambda r: anchor("rows", r["parser"], r["projection"]),
+                headline=_headline, settings=_settings, default=[], columns={
+    "differs": ("rows", "changed rows"),
+    "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),
+    "spread": ("sentence", "distance to a misspelling", "rows", "changed rows",
+               "changed rows right in the clean parse")})
