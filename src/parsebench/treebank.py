@@ -102,3 +102,11 @@ def name_of(corpus: str | os.PathLike[str] | Treebank | Sequence[Sentence]) -> s
     return corpus.name if isinstance(corpus, Treebank) else \
         "<sentences>" if isinstance(corpus, Sequence) and not isinstance(corpus, str) \
         else str(corpus)
+
+
+def as_treebank(corpus: Any) -> Any:
+    """CORPUS as the API reads it: a path as it is; a Treebank, or any other iterable of
+    Sentences (a Noised corpus's sentences, your own), as a Treebank."""
+    if isinstance(corpus, str | os.PathLike | Treebank):
+        return corpus
+    return Treebank(corpus, "<sentences>")

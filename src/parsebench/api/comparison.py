@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 
 from parsebench.results import Result, result
 from parsebench.signature import signature
-from parsebench.treebank import Treebank
+from parsebench.treebank import Treebank, as_treebank
 
 PathLike = str | os.PathLike[str]
 
@@ -23,6 +23,7 @@ def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
     from parsebench.compare import compare as score
     from parsebench.compare import compare_table
 
+    gold, systems = as_treebank(gold), [as_treebank(x) for x in systems]
     with _files([gold, *systems]) as paths:
         r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs)
     # a Treebank's messages and rows name the Treebank, not its temporary file

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from parsebench.errors import InputError, atomic_output, check_output
 from parsebench.results import Result, result
 from parsebench.signature import signature
-from parsebench.treebank import Treebank, name_of
+from parsebench.treebank import Treebank, as_treebank, name_of
 
 if TYPE_CHECKING:
     from parsebench.formats.brackets import TreeText
@@ -51,6 +51,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     from parsebench.metrics.lin import LabelMap, Selection
     from parsebench.report.terminal import deps_table
 
+    gold, system = as_treebank(gold), as_treebank(system)
     selections = [Selection.parse(s) for s in _as_list(select)]
     label_map = LabelMap.read(labels) if labels else None
     gold_name, system_name = name_of(gold), name_of(system)

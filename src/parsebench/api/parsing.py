@@ -16,7 +16,7 @@ from typing import Any
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result
 from parsebench.signature import signature
-from parsebench.treebank import Treebank
+from parsebench.treebank import Treebank, as_treebank
 
 PathLike = str | os.PathLike[str]
 
@@ -24,6 +24,7 @@ PathLike = str | os.PathLike[str]
 def _sentences(corpus: PathLike | Treebank) -> list[Any]:
     from parsebench.parsers.run import read_input
 
+    corpus = as_treebank(corpus)
     return list(corpus) if isinstance(corpus, Treebank) else read_input(corpus)
 
 
@@ -186,6 +187,7 @@ def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, see
 
     specs = [parsers] if isinstance(parsers, str) else list(parsers)
     check_options(workers, timeout, batch_size)
+    corpus = as_treebank(corpus)
     sentences = list(corpus) if isinstance(corpus, Treebank) else read_conllu(corpus)
     edits = make_edits(sentences, seed)
     r: dict[str, Any] = {"sentences": len(sentences), "seed": seed,

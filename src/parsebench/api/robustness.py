@@ -16,7 +16,7 @@ from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result, result
 from parsebench.signature import signature
-from parsebench.treebank import Treebank, name_of
+from parsebench.treebank import Treebank, as_treebank, name_of
 
 PathLike = str | os.PathLike[str]
 
@@ -37,6 +37,7 @@ def _read(corpus: PathLike | Treebank | None) -> Any:
 
     if corpus is None:
         return None
+    corpus = as_treebank(corpus)
     if isinstance(corpus, Treebank):
         return [from_sentence(s, corpus.name) for s in corpus]
     return read_parses(corpus)
@@ -60,6 +61,7 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
     if project is not None and project not in PROJECTIONS:
         raise InputError(f"--project {project}: expected one of " + ", ".join(PROJECTIONS))
+    clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
     c = _parses(clean)
     m = _read(gold)
     proj = project or default_projection(c)
@@ -94,6 +96,7 @@ def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | 
     from parsebench.metrics.wordalign import read_alignments
     from parsebench.report.terminal import sentences_table
 
+    clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
     c = _parses(clean)
     names = [name_of(p) for p in noisy]
     scores = score_sentences(c, [_parses(p) for p in noisy], name_of(clean), names,
@@ -122,10 +125,12 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     from parsebench.report.terminal import f1_table
 
     def parses(x: PathLike | Treebank) -> Iterable[Any]:
+        x = as_treebank(x)
         if isinstance(x, Treebank):
             return (from_sentence(s, x.name) for s in x)
         return iter_parses(x)
 
+    grammatical, ungrammatical = as_treebank(grammatical), as_treebank(ungrammatical)
     # the files are read a pair at a time (memory flat in their size), each counted as it
     # streams by for the one input check
     held = [Holds(name_of(x)) for x in (grammatical, ungrammatical)]

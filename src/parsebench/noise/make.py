@@ -21,6 +21,7 @@ from parsebench.noise.kind import Made, Options, Progress, Replicate
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.source import CorpusLike, words_only
 from parsebench.results import result
+from parsebench.treebank import Treebank
 
 
 class _Quiet:
@@ -70,7 +71,7 @@ class Noised:
     def __init__(self, kind: str, made: Made, progress: Progress | None = None) -> None:
         self.kind = kind
         self._made, self._progress = made, progress or _Quiet()
-        self._treebank: list[Sentence] | None = None
+        self._treebank: Treebank | None = None
 
     @property
     def replicates(self) -> list[Replicate]:
@@ -102,7 +103,7 @@ class Noised:
         return written
 
     @property
-    def treebank(self) -> list[Sentence]:
+    def treebank(self) -> Treebank:
         """The first replicate's noisy corpus as the file written holds it, made on the
         first access: CoNLL-U read back as :func:`parsebench.formats.conllu.read_conllu`
         reads it; text, its words a sentence (every other column ``_``)."""
@@ -110,10 +111,10 @@ class Noised:
             self._progress.stage("reading the noisy corpus", None)
             noisy = self._made.sentences(self._made.replicates[0])
             if self._made.conllu:
-                self._treebank = list(iter_sentences(_lines(noisy), "<noise>"))
+                self._treebank = Treebank(iter_sentences(_lines(noisy), "<noise>"), "<noise>")
             else:
-                self._treebank = [words_only(list(s.forms), k)
-                                  for k, s in enumerate(noisy, 1)]
+                self._treebank = Treebank((words_only(list(s.forms), k)
+                                           for k, s in enumerate(noisy, 1)), "<noise>")
         return self._treebank
 
     def to_dict(self) -> dict[str, Any]:
