@@ -17,7 +17,7 @@ from pathlib import Path
 
 from parsebench.formats.conllu import read_conllu
 from parsebench.noise.grammar import corrupt, speller, zipf
-from parsebench.noise.grammar_types import Settings
+from parsebench.noise.grammar_types import GrammarSettings
 from parsebench.noise.inflection import inflect, lemmatize
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -34,7 +34,7 @@ def main() -> None:
     inflect("go", "VBD"), lemmatize("went", "VERB"), freq("word")  # their tables
     start = time.perf_counter() - t
     print(f"EWT dev+test: {len(sents)} sentences, {words} words; start-up {start:.2f} s")
-    for settings in (Settings(rate=0.05, seed=1), Settings(per_sentence=1, seed=1)):
+    for settings in (GrammarSettings(rate=0.05, seed=1), GrammarSettings(per_sentence=1, seed=1)):
         best = float("inf")
         for _ in range(3):
             t = time.perf_counter()

@@ -18,7 +18,7 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
-from parsebench.parsers.cached import CachedParser, Parsed, parsed_of, pool_parser
+from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of, pool_parser
 from parsebench.parsers.pool import Pool
 from parsebench.parsers.run import blank
 
@@ -44,7 +44,7 @@ class Counting:
         self.fn = fn
         self.seen: list[tuple[str, ...]] = []
 
-    def __call__(self, batch: Sequence[tuple[str, ...]]) -> list[Parsed]:
+    def __call__(self, batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
         self.seen += batch
         return [parsed_of(w, self.fn(w)) for w in batch]
 

@@ -26,7 +26,13 @@ from parsebench.noise.grammar import Planner, _blocked, speller, zipf
 from parsebench.noise.grammar import corrupt as grammar_corrupt
 from parsebench.noise.grammar_output import noisy_sentence
 from parsebench.noise.grammar_sites import PREPOSITIONS, Sites
-from parsebench.noise.grammar_types import DEFAULT_WEIGHTS, TYPES, Edit, Report, Settings
+from parsebench.noise.grammar_types import (
+    DEFAULT_WEIGHTS,
+    TYPES,
+    Edit,
+    GrammarReport,
+    GrammarSettings,
+)
 from parsebench.noise.inflection import _lemminflect
 
 LEARNER = FIXTURES / "learner.conllu"
@@ -39,7 +45,7 @@ def helpers() -> tuple[object, object]:
     return speller("us-qwerty", None, "en", vocab), zipf("en")
 
 
-def corrupt(sents: list[Sentence], st_: Settings) -> tuple[Report, list[object]]:
+def corrupt(sents: list[Sentence], st_: GrammarSettings) -> tuple[GrammarReport, list[object]]:
     spell, freq = helpers()
     return grammar_corrupt(sents, st_, spell, freq)  # type: ignore[arg-type]
 
@@ -93,7 +99,7 @@ def test_edits_and_alignment_describe_the_noise(seed: int, level: float | int,
     rate = level if isinstance(level, float) else None
     k = level if isinstance(level, int) else None
     kinds = tuple(t for t in TYPES if t in types)
-    report, out = corrupt(SENTENCES, Settings(rate, k, seed, kinds))
+    report, out = corrupt(SENTENCES, GrammarSettings(rate, k, seed, kinds))
     for clean, (noisy, edits, pairs, m2) in zip(SENTENCES, out, strict=True):
         check_records(clean, noisy.forms, edits, pairs, m2)
     made = sum(len(x[1]) for x in out)
@@ -110,18 +116,18 @@ def test_edits_and_alignment_describe_the_noise(seed: int, level: float | int,
 def test_rate_is_exact_and_the_same_seed_gives_the_same_errors() -> None:
     words = sum(len(s.forms) for s in SENTENCES)
     for rate in (0.02, 0.1, 0.25):
-        report, out = corrupt(SENTENCES, Settings(rate=rate, seed=7))
+        report, out = corrupt(SENTENCES, GrammarSettings(rate=rate, seed=7))
         assert report.made == sum(len(x[1]) for x in out) == round(rate * words)
-        _, again = corrupt(SENTENCES, Settings(rate=rate, seed=7))
+        _, again = corrupt(SENTENCES, GrammarSettings(rate=rate, seed=7))
         assert [x[0].forms for x in again] == [x[0].forms for x in out]
-    _, other = corrupt(SENTENCES, Settings(rate=0.1, seed=8))
+    _, other = corrupt(SENTENCES, GrammarSettings(rate=0.1, seed=8))
     assert [x[0].forms for x in other] != [x[0].forms for x in out]
 
 
 def test_every_type_can_occur_and_is_one_a_person_makes() -> None:
     seen: Counter[str] = Counter()
     for t in TYPES:
-        report, out = corrupt(SENTENCES, Settings(per_sentence=1, seed=3, types=(t,)))
+        report, out = corrupt(SENTENCES, GrammarSettings(per_sentence=1, seed=3, types=(t,)))
         assert report.made > 0, t
         for clean, (_noisy, edits, _, _) in zip(SENTENCES, out, strict=True):
             for e in edits:
@@ -248,7 +254,7 @@ def test_errant_reads_generated_errors_as_recorded_on_ewt() -> None:
     ewt = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
     sents = [s for _, s in zip(range(300), iter_conllu(ewt), strict=False)]
     spell = speller("us-qwerty", None, "en", {w.lower() for s in sents for w in s.forms})
-    _, out = grammar_corrupt(sents, Settings(per_sentence=1, seed=11), spell, zipf("en"))
+    _, out = grammar_corrupt(sents, GrammarSettings(per_sentence=1, seed=11), spell, zipf("en"))
     pairs = [(x[0].forms, x[3]) for x in out if x[3]]
     got = agreement(pairs, PIPELINE)
     assert sum(got.edits.values()) >= 250
@@ -257,8 +263,8 @@ def test_errant_reads_generated_errors_as_recorded_on_ewt() -> None:
     # and each kind on its own, 40 sentences apiece (types ERRANT gives differently for
     # some words, such as plurals it does not know, still agree on the operation)
     for t in TYPES:
-        _, out = grammar_corrupt(sents[:80], Settings(per_sentence=1, seed=2, types=(t,)), spell,
-                           zipf("en"))
+        _, out = grammar_corrupt(sents[:80], GrammarSettings(per_sentence=1, seed=2, types=(t,)),
+                                 spell, zipf("en"))
         one = agreement([(x[0].forms, x[3]) for x in out if x[3]][:40], PIPELINE)
         assert sum(one.edits.values()) > 0 and one.shares()[0] >= 0.9, (t, one)
 
@@ -422,7 +428,7 @@ def test_any_annotation_gives_true_records(rows: list[list[tuple[str, str, str, 
                               deprels=[d for *_, d in r], deps=["_"] * n, misc=["_"] * n))
     rate = level if isinstance(level, float) else None
     k = level if isinstance(level, int) else None
-    report, out = corrupt(sents, Settings(rate, k, seed))
+    report, out = corrupt(sents, GrammarSettings(rate, k, seed))
     for clean, (noisy, edits, pairs, m2) in zip(sents, out, strict=True):
         check_records(clean, noisy.forms, edits, pairs, m2)
     assert report.made == sum(len(x[1]) for x in out)
@@ -578,7 +584,7 @@ def test_a_listed_verb_form_site_always_realises() -> None:
     assert all(e is not None for e in got) or all(e is None for e in got)
     planner = Planner(lambda: iter([s] * 20), ["R:VERB:FORM"], None, zipf("en"))
     for seed in range(1, 6):
-        report, chosen = planner.plan(Settings(1.0, None, seed, ("R:VERB:FORM",),
+        report, chosen = planner.plan(GrammarSettings(1.0, None, seed, ("R:VERB:FORM",),
                                                  {"R:VERB:FORM": 1.0}))
         edits = [planner.realise(s, k, chosen.get(k, ()), seed) for k in range(20)]
         assert sum(map(len, edits)) == report.made

@@ -15,7 +15,7 @@ from conftest import FIXTURES, ROOT, needs, shared_path
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
 from parsebench.invariance import check, edited, make_edits
-from parsebench.parsers.cached import CachedParser, Parsed, parsed_of
+from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
 
 sys.path.insert(0, str(FIXTURES))
 import toy_parsers
@@ -46,7 +46,7 @@ def corpus() -> list[Sentence]:
 
 
 def counting(fn: Callable[[Sequence[str]], object]) -> CachedParser:
-    def parse(batch: Sequence[tuple[str, ...]]) -> list[Parsed]:
+    def parse(batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
         return [parsed_of(w, fn(w)) for w in batch]
     return CachedParser(parse)
 

@@ -47,7 +47,7 @@ from parsebench.noise.spelling import (
     edits,
     unannotated,
 )
-from parsebench.parsers.cached import CachedParser, Parsed, changed
+from parsebench.parsers.cached import CachedParse, CachedParser, changed
 
 
 @dataclass
@@ -82,7 +82,7 @@ class Target:
     """Eligible word -> its candidate non-word edits (op, new form), seeded order."""
     order: list[int]
     """The eligible words in a seeded order (ties go to the earlier)."""
-    clean: Parsed | None = None
+    clean: CachedParse | None = None
     chosen: list[Change] = field(default_factory=list)
     damage: int = 0
     changed: list[int] = field(default_factory=list)
@@ -221,7 +221,7 @@ def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: Options, k
 
     # the random baseline: noise --per-sentence K with the same seed, same eligibility
     rand: dict[int, list[Change]] = {}
-    rand_parse: dict[int, Parsed] = {}
+    rand_parse: dict[int, CachedParse] = {}
     random_calls = 0
     if baseline and live:
         blocked = [{i for a, b, _ in s.multiword for i in range(a, b + 1)} for s in sentences]

@@ -31,7 +31,7 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.spelling import Change, apply_to_sentence
-from parsebench.parsers.cached import CachedParser, Parsed, changed
+from parsebench.parsers.cached import CachedParse, CachedParser, changed
 
 EDITS = ("propn", "num", "case", "adj")
 SHOWN = 5
@@ -151,7 +151,7 @@ def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
         for (k, e), v in zip(todo, variants, strict=True):
             if k != kind:
                 continue
-            c: Parsed = clean[e.sentence]
+            c: CachedParse = clean[e.sentence]
             if c.failed:
                 skipped += 1
                 continue

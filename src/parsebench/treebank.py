@@ -87,8 +87,11 @@ class Treebank(Sequence[Sentence]):
         return self.sentences[i]
 
     def __eq__(self, other: object) -> bool:
+        """The same sentences (a list of Sentences compares as a Treebank of them)."""
         if isinstance(other, Treebank):
             return self.sentences == other.sentences
+        if isinstance(other, list):
+            return self.sentences == other
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]

@@ -19,11 +19,11 @@ from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps, f
 from parsebench.metrics.lin import PR, Bucket
 from parsebench.metrics.method import (
     Headline,
-    Level,
     LevelStats,
     Method,
     Metric,
     Replicate,
+    ScoredLevel,
     SentenceStats,
     Variant,
 )
@@ -131,7 +131,7 @@ def _variants(ctx: Any) -> list[Variant]:
         return stats
 
     def figures(by: str, fields: list[str]) -> Any:
-        def make(level: Level, t: LevelStats) -> dict[str, Any]:
+        def make(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
             from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
 
             scored = result_of(t, fields, "deprel", facts[level.label])

@@ -61,7 +61,7 @@ class Replicate:
 
 
 @dataclass(frozen=True)
-class Level:
+class ScoredLevel:
     label: str
     """The result's level (``rate=0.05``, ``clean``, ``corrected``)."""
     short: str
@@ -74,12 +74,12 @@ class Variant:
 
     projection: str
     """The result's projection (``head+deprel``, ``brackets``, a breakdown)."""
-    levels: Sequence[Level]
+    levels: Sequence[ScoredLevel]
     stats: Callable[[Replicate], Iterable[SentenceStats]]
     """Each sentence's statistics of one replicate, in sentence order."""
-    figures: Callable[[Level, LevelStats], dict[str, Any]]
+    figures: Callable[[ScoredLevel, LevelStats], dict[str, Any]]
     """The figures of a level from its statistics (None where a number is n/a)."""
-    signature: Callable[[Level], dict[str, Any]]
+    signature: Callable[[ScoredLevel], dict[str, Any]]
     """The settings the result's signature shows."""
     per_replicate: frozenset[str] = frozenset()
     """Names whose per-sentence rows of each replicate the figures need (a calibration

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from parsebench.analysis import Parse
 from parsebench.metrics.method import (
-    Level,
     LevelStats,
     Method,
     Metric,
     Replicate,
+    ScoredLevel,
     SentenceStats,
     Variant,
 )
@@ -65,7 +65,7 @@ def as_method(pm: PairMethod, scores: tuple[Metric, ...], **report: Any) -> Meth
         def stats(rep: Replicate) -> Iterator[SentenceStats]:
             return ({pm.name: pair_stats(p.clean, p.noisy)} for p in rep.pairs)
 
-        def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+        def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
             rows = t.rows(pm.name)
             return {**pm.figures(t.sums(pm.name)), "sentences": len(rows),
                     "replicates": t.replicates, "error_level_label": level.short,

@@ -23,12 +23,12 @@ from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.counts import Additive, f_measure
 from parsebench.metrics.method import (
     Headline,
-    Level,
     LevelStats,
     Method,
     Metric,
     Pair,
     Replicate,
+    ScoredLevel,
     SentenceStats,
     Variant,
 )
@@ -379,7 +379,7 @@ def _levels(ctx: Any) -> Variant:
         _check(rep, path)
         return (pair_stats(p) for p in rep.pairs)
 
-    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+    def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
         value = level_figures(t, gold)
         by_type, by_op = value.pop("by_type"), value.pop("by_operation")
         value.update(error_level_label=level.short, by_type=by_type, by_operation=by_op)
@@ -415,13 +415,13 @@ def _corrected(ctx: Any) -> Variant:
                          ctx.corpus.path)
     pairs = [Pair(c, u, None, None if aligns is None else aligns[k])
              for k, (u, c) in enumerate(zip(ctx.clean, g, strict=True))]
-    level = Level("corrected", "corrected", [Replicate(str(ctx.corpus.path), pairs)])
+    level = ScoredLevel("corrected", "corrected", [Replicate(str(ctx.corpus.path), pairs)])
 
     def stats(rep: Replicate) -> Iterator[SentenceStats]:
         _check(rep, str(corr.path))
         return (pair_stats(p) for p in rep.pairs)
 
-    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+    def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
         value = level_figures(t, False)
         by_type = value.pop("by_type")
         value.pop("by_operation")

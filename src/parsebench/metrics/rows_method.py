@@ -9,7 +9,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from parsebench.analysis import Parse, carries
-from parsebench.metrics.method import Level, LevelStats, Method, Replicate, SentenceStats, Variant
+from parsebench.metrics.method import (
+    LevelStats,
+    Method,
+    Replicate,
+    ScoredLevel,
+    SentenceStats,
+    Variant,
+)
 from parsebench.metrics.rows import (
     SCORES,
     _not_applicable,
@@ -75,7 +82,7 @@ def _variant(ctx: Any, proj: str, gold: Sequence[Parse] | None, acc: float | Non
             check_is_parse(gold, parses, path, rep.label)
         return sentence_stats(clean, parses, gold, proj, (clean_path, rep.label, path), cache)
 
-    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+    def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
         if not applies:
             value = _not_applicable(clean, proj, clean_path)
         else:
@@ -88,7 +95,7 @@ def _variant(ctx: Any, proj: str, gold: Sequence[Parse] | None, acc: float | Non
         value["error_level_label"] = level.short
         return value
 
-    def sig(level: Level) -> dict[str, Any]:
+    def sig(level: ScoredLevel) -> dict[str, Any]:
         return {"method": "bigert-rows", "projection": proj, "level": level.label,
                 "acr": acc if acc is not None else "gold" if gold else None,
                 "calibration": None if level.label not in cals else

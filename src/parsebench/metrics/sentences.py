@@ -19,11 +19,11 @@ from parsebench.inputs import same_words
 from parsebench.metrics.counts import Additive
 from parsebench.metrics.method import (
     Headline,
-    Level,
     LevelStats,
     Method,
     Metric,
     Replicate,
+    ScoredLevel,
     SentenceStats,
     Variant,
 )
@@ -242,7 +242,7 @@ def _variants(ctx: Any) -> list[Variant]:
             yield {f"errors={errors}": (1, u, lab, failed), "all pairs": row,
                    **({"pairs": row} if errors > 0 else {})}
 
-    def figures(level: Level, t: LevelStats) -> dict[str, Any]:
+    def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
         s = _scores_of(empty, t, None).as_dict()
         s["stats"] = {**t.stored(["all pairs", "errors"]), **s.get("stats", {})}
         s["error_level_label"] = level.short

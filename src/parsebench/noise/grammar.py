@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from parsebench.formats.conllu import Sentence
 from parsebench.noise.grammar_output import noisy_sentence
 from parsebench.noise.grammar_sites import Sites, Speller
-from parsebench.noise.grammar_types import TYPES, Edit, Report, Settings
+from parsebench.noise.grammar_types import TYPES, Edit, GrammarReport, GrammarSettings
 from parsebench.noise.lexicon import frequencies
 from parsebench.noise.spelling import POSITION, check_positions
 
@@ -160,7 +160,7 @@ class Planner:
     def sites(self, s: Sentence) -> Iterator[tuple[str, int, int]]:
         return Sites(s, _blocked(s), self.speller, self.zipf).all(self.kinds)
 
-    def plan(self, settings: Settings, last: bool = False) -> tuple[Report, Chosen]:
+    def plan(self, settings: GrammarSettings, last: bool = False) -> tuple[GrammarReport, Chosen]:
         """Which errors go where: sentence -> [(kind, clean word)] (``.get``), and the report.
 
         The draw shuffles the sites it draws from; LAST (no further plan will be asked for)
@@ -169,7 +169,7 @@ class Planner:
         settings.check()
         if self.spent:
             raise RuntimeError("a Planner plans no more after a plan(last=True)")
-        report = Report(words=self.words)
+        report = GrammarReport(words=self.words)
         for kind in settings.types:
             report.sites[kind] = len(self.by_kind[kind])
         where, codes = array(POSITION), bytearray()
@@ -254,10 +254,10 @@ def zipf(lang: str) -> Callable[[str], float]:
     return frequencies(lang).zipf
 
 
-def corrupt(sentences: Sequence[Sentence], settings: Settings,
+def corrupt(sentences: Sequence[Sentence], settings: GrammarSettings,
             spell: Speller | None = None,
             frequency: Callable[[str], float] | None = None
-            ) -> tuple[Report, list[tuple[Sentence, list[Edit], list[tuple[int, int]],
+            ) -> tuple[GrammarReport, list[tuple[Sentence, list[Edit], list[tuple[int, int]],
                                           list[tuple[int, int, str, str]]]]]:
     """Every sentence with its errors, in memory: (noisy sentence, edits, alignment, M2
     edits) each, and the report. Sentences short of room are given back unchanged."""

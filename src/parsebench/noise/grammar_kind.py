@@ -20,10 +20,10 @@ from parsebench.noise.grammar_types import (
     DEFAULT_WEIGHTS,
     TYPES,
     Edit,
-    Report,
-    Settings,
+    GrammarReport,
+    GrammarSettings,
+    parse_type_weights,
     parse_types,
-    parse_weights,
 )
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.kind import (
@@ -73,7 +73,7 @@ class Grammar:
         types, weights = tuple(exp.types), dict(exp.weights)
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
-            rep, chosen = planner.plan(Settings(level.rate, level.per_sentence, seed, types,
+            rep, chosen = planner.plan(GrammarSettings(level.rate, level.per_sentence, seed, types,
                                                 weights))
             edits = [[si, e.start, e.end, e.noisy, e.type, e.links]
                      for si, s in enumerate(corpus.sentences)
@@ -141,8 +141,8 @@ class Erred:
         check("seed", o.seed)
         if o.lang != "en":
             raise InputError(f"--kind grammar makes English errors only, not --lang {o.lang}")
-        settings = Settings(o.rate, o.per_sentence, o.seed, parse_types(o.types),
-                            parse_weights(o.weights))
+        settings = GrammarSettings(o.rate, o.per_sentence, o.seed, parse_types(o.types),
+                            parse_type_weights(o.weights))
         settings.check()
         self.options, self.progress, self.drop_short = o, progress, o.drop_short
         source = Source(corpus)
@@ -177,11 +177,11 @@ class Erred:
         if not planner.annotated:
             raise InputError("no word has a UPOS: --kind grammar places errors by the "
                              "annotation (give --tagger with the words as text)", where)
-        self.plans: dict[int, tuple[Report, Chosen]] = {}
+        self.plans: dict[int, tuple[GrammarReport, Chosen]] = {}
         self.replicates: list[Replicate] = []
         last = o.seed + o.replicates - 1
         for s in range(o.seed, last + 1):
-            self.plans[s] = planner.plan(Settings(o.rate, o.per_sentence, s, settings.types,
+            self.plans[s] = planner.plan(GrammarSettings(o.rate, o.per_sentence, s, settings.types,
                                                   settings.weights), last=s == last)
             self.replicates.append(Replicate(s))
         self.settled: set[int] = set()

@@ -48,7 +48,7 @@ class Edit:
 
 
 @dataclass
-class Settings:
+class GrammarSettings:
     rate: float | None = None
     per_sentence: int | None = None
     seed: int = 1
@@ -75,13 +75,13 @@ def parse_types(text: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t.strip() for t in names if t.strip()))
 
 
-def parse_weights(text: str | Mapping[str, float] | None) -> dict[str, float]:
+def parse_type_weights(text: str | Mapping[str, float] | None) -> dict[str, float]:
     """``R:SPELL=2,M:DET=1`` (or the same as a mapping) over the defaults."""
     return parse_op_weights(text, DEFAULT_WEIGHTS, "TYPE")
 
 
 @dataclass
-class Report:
+class GrammarReport:
     words: int = 0
     sites: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)

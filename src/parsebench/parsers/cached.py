@@ -1,4 +1,4 @@
-"""A batch parser behind a dict cache, and what it keeps of a parse (:class:`Parsed`):
+"""A batch parser behind a dict cache, and what it keeps of a parse (:class:`CachedParse`):
 each word's ``HEAD:DEPREL`` and UPOS. The worst-case search (:mod:`parsebench.attack`)
 and the invariance tests (:mod:`parsebench.invariance`) both parse through it, so no
 sentence is parsed twice."""
@@ -16,7 +16,7 @@ from parsebench.parsers.base import Analysis, Item
 
 
 @dataclass(frozen=True, slots=True)
-class Parsed:
+class CachedParse:
     """What the attack reads of a parse: each word's ``HEAD:DEPREL`` (every row
     ``<failed>`` when the parser failed, as the rows metric counts it) and its UPOS."""
 
@@ -25,19 +25,19 @@ class Parsed:
     failed: bool = False
 
 
-def parsed_of(words: Sequence[str], outcome: object) -> Parsed:
+def parsed_of(words: Sequence[str], outcome: object) -> CachedParse:
     n = len(words)
     if not isinstance(outcome, Analysis) or outcome.heads is None:
-        return Parsed((FAILED,) * n, ("_",) * n, True)
+        return CachedParse((FAILED,) * n, ("_",) * n, True)
     if outcome.forms is not None and len(outcome.forms) != n:
-        return Parsed((FAILED,) * n, ("_",) * n, True)
+        return CachedParse((FAILED,) * n, ("_",) * n, True)
     deprels = outcome.deprels or ["_"] * n
     rows = tuple(f"{'_' if h == NO_HEAD else h}:{d}"
                  for h, d in zip(outcome.heads, deprels, strict=True))
-    return Parsed(rows, tuple(outcome.upos) if outcome.upos else ("_",) * n)
+    return CachedParse(rows, tuple(outcome.upos) if outcome.upos else ("_",) * n)
 
 
-BatchParser = Callable[[Sequence[tuple[str, ...]]], list[Parsed]]
+BatchParser = Callable[[Sequence[tuple[str, ...]]], list[CachedParse]]
 """Parses a batch of sentences (their words) in order."""
 
 
@@ -49,11 +49,11 @@ class CachedParser:
 
     def __init__(self, parse: BatchParser) -> None:
         self.parse = parse
-        self.cache: dict[tuple[str, ...], Parsed] = {}
+        self.cache: dict[tuple[str, ...], CachedParse] = {}
         self.calls = 0
         self.hits = 0
 
-    def many(self, variants: Sequence[tuple[str, ...]]) -> list[Parsed]:
+    def many(self, variants: Sequence[tuple[str, ...]]) -> list[CachedParse]:
         todo: list[tuple[str, ...]] = []
         seen: set[tuple[str, ...]] = set()
         for v in variants:
@@ -77,14 +77,14 @@ def pool_parser(pool: Any) -> BatchParser:
         raise InputError(f"parser {pool.spec!r} gives {pool.kind}, not dependency trees: the "
                          "attack compares heads and relations")
 
-    def parse(batch: Sequence[tuple[str, ...]]) -> list[Parsed]:
+    def parse(batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
         items = [Item(k, list(w), " ".join(w)) for k, w in enumerate(batch)]
         return [parsed_of(w, t.outcome) for w, t in zip(batch, pool.parse(items), strict=True)]
 
     return parse
 
 
-def changed(clean: Parsed, noisy: Parsed, touched: set[int]) -> list[int]:
+def changed(clean: CachedParse, noisy: CachedParse, touched: set[int]) -> list[int]:
     """Words outside TOUCHED whose row differs between the clean and the noisy parse."""
     return [i for i, (a, b) in enumerate(zip(clean.rows, noisy.rows, strict=True))
             if i not in touched and a != b]

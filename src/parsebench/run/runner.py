@@ -157,8 +157,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
     from parsebench.attack import attack as search
     from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.lexicon import Lexicon
-    from parsebench.parsers.cached import CachedParser, parsed_of
-    from parsebench.parsers.cached import Parsed as AttackParsed
+    from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
     from parsebench.run.corpus import parse_from
 
     budgets, candidates, queries = exp.attack
@@ -173,7 +172,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
             _parse_missing(session, key, needed, store, progress, f"{conf.name} (attack)")
             return store.parses(key, needed)
 
-        def parse(batch: Sequence[tuple[str, ...]]) -> list[AttackParsed]:
+        def parse(batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
             got = outcomes(batch)
             return [parsed_of(w, got[sentence_key(list(w))][0]) for w in batch]
 

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsebench.analysis import Parse, from_sentence
-from parsebench.metrics.method import Level as MethodLevel
-from parsebench.metrics.method import LevelStats, Pair, Replicate
+from parsebench.metrics.method import LevelStats, Pair, Replicate, ScoredLevel
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import KINDS
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
@@ -69,17 +68,17 @@ class Context:
                      None if aligns is None else aligns[k])
                 for k, (c, n) in enumerate(zip(self.clean, noisy, strict=True))]
 
-    def noisy_levels(self, with_gold: bool = False) -> list[MethodLevel]:
+    def noisy_levels(self, with_gold: bool = False) -> list[ScoredLevel]:
         """Each error level with its replicates' pairs (clean parse, noisy parse, the gold
         WITH_GOLD, the errors' alignment when the noise moves words), built when read."""
-        return [MethodLevel(level.label, level.short,
+        return [ScoredLevel(level.label, level.short,
                             _Replicates(self, versions, with_gold))
                 for level, versions in self.levels.items()]
 
-    def clean_level(self) -> MethodLevel:
+    def clean_level(self) -> ScoredLevel:
         """The clean text, against the gold: one replicate."""
         v = self.corpus.versions[0]
-        return MethodLevel("clean", "clean",
+        return ScoredLevel("clean", "clean",
                            [Replicate(v.label, self._pairs(v, True), v)])
 
     def calibration_levels(self) -> dict[Level, list[Version]]:
