@@ -163,9 +163,9 @@ def test_robustness_functions_equal_the_commands() -> None:
     assert f.f1 is not None and f.to_dict()["f1"] == 1.0
 
 
-def test_parse_and_attack_equal_the_commands(tmp_path: Path) -> None:
-    sys.path.insert(0, str(FIXTURES))
-    os.environ["PYTHONPATH"] = ENV["PYTHONPATH"]  # the parser's workers find the toy
+def test_parse_and_attack_equal_the_commands(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
     src = FIXTURES / "typos.conllu"
     spec = "python:toy_parsers:WeakWord"
     p = pb.parse(src, spec)
@@ -217,3 +217,38 @@ def test_treebank_constructors_round_trip(tmp_path: Path) -> None:
     assert (tmp_path / "x.conllu").read_text() == tb.to_text()
     with pytest.raises(pb.InputError, match="<text>:1: expected 10 tab-separated"):
         pb.Treebank.from_text("1\tonly\n")
+
+
+def test_invariance_equals_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                       ) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
+    src, spec = FIXTURES / "learner.conllu", "python:toy_parsers:Casey"
+    r = pb.invariance(src, [spec], seed=3)
+    assert r.to_dict() == cli_json("invariance", src, "--parser", spec, "--seed", 3)
+    r.write(tmp_path / "api")
+    p = cli("invariance", src, "--parser", spec, "--seed", 3, "-o", tmp_path / "cli")
+    assert p.returncode == 0, p.stderr
+    for f in (tmp_path / "cli").iterdir():
+        assert (tmp_path / "api" / f.name).read_text() == f.read_text(), f.name
+
+
+def test_run_report_and_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'''name = "api"
+[corpus]
+path = "{FIXTURES / 'typos.conllu'}"
+[noise]
+rates = [0.2]
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+[[parsers]]
+name = "weak"
+spec = "python:toy_parsers:WeakWord"
+''')
+    r = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    assert "weak" in str(r) and str(r).endswith("results.json)\n")
+    assert {x["method"] for x in r.to_dict()["results"]} >= {"rows", "sentences", "deps"}
+    files = pb.report(tmp_path / "s.sqlite", tmp_path / "again")
+    assert files["html"].read_bytes() == (tmp_path / "r" / "index.html").read_bytes()
+    written = pb.export(tmp_path / "s.sqlite", tmp_path / "x")
+    assert any(f.name == "clean.conllu" for f in written)
