@@ -137,13 +137,7 @@ class Result:
 
     def to_pandas(self) -> Any:
         """A DataFrame, one row a figure's value (pandas, an optional extra)."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - the message is the point
-            raise ImportError("to_pandas needs pandas: pip install 'parsebench[pandas]'") \
-                from None
-        return pd.DataFrame(self.rows(), columns=["figure", "measure", "value", "ci_low",
-                                                  "ci_high"])
+        return dataframe(self.rows(), ["figure", "measure", "value", "ci_low", "ci_high"])
 
     def _repr_html_(self) -> str:
         """A notebook's view: the figures as a table (every string escaped)."""
@@ -165,6 +159,16 @@ class Result:
         return (f"<div><b>{html.escape(self.command)}</b>"
                 f"<table><tr>{head}</tr>{''.join(body)}</table>"
                 f"<small>{html.escape(self.signature)}</small></div>")
+
+
+def dataframe(rows: list[dict[str, Any]], columns: list[str] | None = None) -> Any:
+    """ROWS as a pandas DataFrame; pandas is an optional extra, named when missing."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - the message is the point
+        raise ImportError("to_pandas needs pandas: pip install 'parsebench[pandas]'") \
+            from None
+    return pd.DataFrame(rows, columns=columns)
 
 
 def result(command: str, data: Mapping[str, Any], render: Callable[[], str] | None = None,

@@ -20,7 +20,7 @@ from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
 from parsebench.noise.kind import Made, Options, Progress, Replicate
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.source import CorpusLike, words_only
-from parsebench.results import result
+from parsebench.results import dataframe, result
 from parsebench.treebank import Treebank
 
 
@@ -161,12 +161,7 @@ class Noised:
 
     def to_pandas(self) -> Any:
         """A DataFrame, one row a replicate (pandas, an optional extra)."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - the message is the point
-            raise ImportError("to_pandas needs pandas: pip install 'parsebench[pandas]'") \
-                from None
-        return pd.DataFrame(self.rows())
+        return dataframe(self.rows())
 
     def _repr_html_(self) -> str:
         """A notebook's view: a replicate a row (every string escaped)."""

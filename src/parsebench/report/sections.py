@@ -27,7 +27,7 @@ from parsebench.report.plots import (
     relation_bars,
     time_by_length,
 )
-from parsebench.report.summary import SIGNIFICANCE_SAMPLES
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES, level_order
 from parsebench.report.tables import Section, Table, pct, safe_name
 
 
@@ -50,18 +50,9 @@ def _sig(r: dict[str, Any]) -> str:
     return re.sub(r"level:[^|]*\|", "", r["signature"])
 
 
-def _level_order(label: str) -> tuple[int, float]:
-    if label == "clean":
-        return (0, 0.0)
-    mode, _, value = label.partition("=")
-    if mode not in ("rate", "per-sentence"):
-        return (3, 0.0)
-    return (1 if mode == "rate" else 2, float(value))
-
-
 def _by(results: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
     return sorted((r for r in results if r["metric"] == metric),
-                  key=lambda r: (r["parser"], r["projection"], _level_order(r["level"])))
+                  key=lambda r: (r["parser"], r["projection"], level_order(r["level"])))
 
 
 def rows_section(results: list[dict[str, Any]]) -> Section | None:
@@ -358,7 +349,7 @@ def types_section(results: list[dict[str, Any]]) -> Section | None:
     rs = [r for r in _by(results, "f1") if r["level"] != "corrected"]
     if not rs:
         return None
-    rs.sort(key=lambda r: (r["parser"], _level_order(r["level"])))
+    rs.sort(key=lambda r: (r["parser"], level_order(r["level"])))
     t = Table("Robustness F1 of the noisy parse against the clean one, and attachment "
               "against the gold key, through the errors' alignment",
               ["parser", "error level", "sentences", "F1", "95% CI", "aligned LAS",
@@ -427,7 +418,7 @@ def brackets_section(results: list[dict[str, Any]]) -> Section | None:
     against its clean parse (no gold trees needed)."""
     ev = {(r["parser"], r["level"]): r for r in _by(results, "evalb")}
     fl = {(r["parser"], r["level"]): r for r in _by(results, "flat")}
-    keys = sorted(set(ev) | set(fl), key=lambda k: (k[0], _level_order(k[1])))
+    keys = sorted(set(ev) | set(fl), key=lambda k: (k[0], level_order(k[1])))
     if not keys:
         return None
     t = Table("Structure of the clean parse kept in the noisy one",
