@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class Level(Protocol):
-    """One error level of a run (:class:`parsebench.experiment.Level`)."""
+    """One error level of a run (:class:`parsebench.run.experiment.Level`)."""
 
     @property
     def label(self) -> str: ...
@@ -43,7 +43,7 @@ class Level(Protocol):
 
 
 class RunSettings(Protocol):
-    """A run's ``[noise]`` settings (:class:`parsebench.experiment.Experiment` has them)."""
+    """A run's ``[noise]`` settings (:class:`parsebench.run.experiment.Experiment` has them)."""
 
     @property
     def lang(self) -> str: ...
@@ -65,7 +65,7 @@ class RunSettings(Protocol):
 
 
 class RunCorpus(Protocol):
-    """A run's clean corpus (:class:`parsebench.corpus.CorpusData`)."""
+    """A run's clean corpus (:class:`parsebench.run.corpus.CorpusData`)."""
 
     @property
     def paths(self) -> Sequence[Path]: ...
