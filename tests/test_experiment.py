@@ -341,3 +341,24 @@ def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
         assert direct == via, o
     assert parse_from(s, outcomes[0]).noise == [False, True, False, False]
     assert parse_from(s, outcomes[3]).heads == [NO_HEAD] * 4
+
+
+def test_a_runs_record_gives_back_its_noise_and_parsers(tmp_path: Path) -> None:
+    """``export`` rebuilds a run's noisy versions from the record ``config()`` wrote:
+    Experiment.from_config is its inverse for everything the noise and parses depend on."""
+    from conftest import FIXTURES
+
+    from parsebench.run.experiment import Experiment
+
+    for kind, noise in (("spelling", 'rates = [0.05, 0.2]\nweights = {sub = 2}'),
+                        ("grammar", 'kind = "grammar"\nper_sentence = [1, 2]\n'
+                                    'types = ["M:DET", "R:WO"]')):
+        f = tmp_path / f"{kind}.toml"
+        f.write_text(f'name = "{kind}"\n[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
+                     f'[noise]\n{noise}\nreplicates = 3\nseed = 7\n[[parsers]]\nname = "p"\n'
+                     'spec = "python:toy_parsers:WeakWord"\n')
+        exp = load(f)
+        back = Experiment.from_config(json.loads(json.dumps(exp.config(), sort_keys=True)))
+        keys = ("name", "corpus", "levels", "replicates", "seed", "kind", "weights", "types",
+                "parsers", "min_length", "lang", "lexicon", "keyboard")
+        assert {k: back.config().get(k) for k in keys} == {k: exp.config().get(k) for k in keys}

@@ -19,51 +19,14 @@ from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.formats.conllu import write_conllu
-from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Timed
 from parsebench.parsers.run import to_tree
 from parsebench.report.pages import DAMAGE
 from parsebench.report.tables import safe_name
 from parsebench.run.corpus import Parsed, Version, read_corpus
-from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.experiment import Experiment
 from parsebench.store import Store, sentence_key
 from parsebench.versions import noise_versions
-
-
-def _level(label: str) -> Level:
-    if label == "natural":
-        return Level("natural", 0.0)
-    mode, _, value = label.partition("=")
-    return Level("per_sentence" if mode == "per-sentence" else mode, float(value))
-
-
-def experiment_of(config: dict[str, Any]) -> Experiment:
-    """The experiment a run recorded (its paths already resolved)."""
-    def paths(v: Any) -> list[Path]:
-        return [Path(x) for x in str(v).split(" + ")] if v else []
-
-    exp = Experiment(config["name"], Path("."), paths(config["corpus"]),
-                     limit=config.get("limit"), corrected=paths(config.get("corrected")) or None,
-                     gold=config.get("gold", True), typos_only=config.get("typos_only", False),
-                     natural=config.get("natural", False))
-    exp.levels = [_level(x) for x in config.get("levels", [])]
-    exp.replicates, exp.seed = config.get("replicates", 1), config.get("seed", 1)
-    exp.lang, exp.lexicon = config.get("lang", "en"), config.get("lexicon")
-    # the record's keys are sorted; the noise (and its key in the store) follows the
-    # operations' own order
-    w = config.get("weights") or exp.weights
-    exp.kind = config.get("kind", "spelling")
-    kind = KINDS.get(exp.kind)
-    if kind is None:
-        raise InputError(f"the run used noise of kind {exp.kind!r}, which this parsebench "
-                         "does not have")
-    exp.keyboard = config.get("keyboard")
-    exp.weights = {k: float(w.get(k, 0.0)) for k in kind.weights}
-    if kind.types:
-        exp.types = tuple(t for t in kind.types if t in config.get("types", ()))
-    exp.min_length = config.get("min_length", exp.min_length)
-    exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
-    return exp
 
 
 def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
@@ -144,7 +107,7 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
     for name, run in runs:
         try:
             info = infos[name]
-            exp = experiment_of(info["config"])
+            exp = Experiment.from_config(info["config"])
             stats = {k: (str(v["parser_key"]), str(v["kind"]))
                      for k, v in ((info.get("stats") or {}).get("parsers") or {}).items()}
             results = [{**r, "experiment": name} for r in store.results(name)

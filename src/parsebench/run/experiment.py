@@ -56,6 +56,14 @@ class Level:
             return "natural"
         return f"rate={self.value:g}" if self.mode == "rate" else f"per-sentence={self.value:g}"
 
+    @staticmethod
+    def of_label(label: str) -> Level:
+        """The level whose :attr:`label` is LABEL (as a run's record keeps it)."""
+        if label == "natural":
+            return Level("natural", 0.0)
+        mode, _, value = label.partition("=")
+        return Level("per_sentence" if mode == "per-sentence" else mode, float(value))
+
     @property
     def rate(self) -> float | None:
         """The noise settings' rate (None unless a rate level)."""
@@ -136,6 +144,36 @@ class Experiment:
     """``[attack]``: (budgets K, candidates a word, queries a sentence); each dependency
     parser is attacked at each K, seeded by the experiment's seed (:mod:`parsebench.attack`
     ), beside the random noise."""
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Experiment:
+        """The experiment a run recorded with :meth:`config` (its paths already
+        resolved): what ``export`` needs to rebuild the run's noisy versions."""
+        def paths(v: Any) -> list[Path]:
+            return [Path(x) for x in str(v).split(" + ")] if v else []
+
+        exp = cls(config["name"], Path("."), paths(config["corpus"]),
+                  limit=config.get("limit"), corrected=paths(config.get("corrected")) or None,
+                  gold=config.get("gold", True), typos_only=config.get("typos_only", False),
+                  natural=config.get("natural", False))
+        exp.levels = [Level.of_label(x) for x in config.get("levels", [])]
+        exp.replicates, exp.seed = config.get("replicates", 1), config.get("seed", 1)
+        exp.lang, exp.lexicon = config.get("lang", "en"), config.get("lexicon")
+        # the record's keys are sorted; the noise (and its key in the store) follows the
+        # operations' own order
+        w = config.get("weights") or exp.weights
+        exp.kind = config.get("kind", "spelling")
+        kind = KINDS.get(exp.kind)
+        if kind is None:
+            raise InputError(f"the run used noise of kind {exp.kind!r}, which this "
+                             "parsebench does not have")
+        exp.keyboard = config.get("keyboard")
+        exp.weights = {k: float(w.get(k, 0.0)) for k in kind.weights}
+        if kind.types:
+            exp.types = tuple(t for t in kind.types if t in config.get("types", ()))
+        exp.min_length = config.get("min_length", exp.min_length)
+        exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
+        return exp
 
     def config(self) -> dict[str, Any]:
         """The settings as stored with a run (paths as given, resolved)."""
