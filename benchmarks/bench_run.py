@@ -20,11 +20,12 @@ import time
 from pathlib import Path
 
 from parsebench.parsers.executor import Executor
+from parsebench.progress import Quiet
 from parsebench.run.corpus import load_corpus
 from parsebench.run.experiment import load
 from parsebench.run.runner import run_experiment
+from parsebench.run.versions import noise_versions
 from parsebench.store import Store
-from parsebench.versions import Quiet, noise_versions
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 TEST = SHARED / "data/ud-english-ewt/en_ewt-ud-test.conllu"

@@ -20,7 +20,7 @@ import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from parsebench.version import __version__ as __version__
 
 _WHERE = {
     "Treebank": "parsebench.treebank",

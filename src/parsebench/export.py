@@ -25,8 +25,8 @@ from parsebench.report.pages import DAMAGE
 from parsebench.report.tables import safe_name
 from parsebench.run.corpus import Parsed, Version, read_corpus
 from parsebench.run.experiment import Experiment
+from parsebench.run.versions import noise_versions
 from parsebench.store import Store, sentence_key
-from parsebench.versions import noise_versions
 
 
 def _write_version(parsed: Parsed, v: Version, path: Path) -> None:

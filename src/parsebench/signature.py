@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parsebench import __version__
+from parsebench.version import __version__
 
 
 def signature(**settings: object) -> str:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsebench import __version__
 from parsebench.errors import InputError
+from parsebench.version import __version__
 
 if TYPE_CHECKING:
     from parsebench.results import Result

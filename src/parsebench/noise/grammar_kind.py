@@ -30,13 +30,13 @@ from parsebench.noise.kind import (
     Level,
     Options,
     Plan,
-    Progress,
     Rebuilt,
     Replicate,
     RunCorpus,
     RunSettings,
 )
 from parsebench.noise.source import CorpusLike, Source, write_sentence
+from parsebench.progress import Progress
 from parsebench.signature import signature
 
 if TYPE_CHECKING:

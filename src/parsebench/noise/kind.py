@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from parsebench.formats.conllu import Sentence
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.source import CorpusLike
+from parsebench.progress import Progress
 
 if TYPE_CHECKING:
     from parsebench.metrics.wordalign import Alignment
@@ -106,14 +107,6 @@ class Options:
     types: str | Sequence[str] | None = None
     """``M:DET,R:WO``, or the same as a sequence."""
     tagger: str | None = None
-
-
-class Progress(Protocol):
-    """What the noise reports its stages to (the command's progress bars, or nothing)."""
-
-    def stage(self, name: str, total: int | None) -> None: ...
-
-    def advance(self, n: int = 1) -> None: ...
 
 
 @dataclass

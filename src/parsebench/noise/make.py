@@ -17,21 +17,12 @@ from typing import Any
 
 from parsebench.errors import InputError, check_output
 from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
-from parsebench.noise.kind import Made, Options, Progress, Replicate
+from parsebench.noise.kind import Made, Options, Replicate
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.source import CorpusLike, words_only
+from parsebench.progress import Progress, Quiet
 from parsebench.results import dataframe, result
 from parsebench.treebank import Treebank
-
-
-class _Quiet:
-    """A Progress that shows nothing."""
-
-    def stage(self, name: str, total: int | None) -> None:
-        pass
-
-    def advance(self, n: int = 1) -> None:
-        pass
 
 
 def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
@@ -51,7 +42,7 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
         raise InputError(f"--kind {kind!r}: " + " or ".join(KINDS))
     options = Options(rate, per_sentence, seed, replicates, lang, lexicon, keyboard, weights,
                       min_length, drop_short, types, tagger)
-    bars = progress or _Quiet()
+    bars = progress or Quiet()
     return Noised(kind, got.make(corpus, options, bars), bars)
 
 
@@ -70,7 +61,7 @@ class Noised:
 
     def __init__(self, kind: str, made: Made, progress: Progress | None = None) -> None:
         self.kind = kind
-        self._made, self._progress = made, progress or _Quiet()
+        self._made, self._progress = made, progress or Quiet()
         self._treebank: Treebank | None = None
 
     @property

@@ -17,7 +17,6 @@ from parsebench.noise.kind import (
     Level,
     Options,
     Plan,
-    Progress,
     Rebuilt,
     Replicate,
     RunCorpus,
@@ -37,6 +36,7 @@ from parsebench.noise.spelling import (
     parse_weights,
     unannotated,
 )
+from parsebench.progress import Progress
 from parsebench.signature import signature
 
 

@@ -30,6 +30,7 @@ from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
+from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import (
     CorpusData,
     Parsed,
@@ -40,9 +41,9 @@ from parsebench.run.corpus import (
 )
 from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.run.score import Context, Result, score
+from parsebench.run.versions import noise_versions
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
-from parsebench.versions import Progress, Quiet, noise_versions
 
 
 class _LazySession:

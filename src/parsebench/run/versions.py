@@ -4,39 +4,15 @@ kind's plain lists of changes, so that every run and export sees the same noise.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from parsebench.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import Plan
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.spelling import Report, apply_to_conllu
+from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import CorpusData, Version, levels_of
 from parsebench.run.experiment import Experiment
 from parsebench.store import Store
-
-
-class Progress(Protocol):
-    """What the run reports its stages to (a progress bar, or nothing)."""
-
-    def stage(self, name: str, total: int) -> None: ...
-
-    def advance(self, n: int = 1) -> None: ...
-
-    def note(self, text: str) -> None: ...
-
-
-class Quiet:
-    """A Progress that shows nothing."""
-
-    def stage(self, name: str, total: int) -> None:
-        pass
-
-    def advance(self, n: int = 1) -> None:
-        pass
-
-    def note(self, text: str) -> None:
-        pass
 
 
 def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
