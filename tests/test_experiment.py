@@ -78,9 +78,9 @@ rows = ["head+deprel", "upos"]
 def comparable(store: Path) -> list[tuple[str, str, str, str, Any]]:
     """Every stored result except timings, which differ from run to run."""
     with Store(store) as st:
-        return [(r["parser"], r["metric"], r["projection"], r["level"], r["value"])
+        return [(r.parser, r.metric, r.projection, r.level, r.value)
                 for name, _ in st.experiments() for r in st.results(name)
-                if r["metric"] != "speed"]
+                if r.metric != "speed"]
 
 
 def run(exp: Path, store: Path, workers: int = 1, executor: str = "local") -> dict[str, Any]:
@@ -284,15 +284,15 @@ examples = [2]
     assert p.returncode == 0, p.stderr
     assert "calibrated" in p.stdout and "UAS" in p.stdout
     with Store(store) as st:
-        res = {(r["metric"], r["projection"], r["level"]): r for r in st.results("exp")}
-    rows = res[("rows", "head+deprel", "rate=0.05")]["value"]
+        res = {(r.metric, r.projection, r.level): r for r in st.results("exp")}
+    rows = res[("rows", "head+deprel", "rate=0.05")].value
     assert rows["gold"]["degr_real"]["mean"] > 0 and "degr_calibrated" in rows
     assert "calibration:ratio-to-upper-bound:300" in res[("rows", "head+deprel",
-                                                          "rate=0.05")]["signature"]
-    clean = res[("deps", "deprel", "clean")]["value"]
-    noisy = res[("deps", "deprel", "rate=0.05")]["value"]
+                                                          "rate=0.05")].signature
+    clean = res[("deps", "deprel", "clean")].value
+    noisy = res[("deps", "deprel", "rate=0.05")].value
     assert clean["las"]["f1"] > 0.75 and noisy["las"]["f1"] < clean["las"]["f1"]
-    assert res[("examples", "deps", "chosen")]["value"][0]["sentence"] == 2
+    assert res[("examples", "deps", "chosen")].value[0]["sentence"] == 2
     # where the errors fall: every gold arc (the root's too) in one arc-length group, the
     # same gold arcs for the clean text and the noisy level (2 replicates pooled)
     words = clean["gold_words"]

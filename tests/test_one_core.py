@@ -64,7 +64,7 @@ deps = true
 ''')
     with Store(tmp_path / "s.sqlite") as st:
         run_experiment(load(exp), st, Executor("local", 1))
-        res = {(r["metric"], r["level"]): r["value"] for r in st.results("exp")}
+        res = {(r.metric, r.level): r.value for r in st.results("exp")}
     level = "per-sentence=1"
     deps = res[("deps", level)]
     las = np.asarray(deps["stats"]["las"])

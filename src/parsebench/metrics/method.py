@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from parsebench.analysis import Parse
 from parsebench.metrics.wordalign import Alignment
+from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # annotations only: the commands that score no run start without NumPy
     import numpy as np
@@ -183,7 +184,7 @@ class Method:
     None); named, not imported, so that the metrics never import the report."""
     section_title: str = ""
     """What the report's summary calls its section when it links there."""
-    anchor: Callable[[dict[str, Any]], str] | None = None
+    anchor: Callable[[Scored], str] | None = None
     """A result -> the id of the report table that shows it (the summary's links)."""
     headline: Callable[[dict[str, Any]], str] | None = None
     """A result's value -> its line in the terminal's end-of-run table."""

@@ -150,7 +150,7 @@ def _headline(v: dict[str, Any]) -> str:
 METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
                 sections=("parsebench.report.sections:rows_section",),
                 section_title="Bigert et al.'s degradation",
-                anchor=lambda r: anchor("rows", r["parser"], r["projection"]),
+                anchor=lambda r: anchor("rows", r.parser, r.projection),
                 headline=_headline, settings=_settings, default=[], columns={
     "differs": ("rows", "changed rows"),
     "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),

@@ -16,6 +16,7 @@ import html
 import io
 import json
 import sqlite3
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.sections import sections
 from parsebench.report.summary import pairwise_tests, summarize
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
+from parsebench.scored import Scored
 from parsebench.store import Store
 
 
@@ -77,7 +79,7 @@ def _per_parser(info: dict[str, Any], which: str) -> str:
     return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
-def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def collect(store: Store) -> list[tuple[dict[str, Any], list[Scored]]]:
     out = []
     for name, run in store.experiments():
         info = store.run_info(run)
@@ -111,7 +113,7 @@ def _ranking_svg(item: dict[str, Any]) -> str:
     e = html.escape
     rows = item["ranking"]
     tier_of = {p: k for k, t in enumerate(item["tiers"]) for p in t}
-    vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
+    vals = [x for r in rows for x in [r['value'], *(r["ci95"] or [])] if x is not None]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
     lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
@@ -127,7 +129,7 @@ def _ranking_svg(item: dict[str, Any]) -> str:
     for k, r in enumerate(rows):
         y = 12 + k * row_h
         colour = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b")[
-            tier_of.get(r["parser"], 0) % 5]
+            tier_of.get(r['parser'], 0) % 5]
         out.append(f"<text x='{name_w}' y='{y + 4}' text-anchor='end'>{e(r['parser'])}</text>")
         if r["ci95"]:
             out.append(f"<line class='interval' x1='{x(r['ci95'][0]):.1f}' y1='{y}' "
@@ -185,20 +187,20 @@ def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
             + ([f"Warnings ({len(warn)}, each once):", "", *warn, ""] if warn else []))
 
 
-def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]:
+def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
     out = []
 
-    def walk(prefix: str, v: Any, r: dict[str, Any]) -> None:
+    def walk(prefix: str, v: Any, r: Scored) -> None:
         if isinstance(v, dict):
             for k, x in v.items():
                 walk(f"{prefix}.{k}" if prefix else k, x, r)
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            out.append([experiment, r["parser"], r["metric"], r["projection"], r["level"],
+            out.append([experiment, r.parser, r.metric, r.projection, r.level,
                         prefix, repr(v)])
 
     for r in results:
-        if r["metric"] != "examples":
-            walk("", {k: x for k, x in r["value"].items() if k != "replicates"}, r)
+        if r.metric != "examples":
+            walk("", {k: x for k, x in r.value.items() if k != "replicates"}, r)
     return out
 
 
@@ -220,7 +222,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         data = collect(store)
         md, page, csv_text, images, summaries = _build(data)
         json_text = json.dumps([{"run": info, "summary": s,
-                                 "results": [r for r in results if r["metric"] != "browser"]}
+                                 "results": [asdict(r) for r in results if r.metric != "browser"]}
                                 for (info, results), s in zip(data, summaries, strict=True)],
                                indent=1, ensure_ascii=False) + "\n"
         for text in (md, page, csv_text, json_text):
@@ -247,7 +249,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     return files
 
 
-def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+def _build(data: list[tuple[dict[str, Any], list[Scored]]]
            ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
     """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
     of each experiment of DATA."""
@@ -261,7 +263,7 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
         name = str(info["experiment"])
         prefix = anchor(name) + "--"
         # the browser's data goes into the page only, not into the tables, CSV or JSON
-        results = [r for r in all_results if r["metric"] != "browser"]
+        results = [r for r in all_results if r.metric != "browser"]
         tests = pairwise_tests(results)
         summary = summarize(results, tests)
         summaries.append(summary)
@@ -290,8 +292,8 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
                             f"{html.escape(caption)}</figcaption></figure>")
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
-        merged = merge([(r["parser"], r["value"]) for r in all_results
-                        if r["metric"] == "browser"])
+        merged = merge([(r.parser, r.value) for r in all_results
+                        if r.metric == "browser"])
         if merged is not None:
             title = "Sentence browser"
             note = ("Every sentence of every noisy version and parser: filter them, then "
