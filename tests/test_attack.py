@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.analysis import read_parses
 from parsebench.attack import Options, attack
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
@@ -20,7 +19,7 @@ from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of, pool_parser
 from parsebench.parsers.pool import Pool
-from parsebench.parsers.run import blank
+from parsebench.parses import blank, read_parses
 
 sys.path.insert(0, str(FIXTURES))
 import toy_parsers

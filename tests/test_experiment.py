@@ -322,11 +322,9 @@ def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
 
 def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
     """The runner builds Parse objects straight from the analyses; files give the same."""
-    from parsebench.analysis import from_sentence
     from parsebench.formats.conllu import NO_HEAD
-    from parsebench.parsers.base import Analysis, Failure, Timed
-    from parsebench.parsers.run import blank, to_conllu
-    from parsebench.run.corpus import parse_from
+    from parsebench.parsers.base import Analysis, Failure
+    from parsebench.parses import blank, from_outcome, from_sentence, to_conllu
 
     s = blank(["The", "cta", "sat", "."], ["# text = The cta sat ."])
     s.misc[1] = "Noise=trans|Orig=cat"
@@ -336,11 +334,11 @@ def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
                 Analysis(upos=["DET", "NOUN", "VERB", "PUNCT"]),
                 Failure("timeout after 1 s\nsecond line")]
     for o in outcomes:
-        direct = parse_from(s, o)
-        via = from_sentence(to_conllu(s, Timed(0, o, 0.0), "deps"))
+        direct = from_outcome(s, o, "deps")
+        via = from_sentence(to_conllu(s, o))
         assert direct == via, o
-    assert parse_from(s, outcomes[0]).noise == [False, True, False, False]
-    assert parse_from(s, outcomes[3]).heads == [NO_HEAD] * 4
+    assert from_outcome(s, outcomes[0], "deps").noise == [False, True, False, False]
+    assert from_outcome(s, outcomes[3], "deps").heads == [NO_HEAD] * 4
 
 
 def test_a_runs_record_gives_back_its_noise_and_parsers(tmp_path: Path) -> None:

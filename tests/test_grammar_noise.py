@@ -290,8 +290,8 @@ def test_errant_alignment_types_a_pair() -> None:
 
 def parses(text: str) -> list[object]:
     """Parses from compact rows: 'form head deprel' words, ';' between words."""
-    from parsebench.analysis import from_sentence
     from parsebench.formats.conllu import parse_conllu
+    from parsebench.parses import from_sentence
 
     lines = []
     for k, (form, head, rel) in enumerate(w.split() for w in text.split(";")):

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, needs, shared_path
 
-from parsebench.analysis import read_parses
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.metrics.deps import evaluate_deps
 from parsebench.metrics.robust_f1 import score_corpus
 from parsebench.metrics.sentences import score_sentences
 from parsebench.parsers.base import Analysis, Failure, adapter_class
-from parsebench.parsers.run import blank, parse_sentences, read_input, to_conllu, write_run
+from parsebench.parsers.run import parse_sentences, write_run
+from parsebench.parses import blank, read_input, read_parses, to_conllu
 
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
 EWT_TRAIN = "data/ud-english-ewt/en_ewt-ud-train.conllu"
@@ -182,9 +182,8 @@ def test_precomputed_round_trip_and_wrong_file(tmp_path: Path) -> None:
 def test_failed_sentence_in_conllu_keeps_words_and_noise() -> None:
     s = _words("a b")[0]
     s.misc = ["Noise=sub|Orig=x", "_"]
-    from parsebench.parsers.base import Timed
 
-    out = to_conllu(s, Timed(0, Failure("timeout after 1 s"), 1.0), "deps")
+    out = to_conllu(s, Failure("timeout after 1 s"))
     assert out.forms == ["a", "b"] and out.heads == [-1, -1] and out.deprels == ["_", "_"]
     assert out.misc[0] == "Noise=sub|Orig=x"
     assert out.comments[-2:] == ["# parse_status = failed", "# parse_error = timeout after 1 s"]

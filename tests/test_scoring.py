@@ -68,7 +68,8 @@ timeout = 30
     # (PARSE-FAILED ...), whose one bracket matches nothing of the clean S
     rows = ev["stats"]["evalb"]
     assert len(rows) == 6 and ev["sentences"] == 6 and ev["replicates"] == 2
-    from parsebench.parsers.run import parse_sentences, read_input
+    from parsebench.parsers.run import parse_sentences
+    from parsebench.parses import read_input
 
     clean = parse_sentences(read_input(tmp_path / "in.txt"), "nltk-earley:english.cfg")
     trees = [t.outcome.tree for t in clean.timed]  # type: ignore[union-attr]

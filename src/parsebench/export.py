@@ -18,8 +18,7 @@ from pathlib import Path
 
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.formats.conllu import write_conllu
-from parsebench.parsers.base import Timed
-from parsebench.parsers.run import to_tree
+from parsebench.parses import to_tree
 from parsebench.report.pages import DAMAGE
 from parsebench.report.tables import safe_name
 from parsebench.run.corpus import Parsed, Version, read_corpus
@@ -32,7 +31,7 @@ from parsebench.store import Store, sentence_key
 def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
     with atomic_output(path) as fh:
         if parsed.kind == "tree":
-            fh.write("".join(to_tree(s, Timed(0, parsed.outcome(s)[0], 0.0)) + "\n"
+            fh.write("".join(to_tree(s, parsed.outcome(s)[0]) + "\n"
                              for s in v.sentences))
         else:
             write_conllu(parsed.sentences_of(v), fh)

@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from parsebench.analysis import Parse
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.parses import Parse
 
 T = TypeVar("T", Parse, Sentence)
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsebench.analysis import Parse
 from parsebench.metrics.wordalign import Alignment
+from parsebench.parses import Parse
 from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # annotations only: the commands that score no run start without NumPy

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from parsebench.analysis import read_parses
 from parsebench.errors import InputError
 from parsebench.formats.brackets import Tree
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
+from parsebench.parses import read_parses
 
 
 class Precomputed(Adapter):

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
 from parsebench.metrics.method import on
@@ -24,6 +23,7 @@ from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
 from parsebench.noise.keyboard import KEYBOARDS
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.spelling import OPERATIONS
+from parsebench.parses import PROJECTIONS
 
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each

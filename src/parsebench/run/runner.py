@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsebench.analysis import Parse, drawn_arcs, from_sentence, project
 from parsebench.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
+from parsebench.parses import Parse, drawn_arcs, from_sentence, project
 from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import (
     CorpusData,
@@ -160,7 +160,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
     from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
-    from parsebench.run.corpus import parse_from
+    from parsebench.parses import from_outcome
 
     budgets, candidates, queries = exp.attack
     kb = Keyboard.load(exp.keyboard or "us-qwerty")
@@ -192,8 +192,8 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
                      for x in worst]
             got = outcomes([w for c, n in pairs for w in (c.forms, n.forms)])
             level = Level("per_sentence", k)
-            examples = [_example(parse_from(c, got[sentence_key(c.forms)][0]),
-                                 parse_from(n, got[sentence_key(n.forms)][0]),
+            examples = [_example(from_outcome(c, got[sentence_key(c.forms)][0], "deps"),
+                                 from_outcome(n, got[sentence_key(n.forms)][0], "deps"),
                                  from_sentence(c) if corpus.gold else None,
                                  x["sentence"], level, exp.seed,
                                  f"attack, K={k}: {x['damage']} untouched words changed")

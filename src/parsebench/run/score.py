@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.analysis import Parse, from_sentence
 from parsebench.metrics.method import LevelStats, Pair, Replicate, ScoredLevel
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import KINDS
+from parsebench.parses import Parse, from_sentence
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
 from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.scored import Scored
