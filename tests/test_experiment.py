@@ -341,22 +341,39 @@ def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
     assert from_outcome(s, outcomes[3], "deps").heads == [NO_HEAD] * 4
 
 
-def test_a_runs_record_gives_back_its_noise_and_parsers(tmp_path: Path) -> None:
+def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
     """``export`` rebuilds a run's noisy versions from the record ``config()`` wrote:
-    Experiment.from_config is its inverse for everything the noise and parses depend on."""
+    Experiment.from_config is its inverse, the methods' settings, the attack, the
+    calibration and the alignment included (the record goes through JSON, as the store
+    keeps it)."""
     from conftest import FIXTURES
 
     from parsebench.run.experiment import Experiment
 
-    for kind, noise in (("spelling", 'rates = [0.05, 0.2]\nweights = {sub = 2}'),
-                        ("grammar", 'kind = "grammar"\nper_sentence = [1, 2]\n'
-                                    'types = ["M:DET", "R:WO"]')):
-        f = tmp_path / f"{kind}.toml"
-        f.write_text(f'name = "{kind}"\n[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
-                     f'[noise]\n{noise}\nreplicates = 3\nseed = 7\n[[parsers]]\nname = "p"\n'
-                     'spec = "python:toy_parsers:WeakWord"\n')
+    rules = tmp_path / "rules.txt"
+    rules.write_text("(NP^ NP)\n")
+    corpus = f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
+    parser = '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\naccuracy = 0.9\n'
+    cases = {
+        "spelling": corpus + '[noise]\nrates = [0.05, 0.2]\nweights = {sub = 2}\n'
+                    'replicates = 3\nseed = 7\n' + parser +
+                    '[metrics]\ndeps = ["arc-length", "upos"]\nrows = ["head", "deprel"]\n'
+                    f'flat = "{rules}"\nsentences = false\n'
+                    '[attack]\nbudget = [1, 2]\ncandidates = 4\nqueries = 30\n'
+                    f'[calibration]\npath = "{FIXTURES / "typos.conllu"}"\n',
+        "grammar": corpus + '[noise]\nkind = "grammar"\nper_sentence = [1, 2]\n'
+                   'types = ["M:DET", "R:WO"]\n' + parser + '[metrics]\ndeps = false\n',
+        "corrected": f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
+                     f'corrected = "{FIXTURES / "typos.conllu"}"\nalignment = "errant"\n'
+                     + parser,
+    }
+    for name, text in cases.items():
+        f = tmp_path / f"{name}.toml"
+        f.write_text(f'name = "{name}"\n' + text)
         exp = load(f)
-        back = Experiment.from_config(json.loads(json.dumps(exp.config(), sort_keys=True)))
-        keys = ("name", "corpus", "levels", "replicates", "seed", "kind", "weights", "types",
-                "parsers", "min_length", "lang", "lexicon", "keyboard")
-        assert {k: back.config().get(k) for k in keys} == {k: exp.config().get(k) for k in keys}
+        record = json.loads(json.dumps(exp.config(), sort_keys=True))
+        back = Experiment.from_config(record)
+        assert back.config() == exp.config(), name
+        assert back.metrics == exp.metrics and back.attack == exp.attack, name
+    assert load(tmp_path / "spelling.toml").setting("deps").by == ("deprel", "arc-length",
+                                                                    "upos")

@@ -179,6 +179,9 @@ class Method:
     """Its settings in an experiment built in code, with no ``[metrics]`` table."""
     record: Callable[[Any], Any] | None = None
     """Its settings as a run's record keeps them (JSON); None: as they are."""
+    restore: Callable[[Any], Any] | None = None
+    """The inverse of :attr:`record`: its settings from a run's record (already checked
+    when the experiment was read, its paths resolved); None: as they are."""
     sections: tuple[str, ...] = ()
     """Its report sections, as ``module:function`` (function(results) -> a Section or
     None); named, not imported, so that the metrics never import the report."""

@@ -147,8 +147,10 @@ class Experiment:
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Experiment:
-        """The experiment a run recorded with :meth:`config` (its paths already
-        resolved): what ``export`` needs to rebuild the run's noisy versions."""
+        """The experiment a run recorded with :meth:`config` (checked when it was read,
+        its paths resolved): ``from_config(e.config()).config() == e.config()``. What
+        ``export`` rebuilds a run's noisy versions from. The report's choices (which
+        sentences it draws) and the calibration's limit are not in the record."""
         def paths(v: Any) -> list[Path]:
             return [Path(x) for x in str(v).split(" + ")] if v else []
 
@@ -173,6 +175,17 @@ class Experiment:
             exp.types = tuple(t for t in kind.types if t in config.get("types", ()))
         exp.min_length = config.get("min_length", exp.min_length)
         exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
+        alignment = str(config.get("alignment") or "")
+        if alignment.startswith("errant:"):
+            exp.alignment, exp.errant_pipeline = "errant", alignment.split(":", 1)[1]
+        if config.get("calibration"):
+            exp.calibration = Path(config["calibration"])
+        for name, m in METHODS.items():
+            if name in config:
+                exp.metrics[name] = m.restore(config[name]) if m.restore else config[name]
+        if config.get("attack"):
+            a = config["attack"]
+            exp.attack = (tuple(a["budget"]), a["candidates"], a["queries"])
         return exp
 
     def config(self) -> dict[str, Any]:
