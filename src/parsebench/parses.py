@@ -365,16 +365,19 @@ def blank(words: list[str], comments: list[str], line: int = 0) -> Sentence:
 
 def read_input(path: str | os.PathLike[str]) -> list[Sentence]:
     """Sentences of a CoNLL-U file, or of a text file (one a line, words split on spaces)."""
-    lines = read_lines(path)
-    if looks_like_conllu(path, lines):
-        return parse_conllu(lines, str(path))
-    out = []
-    for n, line in enumerate(lines, 1):
+    return list(iter_input(path))
+
+
+def iter_input(path: str | os.PathLike[str]) -> Iterator[Sentence]:
+    """:func:`read_input` one sentence at a time: a reader that stops early (a corpus's
+    ``limit``) reads no further."""
+    if looks_like_conllu(path, itertools.islice(iter_lines(path), 200)):
+        yield from iter_conllu(path)
+        return
+    for n, line in enumerate(iter_lines(path), 1):
         words = line.split()
-        if not words:
-            continue
-        out.append(blank(words, [f"# text = {line.strip()}"], n))
-    return out
+        if words:
+            yield blank(words, [f"# text = {line.strip()}"], n)
 
 
 def _without_links(misc: str) -> str:

@@ -16,7 +16,6 @@ import html
 import io
 import json
 import sqlite3
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
+from parsebench.report.plots import drawings
 from parsebench.report.sections import sections
 from parsebench.report.summary import pairwise_tests, summarize
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
@@ -210,6 +210,16 @@ DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError
 ValueError), text that is not UTF-8, values of the wrong type or missing keys."""
 
 
+def _record(r: Scored) -> dict[str, Any]:
+    """R as results.json writes it (its fields by name; the figures not copied)."""
+    return {"parser": r.parser, "metric": r.metric, "projection": r.projection,
+            "level": r.level, "signature": r.signature, "value": r.value}
+
+
+DRAWINGS = ".drawings"
+"""The report folder's plots as drawn, kept to be reused (:class:`plots.Drawings`)."""
+
+
 def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR.
 
@@ -220,9 +230,10 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     outdir = check_folder(outdir)
     try:
         data = collect(store)
-        md, page, csv_text, images, summaries = _build(data)
+        with drawings(outdir / DRAWINGS) as drawn:
+            md, page, csv_text, images, summaries = _build(data)
         json_text = json.dumps([{"run": info, "summary": s,
-                                 "results": [asdict(r) for r in results if r.metric != "browser"]}
+                                 "results": [_record(r) for r in results if r.metric != "browser"]}
                                 for (info, results), s in zip(data, summaries, strict=True)],
                                indent=1, ensure_ascii=False) + "\n"
         for text in (md, page, csv_text, json_text):
@@ -246,6 +257,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         fh.write(csv_text)
     with atomic_output(files["json"]) as fh:
         fh.write(json_text)
+    drawn.save(outdir / DRAWINGS)
     return files
 
 

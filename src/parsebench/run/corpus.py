@@ -9,7 +9,8 @@ versions -> parses -> scoring -> runner).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.wordalign import Alignment
 from parsebench.noise.spelling import Change
-from parsebench.parses import Parse, from_outcome, misc_value, read_input, to_conllu
+from parsebench.parses import Parse, from_outcome, iter_input, misc_value, to_conllu
 from parsebench.run.experiment import Experiment, Level
 from parsebench.store import Store
 
@@ -95,11 +96,10 @@ def read_corpus(paths: Sequence[Path], limit: int | None, gold: bool = True,
                 typos_only: bool = False, natural: bool = False) -> CorpusData:
     """The corpus files read as one; with TYPOS_ONLY, just the sentences with a natural
     typo; with NATURAL, the clean text is the corrected one. Nothing is stored."""
-    sents = [s for p in paths for s in read_input(p)]
+    found: Iterator[Sentence] = (s for p in paths for s in iter_input(p))
     if typos_only:
-        sents = [s for s in sents if any("CorrectForm=" in m for m in s.misc)]
-    if limit is not None:
-        sents = sents[:limit]
+        found = (s for s in found if any("CorrectForm=" in m for m in s.misc))
+    sents = list(itertools.islice(found, limit))
     if not sents:
         raise InputError("no sentences" + (" with a CorrectForm= typo" if typos_only else ""),
                          paths[0])
