@@ -102,7 +102,9 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     labels=os.path.basename(labels) if labels else None, by=by,
                     punct=None if punct else "excluded",
                     **({"head_rules": table.name} if table is not None else {}))
-    warnings = (conversion.warnings() if conversion is not None else []) + got.warnings
+    # the system's failed parses are the scorer's to count: one warning a cause
+    warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
+        + got.warnings
     return result("eval deps", {**got.as_dict(), "signature": sig},
                   lambda: deps_table(got, gold_name, system_name, sig), warnings)
 

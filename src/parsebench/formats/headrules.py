@@ -13,6 +13,11 @@ leave empty, and a label's function tags and indices (``NP-SBJ-1``, ``NP=2``) ar
 stripped for the rule look-up; the tags still decide the DEPREL (``SBJ`` gives
 ``subj``, ``TMP`` gives ``mod``...). A label the table has no rule for takes the
 table's default (the leftmost or rightmost child) and is counted, never an error.
+
+A parser's failed parse, the flat ``(PARSE-FAILED (X w1) ...)`` that ``parse`` writes, is
+no constituent: it converts to a sentence without heads marked ``# parse_status =
+failed``, as ``parse`` writes a failed dependency parse, so a scorer counts it as a
+failure rather than scoring the default heads of an unknown label.
 """
 
 from __future__ import annotations
@@ -26,8 +31,15 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from parsebench.errors import InputError, read_lines
-from parsebench.formats.brackets import OPEN, WORD, Tree, parse_tree, read_tree_texts
-from parsebench.formats.conllu import Sentence
+from parsebench.formats.brackets import (
+    FAILED_TREE,
+    OPEN,
+    WORD,
+    Tree,
+    parse_tree,
+    read_tree_texts,
+)
+from parsebench.formats.conllu import NO_HEAD, Sentence
 
 Direction = Literal["left", "right", "leftdis", "rightdis"]
 DIRECTIONS: tuple[Direction, ...] = ("left", "right", "leftdis", "rightdis")
@@ -248,15 +260,21 @@ class Conversion:
 
     unknown: Counter[str] = field(default_factory=Counter)
     sentences: int = 0
+    failed: Counter[str] = field(default_factory=Counter)
+    """Failed parses (PARSE-FAILED trees) a file."""
 
-    def warnings(self) -> list[str]:
+    def warnings(self, but: str | None = None) -> list[str]:
+        """What to tell the user; the failures of file BUT are left to its scorer."""
+        out = [f"{path}: {n} failed parse{'s' if n != 1 else ''} ({FAILED_TREE} trees): "
+               "written without heads, marked '# parse_status = failed'"
+               for path, n in self.failed.items() if path != but]
         if not self.unknown:
-            return []
+            return out
         labels = ", ".join(f"{k or '(unlabeled)'} {v}" for k, v in
                            sorted(self.unknown.items(), key=lambda kv: (-kv[1], kv[0])))
         total = sum(self.unknown.values())
-        return [f"{total} constituent{'s' if total != 1 else ''} had a label the head "
-                f"table has no rule for and took the default head: {labels}"]
+        return [*out, f"{total} constituent{'s' if total != 1 else ''} had a label the "
+                f"head table has no rule for and took the default head: {labels}"]
 
 
 def _build(tree: Tree, forms: list[str], tags: list[str], path: str, line: int
@@ -345,14 +363,21 @@ def convert_tree(tree: Tree, table: HeadTable, conversion: Conversion | None = N
     constituent: its span, label and the rule that chose its head."""
     forms: list[str] = []
     tags: list[str] = []
-    root = _build(_strip_root(tree), forms, tags, path, line)
+    top = _strip_root(tree)
+    root = _build(top, forms, tags, path, line)
     if root is None:
         return None
     n = len(forms)
-    heads = [0] * n
-    deprels = ["root"] * n
     conv = conversion if conversion is not None else Conversion()
     conv.sentences += 1
+    if top.label == FAILED_TREE:
+        conv.failed[path] += 1
+        if trace is not None:
+            trace.append(f"{sent_id or ''}\t1-{n}\t{FAILED_TREE}\t-\t-\t-\t"
+                         "the parser failed: no heads")
+        return _failed(forms, line, sent_id)
+    heads = [0] * n
+    deprels = ["root"] * n
     # post-order without recursion: treebank trees can be deep
     stack: list[tuple[_Node, bool]] = [(root, False)]
     while stack:
@@ -395,6 +420,20 @@ def convert_tree(tree: Tree, table: HeadTable, conversion: Conversion | None = N
     if sent_id is not None:
         sent.comments.append(f"# sent_id = {sent_id}")
     sent.comments.append(f"# text = {' '.join(forms)}")
+    return sent
+
+
+def _failed(forms: list[str], line: int, sent_id: str | None) -> Sentence:
+    """A failed parse's words, with no head, tag or relation, marked as ``parse`` marks
+    a dependency parser's failure."""
+    n = len(forms)
+    sent = Sentence(
+        forms=forms, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
+        heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n, misc=["_"] * n, line=line)
+    if sent_id is not None:
+        sent.comments.append(f"# sent_id = {sent_id}")
+    sent.comments += [f"# text = {' '.join(forms)}", "# parse_status = failed",
+                      f"# parse_error = the parser's output is the {FAILED_TREE} tree"]
     return sent
 
 

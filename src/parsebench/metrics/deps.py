@@ -72,6 +72,8 @@ class DepsResult:
     replicates: int = 1
     """The gold was scored against R noisy versions in a row: per-sentence statistics are
     pooled over them (:func:`parsebench.metrics.resample.pool_replicates`)."""
+    failed: int = 0
+    """System sentences the parser failed on: scored, every attachment in them wrong."""
 
     def group_intervals(self, breakdown: str) -> dict[str, list[float] | None]:
         """95% intervals over sentences of each group's labeled F1 (Lin's F1 of the arcs
@@ -124,7 +126,7 @@ class DepsResult:
                       "matched": c.correct, "sentences": c.gold}
         out.update(unlabeled=t.unlabeled.as_dict(), labeled=t.labeled.as_dict(),
                    gold_sentences=self.sentences, gold_words=t.words.gold,
-                   warnings=self.warnings)
+                   failed=self.failed, warnings=self.warnings)
         for key in self.absent:
             if key in ("ucm", "lcm"):
                 continue
@@ -241,6 +243,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     if fast is not None:
         fast.flush(total)
     warnings = chunks.notes + check.warnings(system_path)
+    if check.failed:  # a failed parse is a parse without heads: its attachments count wrong
+        system_has.add("heads")
     heads = "heads" in system_has
     absent = absent_metrics(system_has, gold_has) if sentences else frozenset()
     for path, has in ((gold_path, gold_has), (system_path, system_has)):
@@ -264,7 +268,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         if scheme:
             warnings.append(scheme)
     return DepsResult(total, sentences, kept, breakdowns.get(by) if by else None, by, warnings,
-                      absent, pairs, punct, breakdowns)
+                      absent, pairs, punct, breakdowns, failed=check.failed)
 
 
 class _Chunks:
