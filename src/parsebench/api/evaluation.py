@@ -100,7 +100,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     sig = signature(method="lin-deps",
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
-                    punct=None if punct else "excluded",
+                    punct=punct,
                     **({"head_rules": table.name} if table is not None else {}))
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
