@@ -357,7 +357,7 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
     import numpy as np
 
     from parsebench.formats.conllu import iter_conllu
-    from parsebench.inputs import Holds, na_cause, refuse_unparsed
+    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
 
     held = Holds(str(system))
     flat = array("d")
@@ -369,10 +369,11 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
         def row(c: SentenceCounts) -> None:
             x = getattr(c, metric.name.removeprefix("lin-"))
             flat.extend((x.key, x.answer, x.key_found, x.answer_found))
-    res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
-                        held.counting(iter_conllu(system)),
-                        gold_path=str(gold), system_path=str(system),
-                        per_sentence=False, each=row)
+    with kind_first(lambda: iter_conllu(system), str(system)):
+        res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
+                            held.counting(iter_conllu(system)),
+                            gold_path=str(gold), system_path=str(system),
+                            per_sentence=False, each=row)
     refuse_unparsed(held)
     if warnings is not None:
         warnings += [w for w in res.warnings if "every attachment score is n/a" not in w]
