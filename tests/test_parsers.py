@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, needs, shared_path
+from conftest import DATA, FIXTURES, needs, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
@@ -168,15 +168,45 @@ def test_in_process_adapter_crash_and_hang_restart_the_worker(workers: int) -> N
 
 
 def test_precomputed_round_trip_and_wrong_file(tmp_path: Path) -> None:
-    gold = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
-    sents = read_conllu(gold)[:50]
+    dev = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
+    sents = read_conllu(dev)[:50]
+    gold = tmp_path / "gold.conllu"
+    with gold.open("w", encoding="utf-8") as fh:
+        write_conllu(sents, fh)
     run = parse_sentences(sents, f"precomputed:{gold}")
     out = tmp_path / "out.conllu"
     write_run(run, out)
     r = evaluate_deps(sents, read_conllu(out)).total
     assert r.las.as_dict()["f1"] == 1.0 and r.uas.as_dict()["f1"] == 1.0
     with pytest.raises(InputError, match="other words than the input"):
-        parse_sentences(read_conllu(gold)[1:5], f"precomputed:{gold}")
+        parse_sentences(read_conllu(dev)[1:51], f"precomputed:{gold}")
+
+
+def test_a_precomputed_file_must_match_its_input(tmp_path: Path) -> None:
+    """A file of 2,077 sentences for an input of 50 was taken without a word (its first
+    50 answered), one of 3 for 5 gave 2 failures: both are another text, refused in
+    one line before any worker starts."""
+    key = DATA / "lin-key.conllu"
+    sents = read_conllu(key)
+    assert len(sents) == 2
+    with pytest.raises(InputError) as longer:
+        parse_sentences(sents[:1], f"precomputed:{key}")
+    assert str(longer.value) == (f"{key}: 2 sentences, but the input has 1: a precomputed "
+                                 "file answers its input sentence for sentence")
+    short = tmp_path / "short.conllu"
+    with short.open("w", encoding="utf-8") as fh:
+        write_conllu(sents[:1], fh)
+    with pytest.raises(InputError, match="1 sentence, but the input has 2"):
+        parse_sentences(sents, f"precomputed:{short}")
+    other = [sents[1], sents[0]]
+    with pytest.raises(InputError) as words:
+        parse_sentences(other, f"precomputed:{key}")
+    assert "sentence 1 has other words than the input's: word 1 is" in str(words.value)
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(short), "-o",
+                        str(tmp_path / "out.conllu"), "--parser", f"precomputed:{key}"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert not (tmp_path / "out.conllu").exists()
 
 
 def test_failed_sentence_in_conllu_keeps_words_and_noise() -> None:

@@ -26,6 +26,7 @@ from typing import Any
 from parsebench.errors import InputError, iter_lines, read_lines
 from parsebench.formats.brackets import (
     CLOSE,
+    FAILED_TREE,
     OPEN,
     WORD,
     Tree,
@@ -113,10 +114,6 @@ def from_sentence(s: Sentence, path: str = "<input>") -> Parse:
     return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
                  failed=failed, heads=s.heads, deprels=s.deprels, upos=s.upos, xpos=s.xpos,
                  links=links or [], noise=noise)
-
-
-FAILED_TREE = "PARSE-FAILED"
-"""Root label of the flat tree written for a sentence the parser failed on."""
 
 
 def from_tree(tree: Tree, line: int) -> Parse:

@@ -75,9 +75,12 @@ def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
     check_options(workers, timeout, batch_size)
     if tokenize and not adapter_class(spec)[0].raw_text:
         raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
+    items = items_of(sentences)
+    cls, arg = adapter_class(spec)
+    cls.check_input(arg, items)
     t0 = time.perf_counter()
     with Pool(spec, workers, timeout, batch_size, tokenize) as pool:
-        timed = pool.parse(items_of(sentences), progress)
+        timed = pool.parse(items, progress)
         return ParseRun(sentences, timed, pool.kind, pool.identity, time.perf_counter() - t0,
                         pool.restarts)
 
