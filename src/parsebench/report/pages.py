@@ -107,10 +107,12 @@ section.summary li{margin:.4em 0}section.summary svg{display:block;margin:.2em 0
 
 def _ranking_svg(item: dict[str, Any]) -> str:
     """A question's figure: each ranked parser's value and 95% interval on one scale,
-    a shade a tier."""
+    its letters (the compact letter display of the paired tests) beside it and a shade
+    a set of letters: parsers of one shade share every letter."""
     e = html.escape
     rows = item["ranking"]
-    tier_of = {p: k for k, t in enumerate(item["tiers"]) for p in t}
+    names = item["letters"] if item["tests"] else {}
+    shade = {n: k for k, n in enumerate(dict.fromkeys(names.values()))}
     vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
@@ -127,7 +129,7 @@ def _ranking_svg(item: dict[str, Any]) -> str:
     for k, r in enumerate(rows):
         y = 12 + k * row_h
         colour = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b")[
-            tier_of.get(r["parser"], 0) % 5]
+            shade.get(names.get(r["parser"], ""), 0) % 5]
         out.append(f"<text x='{name_w}' y='{y + 4}' text-anchor='end'>{e(r['parser'])}</text>")
         if r["ci95"]:
             out.append(f"<line class='interval' x1='{x(r['ci95'][0]):.1f}' y1='{y}' "
@@ -135,7 +137,7 @@ def _ranking_svg(item: dict[str, Any]) -> str:
                        "stroke-width='2'/>")
         out.append(f"<circle cx='{x(r['value']):.1f}' cy='{y}' r='4' fill='{colour}'/>"
                    f"<text x='{name_w + plot_w + 20}' y='{y + 4}'>"
-                   f"{100 * r['value']:.1f}%</text>")
+                   f"{100 * r['value']:.1f}% {e(names.get(r['parser'], ''))}</text>")
     yb = height - 6
     out.append(f"<text x='{name_w + 10}' y='{yb}' fill='#777'>{100 * lo:.0f}%</text>"
                f"<text x='{name_w + 10 + plot_w}' y='{yb}' fill='#777' text-anchor='end'>"
@@ -158,11 +160,11 @@ def _summary_html(s: dict[str, Any], prefix: str) -> str:
     lis = []
     for kind, x in _summary_items(s):
         fig = _ranking_svg(x) if kind == "ranked" else ""
-        tiers = ""
+        groups = ""
         if kind == "ranked" and x["tests"]:
-            tiers = (" data-tiers='" + e(json.dumps(x["tiers"])) + "' data-method='"
+            groups = (" data-groups='" + e(json.dumps(x["groups"])) + "' data-method='"
                      + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
-        lis.append(f"<li class='{kind}'{tiers}>{e(x['sentence'])} "
+        lis.append(f"<li class='{kind}'{groups}>{e(x['sentence'])} "
                    f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
     warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
                    f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"

@@ -538,7 +538,7 @@ def _attack_section(results: list[dict[str, Any]]) -> Section | None:
 
 def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
     """Which parsers differ, figure by figure and level by level: the paired bootstrap
-    tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's tiers come from
+    tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's letters come from
     them), Holm-corrected within each figure and level."""
     if not tests:
         return None
