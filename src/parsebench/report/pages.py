@@ -51,6 +51,7 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"{ps['distinct_sentences']:,}, {hits:,} "
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
+    rows += info.get("operations", [])
     if KINDS[kind].moves_words:
         from parsebench.run.score import applicability
 
@@ -77,10 +78,49 @@ def _per_parser(info: dict[str, Any], which: str) -> str:
     return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
+def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
+    """The Run table's rows on the misspellings' operations: the asked-for weights, how
+    an operation without a non-word edit of a word is handled, and the realised mix at
+    each level (over its replicates), from the noisy versions stored."""
+    from parsebench.noise.keyboard import Keyboard
+    from parsebench.noise.spelling import operation_mix
+    from parsebench.report.summary import level_order
+    from parsebench.run.experiment import Experiment
+
+    cfg, digest = info["config"], (info["stats"] or {}).get("corpus")
+    if cfg.get("kind", "spelling") != "spelling" or not isinstance(digest, str):
+        return []
+    try:
+        exp = Experiment.from_config(cfg)
+        key = KINDS["spelling"].key(exp, Keyboard.load(exp.keyboard or "us-qwerty"))
+    except (InputError, OSError, TypeError, ValueError):
+        return []  # a record this parsebench cannot read back: no mix rather than a wrong one
+    seeds = range(exp.seed, exp.seed + exp.replicates)
+    mix: dict[str, dict[str, int]] = {}
+    for level, seed, changes in store.noisy_changes(digest, key):
+        if level in cfg.get("levels", ()) and seed in seeds:
+            got = mix.setdefault(level, {})
+            for c in changes:
+                if isinstance(c, list) and len(c) == 5:
+                    got[str(c[2])] = got.get(str(c[2]), 0) + 1
+    if not mix:
+        return []
+    rows = [["misspelling operations", "kept as drawn (keep_mix): a word without a non-word "
+             "edit of its operation is passed over" if exp.keep_mix else "drawn by weight; one "
+             "without a non-word edit of the word gives way to another of its operations "
+             "(insertions rarely make words, so they are realised more often than asked; "
+             "keep_mix keeps the asked-for mix)"]]
+    for level in sorted(mix, key=level_order):
+        rows.append([f"operations at {level} (realised; asked)",
+                     operation_mix(mix[level], exp.weights)])
+    return rows
+
+
 def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     out = []
     for name, run in store.experiments():
         info = store.run_info(run)
+        info["operations"] = _operations(store, info)
         info["earlier"] = store.earlier_runs(name, run)
         out.append((info, list(store.results(name))))
     if not out:
