@@ -75,7 +75,9 @@ def test_failure_rates_of_toy_parsers() -> None:
     blind = check(s, e, counting(toy_parsers.form_blind))
     assert {k: (v["tested"], v["failed"], v["failure_rate"]) for k, v in blind.items()} == {
         "propn": (2, 0, 0.0), "num": (2, 0, 0.0), "case": (3, 0, 0.0), "adj": (2, 0, 0.0)}
-    assert blind["case"]["ci95"] == [0.0, 0.0]
+    # none of 3 failed: the Wilson interval [0, z^2 / (n + z^2)], not [0.0, 0.0]
+    z2 = 1.959963984540054 ** 2
+    assert blind["case"]["ci95"] == pytest.approx([0.0, z2 / (3 + z2)], abs=1e-12)
     casey = check(s, e, counting(toy_parsers.casey))
     assert casey["case"]["failed"] == 3 and casey["case"]["failure_rate"] == 1.0
     assert casey["propn"]["failure_rate"] == 0.0 and casey["adj"]["failure_rate"] == 0.0

@@ -23,7 +23,9 @@ gets at most one edit of each type, at a seeded site among those with a substitu
 An edit *fails* when the parser's parse of the words that were not edited changes
 (head or relation, as ``attack`` and Bigert et al. count them) against its own parse
 of the original sentence. The failure rate of each
-type has a 95% percentile-bootstrap interval over the sentences tested.
+type has a 95% Wilson score interval (:mod:`parsebench.metrics.proportions`: never of
+width zero); the share of untouched words that changed, a percentile-bootstrap one over
+the sentences tested.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from typing import Any
 from parsebench.analysis import misc_value
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
+from parsebench.metrics.proportions import METHOD as WILSON
+from parsebench.metrics.proportions import wilson
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.spelling import Change, apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
@@ -250,7 +254,7 @@ def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
         out[kind] = {
             "tested": tested, "failed": failed, "clean_failed": skipped,
             "failure_rate": failed / tested if tested else None,
-            "ci95": sentence_interval(stats, _rate),
+            "ci95": wilson(failed, tested), "interval": WILSON,
             "changed_words": {"rate": changed_rows / untouched if untouched else None,
                               "changed": changed_rows, "untouched": untouched,
                               "ci95": sentence_interval(rows, _rate)},
@@ -268,6 +272,7 @@ def summary_table(r: dict[str, Any], shown: int | None = SHOWN) -> str:
 
     lines = ["invariance: an edit fails when the head or relation of a word it did not "
              "touch changes",
+             "(95% interval: Wilson score over the sentences tested)",
              f"{'parser':<28} {'edit':<6} {'tested':>6} {'failed %':>9} {'95% interval':>14} "
              f"{'words changed %':>16}"]
     for spec, per in r["parsers"].items():

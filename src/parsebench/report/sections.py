@@ -39,7 +39,9 @@ def _dig(d: Any, path: tuple[str, ...]) -> Any:
 
 
 CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
-           "a sentence together); it measures the sample of sentences, the ± the noise")
+           "a sentence together); a share of sentences (exact match, an attack's success) "
+           "has the Wilson score interval, with n the sentences; it measures the sample of "
+           "sentences, the ± the noise")
 
 
 ci95 = interval
