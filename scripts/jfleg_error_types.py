@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from parsebench.metrics.errant_types import DEFAULT_PIPELINE, edits
+from parsebench.metrics.errant_types import DEFAULT_PIPELINE, edits, repeated
 from parsebench.noise.grammar_types import TYPES
 
 
@@ -30,10 +30,7 @@ def main() -> None:
     for s, r in zip(src, ref, strict=True):
         words = s.split()
         for a, b, typ, _ in edits(words, r.split(), args.pipeline):
-            repeated = typ.startswith("U:") and b - a == 1 and (
-                (a > 0 and words[a - 1].lower() == words[a].lower())
-                or (b < len(words) and words[b].lower() == words[a].lower()))
-            counts["U:REPEAT" if repeated else typ] += 1
+            counts[repeated(words, a, b, typ)] += 1
     total = sum(counts.values())
     print(f"{len(src)} sentence pairs, {total} edits\n")
     print("| ERRANT type | edits | share | made by parsebench |\n|---|---:|---:|---|")

@@ -79,7 +79,10 @@ def test_attack_finds_the_weak_word_in_every_sentence() -> None:
         assert row["damage"] == len(s.forms) - 1 == row["untouched"]
         assert row["changed_words"] == [i + 1 for i in range(len(s.forms))
                                         if i != m["token"] - 1]
-    assert r["success"]["rate"] == 1.0 and r["success"]["ci95"] == [1.0, 1.0]
+    # every one of 5 sentences: the Wilson interval, not the bootstrap's [1.0, 1.0]
+    z2 = 1.959963984540054 ** 2
+    assert r["success"]["rate"] == 1.0 and r["success"]["interval"] == "Wilson score"
+    assert r["success"]["ci95"] == pytest.approx([5 / (5 + z2), 1.0], abs=1e-12)
     assert r["damage"]["rate"] == 1.0
     assert r["picked"]["attack"]["by_upos"] == {"VERB": 5}
     # each sentence's words are its dependents in the clean parse
@@ -183,7 +186,7 @@ def test_cli_writes_a_noisy_corpus_the_robustness_commands_read(tmp_path: Path) 
     assert [sum(x.noise) for x in noisy] == [1] * 5
     p = _cli("attack", str(src), "--parser", "python:toy_parsers:WeakWord", "--budget", "1",
              "--queries", "20", "--lexicon", "lex.txt", "-o", "out2.conllu", cwd=tmp_path)
-    assert "success rate            100.0   [100.0, 100.0]" in p.stdout
+    assert "success rate            100.0   [56.6, 100.0]" in p.stdout  # Wilson, n = 5
     assert "attack picks 5 words: VERB 5" in p.stdout
     assert (tmp_path / "out2.conllu").read_text() == (tmp_path / "out.conllu").read_text()
     # bad input: one line, exit 2, no output

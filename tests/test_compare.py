@@ -132,3 +132,18 @@ rows = ["upos"]
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "again" / "index.md").read_text() == md
+
+
+def test_an_exact_match_share_has_a_wilson_interval() -> None:
+    """UCM is a share of sentences: 2 of 2 matched gets [2 / (2 + z^2), 1] (Wilson score),
+    not the bootstrap's [1, 1]; the text names the interval."""
+    key, answer = DATA / "lin-key.conllu", DATA / "lin-answer.conllu"
+    p = compare(str(key), str(key), str(answer), "--metric", "ucm", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    z2 = 1.959963984540054 ** 2
+    assert [s["interval"] for s in d["systems"]] == ["Wilson score"] * 2
+    assert d["systems"][0]["ci"] == pytest.approx([2 / (2 + z2), 1.0], abs=1e-12)
+    assert d["systems"][1]["ci"] == pytest.approx([0.0, z2 / (2 + z2)], abs=1e-12)
+    p = compare(str(key), str(key), "--metric", "ucm")
+    assert "(Wilson score for the systems' scores)" in p.stdout

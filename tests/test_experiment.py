@@ -356,6 +356,7 @@ def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
     parser = '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\naccuracy = 0.9\n'
     cases = {
         "spelling": corpus + '[noise]\nrates = [0.05, 0.2]\nweights = {sub = 2}\n'
+                    'keep_mix = true\n'
                     'replicates = 3\nseed = 7\n' + parser +
                     '[metrics]\ndeps = ["arc-length", "upos"]\nrows = ["head", "deprel"]\n'
                     f'flat = "{rules}"\nsentences = false\n'
@@ -377,3 +378,44 @@ def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
         assert back.metrics == exp.metrics and back.attack == exp.attack, name
     assert load(tmp_path / "spelling.toml").setting("deps").by == ("deprel", "arc-length",
                                                                     "upos")
+
+
+def test_the_run_report_gives_the_realised_operation_mix(tmp_path: Path) -> None:
+    """The Run table says how the misspellings' operations came out at each level, over its
+    replicates, beside the asked-for weights: counted from the noisy versions stored."""
+    from collections import Counter
+
+    from conftest import FIXTURES
+
+    # the run and its parser's workers find the toy parser
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        x for x in (str(FIXTURES), os.environ.get("PYTHONPATH")) if x)}
+    for keep in (False, True):
+        exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{FIXTURES / "learner.conllu"}"
+[noise]
+rates = [0.1, 0.3]
+replicates = 2
+weights = {{sub = 1, ins = 1, del = 2, trans = 0}}
+keep_mix = {"true" if keep else "false"}
+[[parsers]]
+name = "weak"
+spec = "python:toy_parsers:WeakWord"
+''', f"mix{int(keep)}")
+        store, rep = tmp_path / f"s{int(keep)}.sqlite", tmp_path / f"r{int(keep)}"
+        p = cli("run", str(exp), "--store", str(store), "--report", str(rep), env=env)
+        assert p.returncode == 0, p.stderr
+        md = (rep / "index.md").read_text(encoding="utf-8")
+        with sqlite3.connect(store) as db:
+            rows = db.execute("SELECT level, changes FROM noisy").fetchall()
+        for level in ("rate=0.1", "rate=0.3"):
+            ops = Counter(c[2] for lv, ch in rows if lv == level for c in json.loads(ch))
+            n = sum(ops.values())
+            assert n > 0 and not ops["trans"]
+            mix = ", ".join(f"{op} {ops[op]} ({100 * ops[op] / n:.1f}%)"
+                            for op in ("sub", "ins", "del", "trans"))
+            assert f"| operations at {level} (realised; asked) | {mix}; asked sub 25.0%, " \
+                   "ins 25.0%, del 50.0%, trans 0.0% |" in md, md
+        assert ("kept as drawn (keep_mix)" in md) == keep
+        assert ("gives way to another of its operations" in md) == (not keep)

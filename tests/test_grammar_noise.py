@@ -649,3 +649,59 @@ def test_lemminflects_tables_looked_up_a_word_at_a_time_are_its_own() -> None:
         for w in [*r.sample(sorted(full), 3000), "be", "can", "dare", "Aachen"]:
             assert lazy.get(w, {}) == full.get(w, {}), w
         assert lazy.get("zzqx", {}) == {} and lazy.get("", {}) == {}
+
+
+def _chain(src: Path, dst: Path) -> None:
+    """SRC's words as a parse: each word headed by the one before it (a stand-in parse
+    whose attachments do not matter here, only the words and the error types)."""
+    from parsebench.formats.conllu import write_conllu
+
+    out = []
+    for s in read_conllu(src):
+        n = len(s.forms)
+        out.append(Sentence(forms=s.forms, lemmas=["_"] * n, upos=["X"] * n, xpos=["_"] * n,
+                            feats=["_"] * n, heads=list(range(n)), deprels=["root"]
+                            + ["dep"] * (n - 1), deps=["_"] * n, misc=["_"] * n))
+    with dst.open("w", encoding="utf-8") as fh:
+        write_conllu(out, fh)
+
+
+def test_a_repeated_word_is_u_repeat_from_the_generator_to_m2_to_the_report(
+        tmp_path: Path) -> None:
+    """The noise said U:REPEAT 67 on stderr while its M2 file typed the same edits U:NOUN
+    and U:VERB (ERRANT's class of the word), so robustness f1 had no U:REPEAT row: one
+    type from the draw to the M2 file to the scores."""
+    out = tmp_path / "noisy.conllu"
+    p = cli("noise", str(LEARNER), "-o", str(out), "--kind", "grammar", "--per-sentence", "1",
+            "--types", "U:REPEAT", "--json")
+    assert p.returncode == 0, p.stderr
+    made = json.loads(p.stdout)["files"][0]
+    _, aligns = read_alignments(f"{out}.m2")
+    m2_types = Counter(t for a in aligns for t in a.types)
+    n = len(SENTENCES) - made["short_sentences"]
+    assert made["by_type"] == {"U:REPEAT": n} and m2_types == Counter({"U:REPEAT": n})
+    assert f"by type: U:REPEAT {n}" in p.stderr
+    assert {m.split("Noise=")[1] for s in read_conllu(out) for m in s.misc
+            if "Noise=" in m} == {"U:REPEAT"}
+    _chain(LEARNER, tmp_path / "clean.parse")
+    _chain(out, tmp_path / "noisy.parse")
+    p = cli("robustness", "f1", str(tmp_path / "clean.parse"), str(tmp_path / "noisy.parse"),
+            "--alignment", f"{out}.m2", "--json")
+    assert p.returncode == 0, p.stderr
+    assert set(json.loads(p.stdout)["by_type"]) == {"U:REPEAT"}
+
+
+def test_no_word_is_repeated_in_a_sentence_of_one_word() -> None:
+    """"S Mike Mike", "S M M": a one-word sentence written twice is no learner's error."""
+    def sentence(words: list[str], upos: list[str]) -> Sentence:
+        n = len(words)
+        return Sentence(forms=words, lemmas=["_"] * n, upos=upos, xpos=["_"] * n,
+                        feats=["_"] * n, heads=[0] + [1] * (n - 1),
+                        deprels=["root"] + ["punct"] * (n - 1), deps=["_"] * n,
+                        misc=["_"] * n)
+
+    for words, upos in ((["Mike"], ["PROPN"]), (["M"], ["NOUN"]),
+                        (["Thanks", "!"], ["NOUN", "PUNCT"])):
+        assert list(Sites(sentence(words, upos), set()).all(["U:REPEAT"])) == []
+    two = sentence(["Thanks", "Mike", "!"], ["NOUN", "PROPN", "PUNCT"])
+    assert [i for _, i, _ in Sites(two, set()).all(["U:REPEAT"])] == [0, 1]

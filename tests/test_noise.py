@@ -278,15 +278,16 @@ def test_a_100000_letter_word_is_misspelled_in_little_memory() -> None:
                                           "zebra", "qwerty", "Ok", "x-y"]), max_size=7),
                 min_size=1, max_size=12),
        st.one_of(st.floats(0.01, 1.0), st.integers(1, 3)), st.integers(0, 10**6),
-       st.integers(1, 3))
+       st.integers(1, 3), st.booleans())
 def test_streamed_plans_equal_the_in_memory_ones(sents: list[list[str]], level: float | int,
-                                                 seed: int, min_length: int) -> None:
+                                                 seed: int, min_length: int,
+                                                 keep_mix: bool) -> None:
     from parsebench.noise.spelling import Corpus, StreamedCorpus
 
     blocked = [{0} if len(s) > 2 and k % 3 == 0 else set() for k, s in enumerate(sents)]
     st_ = Settings(rate=level if isinstance(level, float) else None,
                    per_sentence=level if isinstance(level, int) else None, seed=seed,
-                   min_length=min_length)
+                   min_length=min_length, keep_mix=keep_mix)
     a = Corpus(sents, blocked).plan(st_, US, SMALL_LEXICON)
     b = StreamedCorpus(lambda: iter(list(zip(sents, blocked, strict=True))),
                        min_length).plan(st_, US, SMALL_LEXICON)
@@ -316,3 +317,85 @@ def test_noise_reads_a_sentence_at_a_time(tmp_path: Path) -> None:
     tracemalloc.stop()
     assert a == b
     assert lean < whole / 10, (lean, whole)
+
+
+@settings(max_examples=100, deadline=None)
+@given(sentences, st.one_of(st.floats(0.01, 1.0), st.integers(1, 3)), st.integers(0, 10_000),
+       st.dictionaries(st.sampled_from(["sub", "ins", "del", "trans"]), st.integers(0, 3)))
+def test_keep_mix_realises_the_operations_drawn_by_weight(
+        sents: list[list[str]], level: float | int, seed: int, w: dict[str, int]) -> None:
+    """With keep_mix every misspelling has the operation drawn for it by weight (a word
+    without a non-word edit of it is passed over), so the realised mix is the asked-for
+    one's draw, exactly; without it, the operations realised are the words' own."""
+    from collections import Counter
+
+    from parsebench.noise.spelling import _slot_op
+
+    weights = {op: float(w.get(op, 1)) for op in ("sub", "ins", "del", "trans")}
+    if not any(weights.values()):
+        weights["sub"] = 1.0
+    rate = level if isinstance(level, float) else None
+    k = level if isinstance(level, int) else None
+    st_ = Settings(rate, k, seed, weights, keep_mix=True)
+    r = plan(sents, st_, US, SMALL_LEXICON)
+    got = Counter(c.op for c in r.changes)
+    if rate is not None:
+        want = Counter(_slot_op(st_, str(j)) for j in range(len(r.changes)))
+        assert got == want
+        if r.shortfall:  # every eligible word was tried
+            assert len(r.changes) + r.passed_over == r.eligible
+    else:
+        sentences_done = {c.sentence for c in r.changes}
+        want = Counter(_slot_op(st_, f"{si}/{j}") for si in sentences_done for j in range(k))
+        assert got == want
+    assert all(weights[op] > 0 for op in got)
+    assert r.operations() == {op: got.get(op, 0) for op in ("sub", "ins", "del", "trans")}
+    for c in r.changes:
+        assert osa_distance(c.orig, c.new) == 1 and c.new.lower() not in SMALL_LEXICON.words
+    # nested as the default is: a higher rate keeps every misspelling of a lower one
+    if rate is not None and rate < 0.5:
+        high = plan(sents, Settings(min(1.0, 2 * rate), None, seed, weights, keep_mix=True),
+                    US, SMALL_LEXICON)
+        assert {(c.sentence, c.token, c.new) for c in r.changes} <= \
+            {(c.sentence, c.token, c.new) for c in high.changes}
+
+
+def test_the_realised_operation_mix_is_reported_beside_the_asked_for_weights(
+        tmp_path: Path) -> None:
+    """On EWT test at 5% the default's 1:1:1:1 realises about half insertions (a drawn
+    operation without a non-word edit gives way, and insertions rarely make words):
+    the command says so, in its text and JSON; --keep-mix keeps a quarter each."""
+    import json
+
+    src = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    got = {}
+    for name, extra in (("default", []), ("keep", ["--keep-mix"])):
+        out = tmp_path / f"{name}.conllu"
+        p = cli("noise", str(src), "-o", str(out), "--rate", "0.05", "--json", *extra)
+        assert p.returncode == 0, p.stderr
+        rep = json.loads(p.stdout)["files"][0]
+        ops = rep["by_operation"]
+        assert sum(ops.values()) == rep["misspelled"] == round(0.05 * rep["words"])
+        assert rep["weights"] == {"sub": 1, "ins": 1, "del": 1, "trans": 1}
+        assert rep["keep_mix"] == (name == "keep")
+        line = next(x for x in p.stderr.splitlines() if "by operation:" in x)
+        n = rep["misspelled"]
+        for op in ("sub", "ins", "del", "trans"):
+            assert f"{op} {ops[op]} ({100 * ops[op] / n:.1f}%)" in line
+        assert "; asked sub 25.0%, ins 25.0%, del 25.0%, trans 25.0%" in line
+        # the file agrees with the counts
+        noisy = read_conllu(out)
+        written = [m for s in noisy for m in s.misc if "Noise=" in m]
+        for op in ("sub", "ins", "del", "trans"):
+            assert sum(f"Noise={op}|" in m for m in written) == ops[op]
+        got[name] = (ops, n, p.stderr)
+    ops, n, err = got["default"]
+    assert ops["ins"] / n > 0.4  # the default: insertion stands in
+    assert "gives way to another (--keep-mix keeps the asked-for mix)" in err
+    ops, n, err = got["keep"]
+    assert "operations kept as drawn (--keep-mix)" in err
+    for op in ("sub", "ins", "del", "trans"):
+        assert abs(ops[op] / n - 0.25) < 0.04, ops  # a draw of 1,255 at a quarter each
+    p = cli("noise", str(src), "-o", str(tmp_path / "g.conllu"), "--kind", "grammar",
+            "--per-sentence", "1", "--keep-mix")
+    assert p.returncode == 2 and "--keep-mix goes with --kind spelling" in p.stderr

@@ -1,6 +1,6 @@
 """The report as a person sees it, in Debian's Chromium at 1,280 px (issue 29): the
 demo's and a multi-parser run's with spelling and grammar noise. Nothing wider than the
-window, every plot with its intervals, the summary's tiers as the pairwise tests in
+window, every plot with its intervals, the summary's letter groups as the pairwise tests in
 results.json say, a grammar example drawn over both word sequences with their alignment,
 no console error. Screenshots of each section go to test-artifacts/report-*/."""
 
@@ -79,9 +79,9 @@ def _no_interval_missing(got: dict[str, Any]) -> None:
     assert not got["missing"], got["missing"]
 
 
-def _tiers_agree(d: Any, results: Path) -> int:
-    """Each summary tier of the page against the tests of results.json: no pair within a
-    tier separated, and each tier's first parser separated from one of the tier above."""
+def _letters_agree(d: Any, results: Path) -> int:
+    """Each summary's letter groups on the page against the tests of results.json: two
+    parsers share a group exactly when no test separates them."""
     from selenium.webdriver.common.by import By
 
     data = json.loads(results.read_text(encoding="utf-8"))
@@ -89,8 +89,8 @@ def _tiers_agree(d: Any, results: Path) -> int:
     assert len(sections) == len(data)
     checked = 0
     for run, section in zip(data, sections, strict=True):
-        for li in section.find_elements(By.CSS_SELECTOR, "li[data-tiers]"):
-            tiers = json.loads(li.get_attribute("data-tiers"))
+        for li in section.find_elements(By.CSS_SELECTOR, "li[data-groups]"):
+            groups = json.loads(li.get_attribute("data-groups"))
             tests = [t for t in run["summary"]["tests"]
                      if t["method"] == li.get_attribute("data-method")
                      and t["level"] == li.get_attribute("data-level")]
@@ -99,10 +99,13 @@ def _tiers_agree(d: Any, results: Path) -> int:
                 got = [t["significant"] for t in tests if {t["a"], t["b"]} == {a, b}]
                 return bool(got and got[0])
 
-            for k, tier in enumerate(tiers):
-                assert not any(sig(a, b) for a in tier for b in tier if a < b)
-                if k:
-                    assert any(sig(tier[0], q) for q in tiers[k - 1])
+            for group in groups:
+                assert not any(sig(a, b) for a in group for b in group if a < b)
+            parsers = sorted({p for g in groups for p in g})
+            for a in parsers:
+                for b in parsers:
+                    if a < b and not sig(a, b):
+                        assert any(a in g and b in g for g in groups)
             checked += 1
     return checked
 
@@ -175,7 +178,7 @@ changed_most = 2
         got = _check_page(d, tmp_path / "rep" / "index.html", "multi")
         assert got["with_points"] >= 4
         # the two levels of spelling noise rank udpipe and TnT by their tag rows
-        assert _tiers_agree(d, tmp_path / "rep" / "results.json") >= 2
+        assert _letters_agree(d, tmp_path / "rep" / "results.json") >= 2
         # a grammar example: both word sequences drawn, and the alignment between them
         aligned = d.find_elements(By.CSS_SELECTOR, "svg.aligned")
         assert aligned

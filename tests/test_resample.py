@@ -135,3 +135,26 @@ def test_robustness_figures_carry_intervals_over_sentences(tmp_path: Path) -> No
     lo, hi = f1["ci95"]["f1"]
     assert lo <= f1["f1"] <= hi
     assert cli("robustness", "rows", str(gold), str(parsed), "--gold", str(gold)) == rows
+
+
+def test_wilson_intervals_of_proportions_are_never_of_width_zero() -> None:
+    """A share of sentences gets the Wilson score interval: 7 of 10 is [0.3968, 0.8922]
+    (by hand: centre 0.6445, half-width 0.2477); all or none of n is [n / (n + z^2), 1]
+    or [0, z^2 / (n + z^2)], never a point; pooled replicates count as one trial a
+    sentence."""
+    from parsebench.metrics.proportions import sentence_share, wilson
+
+    z2 = 1.959963984540054 ** 2
+    lo, hi = wilson(7, 10)  # type: ignore[misc]
+    assert (round(lo, 4), round(hi, 4)) == (0.3968, 0.8922)
+    assert wilson(20, 20) == pytest.approx([20 / (20 + z2), 1.0], abs=1e-12)
+    assert wilson(0, 20) == pytest.approx([0.0, z2 / (20 + z2)], abs=1e-12)
+    assert wilson(0, 0) is None
+    for n in range(1, 60):
+        for k in range(n + 1):
+            a, b = wilson(k, n)  # type: ignore[misc]
+            assert 0 <= a < k / n + 1e-12 and k / n - 1e-12 < b <= 1 and b - a > 0
+    # 3 sentences, each parsed in 2 replicates: 4 of 6 matched, n = 3 sentences
+    assert sentence_share([[2, 2, 2], [1, 2, 2], [1, 2, 2]], 0, 1) == \
+        pytest.approx(wilson(2, 3), abs=1e-12)
+    assert sentence_share([[0, 0, 0]], 0, 1) is None

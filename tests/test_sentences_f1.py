@@ -292,3 +292,32 @@ def test_jfleg_src_against_ref0_with_gold_shaped_stand_ins() -> None:
     assert r.total.grammatical_deps == sum(len(t.split()) for t in ref)
     assert 0.7 < r.total.precision < 1.0 and 0.7 < r.total.recall < 1.0
     assert r.by_errors[0].f1 == 1.0
+
+
+def test_the_relative_drop_skips_bins_too_small_to_say_anything(tmp_path: Path) -> None:
+    """Two sentences with 4 errors, both failing, made "relative drop from 1 to 4
+    errors: 100.0%": the drop runs between the fewest and most errors with at least
+    MIN_BIN (30) pairs, and the text names no JSON field."""
+    from parsebench.metrics.sentences import MIN_BIN
+
+    assert MIN_BIN == 30
+    spec = [(0, "labeled", 5), (1, "labeled", 30), (1, "none", 10), (2, "labeled", 20),
+            (2, "none", 20), (4, "none", 2)]
+    clean, noisy = build(tmp_path, spec)
+    d = json.loads(cli("robustness", "sentences", str(clean), str(noisy), "--json").stdout)
+    drop = d["relative_drop"]
+    assert (drop["from"], drop["to"], drop["min_sentences"]) == (1, 2, 30)
+    assert drop["unlabeled"] == pytest.approx(relative_drop(30 / 40, 20 / 40))
+    text = cli("robustness", "sentences", str(clean), str(noisy)).stdout
+    assert "relative drop from 1 to 2 errors: unlabeled 33.3%, labeled 33.3% (the fewest " \
+        "and most errors with 30 pairs or more)" in text
+    assert "to 4 errors" not in text and "by_errors" not in text
+    assert "5 pairs without an error are left out of the overall score (their own: " \
+        "unlabeled 100.0%, labeled 100.0%)" in text
+    # one bin large enough: no drop at all
+    clean, noisy = build(tmp_path, [(1, "labeled", 30), (3, "none", 29)])
+    d = json.loads(cli("robustness", "sentences", str(clean), str(noisy), "--json").stdout)
+    assert d["relative_drop"]["unlabeled"] is None and d["relative_drop"]["from"] is None
+    text = cli("robustness", "sentences", str(clean), str(noisy)).stdout
+    assert "relative drop: n/a (fewer than two numbers of errors with 30 pairs or more)" \
+        in text

@@ -1,5 +1,6 @@
 """The report's summary is computed from the results: change one parser's output and the
-ranking sentence changes; the tiers follow the Holm-corrected pairwise tests."""
+ranking sentence changes; the letters (a compact letter display) follow the Holm-corrected
+pairwise tests, and never claim what a test rejects."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_experiment import write_exp
 
-from parsebench.report.summary import tiers
+from parsebench.report.summary import letter_names, letters
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]
 HEADS = [2, 3, 0, 6, 6, 3]
@@ -72,7 +75,8 @@ def test_the_ranking_sentence_follows_the_parsers_output(tmp_path: Path) -> None
     assert acc["sentence"].startswith(
         "Accuracy on clean text (LAS against the gold key): alpha has the highest LAS, "
         "alpha 96.7%")
-    assert acc["tiers"] == [["alpha"], ["beta"]]  # 26 sentences apart: the test separates
+    assert acc["groups"] == [["alpha"], ["beta"]]  # 26 sentences apart: the test separates
+    assert acc["letters"] == {"alpha": "a", "beta": "b"}
     assert acc["sentence"] in first["md"].replace("&gt;", ">")
     assert "class='summary'" in first["html"] and "#exp--deps-accuracy" in first["html"]
     # beta's output changed: now beta is the better one, and the sentence says so
@@ -85,15 +89,76 @@ def test_the_ranking_sentence_follows_the_parsers_output(tmp_path: Path) -> None
     # the same output for both: one tier, and no test can separate them
     third = _report(tmp_path / "3", 4, 4)
     acc = third["summary"]["accuracy"]
-    assert acc["tiers"] == [["alpha", "beta"]]
-    assert "cannot separate the parsers within a tier: {alpha, beta}" in acc["sentence"]
+    assert acc["groups"] == [["alpha", "beta"]]
+    assert "The paired tests separate no pair: alpha a, beta a." in acc["sentence"]
     tests = third["summary"]["tests"]
     assert len(tests) == 1 and tests[0]["difference"] == 0 and not tests[0]["significant"]
 
 
-def test_tiers_split_where_a_test_separates() -> None:
-    t = [{"a": "x", "b": "y", "significant": False}, {"a": "y", "b": "z", "significant": True},
-         {"a": "x", "b": "z", "significant": True}]
-    assert tiers(["x", "y", "z"], t) == [["x", "y"], ["z"]]
-    assert tiers(["x", "z", "y"], t) == [["x"], ["z"], ["y"]]
-    assert tiers(["x", "y"], []) == [["x", "y"]]
+def _tests(separated: set[frozenset[str]], parsers: list[str]) -> list[dict[str, object]]:
+    return [{"a": a, "b": b, "significant": frozenset((a, b)) in separated}
+            for i, a in enumerate(parsers) for b in parsers[i + 1:]]
+
+
+def test_letters_overlap_where_the_tests_do_not_separate() -> None:
+    # the issue's run: only biaffine - spacy-ud is separated; disjoint tiers said
+    # "{biaffine, udpipe} > {spacy-ud}", claiming udpipe above spacy-ud (p = 0.67)
+    order = ["biaffine", "spacy-ud", "udpipe"]
+    t = _tests({frozenset(("biaffine", "spacy-ud"))}, order)
+    assert letters(order, t) == [["biaffine", "udpipe"], ["spacy-ud", "udpipe"]]
+    assert letter_names(order, letters(order, t)) == \
+        {"biaffine": "a", "spacy-ud": "b", "udpipe": "ab"}
+    # x, y, z: only y - z not separated
+    t = _tests({frozenset(("x", "y")), frozenset(("x", "z"))}, ["x", "y", "z"])
+    assert letters(["x", "y", "z"], t) == [["x"], ["y", "z"]]
+    assert letters(["x", "y"], []) == [["x", "y"]]
+    # a chain of four: a, ab, bc, c
+    t = _tests({frozenset(("p", "r")), frozenset(("p", "s")), frozenset(("q", "s"))},
+               ["p", "q", "r", "s"])
+    order = ["p", "q", "r", "s"]
+    assert letter_names(order, letters(order, t)) == {"p": "a", "q": "ab", "r": "bc",
+                                                      "s": "c"}
+
+
+def test_the_summary_sentence_names_the_letters() -> None:
+    from parsebench.report.summary import LAS, _ranked
+
+    def result(parser: str, las: float) -> dict[str, object]:
+        return {"parser": parser, "projection": "deprel",
+                "value": {"las": {"f1": las}}}
+
+    rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
+    t = [dict(x, method=LAS.method, level="clean", projection="deprel")
+         for x in _tests({frozenset(("biaffine", "spacy-ud"))},
+                         ["biaffine", "spacy-ud", "udpipe"])]
+    got = _ranked(LAS, rs, "clean", "Accuracy", t, "x")
+    assert got is not None
+    assert got["sentence"].endswith(
+        "Parsers that share a letter are not separated by the paired tests (Holm-corrected, "
+        "p < 0.05); parsers that share none are: biaffine a, spacy-ud b, udpipe ab.")
+    assert "{" not in got["sentence"] and "tier" not in got["sentence"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 7).flatmap(lambda n: st.tuples(
+    st.permutations([f"p{k}" for k in range(n)]),
+    st.lists(st.booleans(), min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2))))
+def test_a_letter_never_contradicts_a_pairwise_test(case: tuple[list[str], list[bool]]
+                                                    ) -> None:
+    order, flags = case
+    pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
+    t = [{"a": a, "b": b, "significant": f} for (a, b), f in zip(pairs, flags, strict=True)]
+    groups = letters(order, t)
+    names = letter_names(order, groups)
+    assert all(names[p] for p in order)  # every parser has a letter
+    for (a, b), separated in zip(pairs, flags, strict=True):
+        share = bool(set(names[a]) & set(names[b]))
+        assert share == (not separated), (a, b, names)
+    # no letter is redundant: each group is maximal (a parser outside it is separated
+    # from one inside)
+    for g in groups:
+        for p in order:
+            if p not in g:
+                assert any(frozenset((p, q)) in {frozenset(x) for x, f in
+                                                  zip(pairs, flags, strict=True) if f}
+                           for q in g)

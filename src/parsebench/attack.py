@@ -36,6 +36,8 @@ import numpy.typing as npt
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
+from parsebench.metrics.proportions import METHOD as WILSON
+from parsebench.metrics.proportions import wilson
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
@@ -330,7 +332,7 @@ def summarize(sentences: Sequence[Sentence], outcomes: Sequence[Outcome],
                      "queries": opts.queries, "seed": opts.seed,
                      "min_length": opts.min_length, "projection": "head+deprel"},
         "success": {"rate": _ratio(tot[2], tot[6]), "sentences": tot[2],
-                    "ci95": sentence_interval(stats, _scores((6, 2)))},
+                    "ci95": wilson(tot[2], tot[6]), "interval": WILSON},
         "damage": {"rate": _ratio(tot[1], tot[0]), "changed": tot[1], "untouched": tot[0],
                    "ci95": sentence_interval(stats, _scores((0, 1)))},
     }
@@ -338,7 +340,7 @@ def summarize(sentences: Sequence[Sentence], outcomes: Sequence[Outcome],
         out["random"] = {
             "sentences": len(paired),
             "success": {"rate": _ratio(ptot[5], ptot[6]), "sentences": ptot[5],
-                        "ci95": sentence_interval(paired, _scores((6, 5)))},
+                        "ci95": wilson(ptot[5], ptot[6]), "interval": WILSON},
             "damage": {"rate": _ratio(ptot[4], ptot[3]), "changed": ptot[4],
                        "untouched": ptot[3],
                        "ci95": sentence_interval(paired, _scores((3, 4)))},
@@ -403,7 +405,8 @@ def summary_table(r: dict[str, Any], parser: str) -> str:
              f"sentences {r['sentences']}: attacked {r['attacked']}, too few eligible words "
              f"{r['short']}, clean parse failed {r['clean_failed']}",
              "",
-             "                      value %   95% interval",
+             "                      value %   95% interval (success: Wilson score; "
+             "damage: percentile bootstrap over sentences)",
              f"success rate          {pct(r['success']['rate']):>7}   "
              f"{ci(r['success']['ci95'])}",
              f"damage (attack)       {pct(r['damage']['rate']):>7}   {ci(r['damage']['ci95'])}"]

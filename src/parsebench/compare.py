@@ -1,6 +1,7 @@
 """``parsebench compare``: is one parser really better than another on this gold?
 
-Each system's score gets a 95% percentile-bootstrap interval over sentences; each
+Each system's score gets a 95% percentile-bootstrap interval over sentences (a share
+of sentences, exact match, the Wilson score interval: never of width zero); each
 system is tested against the first (or every pair against each other) with a
 paired test on the same sentences; with several pairs the p-values are Holm-
 corrected. Definitions are in :mod:`parsebench.metrics.resample`.
@@ -14,6 +15,8 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.limits import check
+from parsebench.metrics.proportions import METHOD as WILSON
+from parsebench.metrics.proportions import sentence_share
 from parsebench.metrics.registry import COMPARABLE, REGISTRY, sentence_stats
 from parsebench.metrics.resample import (
     bootstrap_scores,
@@ -24,6 +27,8 @@ from parsebench.metrics.resample import (
 )
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
+SENTENCE_SHARES = ("ucm", "lcm")
+"""Scores that are shares of sentences (statistics: matched, sentences, sentences)."""
 GOLD_IN_MEMORY = 8_000_000
 """Bytes of gold CoNLL-U kept in memory for all systems (EWT test is 1.8 MB): about ten
 times as much as objects, so a few tens of MB at most."""
@@ -57,7 +62,11 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     if stats[0].shape[0] == 0:
         raise InputError("no sentences to compare", gold)
     boot = bootstrap_scores(stats, m.score, samples, seed)
-    out_systems = [{"file": str(path), "score": m.corpus(s), "ci": _pair(interval(b, alpha))}
+    share = metric in SENTENCE_SHARES
+    out_systems = [{"file": str(path), "score": m.corpus(s),
+                    "ci": _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
+                                else interval(b, alpha)),
+                    "interval": WILSON if share else "percentile bootstrap"}
                    for path, s, b in zip(systems, stats, boot, strict=True)]
     pairs_idx = [(i, j) for i in range(len(systems)) for j in range(i + 1, len(systems))] \
         if all_pairs else [(0, j) for j in range(1, len(systems))]
@@ -82,7 +91,7 @@ def _read_gold(gold: str | os.PathLike[str]) -> list[Any]:
     return list(iter_conllu(gold))
 
 
-def _pair(x: tuple[float, float] | None) -> list[float] | None:
+def _pair(x: Sequence[float] | None) -> list[float] | None:
     return None if x is None else [x[0], x[1]]
 
 
@@ -98,7 +107,9 @@ def compare_table(r: dict[str, Any]) -> str:
 
     test = "paired bootstrap" if r["test"] == "bootstrap" else "approximate randomization"
     lines = [f"{r['title']} ({r['metric']}) on {r['sentences']} sentences; {test}, "
-             f"{r['samples']:,} samples, seed {r['seed']}; {level}% intervals over sentences",
+             f"{r['samples']:,} samples, seed {r['seed']}; {level}% intervals over sentences"
+             + (f" ({r['systems'][0]['interval']} for the systems' scores)"
+                if r["systems"] and r["systems"][0]["interval"] == WILSON else ""),
              ""]
     width = max(12, *(len(s["file"]) for s in r["systems"])) + 2
     lines.append(f"{'system':<{width}} {'score':>7}  {f'{level}% CI':<18}")

@@ -11,12 +11,21 @@ Each edit changes one word so that the correct parse stays the same tree:
   ``the`` -> ``The``);
 - ``adj``: an adjective swapped for another adjective of the same degree.
 
-Substitutes come from the corpus itself (its UPOS and FEATS say which words qualify,
-so the corpus must be tagged), drawn with a seed; a sentence gets at most one edit of
-each type, at a seeded site. An edit *fails* when the parser's parse of the words
-that were not edited changes (head or relation, as ``attack`` and Bigert et al.
-count them) against its own parse of the original sentence. The failure rate of each
-type has a 95% percentile-bootstrap interval over the sentences tested.
+A substitute must fill the word's *frame* (:func:`frame`), its place in the tree:
+the same XPOS and number or degree, the same relation to a head of the same class,
+number and side, dependents with the same relations on the same sides, and the same
+determiners (by their form) and numerals among the head's dependents beyond the word,
+and it must be attested in the corpus in that very frame. Same class and degree
+alone admitted *a few days* -> *a long days* and *fond of* -> *much of*, edits whose
+correct tree is not the original's. Substitutes come from the corpus itself (so it
+must be tagged and parsed: a treebank, or a parse), drawn with a seed; a sentence
+gets at most one edit of each type, at a seeded site among those with a substitute.
+An edit *fails* when the parser's parse of the words that were not edited changes
+(head or relation, as ``attack`` and Bigert et al. count them) against its own parse
+of the original sentence. The failure rate of each
+type has a 95% Wilson score interval (:mod:`parsebench.metrics.proportions`: never of
+width zero); the share of untouched words that changed, a percentile-bootstrap one over
+the sentences tested.
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
+from parsebench.metrics.proportions import METHOD as WILSON
+from parsebench.metrics.proportions import wilson
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.spelling import Change, apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
@@ -45,6 +56,13 @@ class Edit:
     kind: str
     orig: str
     new: str
+    frame: str = ""
+    """The rule that admitted it: the frame both words are attested in (:func:`describe`)."""
+
+
+Frame = tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
+"""(XPOS, number or degree, relation, head (class, number, side) or (ROOT,), the
+dependents' (side, relation), the relations of the head's dependents beyond the word)."""
 
 
 def _feat(feats: str, key: str) -> str:
@@ -71,20 +89,83 @@ def _blocked(s: Sentence) -> set[int]:
     return {i for a, b, _ in s.multiword for i in range(a, b + 1)}
 
 
+def _children(s: Sentence) -> list[list[int]] | None:
+    """Each word's dependents; None when a head is missing or out of range (no tree)."""
+    n = len(s.forms)
+    kids: list[list[int]] = [[] for _ in range(n)]
+    for d, h in enumerate(s.heads):
+        if not 0 <= h <= n or h == d + 1:
+            return None
+        if h:
+            kids[h - 1].append(d)
+    return kids
+
+
+_BEYOND = {"det", "nummod"}
+"""The head's dependents beyond the word that a frame keeps: those that agree with it
+or count (*a few days*, *two few days*); a preposition or a possessive does not."""
+
+
+def frame(s: Sentence, i: int, key: str, kids: list[list[int]]) -> Frame:
+    """Word I's place in S's tree, what a substitute must share for the tree to stay:
+    its XPOS and KEY (number or degree), relation, head (class, number, side), its
+    dependents' relations by side, and the head's determiners (by their form: *a few
+    days* is not *a long days*) and numerals beyond it."""
+    h = s.heads[i]
+    own = tuple(sorted(("L" if d < i else "R", s.deprels[d]) for d in kids[i]))
+    if h == 0:
+        return (s.xpos[i], key, s.deprels[i], ("ROOT",), own, ())
+    hd = h - 1
+    beyond = [d for d in kids[hd] if (d < i if hd > i else d > i)
+              and s.deprels[d].split(":")[0] in _BEYOND]
+    outer = tuple(sorted(f"det '{s.forms[d].lower()}'" if s.deprels[d].split(":")[0] == "det"
+                         else s.deprels[d] for d in beyond))
+    head = (s.upos[hd], _feat(s.feats[hd], "Number"), "right" if hd > i else "left")
+    return (s.xpos[i], key, s.deprels[i], head, own, outer)
+
+
+def describe(f: Frame) -> str:
+    """A frame in words: ``JJ Degree=Pos, amod of a NOUN (Number=Plur) to its right; no
+    dependents; beyond it: det 'a'``."""
+    xpos, key, rel, head, own, outer = f
+    what = f"{xpos}" + (f" {key}" if key != "-" else "")
+    of = "root" if head == ("ROOT",) else \
+        f"{rel} of a {head[0]}" + (f" (Number={head[1]})" if head[1] != "-" else "") + \
+        f" to its {head[2]}"
+    deps = ", ".join(f"{r} ({side})" for side, r in own) or "no dependents"
+    return f"{what}, {of}; {deps}" + (f"; beyond it: {', '.join(outer)}" if outer else "")
+
+
+_FEATURE = {"propn": "Number", "adj": "Degree"}
+
+
 def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Edit]]:
-    """Every type's edits: at most one a sentence, substitutes drawn from the corpus."""
+    """Every type's edits: at most one a sentence, each substitute attested in the corpus
+    in the frame of the word it replaces (:func:`frame`)."""
     if not any(u != "_" for s in sentences for u in s.upos):
         raise InputError("the corpus has no UPOS: invariance edits are placed by word "
                          "class (give a tagged CoNLL-U, e.g. a treebank or a parse)")
-    pools: dict[str, dict[str, set[str]]] = {k: {} for k in EDITS}
-    for s in sentences:
+    trees = [_children(s) for s in sentences]
+    if not any(trees):
+        raise InputError("the corpus has no heads: an invariance edit is admitted by the "
+                         "word's frame in the tree (give a parsed CoNLL-U, e.g. a treebank "
+                         "or a parse)")
+    pools: dict[str, dict[Frame, set[str]]] = {k: {} for k in EDITS}
+    sites_of: list[dict[str, list[tuple[int, Frame]]]] = []
+    for s, kids in zip(sentences, trees, strict=True):
         out = _blocked(s)
+        mine: dict[str, list[tuple[int, Frame]]] = {}
+        sites_of.append(mine)
+        if kids is None:
+            continue
         for i in range(len(s.forms)):
             for kind in ("propn", "num", "adj"):
                 key = _key(s, i, kind)
                 if key is not None and i not in out:
-                    pools[kind].setdefault(key, set()).add(s.forms[i])
-    sorted_pools = {k: {key: sorted(v) for key, v in p.items()} for k, p in pools.items()}
+                    f = frame(s, i, key if key == "-" else f"{_FEATURE[kind]}={key}", kids)
+                    pools[kind].setdefault(f, set()).add(s.forms[i])
+                    mine.setdefault(kind, []).append((i, f))
+    sorted_pools = {k: {f: sorted(v) for f, v in p.items()} for k, p in pools.items()}
     edits: dict[str, list[Edit]] = {k: [] for k in EDITS}
     for si, s in enumerate(sentences):
         out = _blocked(s)
@@ -98,15 +179,14 @@ def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Edit]
                 if new != w:
                     edits[kind].append(Edit(si, 0, kind, w, new))
                 continue
-            sites = [(i, key) for i in range(len(s.forms)) if i not in out
-                     for key in [_key(s, i, kind)] if key is not None]
+            sites = [(i, f, subs) for i, f in sites_of[si].get(kind, ())
+                     for subs in [[w for w in sorted_pools[kind][f]
+                                   if w.lower() != s.forms[i].lower()]] if subs]
             if not sites:
                 continue
-            i, key = sites[int(rng.random() * len(sites))]
-            subs = [w for w in sorted_pools[kind][key] if w.lower() != s.forms[i].lower()]
-            if subs:
-                edits[kind].append(Edit(si, i, kind, s.forms[i],
-                                        subs[int(rng.random() * len(subs))]))
+            i, f, subs = sites[int(rng.random() * len(sites))]
+            edits[kind].append(Edit(si, i, kind, s.forms[i],
+                                    subs[int(rng.random() * len(subs))], describe(f)))
     return edits
 
 
@@ -164,7 +244,7 @@ def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
                 s = sentences[e.sentence]
                 fails.append({"sentence": e.sentence + 1, "sent_id": s.comment_value("sent_id"),
                               "token": e.token + 1, "orig": e.orig, "new": e.new,
-                              "text": s.text,
+                              "frame": e.frame, "text": s.text,
                               "changed_words": [{"token": i + 1, "form": s.forms[i],
                                                  "clean": c.rows[i], "edited": v.rows[i]}
                                                 for i in diff]})
@@ -174,7 +254,7 @@ def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
         out[kind] = {
             "tested": tested, "failed": failed, "clean_failed": skipped,
             "failure_rate": failed / tested if tested else None,
-            "ci95": sentence_interval(stats, _rate),
+            "ci95": wilson(failed, tested), "interval": WILSON,
             "changed_words": {"rate": changed_rows / untouched if untouched else None,
                               "changed": changed_rows, "untouched": untouched,
                               "ci95": sentence_interval(rows, _rate)},
@@ -192,6 +272,7 @@ def summary_table(r: dict[str, Any], shown: int | None = SHOWN) -> str:
 
     lines = ["invariance: an edit fails when the head or relation of a word it did not "
              "touch changes",
+             "(95% interval: Wilson score over the sentences tested)",
              f"{'parser':<28} {'edit':<6} {'tested':>6} {'failed %':>9} {'95% interval':>14} "
              f"{'words changed %':>16}"]
     for spec, per in r["parsers"].items():

@@ -298,6 +298,21 @@ class Store:
             return None
         return changes, summary
 
+    def noisy_changes(self, corpus: str, settings: str) -> list[tuple[str, int, list[Any]]]:
+        """Every intact stored noisy version of CORPUS made with SETTINGS: (level, seed,
+        changes)."""
+        out = []
+        for level, seed, c, s, k in self.db.execute(
+                "SELECT level, seed, changes, summary, checksum FROM noisy WHERE corpus=? AND "
+                "settings=? ORDER BY level, seed", (corpus, settings)):
+            try:
+                changes = json.loads(c)
+            except ValueError:
+                continue
+            if k == checksum(c, s) and isinstance(changes, list):
+                out.append((str(level), int(seed), changes))
+        return out
+
     def add_noisy(self, corpus: str, settings: str, level: str, seed: int,
                   changes: list[list[Any]], summary: dict[str, Any]) -> None:
         c, s = json.dumps(changes, ensure_ascii=False), json.dumps(summary)

@@ -38,6 +38,12 @@ def noise_cmd(
         "grammar type weights over the defaults, e.g. R:WO=2,M:DET=1.")] = None,
     min_length: Annotated[int, typer.Option("--min-length", help="Shortest word that may be "
                                             "misspelled.")] = 2,
+    keep_mix: Annotated[bool, typer.Option(
+        "--keep-mix", help="Keep the asked-for operation mix: draw each misspelling's "
+        "operation by weight and pass over words without a non-word edit of it. Default: "
+        "another operation of the word stands in (words chosen uniformly; insertions "
+        "realised more often than asked). The realised mix is reported either way.")
+    ] = False,
     drop_short: Annotated[bool, typer.Option(
         "--drop-short", help="With --per-sentence, leave out sentences with too few "
         "eligible words.")] = False,
@@ -63,7 +69,7 @@ def noise_cmd(
         made = noise(source, rate=rate, per_sentence=per_sentence, kind=kind, seed=seed,
                      replicates=replicates, lang=lang, lexicon=lexicon, keyboard=keyboard,
                      weights=weights, min_length=min_length, drop_short=drop_short,
-                     types=types, tagger=tagger, progress=bars)
+                     types=types, tagger=tagger, keep_mix=keep_mix, progress=bars)
         made.write(output)
     typer.echo(made.text(timings=True), err=True)
     _warn(list(made.warnings))

@@ -107,11 +107,14 @@ class DepsResult:
         return pool_replicates(rows, self.replicates)
 
     def intervals(self) -> dict[str, list[float] | None]:
-        """95% bootstrap intervals of the CoNLL 2018 F1 scores over gold sentences."""
+        """95% bootstrap intervals of the CoNLL 2018 F1 scores over gold sentences; the
+        exact-match shares of sentences (UCM, LCM) get a Wilson score interval."""
+        from parsebench.metrics.proportions import sentence_share
         from parsebench.metrics.resample import sentence_interval
         from parsebench.metrics.scores import f1_of_counts
 
-        return {k: sentence_interval(self.sentence_rows(k), f1_of_counts)
+        return {k: sentence_share(self.sentence_rows(k), 0, 1) if k in ("ucm", "lcm") else
+                sentence_interval(self.sentence_rows(k), f1_of_counts)
                 for k in (*CONLL18, "ucm", "lcm") if k not in self.absent}
 
     def as_dict(self) -> dict[str, Any]:

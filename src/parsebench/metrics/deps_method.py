@@ -132,6 +132,7 @@ def _variants(ctx: Any) -> list[Variant]:
 
     def figures(by: str, fields: list[str]) -> Any:
         def make(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
+            from parsebench.metrics.proportions import sentence_share
             from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
 
             scored = result_of(t, fields, "deprel", facts[level.label])
@@ -144,7 +145,8 @@ def _variants(ctx: Any) -> list[Variant]:
             else:
                 absent = scored.absent
                 rows = {k: [r[:3] for r in t.rows(k)] for k in COUNTED}
-                res["ci95"] = {k: sentence_interval(rows[k], f1_of_counts)
+                res["ci95"] = {k: sentence_share(rows[k], 0, 1) if k in ("ucm", "lcm")
+                               else sentence_interval(rows[k], f1_of_counts)
                                for k in COUNTED if k not in absent}
                 res["stats"] = {k: v for k, v in rows.items() if "uas" not in absent} | \
                     {k: t.rows(k) for k in ("unlabeled", "labeled")} | \

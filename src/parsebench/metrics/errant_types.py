@@ -54,6 +54,17 @@ def edits(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PI
                   for e in ann.annotate(o, c) if e.type != "noop")
 
 
+def repeated(words: Sequence[str], a: int, b: int, typ: str) -> str:
+    """ERRANT's TYPE of the edit [A, B) of WORDS, U:REPEAT when it deletes one word beside
+    the same word (ERRANT types it by the word's class, U:NOUN...): how the default
+    weights of the grammar noise count JFLEG's edits, and how the noise records one."""
+    if typ.startswith("U:") and b - a == 1 and (
+            (a > 0 and words[a - 1].lower() == words[a].lower())
+            or (b < len(words) and words[b].lower() == words[a].lower())):
+        return "U:REPEAT"
+    return typ
+
+
 def alignment(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PIPELINE
               ) -> Alignment:
     """The alignment of NOISY with CLEAN that ERRANT's typed edits give (the last 8,192
@@ -71,7 +82,8 @@ def _alignment(noisy: tuple[str, ...], clean: tuple[str, ...], pipeline: str) ->
 @dataclass
 class Agreement:
     """How ERRANT reads recorded edits, by recorded type: how many it finds with the same
-    span and correction and the same operation (M/U/R), and with the same whole type."""
+    span and correction and the same operation (M/U/R), and with the same whole type
+    (ERRANT's U: edit of a repeated word read as U:REPEAT, :func:`repeated`)."""
 
     edits: Counter[str] = field(default_factory=Counter)
     operation: Counter[str] = field(default_factory=Counter)
@@ -93,7 +105,8 @@ def agreement(pairs: Iterable[tuple[Sequence[str], Sequence[tuple[int, int, str,
         clean = list(noisy)
         for a, b, _, corr in sorted(m2, reverse=True):
             clean[a:b] = corr.split()
-        found = {(a, b, " ".join(c)): t for a, b, t, c in edits(noisy, clean, pipeline)}
+        found = {(a, b, " ".join(c)): repeated(noisy, a, b, t)
+                 for a, b, t, c in edits(noisy, clean, pipeline)}
         for a, b, typ, corr in m2:
             out.edits[typ] += 1
             got = found.get((a, b, corr))

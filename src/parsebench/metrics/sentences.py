@@ -108,11 +108,16 @@ class SentenceScores:
             and len(self.by_errors) > 1 else 0
         out["by_errors"] = {str(k): self._scores(self.by_errors[k])
                             for k in sorted(self.by_errors)}
-        levels = sorted(k for k in self.by_errors if k > 0)
-        drops: dict[str, float | None] = {"unlabeled": None, "labeled": None}
+        # only bins large enough to say something: two sentences at 8 errors gave
+        # "relative drop from 1 to 8 errors: 100.0%"
+        levels = sorted(k for k, t in self.by_errors.items()
+                        if k > 0 and t.sentences >= MIN_BIN)
+        drops: dict[str, Any] = {"unlabeled": None, "labeled": None, "from": None,
+                                 "to": None, "min_sentences": MIN_BIN}
         if len(levels) > 1:
             lo, hi = self.by_errors[levels[0]].scores(), self.by_errors[levels[-1]].scores()
-            for key in drops:
+            drops.update({"from": levels[0], "to": levels[-1]})
+            for key in ("unlabeled", "labeled"):
                 if lo[key]:
                     drops[key] = relative_drop(lo[key], hi[key])
         out["relative_drop"] = drops
@@ -285,6 +290,12 @@ METHOD = Method("sentences", "Kakkonen", _variants,
                     "all pairs": ("pairs", "unlabeled matches", "labeled matches"),
                     "errors": ("sentence", "errors", "pairs", "unlabeled matches",
                                "labeled matches", "failures")})
+
+
+MIN_BIN = 30
+"""The fewest sentence pairs a number of errors needs for the relative drop to use it:
+at 30, a share's 95% interval is at most about 17 points either side (Wilson, p = 1/2);
+at 2 sentences, 0% and 100% are both within it."""
 
 
 def relative_drop(low: float, high: float) -> float:

@@ -141,6 +141,8 @@ class Erred:
         check("seed", o.seed)
         if o.lang != "en":
             raise InputError(f"--kind grammar makes English errors only, not --lang {o.lang}")
+        if o.keep_mix:
+            raise InputError("--keep-mix goes with --kind spelling (its operations)")
         settings = GrammarSettings(o.rate, o.per_sentence, o.seed, parse_types(o.types),
                             parse_type_weights(o.weights))
         settings.check()

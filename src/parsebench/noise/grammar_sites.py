@@ -14,11 +14,6 @@ from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon, frequencies
 from parsebench.noise.spelling import misspell
 
-_ERRANT_CLASS = {"ADJ": "ADJ", "ADP": "PREP", "ADV": "ADV", "AUX": "VERB", "CCONJ": "CONJ",
-                 "SCONJ": "CONJ", "DET": "DET", "NOUN": "NOUN", "PROPN": "NOUN",
-                 "PART": "PART", "PRON": "PRON", "PUNCT": "PUNCT", "VERB": "VERB"}
-"""ERRANT's word classes from UPOS (its en-ptb map); INTJ, NUM, SYM and X are OTHER."""
-
 PREPOSITIONS = ("about", "at", "by", "for", "from", "in", "into", "of", "on", "to", "with")
 """The prepositions that learners confuse most (ERRANT's R:PREP in learner corpora)."""
 _DETERMINERS = {"the": ("a",), "a": ("the",), "an": ("the",), "this": ("that", "the"),
@@ -109,6 +104,13 @@ class Sites:
                 elif self.realise(kind, start, rng) is not None:
                     yield kind, start, span
 
+    @cached_property
+    def _words(self) -> int:
+        """The sentence's words other than punctuation."""
+        s = self.s
+        return sum(1 for k, f in enumerate(s.forms)
+                   if (s.upos[k] if k < len(s.upos) else "_") != "PUNCT" and f.isalnum())
+
     def _spellable(self, i: int) -> bool:
         form = self.s.forms[i]
         return self.speller is not None and form.isalpha() and len(form) >= 2 and \
@@ -185,10 +187,12 @@ class Sites:
                     s.forms[i + 1].isalpha() and low != s.forms[i + 1].lower():
                 return Edit(i, i + 2, [s.forms[i + 1], form], kind, [(0, 1), (1, 0)])
         elif kind == "U:REPEAT":
-            if form.isalpha() and upos != "PUNCT":
-                # the first of the two is the one to delete, as ERRANT aligns them
-                cls = _ERRANT_CLASS.get(upos, "OTHER")
-                return Edit(i, i, [form], "U:" + cls, [])
+            # the first of the two is the one to delete, as ERRANT aligns them; recorded
+            # as U:REPEAT, the type asked for, counted, written to M2 and scored (ERRANT
+            # itself types it by the word's class, U:NOUN...); never in a sentence of one
+            # word ("Mike Mike" is no learner's error)
+            if form.isalpha() and upos != "PUNCT" and self._words > 1:
+                return Edit(i, i, [form], kind, [])
         elif kind == "R:ORTH":
             return self._orth(i, rng)
         elif kind == "M:PUNCT":

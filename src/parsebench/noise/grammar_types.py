@@ -19,7 +19,9 @@ TYPES = ("M:DET", "U:DET", "R:DET", "M:PREP", "U:PREP", "R:PREP", "R:VERB:SVA",
          "R:VERB:FORM", "R:VERB:TENSE", "R:NOUN:NUM", "R:PRON", "R:WO", "U:REPEAT", "R:ORTH",
          "M:PUNCT", "U:PUNCT", "R:SPELL")
 """The kinds of error this module makes, by ERRANT's type names. ``U:REPEAT`` (a word
-written twice) is recorded as ERRANT types it, ``U:`` and the word's class (U:NOUN...)."""
+written twice) is not one of ERRANT's (it types the extra word by its class, U:NOUN...):
+it is recorded as U:REPEAT everywhere, as the default weights count it
+(:func:`parsebench.metrics.errant_types.repeated`)."""
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     # How often ERRANT 3.0.2 (with spaCy's en_core_web_sm 3.8.0) finds each type between

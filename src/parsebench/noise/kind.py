@@ -62,6 +62,9 @@ class RunSettings(Protocol):
     def min_length(self) -> int: ...
 
     @property
+    def keep_mix(self) -> bool: ...
+
+    @property
     def types(self) -> Sequence[str]: ...
 
 
@@ -107,6 +110,8 @@ class Options:
     types: str | Sequence[str] | None = None
     """``M:DET,R:WO``, or the same as a sequence."""
     tagger: str | None = None
+    keep_mix: bool = False
+    """Spelling: keep the asked-for operation mix (:class:`.spelling.Settings`)."""
 
 
 @dataclass

@@ -30,18 +30,20 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
           lexicon: str | None = None, keyboard: str | None = None,
           weights: str | Mapping[str, float] | None = None, min_length: int = 2,
           drop_short: bool = False, types: str | Sequence[str] | None = None,
-          tagger: str | None = None, progress: Progress | None = None) -> Noised:
+          tagger: str | None = None, keep_mix: bool = False,
+          progress: Progress | None = None) -> Noised:
     """CORPUS (a CoNLL-U or text file's path, or Sentences) with noise of KIND, planned
     for seeds SEED..SEED+REPLICATES-1, as ``parsebench noise`` makes it: the keywords
     are the command's options, checked as it checks them (an InputError in its words).
     WEIGHTS and TYPES are the options' strings (``sub=2,ins=1``, ``M:DET,R:WO``) or a
-    mapping and a sequence. PROGRESS, if given, is told each stage (``stage(name,
+    mapping and a sequence. KEEP_MIX (spelling): keep the asked-for operation mix
+    (:mod:`parsebench.noise.spelling`). PROGRESS, if given, is told each stage (``stage(name,
     total)``) and each sentence (``advance()``); nothing is printed."""
     got = KINDS.get(kind)
     if got is None:
         raise InputError(f"--kind {kind!r}: " + " or ".join(KINDS))
     options = Options(rate, per_sentence, seed, replicates, lang, lexicon, keyboard, weights,
-                      min_length, drop_short, types, tagger)
+                      min_length, drop_short, types, tagger, keep_mix)
     bars = progress or Quiet()
     return Noised(kind, got.make(corpus, options, bars), bars)
 

@@ -50,7 +50,9 @@ class Spelling:
     def key(self, exp: RunSettings, kb: Keyboard) -> str:
         return signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
                          weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
-                         min_length=exp.min_length)
+                         min_length=exp.min_length,
+                         # only when on: the versions stored before it keep their key
+                         **({"keep_mix": True} if exp.keep_mix else {}))
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
         lexicon = Lexicon.load(exp.lexicon, exp.lang)
@@ -61,10 +63,11 @@ class Spelling:
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
             rep = plan.plan(Settings(level.rate, level.per_sentence, seed, weights,
-                                     exp.min_length), kb, lexicon)
+                                     exp.min_length, exp.keep_mix), kb, lexicon)
             return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
                     {"words": rep.words, "eligible": rep.eligible,
                      "misspelled": len(rep.changes), "no_nonword": rep.no_nonword,
+                     "by_operation": rep.operations(), "passed_over": rep.passed_over,
                      "short_sentences": len(rep.short_sentences),
                      "shortfall": rep.shortfall})
         return one
@@ -92,7 +95,7 @@ class Misspelled:
         check("replicates", o.replicates)
         check("seed", o.seed)
         w = parse_weights(o.weights)
-        Settings(o.rate, o.per_sentence, o.seed, w, o.min_length).check()
+        Settings(o.rate, o.per_sentence, o.seed, w, o.min_length, o.keep_mix).check()
         kb = Keyboard.load(o.keyboard or KEYBOARDS.get(o.lang, "us-qwerty"))
         self.options, self.weights, self.progress = o, w, progress
         self.source = source = Source(corpus)
@@ -105,13 +108,15 @@ class Misspelled:
         self.replicates: list[Replicate] = []
         for s in range(o.seed, o.seed + o.replicates):
             t1 = time.perf_counter()
-            report = self.corpus.plan(Settings(o.rate, o.per_sentence, s, w, o.min_length),
-                                      kb, lex)
+            report = self.corpus.plan(Settings(o.rate, o.per_sentence, s, w, o.min_length,
+                                               o.keep_mix), kb, lex)
             dt = time.perf_counter() - t1
             self.reports[s] = report
             self.replicates.append(Replicate(
                 s, {"words": report.words, "eligible": report.eligible,
                     "misspelled": len(report.changes), "skipped_no_nonword": report.no_nonword,
+                    "by_operation": report.operations(), "weights": dict(w),
+                    "keep_mix": o.keep_mix, "passed_over": report.passed_over,
                     "short_sentences": len(report.short_sentences),
                     "shortfall": report.shortfall},
                 report.summary(),
@@ -122,7 +127,8 @@ class Misspelled:
             method="noise", rate=o.rate, per_sentence=o.per_sentence, seed=o.seed,
             replicates=o.replicates, lexicon=lex.name, keyboard=kb.name,
             weights=",".join(f"{k}={v:g}" for k, v in w.items()),
-            min_length=o.min_length, drop_short=o.drop_short)
+            min_length=o.min_length, drop_short=o.drop_short,
+            **({"keep_mix": True} if o.keep_mix else {}))
         self.timing = ""
         self.warnings: list[str] = []
 
@@ -163,7 +169,9 @@ class Misspelled:
             return [target]
         side = {"settings": {"rate": o.rate, "per_sentence": o.per_sentence, "seed": s,
                              "lexicon": self.lexicon.name, "keyboard": self.keyboard,
-                             "weights": self.weights, "min_length": o.min_length,
+                             "weights": self.weights,
+                             **({"keep_mix": True} if o.keep_mix else {}),
+                             "min_length": o.min_length,
                              "dropped_short": o.drop_short},
                 "changes": [{"line": c.sentence + 1, "token": c.token + 1, "op": c.op,
                              "orig": c.orig, "new": c.new} for c in self.reports[s].changes]}

@@ -53,6 +53,7 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"{ps['distinct_sentences']:,}, {hits:,} "
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
+    rows += info.get("operations", [])
     if KINDS[kind].moves_words:
         from parsebench.run.score import applicability
 
@@ -79,10 +80,49 @@ def _per_parser(info: dict[str, Any], which: str) -> str:
     return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
+def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
+    """The Run table's rows on the misspellings' operations: the asked-for weights, how
+    an operation without a non-word edit of a word is handled, and the realised mix at
+    each level (over its replicates), from the noisy versions stored."""
+    from parsebench.noise.keyboard import Keyboard
+    from parsebench.noise.spelling import operation_mix
+    from parsebench.report.summary import level_order
+    from parsebench.run.experiment import Experiment
+
+    cfg, digest = info["config"], (info["stats"] or {}).get("corpus")
+    if cfg.get("kind", "spelling") != "spelling" or not isinstance(digest, str):
+        return []
+    try:
+        exp = Experiment.from_config(cfg)
+        key = KINDS["spelling"].key(exp, Keyboard.load(exp.keyboard or "us-qwerty"))
+    except (InputError, OSError, TypeError, ValueError):
+        return []  # a record this parsebench cannot read back: no mix rather than a wrong one
+    seeds = range(exp.seed, exp.seed + exp.replicates)
+    mix: dict[str, dict[str, int]] = {}
+    for level, seed, changes in store.noisy_changes(digest, key):
+        if level in cfg.get("levels", ()) and seed in seeds:
+            got = mix.setdefault(level, {})
+            for c in changes:
+                if isinstance(c, list) and len(c) == 5:
+                    got[str(c[2])] = got.get(str(c[2]), 0) + 1
+    if not mix:
+        return []
+    rows = [["misspelling operations", "kept as drawn (keep_mix): a word without a non-word "
+             "edit of its operation is passed over" if exp.keep_mix else "drawn by weight; one "
+             "without a non-word edit of the word gives way to another of its operations "
+             "(insertions rarely make words, so they are realised more often than asked; "
+             "keep_mix keeps the asked-for mix)"]]
+    for level in sorted(mix, key=level_order):
+        rows.append([f"operations at {level} (realised; asked)",
+                     operation_mix(mix[level], exp.weights)])
+    return rows
+
+
 def collect(store: Store) -> list[tuple[dict[str, Any], list[Scored]]]:
     out = []
     for name, run in store.experiments():
         info = store.run_info(run)
+        info["operations"] = _operations(store, info)
         info["earlier"] = store.earlier_runs(name, run)
         out.append((info, list(store.results(name))))
     if not out:
@@ -109,11 +149,13 @@ section.summary li{margin:.4em 0}section.summary svg{display:block;margin:.2em 0
 
 def _ranking_svg(item: dict[str, Any]) -> str:
     """A question's figure: each ranked parser's value and 95% interval on one scale,
-    a shade a tier."""
+    its letters (the compact letter display of the paired tests) beside it and a shade
+    a set of letters: parsers of one shade share every letter."""
     e = html.escape
     rows = item["ranking"]
-    tier_of = {p: k for k, t in enumerate(item["tiers"]) for p in t}
-    vals = [x for r in rows for x in [r['value'], *(r["ci95"] or [])] if x is not None]
+    names = item["letters"] if item["tests"] else {}
+    shade = {n: k for k, n in enumerate(dict.fromkeys(names.values()))}
+    vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
     lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
@@ -129,7 +171,7 @@ def _ranking_svg(item: dict[str, Any]) -> str:
     for k, r in enumerate(rows):
         y = 12 + k * row_h
         colour = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b")[
-            tier_of.get(r['parser'], 0) % 5]
+            shade.get(names.get(r["parser"], ""), 0) % 5]
         out.append(f"<text x='{name_w}' y='{y + 4}' text-anchor='end'>{e(r['parser'])}</text>")
         if r["ci95"]:
             out.append(f"<line class='interval' x1='{x(r['ci95'][0]):.1f}' y1='{y}' "
@@ -137,7 +179,7 @@ def _ranking_svg(item: dict[str, Any]) -> str:
                        "stroke-width='2'/>")
         out.append(f"<circle cx='{x(r['value']):.1f}' cy='{y}' r='4' fill='{colour}'/>"
                    f"<text x='{name_w + plot_w + 20}' y='{y + 4}'>"
-                   f"{100 * r['value']:.1f}%</text>")
+                   f"{100 * r['value']:.1f}% {e(names.get(r['parser'], ''))}</text>")
     yb = height - 6
     out.append(f"<text x='{name_w + 10}' y='{yb}' fill='#777'>{100 * lo:.0f}%</text>"
                f"<text x='{name_w + 10 + plot_w}' y='{yb}' fill='#777' text-anchor='end'>"
@@ -160,11 +202,11 @@ def _summary_html(s: dict[str, Any], prefix: str) -> str:
     lis = []
     for kind, x in _summary_items(s):
         fig = _ranking_svg(x) if kind == "ranked" else ""
-        tiers = ""
+        groups = ""
         if kind == "ranked" and x["tests"]:
-            tiers = (" data-tiers='" + e(json.dumps(x["tiers"])) + "' data-method='"
+            groups = (" data-groups='" + e(json.dumps(x["groups"])) + "' data-method='"
                      + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
-        lis.append(f"<li class='{kind}'{tiers}>{e(x['sentence'])} "
+        lis.append(f"<li class='{kind}'{groups}>{e(x['sentence'])} "
                    f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
     warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
                    f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"

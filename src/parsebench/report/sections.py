@@ -40,7 +40,9 @@ def _dig(d: Any, path: tuple[str, ...]) -> Any:
 
 
 CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
-           "a sentence together); it measures the sample of sentences, the ± the noise")
+           "a sentence together); a share of sentences (exact match, an attack's success) "
+           "has the Wilson score interval, with n the sentences; it measures the sample of "
+           "sentences, the ± the noise")
 
 
 ci95 = interval
@@ -539,7 +541,7 @@ def _attack_section(results: list[Scored]) -> Section | None:
 
 def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
     """Which parsers differ, figure by figure and level by level: the paired bootstrap
-    tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's tiers come from
+    tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's letters come from
     them), Holm-corrected within each figure and level."""
     if not tests:
         return None

@@ -2,14 +2,15 @@
 
 For each question the run can answer, one sentence and its figure: which parser
 is most accurate on the clean text, which is most robust at each error level,
-which parsers the paired tests cannot separate (tiers), where the noise hurts
+which parsers the paired tests cannot separate (a compact letter display:
+groups that may overlap), where the noise hurts
 most, and every warning once, naming its figure, parser and levels. Each item
 carries the anchor of the table or plot it comes from (``link``); the report
 (:mod:`parsebench.report.pages`) renders them at the top of the HTML and Markdown
 pages and writes them to results.json as ``summary``.
 
 The paired tests are here too (:func:`pairwise_tests`): the report's
-significance section shows the same tests the tiers are built from.
+significance section shows the same tests the letters are built from.
 """
 
 from __future__ import annotations
@@ -141,22 +142,46 @@ def _entry(r: Scored, fig: Figure) -> dict[str, Any]:
             "ci95": ci if isinstance(ci, list) and None not in ci else None}
 
 
-def tiers(ranking: list[str], tests: list[dict[str, Any]]) -> list[list[str]]:
-    """RANKING (best first) cut into tiers: a parser joins the tier above unless a test
-    separates it from one of that tier's parsers (Holm-corrected, p < 0.05); a pair
-    without a test is not separated."""
+def letters(ranking: list[str], tests: list[dict[str, Any]]) -> list[list[str]]:
+    """A compact letter display of RANKING (best first): groups that may overlap, one a
+    letter, such that two parsers share a letter exactly when no test separates them
+    (Holm-corrected, p < 0.05; a pair without a test is not separated). The groups are
+    the maximal sets of parsers no test separates, ordered by their best member, so a
+    parser no test separates from either of two separated ones is in both groups (a, ab,
+    b): disjoint tiers would claim that it differs from one of them."""
     sig = {frozenset((t["a"], t["b"])) for t in tests if t["significant"]}
-    out: list[list[str]] = []
-    for p in ranking:
-        if out and not any(frozenset((p, q)) in sig for q in out[-1]):
-            out[-1].append(p)
-        else:
-            out.append([p])
+    rank = {p: k for k, p in enumerate(ranking)}
+    groups: list[frozenset[str]] = []
+
+    def grow(clique: set[str], candidates: set[str], excluded: set[str]) -> None:
+        # Bron and Kerbosch: every maximal clique of the "not separated" graph, once
+        if not candidates and not excluded:
+            groups.append(frozenset(clique))
+            return
+        for p in sorted(candidates, key=rank.__getitem__):
+            near = {q for q in ranking if q != p and frozenset((p, q)) not in sig}
+            grow(clique | {p}, candidates & near, excluded & near)
+            candidates = candidates - {p}
+            excluded = excluded | {p}
+
+    grow(set(), set(ranking), set())
+    ordered = sorted(groups, key=lambda g: sorted(rank[p] for p in g))
+    return [sorted(g, key=rank.__getitem__) for g in ordered]
+
+
+def letter_names(ranking: list[str], groups: list[list[str]]) -> dict[str, str]:
+    """Each parser's letters: a for the first group, b for the second, ..."""
+    names = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    out = {p: "" for p in ranking}
+    for k, g in enumerate(groups):
+        name = names[k] if k < len(names) else f"[{k + 1}]"
+        for p in g:
+            out[p] += name
     return out
 
 
-def _tiers_text(ts: list[list[str]]) -> str:
-    return " > ".join("{" + ", ".join(t) + "}" for t in ts)
+def _letters_text(ranking: list[str], names: dict[str, str]) -> str:
+    return ", ".join(f"{p} {names[p]}" for p in ranking)
 
 
 def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
@@ -171,7 +196,8 @@ def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
     mine = [t for t in tests if t["method"] == fig.method and t["level"] == level
             and t["projection"] == rs[0].projection]
     order = [e["parser"] for e in known]
-    ts = tiers(order, mine)
+    groups = letters(order, mine)
+    names = letter_names(order, groups)
     best = known[0]
     figs = ", ".join(f"{e['parser']} {_pc(e['value'])}{_ci_text(e['ci95'])}" for e in known)
     if len(known) == 1:
@@ -180,16 +206,23 @@ def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
         word = "highest" if fig.higher_is_better else "lowest"
         text = f"{what}: {best['parser']} has the {word} {fig.name}, {figs}."
         if mine:
-            text += (" The paired tests cannot separate the parsers within a tier: "
-                     f"{_tiers_text(ts)}." if any(len(t) > 1 for t in ts) else
-                     " The paired tests separate every pair: " + _tiers_text(ts) + ".")
+            shown = _letters_text(order, names)
+            if all(len(g) == 1 for g in groups):
+                text += f" The paired tests separate every pair: {shown}."
+            elif len(groups) == 1:
+                text += f" The paired tests separate no pair: {shown}."
+            else:
+                text += (" Parsers that share a letter are not separated by the paired "
+                         f"tests (Holm-corrected, p < {ALPHA}); parsers that share none "
+                         f"are: {shown}.")
         else:
             text += " No paired test compares them."
     if missing:
         text += f" No {fig.name} for {', '.join(missing)}."
     return {"figure": fig.name, "method": fig.method, "level": level,
             "projection": rs[0].projection, "higher_is_better": fig.higher_is_better,
-            "ranking": known, "not_ranked": missing, "tiers": ts,
+            "ranking": known, "not_ranked": missing, "groups": groups,
+            "letters": names,
             "tests": len(mine), "sentence": text, "link": link}
 
 

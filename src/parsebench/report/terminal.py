@@ -224,12 +224,26 @@ def sentences_table(r: dict[str, Any], clean: str, noisy: list[str]) -> str:
         lines.append(f"95% interval over sentences: unlabeled {_ci(r, 'unlabeled')}, "
                      f"labeled {_ci(r, 'labeled')}")
     drop = r["relative_drop"]
+    least = drop.get("min_sentences")
     if drop["unlabeled"] is not None:
-        lines.append(f"relative drop from {levels[0]} to {levels[-1]} errors: unlabeled "
-                     f"{_p(drop['unlabeled'], 1, 1)}%, labeled {_p(drop['labeled'], 1, 1)}%")
+        frm, to = drop.get("from", levels[0]), drop.get("to", levels[-1])
+        lines.append(f"relative drop from {frm} to {to} errors: unlabeled "
+                     f"{_p(drop['unlabeled'], 1, 1)}%, labeled {_p(drop['labeled'], 1, 1)}%"
+                     + (f" (the fewest and most errors with {least} pairs or more)"
+                        if least else ""))
+    elif least and len([k for k in levels if k != "0"]) > 1:
+        lines.append(f"relative drop: n/a (fewer than two numbers of errors with {least} "
+                     "pairs or more)")
     if r.get("unchanged_sentences"):
+        zero = r["by_errors"].get("0") or {}
+
+        def own(key: str) -> str:
+            x = zero.get(key)
+            return "n/a" if x is None else f"{_p(x, 1, 1)}%"
+
         lines.append(f"{r['unchanged_sentences']} pairs without an error are left out of "
-                     "the overall score (see by_errors 0)")
+                     f"the overall score (their own: unlabeled {own('unlabeled')}, labeled "
+                     f"{own('labeled')})")
     lines += ["", f"signature: {r['signature']}"]
     return "\n".join(lines) + "\n"
 

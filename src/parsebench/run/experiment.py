@@ -34,7 +34,7 @@ TABLES: dict[str, set[str]] = {
     "corpus": {"path", "limit", "corrected", "gold", "typos_only", "alignment",
                "errant_pipeline"},
     "noise": {"rates", "per_sentence", "natural", "replicates", "seed", "lang", "lexicon",
-              "keyboard", "weights", "min_length", "kind", "types"},
+              "keyboard", "weights", "min_length", "kind", "types", "keep_mix"},
     "parsers": {"name", "spec", "accuracy", "timeout", "batch_size"},
     "metrics": METRICS_KEYS,
     "calibration": {"path", "limit"},
@@ -124,6 +124,8 @@ class Experiment:
     keyboard: str | None = None
     weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
     min_length: int = 2
+    keep_mix: bool = False
+    """Spelling: keep the asked-for operation mix (:mod:`parsebench.noise.spelling`)."""
     kind: str = "spelling"
     """spelling (one misspelling a word, words kept) or grammar (learner-like errors that
     add, drop and move words; scored through their alignment)."""
@@ -174,6 +176,7 @@ class Experiment:
         if kind.types:
             exp.types = tuple(t for t in kind.types if t in config.get("types", ()))
         exp.min_length = config.get("min_length", exp.min_length)
+        exp.keep_mix = bool(config.get("keep_mix", False))
         exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
         alignment = str(config.get("alignment") or "")
         if alignment.startswith("errant:"):
@@ -201,6 +204,7 @@ class Experiment:
                 "seed": self.seed, "lang": self.lang, "lexicon": self.lexicon,
                 "keyboard": self.keyboard, "weights": self.weights,
                 "min_length": self.min_length, "kind": self.kind,
+                **({"keep_mix": True} if self.keep_mix else {}),
                 **({"types": list(self.types)} if KINDS[self.kind].types else {}),
                 "parsers": [vars(p) for p in self.parsers],
                 **{name: m.record(self.setting(name)) if m.record else self.setting(name)
@@ -404,6 +408,11 @@ def load(path: str | Path) -> Experiment:
         raise r.fail("kind = \"grammar\" makes English errors, without natural typos",
                      "noise", "kind")
     exp.min_length = _positive(r, noise_t, "noise", "min_length") or 2
+    keep = r.get(noise_t, "noise", "keep_mix", bool)
+    if keep and exp.kind != "spelling":
+        raise r.fail("keep_mix: for kind = \"spelling\" (its operations' mix)", "noise",
+                     "keep_mix")
+    exp.keep_mix = bool(keep)
 
     parsers = r.get(data, "", "parsers", list)
     if not parsers:

@@ -547,6 +547,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
     stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
              "score_seconds": score_seconds, "parsers": parser_stats,
              "workers": executor.workers, "executor": executor.kind, "scoring": digest,
+             "corpus": corpus.digest,
              "scores_reused": sorted(n for n in parser_stats if n in (earlier or {})
                                      and parser_stats[n]["parsed_sentences"] == 0)}
     store.replace_results(run_id, exp.name, results)
