@@ -159,7 +159,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   per_sentence: bool = True, punct: bool = True,
                   confusion: str | None = None,
                   each: Callable[[SentenceCounts], None] | None = None,
-                  also_by: Sequence[str] = (), accelerated: bool = True) -> DepsResult:
+                  also_by: Sequence[str] = (), accelerated: bool = True,
+                  check_trees: bool = True) -> DepsResult:
     """Score SYSTEM against GOLD, reading both one stretch at a time.
 
     The files are cut where both end a sentence at the same point of the text (each
@@ -170,6 +171,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     ALSO_BY are breakdowns counted in the same pass (``breakdowns`` of the result).
     ``accelerated=False`` counts every stretch with count_stretch, the reference, where
     the compiled kernel would count the sentences with the same rows.
+    Without CHECK_TREES, the caller says which sentences are not trees
+    (:mod:`parsebench.metrics.validity`).
     """
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
@@ -224,7 +227,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                 for name, b in got.items():
                     breakdowns[f].setdefault(name, Bucket()).add(b)
         for x in s:
-            check.add(x)
+            if check_trees:
+                check.add(x)
             held_columns(x, system_has)
             system_pending += x.deprels  # as written: based once a label, below
         for x in g:
