@@ -97,7 +97,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                                                                     conversion))),
                      select=selections, by=by, labels=label_map, gold_path=gold_name,
                      system_path=system_name, per_sentence=False, punct=punct,
-                     confusion=confusion, each=each, check_trees=invalid != "zero")
+                     confusion=confusion, each=each, validity=validity)
         refuse_unparsed(held)  # before the per-sentence file is kept
         if per_sentence is not None:
             header = sentence_tsv_header()
@@ -120,9 +120,13 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     **({"multiple_roots": "okay"} if multiple_roots_okay else {}))
     warnings = (conversion.warnings() if conversion is not None else []) + got.warnings \
         + validity.warnings()
+    notes = [validity.line()]
+    if align:
+        notes.append("Aligned words (--align words): " + ", ".join(
+            f"{n} {k}" for k, n in got.as_dict()["alignment"].items()))
     return result("eval deps", {**got.as_dict(), "validity": validity.as_dict(),
                                 "signature": sig},
-                  lambda: deps_table(got, gold_name, system_name, sig), warnings)
+                  lambda: deps_table(got, gold_name, system_name, sig, notes), warnings)
 
 
 def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,

@@ -44,6 +44,8 @@ class Validity:
     """Sentences with a head outside them (not only a missing one)."""
     first: int | None = None
     """Line of the first invalid sentence."""
+    headed: bool = False
+    """Whether some sentence had a head (before ``zero`` took an invalid one's away)."""
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -59,6 +61,7 @@ class Validity:
         missing = heads.count(NO_HEAD)
         if missing == n:
             return s
+        self.headed = True
         outside = any(h > n or h < NO_HEAD for h in heads)
         roots = heads.count(0)
         faults_ = []
@@ -100,6 +103,19 @@ class Validity:
         return {"sentences": self.sentences, "invalid": self.invalid, "cycles": self.cycles,
                 "no_root": self.no_root, "multiple_roots": self.multiple_roots,
                 "bad_heads": self.bad_heads, "policy": self.policy}
+
+    def line(self) -> str:
+        """Validity beside accuracy, in the text of ``eval deps``."""
+        if not self.invalid:
+            return f"Validity: every one of {self.sentences} system sentences is a tree"
+        kinds = ", ".join(f"{n} {what}" for n, what in (
+            (self.cycles, "with a cycle"), (self.no_root, "without a root"),
+            (self.multiple_roots, "with several roots"),
+            (self.bad_heads, "with heads missing or outside")) if n)
+        scored = {"warn": "scored as they are", "zero": "scored with no word attached",
+                  "error": "refused"}[self.policy]
+        return (f"Validity: {self.invalid} of {self.sentences} system sentences are not trees "
+                f"({kinds}), {scored} (--invalid {self.policy})")
 
     def warnings(self) -> list[str]:
         """What the policy did: ``zero`` says which sentences lost their attachments (the

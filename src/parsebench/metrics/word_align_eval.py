@@ -53,6 +53,7 @@ from parsebench.metrics.deps_counts import SentenceCounts, count_stretch
 from parsebench.metrics.lin import BY_FIELDS, CONFUSION_FIELDS, Bucket, Selection
 from parsebench.metrics.scheme import scheme_warning
 from parsebench.metrics.tree_checks import TreeCheck
+from parsebench.metrics.validity import Validity
 
 CLOSE = 0.5
 """The least normalized Indel similarity of two lower-cased forms that can be paired."""
@@ -169,7 +170,7 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                      per_sentence: bool = True, punct: bool = True,
                      confusion: str | None = None,
                      each: Callable[[SentenceCounts], None] | None = None,
-                     also_by: Sequence[str] = (), check_trees: bool = True
+                     also_by: Sequence[str] = (), validity: Validity | None = None
                      ) -> AlignedResult:
     """Score SYSTEM against GOLD over words aligned by :func:`align_forms` (both read
     whole: the alignment runs over the files, not a sentence at a time). The settings
@@ -195,9 +196,11 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     system_has: set[str] = set()
     gold_has: set[str] = set()
     for x in system:
-        if check_trees:
+        if validity is None or validity.policy != "zero":
             check.add(x)
         held_columns(x, system_has)
+    if validity is not None and validity.headed:
+        system_has.add("heads")
     for x in gold:
         held_columns(x, gold_has)
     warnings = [f"{system_path}: words aligned to the gold's by edit distance (--align "
