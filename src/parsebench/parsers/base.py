@@ -135,6 +135,7 @@ BUILTIN = {
     "command-text": "parsebench.parsers.command:CommandText",
     "precomputed": "parsebench.parsers.precomputed:Precomputed",
     "supar": "parsebench.parsers.supar:SuPar",
+    "baseline": "parsebench.parsers.baseline:Baseline",
 }
 
 
