@@ -136,6 +136,7 @@ BUILTIN = {
     "precomputed": "parsebench.parsers.precomputed:Precomputed",
     "supar": "parsebench.parsers.supar:SuPar",
     "baseline": "parsebench.parsers.baseline:Baseline",
+    "openai": "parsebench.parsers.openai_chat:OpenAIChat",
 }
 
 
