@@ -38,23 +38,34 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                   select: str | Iterable[str] | None = None, by: str | None = None,
                   labels: PathLike | None = None, punct: bool = True,
                   confusion: str | None = None, per_sentence: PathLike | None = None,
-                  head_rules: str | None = None) -> Result:
+                  head_rules: str | None = None, align: str | None = None,
+                  invalid: str = "warn", multiple_roots_okay: bool = False) -> Result:
     """The CoNLL 2018 metrics, exact match and Lin's dependency precision/recall of
     SYSTEM against GOLD (``eval deps``). SELECT is ``FIELD=V1,V2`` (or a list of them,
     ANDed); BY a breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file
     to write; HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
-    Both inputs are read a sentence at a time: memory stays flat in their size."""
+    ALIGN ``"words"`` scores a system whose words differ from the gold's over words
+    aligned by edit distance (:mod:`parsebench.metrics.word_align_eval`; both inputs are
+    then read whole); INVALID (warn, error, zero) is what a sentence that is not a tree
+    gets (:mod:`parsebench.metrics.validity`), MULTIPLE_ROOTS_OKAY lets one have several
+    roots. Otherwise both inputs are read a sentence at a time: memory stays flat in
+    their size."""
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
     from parsebench.metrics.deps import SentenceCounts
     from parsebench.metrics.deps import evaluate_deps as score
     from parsebench.metrics.lin import LabelMap, Selection
+    from parsebench.metrics.validity import Validity
+    from parsebench.metrics.word_align_eval import evaluate_aligned
     from parsebench.report.terminal import deps_table
 
+    if align not in (None, "words"):
+        raise InputError(f"--align {align!r}: expected words")
     gold, system = as_treebank(gold), as_treebank(system)
     selections = [Selection.parse(s) for s in _as_list(select)]
     label_map = LabelMap.read(labels) if labels else None
     gold_name, system_name = name_of(gold), name_of(system)
+    validity = Validity(invalid, multiple_roots_okay, system_name)
     table: HeadTable | None = None
     conversion: Conversion | None = None
     files = [p for p in (gold, system) if not isinstance(p, Treebank)]
@@ -82,12 +93,14 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
         held = Holds(system_name)
         # noise output of another length is told to be parsed first, not that its
         # text differs
+        scorer = evaluate_aligned if align == "words" else score
         with kind_first(lambda: _dep_sentences(system, table, conversion), system_name):
-            got = score(_dep_sentences(gold, table, conversion),
-                        held.watching(_dep_sentences(system, table, conversion)),
-                        select=selections, by=by, labels=label_map, gold_path=gold_name,
-                        system_path=system_name, per_sentence=False, punct=punct,
-                        confusion=confusion, each=each)
+            got = scorer(_dep_sentences(gold, table, conversion),
+                         validity.watching(held.watching(_dep_sentences(system, table,
+                                                                        conversion))),
+                         select=selections, by=by, labels=label_map, gold_path=gold_name,
+                         system_path=system_name, per_sentence=False, punct=punct,
+                         confusion=confusion, each=each, validity=validity)
         refuse_unparsed(held)  # before the per-sentence file is kept
         if per_sentence is not None:
             header = sentence_tsv_header()
@@ -104,12 +117,20 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
                     punct=punct,
-                    **({"head_rules": table.name} if table is not None else {}))
+                    **({"head_rules": table.name} if table is not None else {}),
+                    **({"align": align} if align else {}),
+                    **({"invalid": invalid} if invalid != "warn" else {}),
+                    **({"multiple_roots": "okay"} if multiple_roots_okay else {}))
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
-        + got.warnings
-    return result("eval deps", {**got.as_dict(), "signature": sig},
-                  lambda: deps_table(got, gold_name, system_name, sig), warnings)
+        + got.warnings + validity.warnings()
+    notes = [validity.line()]
+    if align:
+        notes.append("Aligned words (--align words): " + ", ".join(
+            f"{n} {k}" for k, n in got.as_dict()["alignment"].items()))
+    return result("eval deps", {**got.as_dict(), "validity": validity.as_dict(),
+                                "signature": sig},
+                  lambda: deps_table(got, gold_name, system_name, sig, notes), warnings)
 
 
 def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,

@@ -34,13 +34,24 @@ def eval_deps(
     head_rules: Annotated[str | None, typer.Option(
         "--head-rules", help="Either file may be bracketed trees, converted first with "
         "this head table: collins, penn2malt or a table file (Lin's procedure).")] = None,
+    align: Annotated[str | None, typer.Option(
+        "--align", help="words: score a system whose words differ from the gold's (a "
+        "corrector, a normaliser, an LLM) over words aligned by edit distance.")] = None,
+    invalid: Annotated[str, typer.Option(
+        "--invalid", help="A sentence that is not a tree: warn (scored as it is), zero "
+        "(no word attached: CoNLL 2018's policy) or error.")] = "warn",
+    multiple_roots_okay: Annotated[bool, typer.Option(
+        "--multiple-roots-okay", help="A sentence with several roots is a valid tree.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
     from parsebench.api.evaluation import evaluate_deps
 
     r = evaluate_deps(gold, system, select=select, by=by, labels=labels, punct=punct,
-                      confusion=confusion, per_sentence=per_sentence, head_rules=head_rules)
+                      confusion=confusion, per_sentence=per_sentence, head_rules=head_rules,
+                      align=align, invalid=invalid,
+                      multiple_roots_okay=multiple_roots_okay)
     _show(r, as_json)
 
 

@@ -19,7 +19,8 @@ def parse_cmd(
     parser: Annotated[str, typer.Option(
         "--parser", help="udpipe:MODEL, spacy:PIPELINE, supar:MODEL.pt, linkgrammar, "
         "nltk-tnt:TRAIN.conllu, nltk-earley:GRAMMAR.cfg, command:\"CMD\", "
-        "command-text:\"CMD\", precomputed:FILE, python:MODULE:CLASS.")],
+        "command-text:\"CMD\", precomputed:FILE, baseline:left|right|random|"
+        "random-projective, python:MODULE:CLASS.")],
     timeout: TimeoutOpt = 60.0,
     workers: WorkersOpt = 1,
     raw: Annotated[bool, typer.Option("--raw", help="Let the parser tokenize the text "

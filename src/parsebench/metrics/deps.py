@@ -48,6 +48,7 @@ from parsebench.metrics.lin import (
 )
 from parsebench.metrics.scheme import scheme_warning
 from parsebench.metrics.tree_checks import TreeCheck
+from parsebench.metrics.validity import Validity
 
 
 @dataclass
@@ -164,7 +165,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   per_sentence: bool = True, punct: bool = True,
                   confusion: str | None = None,
                   each: Callable[[SentenceCounts], None] | None = None,
-                  also_by: Sequence[str] = (), accelerated: bool = True) -> DepsResult:
+                  also_by: Sequence[str] = (), accelerated: bool = True,
+                  validity: Validity | None = None) -> DepsResult:
     """Score SYSTEM against GOLD, reading both one stretch at a time.
 
     The files are cut where both end a sentence at the same point of the text (each
@@ -175,6 +177,9 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     ALSO_BY are breakdowns counted in the same pass (``breakdowns`` of the result).
     ``accelerated=False`` counts every stretch with count_stretch, the reference, where
     the compiled kernel would count the sentences with the same rows.
+    VALIDITY is the policy the system's sentences went through on their way here
+    (:mod:`parsebench.metrics.validity`): under ``zero`` it, not the tree check, says
+    which are not trees, and a system whose heads it took away still had heads.
     """
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
@@ -196,6 +201,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     system_has: set[str] = set()
     gold_has: set[str] = set()
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
+    check_trees = validity is None or validity.policy != "zero"
     fast = row_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
         else None
     keep = kept is not None or each is not None
@@ -229,7 +235,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                 for name, b in got.items():
                     breakdowns[f].setdefault(name, Bucket()).add(b)
         for x in s:
-            check.add(x)
+            if check_trees:
+                check.add(x)
             held_columns(x, system_has)
             system_pending += x.deprels  # as written: based once a label, below
         for x in g:
@@ -246,7 +253,9 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     if fast is not None:
         fast.flush(total)
     warnings = chunks.notes + check.warnings(system_path)
-    if check.failed:  # a failed parse is a parse without heads: its attachments count wrong
+    # a failed parse is a parse without heads: its attachments count wrong; a sentence
+    # the validity policy judged had heads to judge
+    if check.failed or (validity is not None and validity.headed):
         system_has.add("heads")
     heads = "heads" in system_has
     absent = absent_metrics(system_has, gold_has) if sentences else frozenset()

@@ -132,14 +132,21 @@ def count_stretch(gold: Sequence[Sentence], system: Sequence[Sentence],
                   select: Sequence[Selection], fields: Sequence[str],
                   labels: Callable[[str], str] | None,
                   gold_path: str, system_path: str, punct: bool = True,
-                  confusion: str | None = None, rows: bool | None = None) -> Stretch:
+                  confusion: str | None = None, rows: bool | None = None,
+                  sys2gold: list[int] | None = None) -> Stretch:
     """The counts of one stretch of both files, per gold sentence. ROWS: whether they
-    align row by row, when the caller knows it already."""
+    align row by row, when the caller knows it already. SYS2GOLD: the gold word of
+    each system word (-1: none), when the caller aligned them another way (``--align
+    words``); Tokens and Sentences are then the caller's to count."""
     canon = labels or None  # None: labels compared as written
-    if rows is None:
+    spans = sys2gold is None
+    if sys2gold is not None:
+        rows = False
+    elif rows is None:
         rows = by_rows(gold, system)
-    sys2gold = list(range(sum(len(x) for x in system))) if rows else \
-        align_words(gold, system, gold_path, system_path)
+    if sys2gold is None:
+        sys2gold = list(range(sum(len(x) for x in system))) if rows else \
+            align_words(gold, system, gold_path, system_path)
     g_heads, g_where = _global_heads(gold)
     s_heads, s_where = _global_heads(system)
     if rows and len(sys2gold) == len(g_heads):
@@ -152,7 +159,8 @@ def count_stretch(gold: Sequence[Sentence], system: Sequence[Sentence],
 
     per_sentence = [SentenceCounts(line=s.line, sent_id=s.comment_value("sent_id"))
                     for s in gold]
-    _span_counts(gold, system, per_sentence, rows)
+    if spans:
+        _span_counts(gold, system, per_sentence, rows)
     g_func = _functional_children(gold, g_heads)
     s_func = _functional_children(system, s_heads)
     breakdowns: dict[str, dict[str, Bucket]] = {f: {} for f in fields}

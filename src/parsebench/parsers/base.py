@@ -141,6 +141,8 @@ BUILTIN = {
     "command-text": "parsebench.parsers.command:CommandText",
     "precomputed": "parsebench.parsers.precomputed:Precomputed",
     "supar": "parsebench.parsers.supar:SuPar",
+    "baseline": "parsebench.parsers.baseline:Baseline",
+    "openai": "parsebench.parsers.openai_chat:OpenAIChat",
 }
 
 

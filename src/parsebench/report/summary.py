@@ -277,14 +277,32 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]]
     fig, proj, rs = got
     out = []
     levels = sorted({r.level for r in rs}, key=level_order)
+    accuracy = {r.parser: value(LAS.get(r.value)) for r in results
+                if r.metric == "deps" and r.projection == "deprel" and r.level == "clean"
+                and isinstance(r.value, dict)}
     for level in levels:
         at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.metric == "rows" else ""
         item = _ranked(fig, at, level, f"Robustness at {_level_label(at[0])} "
                        f"({fig.name}{on})", tests, fig.link(at[0]))
         if item is not None:
+            item["sentence"] += _beside_accuracy(item["ranking"][0]["parser"], accuracy)
             out.append(item)
     return out
+
+
+def _beside_accuracy(robust: str, accuracy: dict[str, float | None]) -> str:
+    """A warning when the most robust parser is not the most accurate: a parser that
+    always returns a right-branching chain never changes its parse, so it is perfectly
+    robust (``baseline:right``); robustness has to be read beside accuracy."""
+    mine = accuracy.get(robust)
+    better = [p for p, v in accuracy.items() if v is not None and mine is not None
+              and v > mine]
+    if not better:
+        return ""
+    return (f" {robust} is the most robust but less accurate on clean text (LAS) than "
+            f"{', '.join(better)}: read robustness beside accuracy (a parser that always "
+            "returns a right-branching chain never changes its parse).")
 
 
 def _hurts(results: list[Scored]) -> list[dict[str, Any]]:

@@ -11,6 +11,8 @@ from parsebench.present import interval, percent, value
 from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
+    from collections.abc import Sequence
+
     from parsebench.metrics.flat import FlatCounts
 
 
@@ -18,7 +20,10 @@ def _pct(x: float | None) -> str:
     return percent(x, 6)
 
 
-def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
+def deps_table(result: DepsResult, gold: str, system: str, sig: str,
+               notes: Sequence[str] = ()) -> str:
+    """``eval deps``'s text; NOTES are lines shown above the signature (validity, the
+    alignment)."""
     t = result.total
     figures = result.as_dict()
     lines = [
@@ -59,6 +64,8 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str) -> str:
             row += (f" {u.key:6d} {u.answer:6d} {_pct(u.precision)} {_pct(u.recall)}  "
                     f"{_pct(lab.precision)} {_pct(lab.recall)}")
             lines.append(row)
+    if notes:
+        lines += ["", *notes]
     lines += ["", f"signature: {sig}"]
     return "\n".join(lines) + "\n"
 
