@@ -42,7 +42,7 @@ from parsebench.formats.conllu import (
     looks_like_conllu,
     parse_conllu,
 )
-from parsebench.parsers.base import Analysis, Outcome
+from parsebench.outcomes import Analysis, Outcome
 
 PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
 FAILED = "<failed>"
