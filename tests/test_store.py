@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -268,8 +269,13 @@ def test_everything_from_a_store_is_escaped_in_the_report(store: Path, tmp_path:
     # the only scripts are the browser's own: its data element and its program
     assert page.lower().count("<script") == 2 and "<script>alert" not in page.lower()
     assert "<script" not in (tmp_path / "rep" / "index.md").read_text().lower()
-    # plots stay in the report's folder, named after a safe form of the experiment name
-    assert all(p.parent == tmp_path / "rep" / "plots" for p in (tmp_path / "rep").rglob("*.png"))
+    # plots stay in the report's folder, named after a safe form of the experiment name;
+    # the drawings kept for the next report are named by their digests alone
+    rep = tmp_path / "rep"
+    assert all(p.parent == rep / "plots" for p in rep.rglob("*.png")
+               if p.parent != rep / ".drawings")
+    assert all(re.fullmatch(r"[0-9a-f]{32}\.(png|svg|json)", p.name)
+               for p in (rep / ".drawings").iterdir())
 
 
 @pytest.mark.parametrize("name", ["/abs", "../../x", "a\u0000b", "x" * 300, "tab\there"])
