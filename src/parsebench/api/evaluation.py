@@ -104,7 +104,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     **({"head_rules": table.name} if table is not None else {}))
     warnings = (conversion.warnings() if conversion is not None else []) + got.warnings
     return result("eval deps", {**got.as_dict(), "signature": sig},
-                  lambda: deps_table(got, gold_name, system_name, sig), warnings)
+                  lambda: deps_table(got, gold_name, system_name, sig, bool(selections)),
+                  warnings)
 
 
 def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,
