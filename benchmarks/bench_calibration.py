@@ -18,14 +18,14 @@ import statistics
 import sys
 from pathlib import Path
 
-from parsebench.analysis import from_sentence, project
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics import calibration
 from parsebench.metrics.rows import count_rows, rows_figures
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.spelling import Corpus, Settings, apply_to_conllu
-from parsebench.parsers.run import parse_sentences, to_conllu
+from parsebench.parsers.run import parse_sentences
+from parsebench.parses import from_sentence, project, to_conllu
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 LEVELS = (0.01, 0.02, 0.05, 0.10, 0.20)
@@ -44,7 +44,7 @@ def parse(sentences: list[Sentence], spec: str, clean: list[Sentence] | None = N
     run = parse_sentences([sentences[k] for k in todo], spec, workers=2)
     out = list(clean) if clean is not None else list(sentences)
     for k, s, t in zip(todo, run.sentences, run.timed, strict=True):
-        out[k] = to_conllu(s, t, run.kind)
+        out[k] = to_conllu(s, t.outcome)
     return out
 
 

@@ -1,6 +1,8 @@
 """Head-rule conversion speed: `convert` of the whole Penn Treebank sample (3,914
 trees, 94,084 words) beside the time `eval brackets` takes to read and score the
-same trees (gold against itself).
+same trees (gold against itself); then one constituent of 10,000 to 100,000 children
+and one tree 20,000 to 100,000 levels deep, with the trace, and `eval deps
+--head-rules` of the widest against itself (linear: each had been quadratic).
 
 Run: `PYTHONPATH=src python benchmarks/bench_convert.py` (needs ../shared beside the
 checkout). Prints the best of three runs of each.
@@ -62,5 +64,28 @@ def main() -> None:
           f"{words / t:,.0f} words/s")
 
 
+
+def shapes() -> None:
+    from parsebench.formats.brackets import parse_tree
+    from parsebench.formats.headrules import convert_tree
+    from parsebench.metrics.deps import evaluate_deps
+
+    table = load_table("collins")
+    for n in (10_000, 20_000, 100_000):
+        tree = parse_tree("(S " + " ".join(f"(NN w{i})" for i in range(n)) + ")")
+        t = best(lambda tree=tree: convert_tree(tree, table, trace=[]), 1)
+        print(f"one constituent of {n:,} children, with the trace: {t:.2f} s")
+    for n in (20_000, 100_000):
+        tree = parse_tree("(S " * (n - 1) + "(NP (NN w) (NN v))" + ")" * (n - 1))
+        t = best(lambda tree=tree: convert_tree(tree, table, trace=[]), 1)
+        print(f"a tree {n:,} levels deep, with the trace: {t:.2f} s")
+    tree = parse_tree("(S " + " ".join(f"(NN w{i})" for i in range(100_000)) + ")")
+    sent = convert_tree(tree, table)
+    assert sent is not None
+    t = best(lambda: evaluate_deps([sent], [sent]), 1)
+    print(f"eval deps of that 100,000-word sentence against itself: {t:.2f} s")
+
+
 if __name__ == "__main__":
     main()
+    shapes()

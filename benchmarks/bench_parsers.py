@@ -17,7 +17,8 @@ from pathlib import Path
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.conll18 import CONLL18
 from parsebench.metrics.deps import evaluate_deps
-from parsebench.parsers.run import parse_sentences, to_conllu
+from parsebench.parsers.run import parse_sentences
+from parsebench.parses import to_conllu
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 TEST = SHARED / "data/ud-english-ewt/en_ewt-ud-test.conllu"
@@ -44,7 +45,7 @@ def main() -> None:
         sp = run.speed()
         cells = ["", "", ""]
         if run.kind in ("deps", "tags"):
-            out = [to_conllu(s, t, run.kind) for s, t in zip(gold, run.timed, strict=True)]
+            out = [to_conllu(s, t.outcome) for s, t in zip(gold, run.timed, strict=True)]
             right = sum(a == b for g, o in zip(gold, out, strict=True)
                         for a, b in zip(g.upos, o.upos, strict=True))
             cells[0] = f"{100 * right / words:.1f}"
@@ -63,7 +64,7 @@ def main() -> None:
             continue
         for raw in (False, True):
             run = parse_sentences(gold, spec, timeout=30, tokenize=raw)
-            out = [to_conllu(s, t, run.kind) for s, t in zip(gold, run.timed, strict=True)]
+            out = [to_conllu(s, t.outcome) for s, t in zip(gold, run.timed, strict=True)]
             d = evaluate_deps(gold, out).as_dict()
             cells = [f"{100 * d[k]['f1']:.2f}" if d[k]["f1"] is not None else "n/a"
                      for k in CONLL18]

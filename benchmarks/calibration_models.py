@@ -37,10 +37,10 @@ from collections.abc import Callable, Sequence
 
 from bench_calibration import LEVELS, REPLICATES, SHARED, noisy_versions, parse
 
-from parsebench.analysis import from_sentence, misspelled_rows, project
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics import calibration
 from parsebench.metrics.rows import _bucket, _distances
+from parsebench.parses import from_sentence, misspelled_rows, project
 
 Row = tuple[int, str, bool, bool, bool, str, bool, int]
 """(sentence, distance bucket, right in clean, right in noisy, changed, relation in the clean

@@ -35,7 +35,7 @@ def cli_json(*args: Any, cwd: Path | None = None) -> Any:
 
 def test_all_names_the_public_functions_and_they_resolve() -> None:
     for name in pb.__all__:
-        assert callable(getattr(pb, name)), name
+        assert callable(getattr(pb, name)), name  # functions and classes
     assert set(pb.__all__) >= {
         "Treebank", "evaluate_deps", "evaluate_brackets", "evaluate_flat", "convert",
         "compare", "noise", "robustness_rows", "robustness_sentences", "robustness_f1",
@@ -249,6 +249,14 @@ spec = "python:toy_parsers:WeakWord"
     r = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
     assert "weak" in str(r) and str(r).endswith("results.json)\n")
     assert {x["method"] for x in r.to_dict()["results"]} >= {"rows", "sentences", "deps"}
+    # the run's results are typed records; the JSON is each record's to_dict()
+    assert all(isinstance(x, pb.Scored) for x in r.results)
+    assert [x.to_dict() for x in r.results] == r.to_dict()["results"]
+    deps = next(x for x in r.results if x.metric == "deps" and x.level == "clean")
+    assert deps.figure("las", "f1") == deps.value["las"]["f1"] is not None
+    assert deps.figure("las", "nothing") is None and deps.figure("nothing") is None
+    with pytest.raises(AttributeError):  # frozen: a result is never edited after scoring
+        deps.parser = "other"  # type: ignore[misc]
     files = pb.report(tmp_path / "s.sqlite", tmp_path / "again")
     assert files["html"].read_bytes() == (tmp_path / "r" / "index.html").read_bytes()
     written = pb.export(tmp_path / "s.sqlite", tmp_path / "x")

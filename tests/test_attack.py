@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.analysis import read_parses
 from parsebench.attack import Options, attack
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
@@ -20,7 +19,7 @@ from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of, pool_parser
 from parsebench.parsers.pool import Pool
-from parsebench.parsers.run import blank
+from parsebench.parses import blank, read_parses
 
 sys.path.insert(0, str(FIXTURES))
 import toy_parsers
@@ -225,3 +224,50 @@ def test_help_reads_as_plain_text(command: str, tmp_path: Path) -> None:
     assert p.returncode == 0 and "Usage: parsebench " + command in p.stdout
     for bad in ("<bool>", "<path>", "<str>", "{", "╭", "│"):
         assert bad not in p.stdout, (bad, p.stdout)
+
+
+def _peak_bytes(fn: Callable[[], object]) -> int:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether B is A with one letter replaced, inserted, deleted, or two adjacent ones
+    swapped (osa() == 1, in linear time for long words)."""
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
+        q += 1
+    x, y = a[p:len(a) - q], b[p:len(b) - q]
+    return (len(x), len(y)) in ((1, 1), (0, 1), (1, 0)) or (len(x) == 2 and x == y[::-1])
+
+
+def test_a_long_words_candidates_are_drawn_not_all_made() -> None:
+    """Every one-edit misspelling of a word was made before 5 were sampled: a
+    9,000-letter word took 845 MB (a 3,000-letter one here, 130 MB). Drawn one at a
+    time, memory is linear in the word's length: a few candidates' worth."""
+    from parsebench.attack import candidate_edits
+
+    def sample(n: int) -> list[tuple[str, str]]:
+        word = ("abcdefghij" * n)[:n]
+        return candidate_edits(word, 0, 0, US, LEX, set(), 5, 1)
+
+    got = sample(3000)
+    assert len(got) == 5 and len({new for _, new in got}) == 5
+    word = "abcdefghij" * 300
+    assert all(_one_edit(word, new) for _, new in got)
+    assert sample(3000) == got  # seeded
+    small, large = _peak_bytes(lambda: sample(3000)), _peak_bytes(lambda: sample(6000))
+    assert small < 1_000_000, small
+    assert large < 2.5 * small, (small, large)
+    # a word of one letter repeated, whose deletions are all one string, stops drawing
+    same = candidate_edits("a" * 5000, 0, 0, US, LEX, set(), 5, 1)
+    assert 1 <= len(same) <= 5

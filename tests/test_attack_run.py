@@ -52,7 +52,7 @@ def test_run_attacks_each_parser_as_the_attack_command_does(tmp_path: Path) -> N
     p = _cli("run", str(exp), "--store", "s.sqlite", "--report", "rep", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     store = Store(tmp_path / "s.sqlite")
-    stored = {r["level"]: r["value"] for r in store.results("atk") if r["metric"] == "attack"}
+    stored = {r.level: r.value for r in store.results("atk") if r.metric == "attack"}
     assert set(stored) == {"K=1", "K=2"}
     for k in (1, 2):
         q = _cli("attack", "in.conllu", "--parser", "python:toy_parsers:WeakWord", "--budget",

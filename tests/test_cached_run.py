@@ -145,3 +145,42 @@ def test_a_cached_rerun_scores_nothing_again_unless_settings_or_code_changed(
     run(tmp_path, [TOY], store, "r3", monkeypatch)
     assert calls == ["score"] and _reused(store) == []
     assert results(store) == first
+
+
+def test_a_report_written_again_draws_only_what_changed(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The plots of a report folder are reused by a digest of their inputs: the same
+    bytes as drawing them again, nothing drawn when nothing changed, and only the
+    changed plots drawn when some did."""
+    from parsebench.report import plots
+    from parsebench.report.pages import DRAWINGS, write_report
+    from parsebench.store import Store
+
+    store = tmp_path / "s.sqlite"
+    run(tmp_path, [TOY], store, "r1", monkeypatch)
+    drawn = plots.DRAWN[0]
+    folder = tmp_path / "again"
+    with Store(store) as st:
+        write_report(st, folder)
+        first = plots.DRAWN[0] - drawn
+        pngs = {p.name: p.read_bytes() for p in (folder / "plots").iterdir()}
+        html = (folder / "index.html").read_bytes()
+        assert first >= 3 and len(list((folder / DRAWINGS).glob("*.svg"))) == first
+        write_report(st, folder)  # nothing changed: nothing drawn, the same bytes
+        assert plots.DRAWN[0] - drawn == first
+        assert {p.name: p.read_bytes() for p in (folder / "plots").iterdir()} == pngs
+        assert (folder / "index.html").read_bytes() == html
+        # a damaged or edited drawing is not trusted: that one plot is drawn again
+        victim = next((folder / DRAWINGS).glob("*.svg"))
+        victim.write_bytes(b"<svg/>")
+        write_report(st, folder)
+        assert plots.DRAWN[0] - drawn == first + 1
+        assert (folder / "index.html").read_bytes() == html
+    # a plot whose inputs changed is drawn; the others are reused; the unused dropped
+    with plots.drawings(folder / DRAWINGS) as d:
+        plots.time_by_length({"p0": [(3, 0.5), (5, 0.75)]})
+        plots.time_by_length({"p0": [(3, 0.5), (5, 0.75)]})
+        assert d.drawn == 1
+    d.save(folder / DRAWINGS)
+    assert len(list((folder / DRAWINGS).glob("*.svg"))) == 1

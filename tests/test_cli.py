@@ -29,6 +29,12 @@ def test_eval_deps_json_contract() -> None:
     assert d["unlabeled"]["matched"] == 6 and d["unlabeled"]["key"] == 10
     assert d["signature"].startswith("method:lin-deps|") and "version:" in d["signature"]
     assert "subj" in d["by"]
+    # the signature says what the JSON says (it said punct:none where punct was true)
+    assert d["punct"] is True and "|punct:yes|" in d["signature"]
+    p = cli("eval", "deps", str(DATA / "lin-key.conllu"), str(DATA / "lin-answer.conllu"),
+            "--json", "--no-punct")
+    d = json.loads(p.stdout)
+    assert d["punct"] is False and "|punct:no|" in d["signature"]
 
 
 def test_eval_flat_json_contract() -> None:

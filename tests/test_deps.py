@@ -414,3 +414,38 @@ def test_every_printed_ratio_is_checkable_from_the_printed_counts() -> None:
         assert _checkable(got, f"{by} ", 3 if by == "category" else 1) > 0
     got = text("--by", "arc-length")
     assert _checkable(got, "arc-length ", 1) > 0
+def test_one_warning_a_cause_for_a_taggers_output() -> None:
+    """A tagger's output was told 'words without a head (fragments)' and 'no heads (a
+    tagger's output?)' of the same missing heads."""
+    gold = read_conllu(DATA / "lin-key.conllu")
+    tags = [replace(s, heads=[-1] * len(s), deprels=["_"] * len(s)) for s in gold]
+    warnings = evaluate_deps(gold, tags, system_path="tags.conllu").warnings
+    assert [w for w in warnings if "head" in w] == [
+        "tags.conllu has no heads (a tagger's output?): every attachment score is n/a"]
+    # a parse with real fragments is still told so
+    some = [replace(gold[0], heads=[-1, *gold[0].heads[1:]]), *gold[1:]]
+    warnings = evaluate_deps(gold, some, system_path="some.conllu").warnings
+    assert "some.conllu: 1 sentence(s) have words without a head (fragments)" in warnings
+    assert not any("tagger" in w for w in warnings)
+
+
+def test_a_failed_parse_is_a_failure_not_a_fragment() -> None:
+    """``parse`` marks a failure '# parse_status = failed' with no heads: one warning,
+    the failure's, and its words count as attached wrong (not n/a)."""
+    gold = read_conllu(DATA / "lin-key.conllu")
+    first = gold[0]
+    failed = replace(first, heads=[-1] * len(first), deprels=["_"] * len(first),
+                     comments=[*first.comments, "# parse_status = failed"])
+    r = evaluate_deps(gold, [failed, *gold[1:]], system_path="p.conllu")
+    assert r.failed == 1 and r.as_dict()["failed"] == 1
+    assert [w for w in r.warnings if "head" in w or "fail" in w] == [
+        f"p.conllu: 1 sentence(s) the parser failed on (first at line {first.line}): "
+        "counted as failures, with no attachment"]
+    words = sum(len(s) for s in gold)
+    assert r.total.uas.correct == words - len(first) and r.total.uas.gold == words
+    # every sentence failed: still failures, the attachment scores 0, not n/a
+    every = [replace(s, heads=[-1] * len(s), deprels=["_"] * len(s),
+                     comments=[*s.comments, "# parse_status = failed"]) for s in gold]
+    r = evaluate_deps(gold, every, system_path="p.conllu")
+    assert r.failed == len(gold) and r.as_dict()["uas"]["f1"] == 0
+    assert not any("tagger" in w for w in r.warnings)

@@ -78,9 +78,9 @@ rows = ["head+deprel", "upos"]
 def comparable(store: Path) -> list[tuple[str, str, str, str, Any]]:
     """Every stored result except timings, which differ from run to run."""
     with Store(store) as st:
-        return [(r["parser"], r["metric"], r["projection"], r["level"], r["value"])
+        return [(r.parser, r.metric, r.projection, r.level, r.value)
                 for name, _ in st.experiments() for r in st.results(name)
-                if r["metric"] != "speed"]
+                if r.metric != "speed"]
 
 
 def run(exp: Path, store: Path, workers: int = 1, executor: str = "local") -> dict[str, Any]:
@@ -284,15 +284,15 @@ examples = [2]
     assert p.returncode == 0, p.stderr
     assert "calibrated" in p.stdout and "UAS" in p.stdout
     with Store(store) as st:
-        res = {(r["metric"], r["projection"], r["level"]): r for r in st.results("exp")}
-    rows = res[("rows", "head+deprel", "rate=0.05")]["value"]
+        res = {(r.metric, r.projection, r.level): r for r in st.results("exp")}
+    rows = res[("rows", "head+deprel", "rate=0.05")].value
     assert rows["gold"]["degr_real"]["mean"] > 0 and "degr_calibrated" in rows
     assert "calibration:ratio-to-upper-bound:300" in res[("rows", "head+deprel",
-                                                          "rate=0.05")]["signature"]
-    clean = res[("deps", "deprel", "clean")]["value"]
-    noisy = res[("deps", "deprel", "rate=0.05")]["value"]
+                                                          "rate=0.05")].signature
+    clean = res[("deps", "deprel", "clean")].value
+    noisy = res[("deps", "deprel", "rate=0.05")].value
     assert clean["las"]["f1"] > 0.75 and noisy["las"]["f1"] < clean["las"]["f1"]
-    assert res[("examples", "deps", "chosen")]["value"][0]["sentence"] == 2
+    assert res[("examples", "deps", "chosen")].value[0]["sentence"] == 2
     # where the errors fall: every gold arc (the root's too) in one arc-length group, the
     # same gold arcs for the clean text and the noisy level (2 replicates pooled)
     words = clean["gold_words"]
@@ -322,11 +322,9 @@ def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
 
 def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
     """The runner builds Parse objects straight from the analyses; files give the same."""
-    from parsebench.analysis import from_sentence
     from parsebench.formats.conllu import NO_HEAD
-    from parsebench.parsers.base import Analysis, Failure, Timed
-    from parsebench.parsers.run import blank, to_conllu
-    from parsebench.run.corpus import parse_from
+    from parsebench.parsers.base import Analysis, Failure
+    from parsebench.parses import blank, from_outcome, from_sentence, to_conllu
 
     s = blank(["The", "cta", "sat", "."], ["# text = The cta sat ."])
     s.misc[1] = "Noise=trans|Orig=cat"
@@ -336,33 +334,50 @@ def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
                 Analysis(upos=["DET", "NOUN", "VERB", "PUNCT"]),
                 Failure("timeout after 1 s\nsecond line")]
     for o in outcomes:
-        direct = parse_from(s, o)
-        via = from_sentence(to_conllu(s, Timed(0, o, 0.0), "deps"))
+        direct = from_outcome(s, o, "deps")
+        via = from_sentence(to_conllu(s, o))
         assert direct == via, o
-    assert parse_from(s, outcomes[0]).noise == [False, True, False, False]
-    assert parse_from(s, outcomes[3]).heads == [NO_HEAD] * 4
+    assert from_outcome(s, outcomes[0], "deps").noise == [False, True, False, False]
+    assert from_outcome(s, outcomes[3], "deps").heads == [NO_HEAD] * 4
 
 
-def test_a_runs_record_gives_back_its_noise_and_parsers(tmp_path: Path) -> None:
+def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
     """``export`` rebuilds a run's noisy versions from the record ``config()`` wrote:
-    Experiment.from_config is its inverse for everything the noise and parses depend on."""
+    Experiment.from_config is its inverse, the methods' settings, the attack, the
+    calibration and the alignment included (the record goes through JSON, as the store
+    keeps it)."""
     from conftest import FIXTURES
 
     from parsebench.run.experiment import Experiment
 
-    for kind, noise in (("spelling", 'rates = [0.05, 0.2]\nweights = {sub = 2}\n'
-                                     'keep_mix = true'),
-                        ("grammar", 'kind = "grammar"\nper_sentence = [1, 2]\n'
-                                    'types = ["M:DET", "R:WO"]')):
-        f = tmp_path / f"{kind}.toml"
-        f.write_text(f'name = "{kind}"\n[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
-                     f'[noise]\n{noise}\nreplicates = 3\nseed = 7\n[[parsers]]\nname = "p"\n'
-                     'spec = "python:toy_parsers:WeakWord"\n')
+    rules = tmp_path / "rules.txt"
+    rules.write_text("(NP^ NP)\n")
+    corpus = f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
+    parser = '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\naccuracy = 0.9\n'
+    cases = {
+        "spelling": corpus + '[noise]\nrates = [0.05, 0.2]\nweights = {sub = 2}\n'
+                    'keep_mix = true\n'
+                    'replicates = 3\nseed = 7\n' + parser +
+                    '[metrics]\ndeps = ["arc-length", "upos"]\nrows = ["head", "deprel"]\n'
+                    f'flat = "{rules}"\nsentences = false\n'
+                    '[attack]\nbudget = [1, 2]\ncandidates = 4\nqueries = 30\n'
+                    f'[calibration]\npath = "{FIXTURES / "typos.conllu"}"\n',
+        "grammar": corpus + '[noise]\nkind = "grammar"\nper_sentence = [1, 2]\n'
+                   'types = ["M:DET", "R:WO"]\n' + parser + '[metrics]\ndeps = false\n',
+        "corrected": f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n'
+                     f'corrected = "{FIXTURES / "typos.conllu"}"\nalignment = "errant"\n'
+                     + parser,
+    }
+    for name, text in cases.items():
+        f = tmp_path / f"{name}.toml"
+        f.write_text(f'name = "{name}"\n' + text)
         exp = load(f)
-        back = Experiment.from_config(json.loads(json.dumps(exp.config(), sort_keys=True)))
-        keys = ("name", "corpus", "levels", "replicates", "seed", "kind", "weights", "types",
-                "parsers", "min_length", "lang", "lexicon", "keyboard", "keep_mix")
-        assert {k: back.config().get(k) for k in keys} == {k: exp.config().get(k) for k in keys}
+        record = json.loads(json.dumps(exp.config(), sort_keys=True))
+        back = Experiment.from_config(record)
+        assert back.config() == exp.config(), name
+        assert back.metrics == exp.metrics and back.attack == exp.attack, name
+    assert load(tmp_path / "spelling.toml").setting("deps").by == ("deprel", "arc-length",
+                                                                    "upos")
 
 
 def test_the_run_report_gives_the_realised_operation_mix(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ replicate = 2
     from parsebench.store import Store
 
     with Store(store) as st:
-        examples = next(r["value"] for r in st.results("exp") if r["metric"] == "examples")
+        examples = next(r.value for r in st.results("exp") if r.metric == "examples")
     named = [ex for ex in examples if ex["why"].startswith("asked for")]
     assert [ex["sentence"] for ex in named] == [1, 2, 3, 4, 5, 6]
     for ex in named:

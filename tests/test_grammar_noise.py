@@ -290,8 +290,8 @@ def test_errant_alignment_types_a_pair() -> None:
 
 def parses(text: str) -> list[object]:
     """Parses from compact rows: 'form head deprel' words, ';' between words."""
-    from parsebench.analysis import from_sentence
     from parsebench.formats.conllu import parse_conllu
+    from parsebench.parses import from_sentence
 
     lines = []
     for k, (form, head, rel) in enumerate(w.split() for w in text.split(";")):
@@ -472,7 +472,7 @@ def test_a_run_with_learner_like_errors_scores_as_the_commands_do(tmp_path: Path
                    f'spec = "udpipe:{model}"\n[metrics]\nrows = ["head"]\n')
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(load(exp), st, Executor("local", 1))
-    got = {(m, lv): v for _, m, _, lv, _, v in out.results}
+    got = {(r.metric, r.level): r.value for r in out.results}
     assert ("rows", "per-sentence=1") not in got and ("deps", "clean") in got
     assert ("deps", "per-sentence=1") not in got
     f1 = got[("f1", "per-sentence=1")]

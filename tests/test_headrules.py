@@ -392,6 +392,55 @@ def test_eval_deps_refuses_trees_without_head_rules(
                    "penn2malt or a table file) to convert them to dependencies\n")
 
 
+def _with_a_failed_parse(tmp_path: Path) -> tuple[Path, Path]:
+    """A gold of two trees; a system whose parser failed on the second (the flat tree
+    ``parse`` writes for a failure, as Link Grammar's adapter fails)."""
+    gold = tmp_path / "gold.mrg"
+    gold.write_text("(S (NP (DT The) (NN dog)) (VP (VBZ barks)) (. .))\n"
+                    "(S (NP (NNP John)) (VP (VBZ runs)) (. .))\n")
+    system = tmp_path / "system.mrg"
+    system.write_text("(S (NP (DT The) (NN dog)) (VP (VBZ barks)) (. .))\n"
+                      "(PARSE-FAILED (X John) (X runs) (X .))\n")
+    return gold, system
+
+
+def test_a_failed_parse_converts_to_a_failure_not_a_tree(tmp_path: Path) -> None:
+    """It took the default head of an unknown label (PARSE) and was scored as a tree."""
+    from parsebench.api.evaluation import convert
+
+    _, system = _with_a_failed_parse(tmp_path)
+    r = convert(system, "collins")
+    ok, failed = list(r)
+    assert ok.heads == [2, 3, 0, 3]
+    assert failed.forms == ["John", "runs", "."]
+    assert failed.heads == [-1, -1, -1] and failed.deprels == ["_"] * 3
+    assert failed.comment_value("parse_status") == "failed"
+    assert r.warnings == [f"{system}: 1 failed parse (PARSE-FAILED trees): written without "
+                          "heads, marked '# parse_status = failed'"]
+    assert r.trace.splitlines()[-1].endswith("PARSE-FAILED\t-\t-\t-\tthe parser failed: "
+                                             "no heads")
+
+
+def test_eval_deps_counts_a_converted_failed_parse_as_a_failure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold, system = _with_a_failed_parse(tmp_path)
+    code, out, err = run(["eval", "deps", str(gold), str(system), "--head-rules", "collins",
+                          "--json"], capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["failed"] == 1
+    # gold: 5 dependencies (7 words, 2 roots); the parsed sentence gets its 3 right, the
+    # failed one gives none (before: 2 guessed by the default head, all wrong)
+    assert (d["unlabeled"]["key"], d["unlabeled"]["answer"], d["unlabeled"]["matched"]) \
+        == (5, 3, 3)
+    assert d["uas"]["f1"] == pytest.approx(4 / 7)
+    # one warning for the cause: no default head, no fragments, no second note
+    failures = [w for w in d["warnings"] if "failed" in w]
+    assert failures == [f"{system}: 1 sentence(s) the parser failed on (first at line 2): "
+                        "counted as failures, with no attachment"]
+    assert not any("default head" in w or "fragments" in w for w in d["warnings"])
+
+
 # ------------------------------------------------------------- Collins, independently
 
 # Collins (1999), Appendix A, written again here from the thesis and shared with the

@@ -15,7 +15,8 @@ from conftest import ROOT, needs, shared_path
 from parsebench.formats.brackets import parse_tree, read_tree_texts, unescape_word
 from parsebench.parsers.base import Analysis
 from parsebench.parsers.linkgrammar import penn_tag
-from parsebench.parsers.run import blank, parse_sentences
+from parsebench.parsers.run import parse_sentences
+from parsebench.parses import blank
 
 
 @pytest.mark.parametrize(("word", "phrase", "tag"), [

@@ -89,7 +89,7 @@ f1 = true
 ''')
     with Store(tmp / "s.sqlite") as store:
         run_experiment(load(exp), store, Executor("local", 1))
-        return {(r["metric"], r["projection"], r["level"]): r["value"]
+        return {(r.metric, r.projection, r.level): r.value
                 for r in store.results("exp")}
 
 

@@ -170,6 +170,28 @@ def test_the_output_of_noise_is_refused_by_every_command_that_reads_a_parse(
     assert all(set(s.heads) == {-1} and set(s.upos) == {"_"} for s in read_conllu(raw))
 
 
+def test_the_kind_of_a_file_is_checked_before_its_length(gold: Path, tmp_path: Path) -> None:
+    """Noise output of another length than the gold was told "the text differs" (or the
+    sentence counts): "parse it first" showed only when the counts matched."""
+    raw = _noise(gold, tmp_path)
+    part = tmp_path / "part.conllu"
+    with part.open("w", encoding="utf-8") as fh:
+        write_conllu(read_conllu(gold)[:5], fh)
+    for args in (("eval", "deps", str(part), str(raw)),
+                 ("compare", str(part), str(part), str(raw), "--samples", "50"),
+                 ("robustness", "rows", str(part), str(raw), "--accuracy", "0.9"),
+                 ("robustness", "sentences", str(part), str(raw)),
+                 ("robustness", "f1", str(part), str(raw))):
+        p = run_cli(*args)
+        assert p.returncode == 2, (args, p.stdout, p.stderr)
+        assert len(p.stderr.splitlines()) == 1, (args, p.stderr)
+        assert p.stderr.startswith(f"parsebench: {raw}:1: the output of `parsebench noise`"), \
+            (args, p.stderr)
+    # a parse of another length is still told its length
+    p = run_cli("eval", "deps", str(part), str(gold))
+    assert p.returncode == 2 and "the system goes on where the gold text" in p.stderr
+
+
 def test_compare_gives_a_taggers_attachment_score_as_na_not_zero(gold: Path,
                                                                  tmp_path: Path) -> None:
     """compare printed LAS 0.00 and a delta of -79.42, significant, for a tagger."""

@@ -64,7 +64,7 @@ deps = true
 ''')
     with Store(tmp_path / "s.sqlite") as st:
         run_experiment(load(exp), st, Executor("local", 1))
-        res = {(r["metric"], r["level"]): r["value"] for r in st.results("exp")}
+        res = {(r.metric, r.level): r.value for r in st.results("exp")}
     level = "per-sentence=1"
     deps = res[("deps", level)]
     las = np.asarray(deps["stats"]["las"])
@@ -82,7 +82,7 @@ def test_a_tree_written_escapes_brackets_in_words() -> None:
     assert text == "(S (X -LRB-) (Y a) (X -RRB-) (Z :-RRB-))"
     back = parse_tree(text)
     assert len(back.words()) == 4
-    from parsebench.analysis import from_tree
+    from parsebench.parses import from_tree
 
     assert from_tree(back, 1).forms == ["(", "a", ")", ":)"]
 

@@ -8,16 +8,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, needs, shared_path
+from conftest import DATA, FIXTURES, needs, shared_path
 
-from parsebench.analysis import read_parses
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.metrics.deps import evaluate_deps
 from parsebench.metrics.robust_f1 import score_corpus
 from parsebench.metrics.sentences import score_sentences
 from parsebench.parsers.base import Analysis, Failure, adapter_class
-from parsebench.parsers.run import blank, parse_sentences, read_input, to_conllu, write_run
+from parsebench.parsers.run import parse_sentences, write_run
+from parsebench.parses import blank, read_input, read_parses, to_conllu
 
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
 EWT_TRAIN = "data/ud-english-ewt/en_ewt-ud-train.conllu"
@@ -168,23 +168,52 @@ def test_in_process_adapter_crash_and_hang_restart_the_worker(workers: int) -> N
 
 
 def test_precomputed_round_trip_and_wrong_file(tmp_path: Path) -> None:
-    gold = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
-    sents = read_conllu(gold)[:50]
+    dev = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
+    sents = read_conllu(dev)[:50]
+    gold = tmp_path / "gold.conllu"
+    with gold.open("w", encoding="utf-8") as fh:
+        write_conllu(sents, fh)
     run = parse_sentences(sents, f"precomputed:{gold}")
     out = tmp_path / "out.conllu"
     write_run(run, out)
     r = evaluate_deps(sents, read_conllu(out)).total
     assert r.las.as_dict()["f1"] == 1.0 and r.uas.as_dict()["f1"] == 1.0
     with pytest.raises(InputError, match="other words than the input"):
-        parse_sentences(read_conllu(gold)[1:5], f"precomputed:{gold}")
+        parse_sentences(read_conllu(dev)[1:51], f"precomputed:{gold}")
+
+
+def test_a_precomputed_file_must_match_its_input(tmp_path: Path) -> None:
+    """A file of 2,077 sentences for an input of 50 was taken without a word (its first
+    50 answered), one of 3 for 5 gave 2 failures: both are another text, refused in
+    one line before any worker starts."""
+    key = DATA / "lin-key.conllu"
+    sents = read_conllu(key)
+    assert len(sents) == 2
+    with pytest.raises(InputError) as longer:
+        parse_sentences(sents[:1], f"precomputed:{key}")
+    assert str(longer.value) == (f"{key}: 2 sentences, but the input has 1: a precomputed "
+                                 "file answers its input sentence for sentence")
+    short = tmp_path / "short.conllu"
+    with short.open("w", encoding="utf-8") as fh:
+        write_conllu(sents[:1], fh)
+    with pytest.raises(InputError, match="1 sentence, but the input has 2"):
+        parse_sentences(sents, f"precomputed:{short}")
+    other = [sents[1], sents[0]]
+    with pytest.raises(InputError) as words:
+        parse_sentences(other, f"precomputed:{key}")
+    assert "sentence 1 has other words than the input's: word 1 is" in str(words.value)
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(short), "-o",
+                        str(tmp_path / "out.conllu"), "--parser", f"precomputed:{key}"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert not (tmp_path / "out.conllu").exists()
 
 
 def test_failed_sentence_in_conllu_keeps_words_and_noise() -> None:
     s = _words("a b")[0]
     s.misc = ["Noise=sub|Orig=x", "_"]
-    from parsebench.parsers.base import Timed
 
-    out = to_conllu(s, Timed(0, Failure("timeout after 1 s"), 1.0), "deps")
+    out = to_conllu(s, Failure("timeout after 1 s"))
     assert out.forms == ["a", "b"] and out.heads == [-1, -1] and out.deprels == ["_", "_"]
     assert out.misc[0] == "Noise=sub|Orig=x"
     assert out.comments[-2:] == ["# parse_status = failed", "# parse_error = timeout after 1 s"]

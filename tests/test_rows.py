@@ -12,7 +12,6 @@ from conftest import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.analysis import bracket_strings, read_parses
 from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree
 from parsebench.metrics.rows import (
@@ -23,6 +22,7 @@ from parsebench.metrics.rows import (
     rows_figures,
     warnings_for,
 )
+from parsebench.parses import bracket_strings, read_parses
 
 CASES = ("aaa", "aab", "aba", "abb", "abc")
 PATTERN = {"aaa": "AAA", "aab": "AAB", "aba": "ABA", "abb": "ABB", "abc": "ABC"}
@@ -223,7 +223,7 @@ def test_real_degradation_within_bounds_when_the_condition_holds(c: dict[str, in
 @given(st.lists(st.lists(st.sampled_from("abc"), min_size=1, max_size=6), min_size=1,
                 max_size=5))
 def test_identical_files_give_no_change(sentences: list[list[str]]) -> None:
-    from parsebench.analysis import Parse
+    from parsebench.parses import Parse
 
     parses = [Parse(forms=[f"w{i}" for i in range(len(s))], line=1, kind="rows", rows=s,
                     noise=[False] * len(s)) for s in sentences]

@@ -13,7 +13,6 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.analysis import iter_parses, read_parses
 from parsebench.errors import InputError
 from parsebench.formats.conllu import iter_conllu
 from parsebench.metrics import resample
@@ -22,6 +21,7 @@ from parsebench.metrics.registry import REGISTRY, sentence_stats
 from parsebench.metrics.robust_f1 import score_corpus
 from parsebench.metrics.scores import f1_of_counts
 from parsebench.metrics.wordalign import iter_alignments, read_alignments
+from parsebench.parses import iter_parses, read_parses
 
 LEARNER = FIXTURES / "learner.conllu"
 

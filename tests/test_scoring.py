@@ -59,7 +59,7 @@ timeout = 30
 '''))
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(exp, st, Executor("local", 1))
-    res = {(r[0], r[1]): r[5] for r in out.results if r[1] in ("evalb", "flat")}
+    res = {(r.parser, r.metric): r.value for r in out.results if r.metric in ("evalb", "flat")}
     assert set(res) == {(p, m) for p in ("earley", "earley-again") for m in ("evalb", "flat")}
     ev, fl = res[("earley", "evalb")], res[("earley", "flat")]
     assert ev == res[("earley-again", "evalb")]
@@ -68,7 +68,8 @@ timeout = 30
     # (PARSE-FAILED ...), whose one bracket matches nothing of the clean S
     rows = ev["stats"]["evalb"]
     assert len(rows) == 6 and ev["sentences"] == 6 and ev["replicates"] == 2
-    from parsebench.parsers.run import parse_sentences, read_input
+    from parsebench.parsers.run import parse_sentences
+    from parsebench.parses import read_input
 
     clean = parse_sentences(read_input(tmp_path / "in.txt"), "nltk-earley:english.cfg")
     trees = [t.outcome.tree for t in clean.timed]  # type: ignore[union-attr]

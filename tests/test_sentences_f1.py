@@ -12,11 +12,11 @@ from conftest import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.analysis import Parse, read_parses
 from parsebench.errors import InputError
 from parsebench.metrics.robust_f1 import score_corpus, score_pair
 from parsebench.metrics.sentences import relative_drop, score_sentences
 from parsebench.metrics.wordalign import edit_distance, read_alignments
+from parsebench.parses import Parse, read_parses
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

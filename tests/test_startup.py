@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from parsebench import analysis, cli
+from parsebench import cli, parses
 from parsebench.metrics import lin
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -26,10 +26,10 @@ def test_help_imports_no_metric_and_no_numpy() -> None:
     mods = imported("--help")
     assert "parsebench.errors" in mods  # (the cli itself runs as __main__)
     assert not {m for m in mods if m.startswith(("numpy", "parsebench.metrics",
-                                                 "parsebench.analysis", "parsebench.run.runner",
+                                                 "parsebench.parses", "parsebench.run.runner",
                                                  "parsebench.store"))}
 
 
 def test_the_help_names_the_fields_the_code_has() -> None:
     assert cli.BY_FIELDS == lin.BY_FIELDS
-    assert cli.PROJECTIONS == analysis.PROJECTIONS
+    assert cli.PROJECTIONS == parses.PROJECTIONS

@@ -202,9 +202,9 @@ def test_a_store_of_schema_2_is_migrated_to_the_same_results(store: Path,
     with Store(old) as st:
         got = [r for n, _ in st.experiments() for r in st.results(n)]
         assert st.statistics("tiny")  # moved to their table
-    key = lambda r: (r["parser"], r["metric"], r["projection"], r["level"])  # noqa: E731
+    key = lambda r: (r.parser, r.metric, r.projection, r.level)  # noqa: E731
     assert sorted(got, key=key) == sorted(want, key=key)
-    assert any("stats" in r["value"] for r in want if isinstance(r["value"], dict))
+    assert any("stats" in r.value for r in want if isinstance(r.value, dict))
     with contextlib.closing(sqlite3.connect(old)) as db:
         assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "3"
         assert not db.execute("SELECT count(*) FROM results WHERE metric IN "

@@ -93,7 +93,7 @@ def test_natural_typos_level_beside_artificial_at_the_same_rate(tmp_path: Path) 
     assert exp.corpus == [TYPOS, TYPOS] and exp.typos_only and exp.natural
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(exp, st, Executor("local", 1))
-    rows = {(r[1], r[3]): r[5] for r in out.results if r[1] == "rows"}
+    rows = {(r.metric, r.level): r.value for r in out.results if r.metric == "rows"}
     # two files read as one, the typo-free sentences dropped: 2 x (4 + 6) words, 6 typos
     rate = 6 / 20
     assert rows[("rows", "natural")]["error_level"] == pytest.approx(rate)
@@ -252,5 +252,5 @@ def test_natural_typos_with_a_calibration_sample(tmp_path: Path) -> None:
     exp.levels = [Level("rate", 0.2)]
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(exp, st, Executor("local", 1))
-    rows = {r[3]: r[5] for r in out.results if r[1] == "rows"}
+    rows = {r.level: r.value for r in out.results if r.metric == "rows"}
     assert "degr_calibrated" in rows["rate=0.2"] and "degr_calibrated" not in rows["natural"]

@@ -122,10 +122,10 @@ def test_letters_overlap_where_the_tests_do_not_separate() -> None:
 
 def test_the_summary_sentence_names_the_letters() -> None:
     from parsebench.report.summary import LAS, _ranked
+    from parsebench.scored import Scored
 
-    def result(parser: str, las: float) -> dict[str, object]:
-        return {"parser": parser, "projection": "deprel",
-                "value": {"las": {"f1": las}}}
+    def result(parser: str, las: float) -> Scored:
+        return Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}})
 
     rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
     t = [dict(x, method=LAS.method, level="clean", projection="deprel")

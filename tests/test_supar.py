@@ -11,7 +11,8 @@ from conftest import FIXTURES, needs, shared_path
 
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.parsers.base import Analysis, Failure
-from parsebench.parsers.run import blank, parse_sentences
+from parsebench.parsers.run import parse_sentences
+from parsebench.parses import blank
 
 MODEL = "models/en_ewt_biaffine/en_ewt_biaffine.pt"
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"

@@ -26,6 +26,7 @@ _WHERE = {
     "Treebank": "parsebench.treebank",
     "Result": "parsebench.results",
     "Figure": "parsebench.results",
+    "Scored": "parsebench.scored",
     "InputError": "parsebench.errors",
     "evaluate_deps": "parsebench.api.evaluation",
     "evaluate_brackets": "parsebench.api.evaluation",
@@ -47,7 +48,7 @@ _WHERE = {
 """Each public name and the module that defines it."""
 
 __all__ = [
-    "Figure", "InputError", "Result", "Treebank", "attack", "compare", "convert",
+    "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
     "invariance", "noise", "parse", "report", "robustness_f1", "robustness_rows",
     "robustness_sentences", "run",
@@ -72,6 +73,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
     from parsebench.errors import InputError
     from parsebench.noise.make import noise
     from parsebench.results import Figure, Result
+    from parsebench.scored import Scored
     from parsebench.treebank import Treebank
 
 

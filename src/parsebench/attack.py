@@ -24,6 +24,7 @@ average case is from the worst. Intervals are 95% percentile bootstraps over sen
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -41,12 +42,14 @@ from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.spelling import (
+    LAZY_FROM,
     Change,
     Corpus,
     Settings,
     _word_rng,
     apply_to_sentence,
     edits,
+    sampled_edits,
     unannotated,
 )
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
@@ -100,7 +103,11 @@ class Target:
 
 def candidate_edits(word: str, si: int, ti: int, kb: Keyboard, lexicon: Lexicon,
                     input_words: set[str], n: int, seed: int) -> list[tuple[str, str]]:
-    """Up to N distinct non-word edits of WORD (as ``noise`` makes them), a seeded sample."""
+    """Up to N distinct non-word edits of WORD (as ``noise`` makes them), a seeded sample.
+    A long word's are drawn one at a time (:func:`sampled_edits`), at most
+    :data:`DRAWS_A_CANDIDATE` draws a candidate: work linear in the word's length."""
+    if len(word) >= LAZY_FROM:
+        return _drawn_edits(word, si, ti, kb, lexicon, input_words, n, seed)
     seen: set[str] = set()
     all_edits = []
     for op, new in edits(word, kb):
@@ -112,6 +119,28 @@ def candidate_edits(word: str, si: int, ti: int, kb: Keyboard, lexicon: Lexicon,
     rng = _word_rng(seed, si, ti)
     rng.shuffle(all_edits)
     return all_edits[:n]
+
+
+DRAWS_A_CANDIDATE = 20
+"""Draws a long word's candidate may take (an edit that is a word, or one already drawn,
+is drawn again): a word of one letter repeated, whose deletions are all one string,
+stops there, where it drew every edit."""
+
+
+def _drawn_edits(word: str, si: int, ti: int, kb: Keyboard, lexicon: Lexicon,
+                 input_words: set[str], n: int, seed: int) -> list[tuple[str, str]]:
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    draws = sampled_edits(word, kb, _word_rng(seed, si, ti))
+    for op, new in itertools.islice(draws, DRAWS_A_CANDIDATE * n):
+        low = new.lower()
+        if new in seen or low in lexicon.words or low in input_words:
+            continue
+        seen.add(new)
+        out.append((op, new))
+        if len(out) == n:
+            break
+    return out
 
 
 def eligible_words(s: Sentence, min_length: int) -> list[int]:

@@ -15,24 +15,23 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.formats.conllu import write_conllu
-from parsebench.parsers.base import Timed
-from parsebench.parsers.run import to_tree
+from parsebench.parses import to_tree
 from parsebench.report.pages import DAMAGE
 from parsebench.report.tables import safe_name
 from parsebench.run.corpus import Parsed, Version, read_corpus
 from parsebench.run.experiment import Experiment
 from parsebench.run.versions import noise_versions
+from parsebench.scored import Scored
 from parsebench.store import Store, sentence_key
 
 
 def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
     with atomic_output(path) as fh:
         if parsed.kind == "tree":
-            fh.write("".join(to_tree(s, Timed(0, parsed.outcome(s)[0], 0.0)) + "\n"
+            fh.write("".join(to_tree(s, parsed.outcome(s)[0]) + "\n"
                              for s in v.sentences))
         else:
             write_conllu(parsed.sentences_of(v), fh)
@@ -53,7 +52,7 @@ def _write_edits(v: Version, path: Path) -> list[Path]:
     return [m2, al]
 
 
-def scores_csv(results: list[dict[str, Any]]) -> str:
+def scores_csv(experiment: str, results: list[Scored]) -> str:
     """Every stored per-sentence statistic: one row a result and sentence (replicates of
     a sentence summed, as the intervals resample them), its columns named; a breakdown's
     keyed rows as the statistic ``BREAKDOWN=KEY`` of their sentence."""
@@ -64,11 +63,11 @@ def scores_csv(results: list[dict[str, Any]]) -> str:
     w.writerow(["experiment", "parser", "metric", "projection", "level", "statistic",
                 "sentence", "column", "value"])
     for r in results:
-        st = r["value"].get("stats") if isinstance(r["value"], dict) else None
+        st = r.value.get("stats") if isinstance(r.value, dict) else None
         if not isinstance(st, dict):
             continue
         for key, rows in sorted(st.items()):
-            names = columns_of(r["metric"], key)
+            names = columns_of(r.metric, key)
             keyed = names[:1] == ["sentence"]
             for k, row in enumerate(rows, 1):
                 stat, cells, cols = key, row, names
@@ -76,8 +75,8 @@ def scores_csv(results: list[dict[str, Any]]) -> str:
                     k, stat, cells, cols = int(row[0]) + 1, f"{key}={row[1]}", row[2:], \
                         names[2:]
                 for j, x in enumerate(cells):
-                    w.writerow([r["experiment"], r["parser"], r["metric"], r["projection"],
-                                r["level"], stat, k, cols[j] if j < len(cols) else j,
+                    w.writerow([experiment, r.parser, r.metric, r.projection,
+                                r.level, stat, k, cols[j] if j < len(cols) else j,
                                 f"{x:g}"])
     return buf.getvalue()
 
@@ -110,9 +109,8 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
             exp = Experiment.from_config(info["config"])
             stats = {k: (str(v["parser_key"]), str(v["kind"]))
                      for k, v in ((info.get("stats") or {}).get("parsers") or {}).items()}
-            results = [{**r, "experiment": name} for r in store.results(name)
-                       if parser in (None, r["parser"])]
-            scores = scores_csv(results)
+            results = [r for r in store.results(name) if parser in (None, r.parser)]
+            scores = scores_csv(name, results)
             scores.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
         except DAMAGE as exc:
             raise InputError(f"the store's record of run {run} cannot be read "

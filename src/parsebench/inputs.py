@@ -10,13 +10,14 @@ in one command and fail in the next.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from parsebench.analysis import Parse
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.parses import Parse
 
 T = TypeVar("T", Parse, Sentence)
 
@@ -117,6 +118,24 @@ def refuse_unparsed(h: Holds) -> None:
         raise InputError(f"the output of `parsebench noise` ({h.noise:,} noisy words, no "
                          "annotation), not a parse: parse it first (`parsebench parse`)",
                          h.path, h.first_line)
+
+
+@contextlib.contextmanager
+def kind_first(sentences: Callable[[], Iterable[Parse | Sentence]], path: str
+               ) -> Iterator[None]:
+    """The kind of a file before its length or its text: an InputError inside (another
+    number of sentences, another text) becomes :func:`refuse_unparsed`'s when the file
+    SENTENCES reads again is the output of ``noise``, whose cause it is. The file is read
+    again only on that error: scoring costs nothing more."""
+    try:
+        yield
+    except InputError as exc:
+        try:
+            h = holds(sentences(), path)
+        except InputError:
+            raise exc from None
+        refuse_unparsed(h)
+        raise
 
 
 def missing(h: Holds, needs: Iterable[str]) -> list[str]:

@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.analysis import misc_value
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.proportions import METHOD as WILSON
@@ -44,6 +43,7 @@ from parsebench.metrics.proportions import wilson
 from parsebench.metrics.resample import sentence_interval
 from parsebench.noise.spelling import Change, apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
+from parsebench.parses import misc_value
 
 EDITS = ("propn", "num", "case", "adj")
 SHOWN = 5

@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from parsebench.errors import InputError
 from parsebench.parsers.base import Analysis, Failure, Outcome
+from parsebench.scored import Scored
 
 SCHEMA_VERSION = "3"
 """2: every stored value carries a checksum; 3: per-sentence statistics and the report's
@@ -413,12 +414,13 @@ class Store:
         return out
 
     def replace_results(self, run: int, experiment: str,
-                        results: Iterable[tuple[str, str, str, str, str, Any]]) -> None:
+                        results: Iterable[Scored]) -> None:
         """Write every result of EXPERIMENT at once: the old ones go in the same transaction.
         A result's per-sentence statistics (``stats`` in its value) go to the statistics
         table, the report's pages to theirs; :meth:`results` joins them again."""
         figures, stats, pages = [], [], []
-        for p, m, proj, lvl, sig, v in results:
+        for p, m, proj, lvl, sig, v in ((r.parser, r.metric, r.projection, r.level,
+                                         r.signature, r.value) for r in results):
             if m in PAGES:
                 t = json.dumps(v, ensure_ascii=False, allow_nan=False)
                 pages.append((experiment, p, m, proj, lvl, t, run, checksum(m, t)))
@@ -456,7 +458,7 @@ class Store:
             out.setdefault((p, m, proj, lvl), {})[name] = json.loads(rows)
         return out
 
-    def results(self, experiment: str) -> Iterator[dict[str, Any]]:
+    def results(self, experiment: str) -> Iterator[Scored]:
         """The results of EXPERIMENT, each figure with its statistics (``stats``), then the
         report's pages; one that does not match its checksum is an error: a damaged figure
         is never reported."""
@@ -472,8 +474,7 @@ class Store:
             got = stats.get((p, m, proj, lvl))
             if got is not None and isinstance(value, dict):
                 value["stats"] = got
-            yield {"parser": p, "metric": m, "projection": proj, "level": lvl,
-                   "signature": sig, "value": value}
+            yield Scored(p, m, proj, lvl, sig, value)
         for p, kind, proj, lvl, v, c in self.db.execute(
                 "SELECT parser, kind, projection, level, value, checksum FROM pages WHERE "
                 "experiment=? ORDER BY rowid", (experiment,)):
@@ -481,8 +482,7 @@ class Store:
                 raise InputError(f"the report's {kind} of experiment {experiment!r} ({p}) "
                                  "were damaged in the store; run the experiment again",
                                  self.path)
-            yield {"parser": p, "metric": kind, "projection": proj, "level": lvl,
-                   "signature": "", "value": json.loads(v)}
+            yield Scored(p, kind, proj, lvl, "", json.loads(v))
 
 
 def _statistics_rows(experiment: str, parser: str, metric: str, projection: str, level: str,

@@ -44,7 +44,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     ANDed); BY a breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file
     to write; HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
     Both inputs are read a sentence at a time: memory stays flat in their size."""
-    from parsebench.inputs import Holds, refuse_unparsed
+    from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
     from parsebench.metrics.deps import SentenceCounts
     from parsebench.metrics.deps import evaluate_deps as score
@@ -80,11 +80,14 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                 rows.write(sentence_tsv_row(next(number), c))
 
         held = Holds(system_name)
-        got = score(_dep_sentences(gold, table, conversion),
-                    held.watching(_dep_sentences(system, table, conversion)),
-                    select=selections, by=by, labels=label_map, gold_path=gold_name,
-                    system_path=system_name, per_sentence=False, punct=punct,
-                    confusion=confusion, each=each)
+        # noise output of another length is told to be parsed first, not that its
+        # text differs
+        with kind_first(lambda: _dep_sentences(system, table, conversion), system_name):
+            got = score(_dep_sentences(gold, table, conversion),
+                        held.watching(_dep_sentences(system, table, conversion)),
+                        select=selections, by=by, labels=label_map, gold_path=gold_name,
+                        system_path=system_name, per_sentence=False, punct=punct,
+                        confusion=confusion, each=each)
         refuse_unparsed(held)  # before the per-sentence file is kept
         if per_sentence is not None:
             header = sentence_tsv_header()
@@ -100,9 +103,11 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     sig = signature(method="lin-deps",
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
-                    punct=None if punct else "excluded",
+                    punct=punct,
                     **({"head_rules": table.name} if table is not None else {}))
-    warnings = (conversion.warnings() if conversion is not None else []) + got.warnings
+    # the system's failed parses are the scorer's to count: one warning a cause
+    warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
+        + got.warnings
     return result("eval deps", {**got.as_dict(), "signature": sig},
                   lambda: deps_table(got, gold_name, system_name, sig, bool(selections)),
                   warnings)

@@ -8,11 +8,11 @@ import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.progress import Progress
 from parsebench.results import Result
+from parsebench.scored import Scored
 
 PathLike = str | os.PathLike[str]
 
@@ -20,10 +20,11 @@ PathLike = str | os.PathLike[str]
 @dataclass(frozen=True)
 class RunResult(Result):
     """``run``'s result: ``str(r)`` is what the command prints at the end; ``.results``
-    every figure the run holds, as (parser, method, projection, level, signature,
-    value) rows; ``.store`` and ``.report`` where they are."""
+    every figure the run holds (:class:`parsebench.scored.Scored`: ``r.parser``,
+    ``r.metric``, ``r.level``, ``r.value``...); ``.store`` and ``.report`` where they
+    are."""
 
-    results: list[Any] = field(default_factory=list, repr=False)
+    results: list[Scored] = field(default_factory=list, repr=False)
 
 
 def run(experiment: PathLike, *, store: PathLike | None = None,
@@ -87,9 +88,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
             "report": {k: str(v) for k, v in files.items()},
             "parsed": info["parsed"], "cached": info["cached"],
             "wall_seconds": outcome.stats["wall_seconds"],
-            "results": [{"parser": p, "method": m, "projection": proj, "level": level,
-                         "signature": sig, "value": v}
-                        for p, m, proj, level, sig, v in outcome.results]}
+            "results": [r.to_dict() for r in outcome.results]}
     return RunResult("run", data, lambda: text, tuple(warnings), outcome.results)
 
 

@@ -22,7 +22,7 @@ PathLike = str | os.PathLike[str]
 
 
 def _sentences(corpus: PathLike | Treebank) -> list[Any]:
-    from parsebench.parsers.run import read_input
+    from parsebench.parses import read_input
 
     corpus = as_treebank(corpus)
     return list(corpus) if isinstance(corpus, Treebank) else read_input(corpus)
@@ -38,18 +38,19 @@ class ParseResult(Result):
 
     @property
     def treebank(self) -> Treebank:
-        from parsebench.parsers.run import to_conllu
+        from parsebench.parses import to_conllu
 
         r = self.run
-        return Treebank([to_conllu(s, t, r.kind) for s, t in
+        return Treebank([to_conllu(s, t.outcome) for s, t in
                          zip(r.sentences, r.timed, strict=True)], "<parsed>")
 
     @property
     def trees(self) -> list[str]:
         """One bracketed tree a sentence (a failed parse is the flat PARSE-FAILED tree)."""
-        from parsebench.parsers.run import to_tree
+        from parsebench.parses import to_tree
 
-        return [to_tree(s, t) for s, t in zip(self.run.sentences, self.run.timed, strict=True)]
+        return [to_tree(s, t.outcome)
+                for s, t in zip(self.run.sentences, self.run.timed, strict=True)]
 
     def write(self, path: PathLike) -> None:
         from parsebench.errors import check_output

@@ -33,7 +33,7 @@ def _parses(corpus: PathLike | Treebank, needs: tuple[str, ...] = (), method: st
 
 
 def _read(corpus: PathLike | Treebank | None) -> Any:
-    from parsebench.analysis import from_sentence, read_parses
+    from parsebench.parses import from_sentence, read_parses
 
     if corpus is None:
         return None
@@ -52,9 +52,9 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
     """Bigert et al.'s degradation bounds and estimates, row by row, with and without
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval."""
-    from parsebench.analysis import PROJECTIONS, default_projection
     from parsebench.metrics import calibration
     from parsebench.metrics.rows import calibration_sample, rows_report
+    from parsebench.parses import PROJECTIONS, default_projection
     from parsebench.report.terminal import rows_table
 
     if accuracy is not None and not 0 < accuracy <= 1:
@@ -118,10 +118,10 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     """Hashemi & Hwa's robustness F1 of the UNGRAMMATICAL sentences' parses against their
     corrections' (``robustness f1``), error-related dependencies excluded. ALIGNMENT: a
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
-    from parsebench.analysis import from_sentence, iter_parses
-    from parsebench.inputs import Holds, na_cause, refuse_unparsed
+    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
     from parsebench.metrics.robust_f1 import score_corpus
     from parsebench.metrics.wordalign import iter_alignments
+    from parsebench.parses import from_sentence, iter_parses
     from parsebench.report.terminal import f1_table
 
     def parses(x: PathLike | Treebank) -> Iterable[Any]:
@@ -137,18 +137,21 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     g: Iterable[Any] = held[0].counting(parses(grammatical))
     u: Iterable[Any] = held[1].counting(parses(ungrammatical))
     aligns: Any
-    if alignment == "errant":  # ERRANT aligns whole lists of pairs
-        g, u = list(g), list(u)
-        source, aligns = "errant", _errant_alignments(u, g, errant_pipeline,
-                                                      progress or quiet())
-    elif alignment is not None:
-        source, aligns = iter_alignments(alignment)
-    else:
-        source, aligns = "edit-distance", None
-    got = score_corpus(g, u, aligns, name_of(grammatical), name_of(ungrammatical),
-                       str(alignment or ""), labeled, punct, not exclude_root,
-                       parses(gold) if gold is not None else None,
-                       name_of(gold) if gold is not None else "")
+    # the kind of each file before its length: noise output is told to be parsed first
+    with kind_first(lambda: parses(grammatical), name_of(grammatical)), \
+            kind_first(lambda: parses(ungrammatical), name_of(ungrammatical)):
+        if alignment == "errant":  # ERRANT aligns whole lists of pairs
+            g, u = list(g), list(u)
+            source, aligns = "errant", _errant_alignments(u, g, errant_pipeline,
+                                                          progress or quiet())
+        elif alignment is not None:
+            source, aligns = iter_alignments(alignment)
+        else:
+            source, aligns = "edit-distance", None
+        got = score_corpus(g, u, aligns, name_of(grammatical), name_of(ungrammatical),
+                           str(alignment or ""), labeled, punct, not exclude_root,
+                           parses(gold) if gold is not None else None,
+                           name_of(gold) if gold is not None else "")
     for h in held:
         refuse_unparsed(h)
     # both parses need dependencies: with one side's missing, recall would read 0

@@ -158,6 +158,9 @@ class Tree:
 
 OPEN, WORD, CLOSE = 0, 1, 2
 
+FAILED_TREE = "PARSE-FAILED"
+"""Root label of the flat tree written for a sentence the parser failed on."""
+
 _ESCAPES = (("(", "-LRB-"), (")", "-RRB-"))
 """The Penn Treebank's names for the brackets that would end a word's node."""
 

@@ -13,6 +13,11 @@ leave empty, and a label's function tags and indices (``NP-SBJ-1``, ``NP=2``) ar
 stripped for the rule look-up; the tags still decide the DEPREL (``SBJ`` gives
 ``subj``, ``TMP`` gives ``mod``...). A label the table has no rule for takes the
 table's default (the leftmost or rightmost child) and is counted, never an error.
+
+A parser's failed parse, the flat ``(PARSE-FAILED (X w1) ...)`` that ``parse`` writes, is
+no constituent: it converts to a sentence without heads marked ``# parse_status =
+failed``, as ``parse`` writes a failed dependency parse, so a scorer counts it as a
+failure rather than scoring the default heads of an unknown label.
 """
 
 from __future__ import annotations
@@ -26,8 +31,15 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from parsebench.errors import InputError, read_lines
-from parsebench.formats.brackets import OPEN, WORD, Tree, parse_tree, read_tree_texts
-from parsebench.formats.conllu import Sentence
+from parsebench.formats.brackets import (
+    FAILED_TREE,
+    OPEN,
+    WORD,
+    Tree,
+    parse_tree,
+    read_tree_texts,
+)
+from parsebench.formats.conllu import NO_HEAD, Sentence
 
 Direction = Literal["left", "right", "leftdis", "rightdis"]
 DIRECTIONS: tuple[Direction, ...] = ("left", "right", "leftdis", "rightdis")
@@ -240,6 +252,9 @@ class _Node:
     """The lexical head's word index."""
     flat: bool = False
     """Several words under one tag: the last one heads."""
+    first: int = -1
+    last: int = -1
+    """The span's first and last word (for the trace)."""
 
 
 @dataclass
@@ -248,15 +263,21 @@ class Conversion:
 
     unknown: Counter[str] = field(default_factory=Counter)
     sentences: int = 0
+    failed: Counter[str] = field(default_factory=Counter)
+    """Failed parses (PARSE-FAILED trees) a file."""
 
-    def warnings(self) -> list[str]:
+    def warnings(self, but: str | None = None) -> list[str]:
+        """What to tell the user; the failures of file BUT are left to its scorer."""
+        out = [f"{path}: {n} failed parse{'s' if n != 1 else ''} ({FAILED_TREE} trees): "
+               "written without heads, marked '# parse_status = failed'"
+               for path, n in self.failed.items() if path != but]
         if not self.unknown:
-            return []
+            return out
         labels = ", ".join(f"{k or '(unlabeled)'} {v}" for k, v in
                            sorted(self.unknown.items(), key=lambda kv: (-kv[1], kv[0])))
         total = sum(self.unknown.values())
-        return [f"{total} constituent{'s' if total != 1 else ''} had a label the head "
-                f"table has no rule for and took the default head: {labels}"]
+        return [*out, f"{total} constituent{'s' if total != 1 else ''} had a label the "
+                f"head table has no rule for and took the default head: {labels}"]
 
 
 def _build(tree: Tree, forms: list[str], tags: list[str], path: str, line: int
@@ -306,7 +327,9 @@ def _strip_root(tree: Tree) -> Tree:
 
 
 def _deprel(parent: _Node, head_child: int, i: int, kids: Sequence[_Node],
-            xpos: str) -> str:
+            xpos: str, coordinated: bool) -> str:
+    """The relation of child I to the head child; COORDINATED: some child is CC or CONJP
+    (looked at once a constituent: a child at a time made 20,000 children take 67 s)."""
     dep = kids[i]
     if xpos in PUNCT_TAGS:
         return "punct"
@@ -319,7 +342,7 @@ def _deprel(parent: _Node, head_child: int, i: int, kids: Sequence[_Node],
     if dep.base in ("CC", "CONJP"):
         return "cc"
     head = kids[head_child]
-    if any(k.base in ("CC", "CONJP") for k in kids) and dep.base == head.base:
+    if coordinated and dep.base == head.base:
         return "conj"
     right = i > head_child
     if parent.base in CLAUSES and dep.base == "NP" and not right:
@@ -345,20 +368,27 @@ def convert_tree(tree: Tree, table: HeadTable, conversion: Conversion | None = N
     constituent: its span, label and the rule that chose its head."""
     forms: list[str] = []
     tags: list[str] = []
-    root = _build(_strip_root(tree), forms, tags, path, line)
+    top = _strip_root(tree)
+    root = _build(top, forms, tags, path, line)
     if root is None:
         return None
     n = len(forms)
-    heads = [0] * n
-    deprels = ["root"] * n
     conv = conversion if conversion is not None else Conversion()
     conv.sentences += 1
+    if top.label == FAILED_TREE:
+        conv.failed[path] += 1
+        if trace is not None:
+            trace.append(f"{sent_id or ''}\t1-{n}\t{FAILED_TREE}\t-\t-\t-\t"
+                         "the parser failed: no heads")
+        return _failed(forms, line, sent_id)
+    heads = [0] * n
+    deprels = ["root"] * n
     # post-order without recursion: treebank trees can be deep
     stack: list[tuple[_Node, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         if node.word >= 0:
-            node.head = node.word
+            node.head = node.first = node.last = node.word
             continue
         if not done:
             stack.append((node, True))
@@ -375,12 +405,16 @@ def convert_tree(tree: Tree, table: HeadTable, conversion: Conversion | None = N
         if not known:
             conv.unknown[node.base] += 1
         node.head = kids[h].head
+        coordinated = any(k.base in ("CC", "CONJP") for k in kids)
         for i, k in enumerate(kids):
             if i != h:
                 heads[k.head] = node.head + 1
-                deprels[k.head] = _deprel(node, h, i, kids, tags[k.head])
+                deprels[k.head] = _deprel(node, h, i, kids, tags[k.head], coordinated)
         if trace is not None:
-            first, last = _span(node)
+            # a constituent's span from its first and last child's, bottom-up: walking
+            # down to its words made a tree 20,000 levels deep take 71.6 s
+            node.first, node.last = kids[0].first, kids[-1].last
+            first, last = node.first, node.last
             trace.append(f"{sent_id or ''}\t{first + 1}-{last + 1}\t{node.label or '-'}\t"
                          f"{' '.join(labels)}\t{h + 1}\t{forms[node.head]}\t{why}")
     heads[root.head] = 0
@@ -398,13 +432,18 @@ def convert_tree(tree: Tree, table: HeadTable, conversion: Conversion | None = N
     return sent
 
 
-def _span(node: _Node) -> tuple[int, int]:
-    first = last = node
-    while first.children:
-        first = first.children[0]
-    while last.children:
-        last = last.children[-1]
-    return first.word, last.word
+def _failed(forms: list[str], line: int, sent_id: str | None) -> Sentence:
+    """A failed parse's words, with no head, tag or relation, marked as ``parse`` marks
+    a dependency parser's failure."""
+    n = len(forms)
+    sent = Sentence(
+        forms=forms, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
+        heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n, misc=["_"] * n, line=line)
+    if sent_id is not None:
+        sent.comments.append(f"# sent_id = {sent_id}")
+    sent.comments += [f"# text = {' '.join(forms)}", "# parse_status = failed",
+                      f"# parse_error = the parser's output is the {FAILED_TREE} tree"]
+    return sent
 
 
 TRACE_HEADER = "sentence\twords\tlabel\tchildren\thead_child\thead_word\trule\n"

@@ -72,6 +72,8 @@ class DepsResult:
     replicates: int = 1
     """The gold was scored against R noisy versions in a row: per-sentence statistics are
     pooled over them (:func:`parsebench.metrics.resample.pool_replicates`)."""
+    failed: int = 0
+    """System sentences the parser failed on: scored, every attachment in them wrong."""
 
     def group_intervals(self, breakdown: str) -> dict[str, list[float] | None]:
         """95% intervals over sentences of each group's labeled F1 (Lin's F1 of the arcs
@@ -127,7 +129,7 @@ class DepsResult:
                       "matched": c.correct, "sentences": c.gold}
         out.update(unlabeled=t.unlabeled.as_dict(), labeled=t.labeled.as_dict(),
                    gold_sentences=self.sentences, gold_words=t.words.gold,
-                   warnings=self.warnings)
+                   failed=self.failed, warnings=self.warnings)
         for key in self.absent:
             if key in ("ucm", "lcm"):
                 continue
@@ -244,6 +246,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     if fast is not None:
         fast.flush(total)
     warnings = chunks.notes + check.warnings(system_path)
+    if check.failed:  # a failed parse is a parse without heads: its attachments count wrong
+        system_has.add("heads")
     heads = "heads" in system_has
     absent = absent_metrics(system_has, gold_has) if sentences else frozenset()
     for path, has in ((gold_path, gold_has), (system_path, system_has)):
@@ -267,7 +271,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         if scheme:
             warnings.append(scheme)
     return DepsResult(total, sentences, kept, breakdowns.get(by) if by else None, by, warnings,
-                      absent, pairs, punct, breakdowns)
+                      absent, pairs, punct, breakdowns, failed=check.failed)
 
 
 class _Chunks:
@@ -356,7 +360,7 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
     import numpy as np
 
     from parsebench.formats.conllu import iter_conllu
-    from parsebench.inputs import Holds, na_cause, refuse_unparsed
+    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
 
     held = Holds(str(system))
     flat = array("d")
@@ -368,10 +372,11 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
         def row(c: SentenceCounts) -> None:
             x = getattr(c, metric.name.removeprefix("lin-"))
             flat.extend((x.key, x.answer, x.key_found, x.answer_found))
-    res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
-                        held.counting(iter_conllu(system)),
-                        gold_path=str(gold), system_path=str(system),
-                        per_sentence=False, each=row)
+    with kind_first(lambda: iter_conllu(system), str(system)):
+        res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
+                            held.counting(iter_conllu(system)),
+                            gold_path=str(gold), system_path=str(system),
+                            per_sentence=False, each=row)
     refuse_unparsed(held)
     if warnings is not None:
         warnings += [w for w in res.warnings if "every attachment score is n/a" not in w]

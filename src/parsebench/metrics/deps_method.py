@@ -238,7 +238,9 @@ METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 section_title="accuracy against the gold key",
                 anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
                 default=DepsSettings(),
-                record=lambda st: st.on and list(st.by), columns={
+                record=lambda st: st.on and list(st.by),
+                restore=lambda v: DepsSettings(True, tuple(v)) if v else DepsSettings(False),
+                columns={
                     **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
                     **dict.fromkeys(("unlabeled", "labeled"),
                                     ("key", "answer", "key matched", "answer matched")),

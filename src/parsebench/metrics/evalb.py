@@ -24,10 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parsebench.analysis import Parse, tree_text
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.metrics.evalb_params import EvalbParams
 from parsebench.metrics.pairs import PairMethod
+from parsebench.parses import Parse, tree_text
 
 if TYPE_CHECKING:
     from parsebench.metrics._evalb_fast import Scorer

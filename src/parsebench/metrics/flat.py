@@ -22,11 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.analysis import Parse
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.brackets import OPEN, WORD, Tree, TreeText, parse_tree
 from parsebench.metrics.counts import Additive
 from parsebench.metrics.pairs import PairMethod
+from parsebench.parses import Parse
 
 NONE_TAG = "-NONE-"
 

@@ -42,5 +42,7 @@ def _settings(value: Any, where: Any) -> FlatSettings:
 
 METHOD = as_method(flat.CLEAN_KEY, SCORES, settings=_settings, default=FlatSettings(),
                    record=lambda st: str(st.rules) if st.rules else st.on,
+                   restore=lambda v: FlatSettings(True, Path(v)) if isinstance(v, str)
+                   else FlatSettings(bool(v)),
                    sections=("parsebench.report.sections:brackets_section",),
                    section_title="brackets under noise", anchor=lambda r: "brackets")

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsebench.analysis import Parse
 from parsebench.metrics.wordalign import Alignment
+from parsebench.parses import Parse
+from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # annotations only: the commands that score no run start without NumPy
     import numpy as np
@@ -178,12 +179,15 @@ class Method:
     """Its settings in an experiment built in code, with no ``[metrics]`` table."""
     record: Callable[[Any], Any] | None = None
     """Its settings as a run's record keeps them (JSON); None: as they are."""
+    restore: Callable[[Any], Any] | None = None
+    """The inverse of :attr:`record`: its settings from a run's record (already checked
+    when the experiment was read, its paths resolved); None: as they are."""
     sections: tuple[str, ...] = ()
     """Its report sections, as ``module:function`` (function(results) -> a Section or
     None); named, not imported, so that the metrics never import the report."""
     section_title: str = ""
     """What the report's summary calls its section when it links there."""
-    anchor: Callable[[dict[str, Any]], str] | None = None
+    anchor: Callable[[Scored], str] | None = None
     """A result -> the id of the report table that shows it (the summary's links)."""
     headline: Callable[[dict[str, Any]], str] | None = None
     """A result's value -> its line in the terminal's end-of-run table."""

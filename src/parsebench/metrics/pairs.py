@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parsebench.analysis import Parse
 from parsebench.metrics.method import (
     LevelStats,
     Method,
@@ -19,6 +18,7 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
+from parsebench.parses import Parse
 
 if TYPE_CHECKING:  # annotations only: eval deps, brackets and flat start without NumPy
     import numpy as np

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from parsebench.analysis import Parse, arcs
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.counts import Additive, f_measure
@@ -35,6 +34,7 @@ from parsebench.metrics.method import (
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scores import f1_of_shared, share
 from parsebench.metrics.wordalign import Alignment, edit_distance, m2_words, unaligned_runs
+from parsebench.parses import Parse, arcs
 from parsebench.present import percent
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from parsebench.analysis import Parse, carries, misspelled_rows, project
 from parsebench.errors import InputError
 from parsebench.inputs import same_words
 from parsebench.metrics.method import (
@@ -26,6 +25,7 @@ from parsebench.metrics.method import (
 from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scheme import scheme_warning
 from parsebench.metrics.scores import loss, share
+from parsebench.parses import Parse, carries, misspelled_rows, project
 
 Number = float | Fraction
 DISTANCES = ("0", "1", "2", "3+", "none")

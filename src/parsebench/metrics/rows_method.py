@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from parsebench.analysis import Parse, carries
 from parsebench.metrics.method import (
     LevelStats,
     Method,
@@ -28,13 +27,14 @@ from parsebench.metrics.rows import (
     report_of,
     sentence_stats,
 )
+from parsebench.parses import Parse, carries
 from parsebench.present import anchor, percent
 
 
 def _variants(ctx: Any) -> list[Variant]:
     """Bigert et al.'s rows, projection by projection: each level's replicates compared
     with the clean parse (and the gold), their figures a mean over the replicates."""
-    from parsebench.analysis import default_projection, from_sentence
+    from parsebench.parses import default_projection, from_sentence
 
     if not (ctx.exp.setting("rows") and ctx.levels):
         return []
@@ -122,7 +122,7 @@ def _fits(projection: str, kind: str) -> bool:
 def _settings(value: Any, where: Any) -> list[str]:
     """``rows = true`` (the parser's default projection), ``false``, or a list of
     projections."""
-    from parsebench.analysis import PROJECTIONS
+    from parsebench.parses import PROJECTIONS
 
     if value is True:
         return ["default"]
@@ -150,7 +150,7 @@ def _headline(v: dict[str, Any]) -> str:
 METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
                 sections=("parsebench.report.sections:rows_section",),
                 section_title="Bigert et al.'s degradation",
-                anchor=lambda r: anchor("rows", r["parser"], r["projection"]),
+                anchor=lambda r: anchor("rows", r.parser, r.projection),
                 headline=_headline, settings=_settings, default=[], columns={
     "differs": ("rows", "changed rows"),
     "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),

@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.analysis import Parse, misspelled_rows, structure
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.inputs import same_words
@@ -31,6 +30,7 @@ from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.robust_f1 import check_alignment, score_pair
 from parsebench.metrics.scores import share
 from parsebench.metrics.wordalign import Alignment, unaligned_runs
+from parsebench.parses import Parse, misspelled_rows, structure
 from parsebench.present import percent
 
 

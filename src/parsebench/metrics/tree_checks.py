@@ -2,6 +2,11 @@
 one root, or a cycle is scored all the same, with a warning that counts such sentences and
 names the first (the CoNLL 2018 script rejects the file instead).
 
+One warning a cause: a sentence the parser failed on (``# parse_status = failed``, or
+the PARSE-FAILED tree converted) is counted as a failure, not as a fragment, and a file
+without a single head (a tagger's output, which the scorer names itself) gets no
+fragment warning at all.
+
 The look at one sentence is :func:`faults`; where the accelerator of eval deps was
 built (:mod:`parsebench.metrics.deps_counts`) its ``tree_faults`` does it in C.
 """
@@ -32,11 +37,26 @@ class TreeCheck:
     def __init__(self) -> None:
         self.fragments = self.multi_root = self.cycles = 0
         self.first: int | None = None
+        self.failed = 0
+        """Sentences the parser failed on: no heads, and counted as failures."""
+        self.first_failed: int | None = None
+        self.headed = False
+        """Whether some sentence (not failed) has a head: else the file has none at all."""
 
     def add(self, s: Sentence) -> None:
         got = _tree_faults(s.heads) if _tree_faults is not None else -1
         if got < 0:  # not a list of ints: looked at here
             got = faults(s.heads)
+        if got & FRAGMENT:  # only here the comments are read: the common case costs nothing
+            if is_failed(s):
+                self.failed += 1
+                if self.first_failed is None:
+                    self.first_failed = s.line
+                return
+            if s.heads.count(NO_HEAD) < len(s.heads):
+                self.headed = True
+        elif s.heads:
+            self.headed = True
         if got:
             self.fragments += (got & FRAGMENT) != 0
             self.multi_root += (got & MULTI_ROOT) != 0
@@ -46,6 +66,11 @@ class TreeCheck:
 
     def warnings(self, path: str) -> list[str]:
         out = []
+        if self.failed:
+            out.append(f"{path}: {self.failed} sentence(s) the parser failed on (first at "
+                       f"line {self.first_failed}): counted as failures, with no attachment")
+        if self.fragments and not self.headed:
+            return out  # no head anywhere: the scorer says so (a tagger's output?)
         if self.fragments:
             out.append(f"{path}: {self.fragments} sentence(s) have words without a head "
                        "(fragments)")
@@ -56,6 +81,12 @@ class TreeCheck:
         if out and self.first is not None:
             out.append(f"{path}:{self.first}: first such sentence")
         return out
+
+
+def is_failed(s: Sentence) -> bool:
+    """Whether S is marked as a sentence the parser failed on."""
+    status = s.comment_value("parse_status")
+    return status is not None and status.strip() == "failed"
 
 
 def tree_warnings(sentences: Iterable[Sentence], path: str) -> list[str]:

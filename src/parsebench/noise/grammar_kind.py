@@ -257,9 +257,10 @@ class Erred:
 
 def _tagged(path: Path, tagger: str, progress: Progress) -> list[Sentence]:
     """The text at PATH with the UPOS, features and heads of TAGGER (a parser spec)."""
-    from parsebench.parsers.run import parse_sentences, read_input, to_conllu
+    from parsebench.parsers.run import parse_sentences
+    from parsebench.parses import read_input, to_conllu
 
     plain = read_input(path)
     progress.stage("tagging", len(plain))
     run = parse_sentences(plain, tagger, progress=lambda _t: progress.advance())
-    return [to_conllu(s, t, run.kind) for s, t in zip(plain, run.timed, strict=True)]
+    return [to_conllu(s, t.outcome) for s, t in zip(plain, run.timed, strict=True)]

@@ -246,6 +246,22 @@ class Report:
         return "\n".join(lines)
 
 
+def sampled_edits(word: str, kb: Keyboard, rng: random.Random) -> Iterator[tuple[str, str]]:
+    """Every one-edit misspelling of WORD as (operation, new form), as :func:`edits` lists
+    them, but in a seeded random order and made only when drawn: a sample of a few costs
+    a few times the word's length, where listing them all first costs its square (a
+    9,000-letter word's took 845 MB)."""
+    lazy = [_LazyEdits(op, word, kb.neighbours) for op in OPERATIONS]
+    cum = list(accumulate((len(x) for x in lazy), initial=0))
+    moved: dict[int, int] = {}
+    for left in range(cum[-1], 0, -1):  # a lazy Fisher-Yates over all the edits' numbers
+        k = int(rng.random() * left)
+        idx = moved.get(k, k)
+        moved[k] = moved.pop(left - 1, left - 1)
+        o = bisect_right(cum, idx) - 1
+        yield OPERATIONS[o], lazy[o]._make(idx - cum[o])
+
+
 def operation_mix(realised: Mapping[str, int], weights: Mapping[str, float]) -> str:
     """``sub 321 (25.6%), ins 614 (48.9%), ...; asked sub 25.0%, ins 25.0%, ...``."""
     n = sum(realised.values())

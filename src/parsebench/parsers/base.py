@@ -94,6 +94,12 @@ class Adapter(ABC):
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         """One outcome per item, in order."""
 
+    @classmethod
+    def check_input(cls, arg: str | None, items: Sequence[Item]) -> None:
+        """Refuse, before any worker starts, an input this parser cannot answer (parses
+        read from a file made from another text); by default every input is answerable."""
+        return
+
     def identity(self) -> dict[str, str]:
         """What decides the output: adapter, versions, model checksum, options. By default
         what :meth:`spec_identity` gives, so an adapter that knows its identity from the

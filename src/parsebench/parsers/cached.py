@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.analysis import FAILED
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.parsers.base import Analysis, Item
+from parsebench.parses import FAILED
 
 
 @dataclass(frozen=True, slots=True)

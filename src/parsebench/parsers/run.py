@@ -18,88 +18,21 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from parsebench.analysis import FAILED_TREE, link_strings
-from parsebench.errors import InputError, atomic_output, read_lines
+from parsebench.errors import InputError, atomic_output
 from parsebench.formats.conllu import (
-    NO_HEAD,
     Sentence,
-    looks_like_conllu,
-    parse_conllu,
     write_conllu,
 )
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
 from parsebench.parsers.pool import Pool, check_options
-
-
-def blank(words: list[str], comments: list[str], line: int = 0) -> Sentence:
-    """A sentence of WORDS with every other column ``_`` (no analysis yet)."""
-    n = len(words)
-    return Sentence(forms=list(words), lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
-                    feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
-                    misc=["_"] * n, comments=comments, line=line)
-
-
-def read_input(path: str | os.PathLike[str]) -> list[Sentence]:
-    """Sentences of a CoNLL-U file, or of a text file (one a line, words split on spaces)."""
-    lines = read_lines(path)
-    if looks_like_conllu(path, lines):
-        return parse_conllu(lines, str(path))
-    out = []
-    for n, line in enumerate(lines, 1):
-        words = line.split()
-        if not words:
-            continue
-        out.append(blank(words, [f"# text = {line.strip()}"], n))
-    return out
+from parsebench.parses import to_conllu, to_tree
 
 
 def items_of(sentences: Sequence[Sentence]) -> list[Item]:
     return [Item(k, s.forms, s.text) for k, s in enumerate(sentences)]
-
-
-def _without_links(misc: str) -> str:
-    parts = [p for p in misc.split("|") if p != "_" and not p.startswith("Links=")]
-    return "|".join(parts) or "_"
-
-
-def to_conllu(s: Sentence, t: Timed, kind: str) -> Sentence:
-    """S with the parser's columns (or the failure marks), its comments and noise kept."""
-    comments = [c for c in s.comments if not c.startswith(("# parse_status", "# parse_error"))]
-    o = t.outcome
-    if isinstance(o, Analysis) and o.forms is not None and o.forms != s.forms:
-        n = len(o.forms)  # the parser tokenized raw text itself: its own words
-        base = blank(o.forms, comments, s.line)
-        base.multiword = [(a, b, [f"{a + 1}-{b + 1}", form, *["_"] * 8])
-                          for a, b, form in o.tokens or ()]
-    else:
-        n = len(s.forms)
-        base = replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
-                       heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
-                       misc=[_without_links(m) for m in s.misc], comments=comments)
-    if not isinstance(o, Analysis):
-        base.comments = [*comments, "# parse_status = failed",
-                         f"# parse_error = {o.reason.replace(chr(10), ' ')}"]
-        return base
-    for col in ("heads", "deprels", "upos", "xpos", "lemmas", "feats"):
-        val = getattr(o, col)
-        if val is not None:
-            setattr(base, col, list(val))
-    if o.links is not None:
-        for k, val in enumerate(link_strings(o.links, n)):
-            if val:
-                rec = "Links=" + val
-                base.misc[k] = rec if base.misc[k] == "_" else base.misc[k] + "|" + rec
-    return base
-
-
-def to_tree(s: Sentence, t: Timed) -> str:
-    o = t.outcome
-    if isinstance(o, Analysis) and o.tree is not None:
-        return o.tree
-    return f"({FAILED_TREE} " + " ".join(f"(X {w})" for w in s.forms) + ")"
 
 
 @dataclass
@@ -142,9 +75,12 @@ def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
     check_options(workers, timeout, batch_size)
     if tokenize and not adapter_class(spec)[0].raw_text:
         raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
+    items = items_of(sentences)
+    cls, arg = adapter_class(spec)
+    cls.check_input(arg, items)
     t0 = time.perf_counter()
     with Pool(spec, workers, timeout, batch_size, tokenize) as pool:
-        timed = pool.parse(items_of(sentences), progress)
+        timed = pool.parse(items, progress)
         return ParseRun(sentences, timed, pool.kind, pool.identity, time.perf_counter() - t0,
                         pool.restarts)
 
@@ -152,10 +88,10 @@ def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
 def write_run(run: ParseRun, output: str | os.PathLike[str]) -> None:
     with atomic_output(output) as fh:
         if run.kind == "tree":
-            fh.write("".join(to_tree(s, t) + "\n"
+            fh.write("".join(to_tree(s, t.outcome) + "\n"
                              for s, t in zip(run.sentences, run.timed, strict=True)))
         else:
-            write_conllu([to_conllu(s, t, run.kind)
+            write_conllu([to_conllu(s, t.outcome)
                           for s, t in zip(run.sentences, run.timed, strict=True)], fh)
     with atomic_output(str(output) + ".speed.json") as fh:
         fh.write(json.dumps(run.speed(), indent=1) + "\n")

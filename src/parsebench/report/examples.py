@@ -9,6 +9,7 @@ from typing import Any
 
 from parsebench.report.draw import draw, draw_aligned, first_marked_x, moved_pairs
 from parsebench.report.tables import Section, md_cell
+from parsebench.scored import Scored
 
 
 def _arcs(x: Any) -> list[tuple[int, int, str]] | None:
@@ -114,8 +115,8 @@ def _example_md(parser: str, ex: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def examples_section(results: list[dict[str, Any]]) -> Section | None:
-    rs = [r for r in results if r["metric"] == "examples"]
+def examples_section(results: list[Scored]) -> Section | None:
+    rs = [r for r in results if r.metric == "examples"]
     if not rs:
         return None
     sec = Section("Clean and noisy parses side by side")
@@ -131,7 +132,7 @@ def examples_section(results: list[dict[str, Any]]) -> Section | None:
     sec.html_extra.append(f"<p>{note}</p>")
     sec.md_extra.append(note)
     for r in rs:
-        for ex in r["value"]:
-            sec.html_extra.append(_example_html(r["parser"], ex))
-            sec.md_extra.append(_example_md(r["parser"], ex))
+        for ex in r.value:
+            sec.html_extra.append(_example_html(r.parser, ex))
+            sec.md_extra.append(_example_md(r.parser, ex))
     return sec

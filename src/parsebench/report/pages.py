@@ -24,9 +24,11 @@ from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
+from parsebench.report.plots import drawings
 from parsebench.report.sections import sections
 from parsebench.report.summary import pairwise_tests, summarize
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
+from parsebench.scored import Scored
 from parsebench.store import Store
 
 
@@ -116,7 +118,7 @@ def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def collect(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def collect(store: Store) -> list[tuple[dict[str, Any], list[Scored]]]:
     out = []
     for name, run in store.experiments():
         info = store.run_info(run)
@@ -227,20 +229,20 @@ def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
             + ([f"Warnings ({len(warn)}, each once):", "", *warn, ""] if warn else []))
 
 
-def _csv_rows(results: list[dict[str, Any]], experiment: str) -> list[list[str]]:
+def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
     out = []
 
-    def walk(prefix: str, v: Any, r: dict[str, Any]) -> None:
+    def walk(prefix: str, v: Any, r: Scored) -> None:
         if isinstance(v, dict):
             for k, x in v.items():
                 walk(f"{prefix}.{k}" if prefix else k, x, r)
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            out.append([experiment, r["parser"], r["metric"], r["projection"], r["level"],
+            out.append([experiment, r.parser, r.metric, r.projection, r.level,
                         prefix, repr(v)])
 
     for r in results:
-        if r["metric"] != "examples":
-            walk("", {k: x for k, x in r["value"].items() if k != "replicates"}, r)
+        if r.metric != "examples":
+            walk("", {k: x for k, x in r.value.items() if k != "replicates"}, r)
     return out
 
 
@@ -248,6 +250,16 @@ DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError
            IndexError)
 """What reading a damaged or crafted store raises: JSON that does not parse (a
 ValueError), text that is not UTF-8, values of the wrong type or missing keys."""
+
+
+def _record(r: Scored) -> dict[str, Any]:
+    """R as results.json writes it (its fields by name; the figures not copied)."""
+    return {"parser": r.parser, "metric": r.metric, "projection": r.projection,
+            "level": r.level, "signature": r.signature, "value": r.value}
+
+
+DRAWINGS = ".drawings"
+"""The report folder's plots as drawn, kept to be reused (:class:`plots.Drawings`)."""
 
 
 def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
@@ -260,9 +272,10 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     outdir = check_folder(outdir)
     try:
         data = collect(store)
-        md, page, csv_text, images, summaries = _build(data)
+        with drawings(outdir / DRAWINGS) as drawn:
+            md, page, csv_text, images, summaries = _build(data)
         json_text = json.dumps([{"run": info, "summary": s,
-                                 "results": [r for r in results if r["metric"] != "browser"]}
+                                 "results": [_record(r) for r in results if r.metric != "browser"]}
                                 for (info, results), s in zip(data, summaries, strict=True)],
                                indent=1, ensure_ascii=False) + "\n"
         for text in (md, page, csv_text, json_text):
@@ -286,10 +299,11 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         fh.write(csv_text)
     with atomic_output(files["json"]) as fh:
         fh.write(json_text)
+    drawn.save(outdir / DRAWINGS)
     return files
 
 
-def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+def _build(data: list[tuple[dict[str, Any], list[Scored]]]
            ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
     """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
     of each experiment of DATA."""
@@ -303,7 +317,7 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
         name = str(info["experiment"])
         prefix = anchor(name) + "--"
         # the browser's data goes into the page only, not into the tables, CSV or JSON
-        results = [r for r in all_results if r["metric"] != "browser"]
+        results = [r for r in all_results if r.metric != "browser"]
         tests = pairwise_tests(results)
         summary = summarize(results, tests)
         summaries.append(summary)
@@ -332,8 +346,8 @@ def _build(data: list[tuple[dict[str, Any], list[dict[str, Any]]]]
                             f"{html.escape(caption)}</figcaption></figure>")
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
-        merged = merge([(r["parser"], r["value"]) for r in all_results
-                        if r["metric"] == "browser"])
+        merged = merge([(r.parser, r.value) for r in all_results
+                        if r.metric == "browser"])
         if merged is not None:
             title = "Sentence browser"
             note = ("Every sentence of every noisy version and parser: filter them, then "

@@ -2,14 +2,25 @@
 PNG for the Markdown. Text at reading size (11 px labels, 10 px legends, outside the
 axes when there are many lines); every point that has a 95% interval over sentences
 draws it, in a group whose SVG id starts with ``interval`` (the browser test counts
-them)."""
+them).
+
+Drawing is most of a report's time, so a report folder keeps what it drew
+(``.drawings/``, by a digest of each plot's inputs, matplotlib's version and this
+module's code): a report written again draws only the plots whose inputs changed,
+and reuses the bytes of the others (:class:`Drawings`)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import hashlib
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
 
 
 @dataclass(frozen=True)
@@ -26,6 +37,94 @@ RC: dict[str, Any] = {
     "font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "legend.fontsize": 10,
     "xtick.labelsize": 10, "ytick.labelsize": 10, "svg.fonttype": "none",
     "svg.hashsalt": "parsebench"}
+
+@dataclass
+class Drawings:
+    """The plots of one report folder: those drawn before (FOLDER, read when asked for)
+    and those this report uses (:meth:`save` writes the new ones and drops the ones no
+    longer shown). A cached plot whose bytes do not match its record is drawn again."""
+
+    folder: Path | None
+    used: dict[str, Plot] = field(default_factory=dict)
+    drawn: int = 0
+    """The plots drawn (not reused) for this report."""
+
+    def get(self, key: str) -> Plot | None:
+        if self.folder is None:
+            return None
+        try:
+            meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            png = (self.folder / f"{key}.png").read_bytes()
+            svg = (self.folder / f"{key}.svg").read_bytes()
+            if meta["sha256"] != hashlib.sha256(png + svg).hexdigest():
+                return None
+            return Plot(png, svg, int(meta["points"]), int(meta["intervals"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(exist_ok=True)
+        for key, plot in self.used.items():
+            if not (folder / f"{key}.json").exists():
+                (folder / f"{key}.png").write_bytes(plot.png)
+                (folder / f"{key}.svg").write_bytes(plot.svg)
+                (folder / f"{key}.json").write_text(json.dumps({
+                    "sha256": hashlib.sha256(plot.png + plot.svg).hexdigest(),
+                    "points": plot.points, "intervals": plot.intervals}))
+        for f in folder.iterdir():
+            if f.stem not in self.used and f.suffix in (".png", ".svg", ".json"):
+                f.unlink()
+
+
+_DRAWINGS: ContextVar[Drawings | None] = ContextVar("drawings", default=None)
+DRAWN = [0]
+"""Every plot drawn in this process (tests count the drawings, not the seconds)."""
+
+
+@contextlib.contextmanager
+def drawings(folder: Path | None) -> Iterator[Drawings]:
+    """Plots drawn inside the block reuse those kept in FOLDER (None: draw them all)."""
+    d = Drawings(folder if folder is not None and folder.is_dir() else None)
+    token = _DRAWINGS.set(d)
+    try:
+        yield d
+    finally:
+        _DRAWINGS.reset(token)
+
+
+@functools.cache
+def _code() -> str:
+    from importlib.metadata import version  # not matplotlib itself: a reused plot needs none
+
+    return hashlib.sha256(Path(__file__).read_bytes() + version("matplotlib").encode()
+                          + json.dumps(RC, sort_keys=True).encode()).hexdigest()
+
+
+F = TypeVar("F", bound=Callable[..., "Plot"])
+
+
+def _reused(fn: F) -> F:
+    """FN's plot from the report folder's drawings when its inputs are the same."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Plot:
+        d = _DRAWINGS.get()
+        try:
+            key = hashlib.sha256(json.dumps([_code(), fn.__name__, args, kwargs],
+                                            default=repr, sort_keys=True).encode()
+                                 ).hexdigest()[:32]
+        except (TypeError, ValueError):  # inputs JSON cannot write: drawn every time
+            d = None
+        got = None if d is None else d.used.get(key) or d.get(key)
+        if got is None:
+            got = fn(*args, **kwargs)
+            DRAWN[0] += 1
+            if d is not None:
+                d.drawn += 1
+        if d is not None:
+            d.used[key] = got
+        return got
+    return wrapper  # type: ignore[return-value]
+
 
 LevelSeries = list[tuple[Any, ...]]
 """(level label, mean, min, max) points of one line, optionally followed by the 95%
@@ -71,6 +170,7 @@ def _png(plt: Any, fig: Any, points: int = 0, intervals: int = 0) -> Plot:
     return Plot(png.getvalue(), svg.getvalue(), points, intervals)
 
 
+@_reused
 def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Plot:
     """Lines against error level, with the replicates' min-max as a band and the 95%
     interval over sentences as error bars where the points have one. Series named
@@ -130,6 +230,7 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Pl
     return _png(plt, fig, points, intervals)
 
 
+@_reused
 def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
     """Grouped bars: recall by relation, one colour per parser."""
     plt, fig, ax = _figure(9.0, 4.5)
@@ -149,6 +250,7 @@ def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
     return _png(plt, fig)
 
 
+@_reused
 def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
     """Mean parse time against sentence length, one line per parser (Lin, Fig. 18.1)."""
     plt, fig, ax = _figure()
@@ -166,6 +268,7 @@ GroupPoint = tuple[float, float | None, float | None]
 """A group's figure and its 95% interval over sentences (None: none stored)."""
 
 
+@_reused
 def by_group(title: str, ylabel: str, groups: Sequence[str],
              series: dict[str, dict[str, GroupPoint]]) -> Plot:
     """Points across groups (arc lengths, sentence lengths) with their 95% intervals, one
@@ -205,6 +308,7 @@ def by_group(title: str, ylabel: str, groups: Sequence[str],
     return _png(plt, fig, points, intervals)
 
 
+@_reused
 def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> Plot:
     """A confusion matrix, each gold row as shares of its words (the diagonal: right)."""
     plt, fig, ax = _figure(7.5, 6.5)
@@ -229,6 +333,7 @@ DegradationPoint = dict[str, Any]
 (lo, hi), real, real_ci (lo, hi), calibrated, sentences."""
 
 
+@_reused
 def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
                 few: int = 100) -> Plot:
     """Bigert et al.'s figures against the measured share of misspelled words (a true

@@ -29,6 +29,7 @@ from parsebench.report.plots import (
 )
 from parsebench.report.summary import SIGNIFICANCE_SAMPLES, level_order
 from parsebench.report.tables import Section, Table, pct, safe_name
+from parsebench.scored import Scored
 
 
 def _dig(d: Any, path: tuple[str, ...]) -> Any:
@@ -47,28 +48,28 @@ CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the re
 ci95 = interval
 
 
-def _sig(r: dict[str, Any]) -> str:
+def _sig(r: Scored) -> str:
     """A result's signature without its level, for a table that has one row a level."""
-    return re.sub(r"level:[^|]*\|", "", r["signature"])
+    return re.sub(r"level:[^|]*\|", "", r.signature)
 
 
-def _by(results: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
-    return sorted((r for r in results if r["metric"] == metric),
-                  key=lambda r: (r["parser"], r["projection"], level_order(r["level"])))
+def _by(results: list[Scored], metric: str) -> list[Scored]:
+    return sorted((r for r in results if r.metric == metric),
+                  key=lambda r: (r.parser, r.projection, level_order(r.level)))
 
 
-def rows_section(results: list[dict[str, Any]]) -> Section | None:
+def rows_section(results: list[Scored]) -> Section | None:
     rows = _by(results, "rows")
     if not rows:
         return None
     sec = Section("Degradation, row by row (Bigert et al., Tables 3-12)")
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str], list[Scored]] = {}
     for r in rows:
-        groups.setdefault((r["parser"], r["projection"]), []).append(r)
+        groups.setdefault((r.parser, r.projection), []).append(r)
     lines: dict[str, dict[str, list[DegradationPoint]]] = {}
     for (parser, proj), rs in groups.items():
-        has_gold = any("gold" in r["value"] for r in rs)
-        has_cal = any("degr_calibrated" in r["value"] for r in rs)
+        has_gold = any("gold" in r.value for r in rs)
+        has_cal = any("degr_calibrated" in r.value for r in rs)
         # two tables a parser and projection, so that each fits a 1,280 px window
         headers = ["error level", "misspelled", "parse differs", "95% CI", "degr. lower",
                    "degr. upper", "degr. estimate", "95% CI"]
@@ -82,7 +83,7 @@ def rows_section(results: list[dict[str, Any]]) -> Section | None:
                   anchor=anchor("rows", parser, proj))
         acc = Table(f"{parser}, {proj}: accuracy under noise", acc_headers, [])
         for r in rs:
-            v = r["value"]
+            v = r.value
             row = [v["error_level_label"], pct(v["error_level"]), pct(v["differs"]),
                    ci95(v, "differs"), pct(v["degr_lower"]), pct(v["degr_upper"]),
                    pct(v["degr_estimate"]), ci95({"ci95": {"e": _estimate_ci(v)}}, "e")]
@@ -115,7 +116,7 @@ def rows_section(results: list[dict[str, Any]]) -> Section | None:
         sec.tables += [t, acc]
         points = lines.setdefault(proj, {})
         for r in rs:
-            v = r["value"]
+            v = r.value
             x, lo, hi, est = (value(v.get(k)) for k in ("error_level", "degr_lower",
                                                         "degr_upper", "degr_estimate"))
             if None in (x, lo, hi, est):
@@ -159,14 +160,14 @@ def _estimate_ci(v: dict[str, Any]) -> list[float] | None:
     return [0.75 * float(iv[0]) / acr, 0.75 * float(iv[1]) / acr]
 
 
-def _bounds_check(groups: dict[tuple[str, str], list[dict[str, Any]]]) -> Table | None:
+def _bounds_check(groups: dict[tuple[str, str], list[Scored]]) -> Table | None:
     """How the unsupervised estimates fared against the gold: the share of runs (level
     x replicate) whose real degradation lies within the bounds, and |estimate - real|."""
     t = Table("The estimates against the real degradation (every level and replicate)",
               ["parser", "projection", "runs", "real within bounds", "mean |estimate - real|",
                "max |estimate - real|", "mean estimate - real"], [])
     for (parser, proj), rs in groups.items():
-        runs = [x for r in rs for x in (r["value"].get("replicates") or [r["value"]])
+        runs = [x for r in rs for x in (r.value.get("replicates") or [r.value])
                 if isinstance(x.get("gold"), dict) and x.get("degr_estimate") is not None]
         if not runs:
             continue
@@ -180,7 +181,7 @@ def _bounds_check(groups: dict[tuple[str, str], list[dict[str, Any]]]) -> Table 
     return t if t.rows else None
 
 
-def sentences_section(results: list[dict[str, Any]]) -> Section | None:
+def sentences_section(results: list[Scored]) -> Section | None:
     rs = _by(results, "sentences")
     if not rs:
         return None
@@ -190,8 +191,8 @@ def sentences_section(results: list[dict[str, Any]]) -> Section | None:
                "labeled", "95% CI"], [], anchor="sentences")
     series: dict[str, LevelSeries] = {}
     for r in rs:
-        v = r["value"]
-        t.rows.append([r["parser"], v["error_level_label"], str(v["sentences"]),
+        v = r.value
+        t.rows.append([r.parser, v["error_level_label"], str(v["sentences"]),
                        str(v["failures"]), pct(v["unlabeled"]), ci95(v, "unlabeled"),
                        pct(v["labeled"]), ci95(v, "labeled")])
         reps = v.get("replicates") or [{"unlabeled": v["unlabeled"], "labeled": v["labeled"]}]
@@ -199,7 +200,7 @@ def sentences_section(results: list[dict[str, Any]]) -> Section | None:
             vals = [x[key] for x in reps if x[key] is not None]
             iv = (v.get("ci95") or {}).get(key) or [None, None]
             if vals:
-                series.setdefault(f"{r['parser']} @ {key}", []).append(
+                series.setdefault(f"{r.parser} @ {key}", []).append(
                     (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals),
                      *iv[:2]))
     t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
@@ -233,7 +234,7 @@ BREAKDOWNS = {
 TOP = {"deprel": 15, "preposition": 10, "word": 15}
 
 
-def deps_section(results: list[dict[str, Any]]) -> Section | None:
+def deps_section(results: list[Scored]) -> Section | None:
     rs = _by(results, "deps")
     if not rs:
         return None
@@ -243,31 +244,31 @@ def deps_section(results: list[dict[str, Any]]) -> Section | None:
                "labeled P", "labeled R"], [], anchor="deps-accuracy")
     bars: dict[str, dict[str, float]] = {}
     for r in rs:
-        v = r["value"]
-        if r["projection"] == "deprel":
-            t.rows.append([r["parser"], r["level"], pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
+        v = r.value
+        if r.projection == "deprel":
+            t.rows.append([r.parser, r.level, pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
                            ci95(v, "las"), pct(v["unlabeled"]["precision"]),
                            pct(v["unlabeled"]["recall"]), pct(v["labeled"]["precision"]),
                            pct(v["labeled"]["recall"])])
         for w in v.get("warnings", []):  # e.g. another annotation scheme than the gold's
-            note = f"warning ({r['parser']}): {w}"
+            note = f"warning ({r.parser}): {w}"
             if ("scheme" in w or "no heads" in w) and note not in t.notes:
                 t.notes.append(note)
-        if r["level"] != "clean" or not v.get("by"):
+        if r.level != "clean" or not v.get("by"):
             continue
-        by = r["projection"]
+        by = r.projection
         items = sorted(v["by"].items(), key=lambda kv: -kv[1]["labeled"]["key"])
         items = items[:TOP[by]] if by in TOP else items
         extra = ["words/s"] if by == "category" else []
-        sub = Table(f"{r['parser']}: {BREAKDOWNS.get(by, 'by ' + by)}, clean text",
+        sub = Table(f"{r.parser}: {BREAKDOWNS.get(by, 'by ' + by)}, clean text",
                     [by, *PR_HEADERS, *extra],
                     [_pr_row(k, b, [f"{b['words_per_second']:,.0f}"
                                     if b.get("words_per_second") else "–"] if extra else [])
                      for k, b in items])
-        sub.notes.append("signature: " + r["signature"])
+        sub.notes.append("signature: " + r.signature)
         sec.tables.append(sub)
         if by == "deprel":
-            bars[r["parser"]] = {k: b["labeled"]["recall"] for k, b in items
+            bars[r.parser] = {k: b["labeled"]["recall"] for k, b in items
                                  if b["labeled"]["recall"] is not None}
     t.notes.append("signature: " + _sig(rs[0]))
     sec.tables.insert(0, t)
@@ -282,12 +283,12 @@ GROUP_ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"],
                "sentence-length": ["1-10", "11-20", "21-30", "31-40", "41+"]}
 
 
-def where_section(results: list[dict[str, Any]]) -> Section | None:
+def where_section(results: list[Scored]) -> Section | None:
     """Where the errors fall, clean and noisy (MaltEval's breakdowns): labeled F1 of the
     arcs by their length and by the length of their sentence, and each parser's
     relation confusions on the clean text."""
-    rs = [r for r in _by(results, "deps") if r["projection"] == "deprel"
-          and isinstance(r["value"], dict) and r["value"].get("breakdowns")]
+    rs = [r for r in _by(results, "deps") if r.projection == "deprel"
+          and isinstance(r.value, dict) and r.value.get("breakdowns")]
     if not rs:
         return None
     sec = Section("Where does noise hurt? Accuracy by arc length and sentence length")
@@ -297,17 +298,17 @@ def where_section(results: list[dict[str, Any]]) -> Section | None:
                   ["parser", "input", *groups], [], anchor=f"where-{breakdown}")
         series: dict[str, dict[str, GroupPoint]] = {}
         for r in rs:
-            by = r["value"]["breakdowns"].get(breakdown, {})
+            by = r.value["breakdowns"].get(breakdown, {})
             cells = []
             for g in groups:
                 f1 = (by.get(g) or {}).get("labeled", {}).get("f1")
-                iv = _group_ci(r["value"], breakdown, g)
+                iv = _group_ci(r.value, breakdown, g)
                 cells.append(pct(f1) + (" " + ci95({"ci95": {"g": iv}}, "g") if iv else ""))
                 if f1 is not None:
-                    series.setdefault(f"{r['parser']} @ {r['level']}", {})[g] = (
+                    series.setdefault(f"{r.parser} @ {r.level}", {})[g] = (
                         f1, *(iv or (None, None)))
-            t.rows.append([r["parser"], r["level"], *cells])
-        counts = {g: (rs[0]["value"]["breakdowns"].get(breakdown, {}).get(g) or {})
+            t.rows.append([r.parser, r.level, *cells])
+        counts = {g: (rs[0].value["breakdowns"].get(breakdown, {}).get(g) or {})
                   .get("labeled", {}).get("key") for g in groups}
         t.notes.append("gold arcs a group (the first row's input): " + ", ".join(
             f"{g} {n:,}" for g, n in counts.items() if n is not None))
@@ -321,13 +322,13 @@ def where_section(results: list[dict[str, Any]]) -> Section | None:
                                by_group(f"Labeled F1 by {what}", "labeled F1 (%)",
                                         groups, series)))
     for r in rs:
-        conf = r["value"].get("confusion")
-        if r["level"] == "clean" and conf and conf.get("labels"):
-            sec.images.append((f"confusion-{safe_name(r['parser'])}.png",
-                               f"{r['parser']}: relation confusions on the clean text (rows: "
+        conf = r.value.get("confusion")
+        if r.level == "clean" and conf and conf.get("labels"):
+            sec.images.append((f"confusion-{safe_name(r.parser)}.png",
+                               f"{r.parser}: relation confusions on the clean text (rows: "
                                "gold, shares of its aligned words; the 12 most frequent "
                                "relations, the rest pooled)",
-                               heatmap(f"{r['parser']}: gold relation by parsed relation",
+                               heatmap(f"{r.parser}: gold relation by parsed relation",
                                        conf["labels"], conf["matrix"])))
     return sec
 
@@ -339,34 +340,34 @@ def _group_ci(v: dict[str, Any], breakdown: str, group: str) -> list[float] | No
     return iv if isinstance(iv, list) and len(iv) == 2 and None not in iv else None
 
 
-def _lowest_f1_first(r: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def _lowest_f1_first(r: Scored) -> list[tuple[str, dict[str, Any]]]:
     """A robustness F1 result's error types, the lowest F1 first (n/a last)."""
-    types = r["value"].get("by_type") or {}
+    types = r.value.get("by_type") or {}
     return sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
 
 
-def types_section(results: list[dict[str, Any]]) -> Section | None:
+def types_section(results: list[Scored]) -> Section | None:
     """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
     LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
-    rs = [r for r in _by(results, "f1") if r["level"] != "corrected"]
+    rs = [r for r in _by(results, "f1") if r.level != "corrected"]
     if not rs:
         return None
-    rs.sort(key=lambda r: (r["parser"], level_order(r["level"])))
+    rs.sort(key=lambda r: (r.parser, level_order(r.level)))
     t = Table("Robustness F1 of the noisy parse against the clean one, and attachment "
               "against the gold key, through the errors' alignment",
               ["parser", "error level", "sentences", "F1", "95% CI", "aligned LAS",
                "LAS 95% CI"],
-              [[r["parser"], r["value"]["error_level_label"], str(r["value"]["sentences"]),
-                pct(r["value"]["f1"]), ci95(r["value"], "f1"),
-                pct((r["value"].get("accuracy") or {}).get("las")),
-                ci95(r["value"], "aligned_las")] for r in rs], anchor="types")
+              [[r.parser, r.value["error_level_label"], str(r.value["sentences"]),
+                pct(r.value["f1"]), ci95(r.value, "f1"),
+                pct((r.value.get("accuracy") or {}).get("las")),
+                ci95(r.value, "aligned_las")] for r in rs], anchor="types")
     t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
     by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
                                             "95% CI", "aligned LAS", "LAS 95% CI"], [],
                anchor="types-by-type")
     for r in rs:
-        by.rows += [[r["parser"], r["value"]["error_level_label"], k, str(v["sentences"]),
+        by.rows += [[r.parser, r.value["error_level_label"], k, str(v["sentences"]),
                      pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
                      ci95(v, "aligned_las")] for k, v in _lowest_f1_first(r)]
     ops = Table("By operation: M (a word missing), U (a word unnecessary), R (a word "
@@ -374,39 +375,39 @@ def types_section(results: list[dict[str, Any]]) -> Section | None:
                 ["parser", "error level", "operation", "sentences", "F1", "95% CI",
                  "aligned LAS", "LAS 95% CI"], [])
     for r in rs:
-        for op, v in (r["value"].get("by_operation") or {}).items():
-            ops.rows.append([r["parser"], r["value"]["error_level_label"], op,
+        for op, v in (r.value.get("by_operation") or {}).items():
+            ops.rows.append([r.parser, r.value["error_level_label"], op,
                              str(v["sentences"]), pct(v["f1"]), ci95(v, "f1"),
                              pct(v["accuracy"]["las"]), ci95(v, "aligned_las")])
     return Section("Learner-like errors by type (Hashemi & Hwa through the alignment)",
                    [x for x in (t, ops, by) if x.rows])
 
 
-def f1_section(results: list[dict[str, Any]]) -> Section | None:
-    rs = [r for r in _by(results, "f1") if r["level"] == "corrected"]
+def f1_section(results: list[Scored]) -> Section | None:
+    rs = [r for r in _by(results, "f1") if r.level == "corrected"]
     if not rs:
         return None
     t = Table("Robustness F1 of ungrammatical sentences against their corrections",
               ["parser", "precision", "recall", "F1", "95% CI", "shared", "ungrammatical deps",
                "grammatical deps"],
-              [[r["parser"], pct(r["value"]["precision"]), pct(r["value"]["recall"]),
-                pct(r["value"]["f1"]), ci95(r["value"], "f1"), str(r["value"]["shared"]),
-                str(r["value"]["ungrammatical_deps"]), str(r["value"]["grammatical_deps"])]
+              [[r.parser, pct(r.value["precision"]), pct(r.value["recall"]),
+                pct(r.value["f1"]), ci95(r.value, "f1"), str(r.value["shared"]),
+                str(r.value["ungrammatical_deps"]), str(r.value["grammatical_deps"])]
                for r in rs])
-    t.notes.append("signature: " + rs[0]["signature"])
+    t.notes.append("signature: " + rs[0].signature)
     sec = Section("Robustness F1 (Hashemi & Hwa)", [t])
     by = Table("Robustness F1 by the number of errors in the sentence (word edits against "
                "the correction)", ["parser", "errors", "sentences", "precision", "recall",
                                    "F1"], [])
     for r in rs:
-        by.rows += [[r["parser"], *row] for row in _error_bins(r["value"].get("by_errors", {}))]
+        by.rows += [[r.parser, *row] for row in _error_bins(r.value.get("by_errors", {}))]
     if by.rows:
         sec.tables.append(by)
     typed = Table("By ERRANT's error type (each sentence counts under the types of its "
                   "errors; ERRANT aligned and typed every pair); lowest F1 first",
                   ["parser", "type", "sentences", "F1", "95% CI"], [])
     for r in rs:
-        typed.rows += [[r["parser"], k, str(v["sentences"]), pct(v["f1"]), ci95(v, "f1")]
+        typed.rows += [[r.parser, k, str(v["sentences"]), pct(v["f1"]), ci95(v, "f1")]
                        for k, v in _lowest_f1_first(r) if v["sentences"] >= 10]
     if typed.rows:
         typed.notes.append("types with fewer than 10 sentences are left out (results.json "
@@ -415,11 +416,11 @@ def f1_section(results: list[dict[str, Any]]) -> Section | None:
     return sec
 
 
-def brackets_section(results: list[dict[str, Any]]) -> Section | None:
+def brackets_section(results: list[Scored]) -> Section | None:
     """EVALB's brackets and the flat key of a constituency parser's noisy parses, each
     against its clean parse (no gold trees needed)."""
-    ev = {(r["parser"], r["level"]): r for r in _by(results, "evalb")}
-    fl = {(r["parser"], r["level"]): r for r in _by(results, "flat")}
+    ev = {(r.parser, r.level): r for r in _by(results, "evalb")}
+    fl = {(r.parser, r.level): r for r in _by(results, "flat")}
     keys = sorted(set(ev) | set(fl), key=lambda k: (k[0], level_order(k[1])))
     if not keys:
         return None
@@ -429,8 +430,8 @@ def brackets_section(results: list[dict[str, Any]]) -> Section | None:
               anchor="brackets")
     series: dict[str, LevelSeries] = {}
     for k in keys:
-        e = ev[k]["value"] if k in ev else {}
-        f = fl[k]["value"] if k in fl else {}
+        e = ev[k].value if k in ev else {}
+        f = fl[k].value if k in fl else {}
         label = (e or f)["error_level_label"]
         t.rows.append([k[0], label, str((e or f)["sentences"]),
                        pct(e.get("recall")), pct(e.get("precision")), pct(e.get("f1")),
@@ -477,18 +478,18 @@ def _error_bins(by_errors: dict[str, dict[str, Any]]) -> list[list[str]]:
     return rows
 
 
-def _speed_section(results: list[dict[str, Any]]) -> Section | None:
+def _speed_section(results: list[Scored]) -> Section | None:
     rs = _by(results, "speed")
     if not rs:
         return None
     t = Table("Parser speed on the distinct sentences of the corpus (clean and noisy)",
               ["parser", "sentences", "words", "failures", "parse seconds", "words/s"],
-              [[r["parser"], str(r["value"]["sentences"]), str(r["value"]["words"]),
-                str(r["value"]["failures"]), f"{r['value']['parse_seconds']:.2f}",
-                f"{r['value']['words_per_second'] or 0:,.0f}"] for r in rs])
+              [[r.parser, str(r.value["sentences"]), str(r.value["words"]),
+                str(r.value["failures"]), f"{r.value['parse_seconds']:.2f}",
+                f"{r.value['words_per_second'] or 0:,.0f}"] for r in rs])
     series: dict[str, Sequence[tuple[int, float]]] = {
-        r["parser"]: [(int(n), d["mean"]) for n, d in
-                            sorted(r["value"]["seconds_by_length"].items(),
+        r.parser: [(int(n), d["mean"]) for n, d in
+                            sorted(r.value["seconds_by_length"].items(),
                                    key=lambda kv: int(kv[0]))] for r in rs}
     return Section("Speed (Lin, Fig. 18.1)", [t], [("time-by-length.png",
                                                      "Mean parse time of the distinct "
@@ -498,7 +499,7 @@ def _speed_section(results: list[dict[str, Any]]) -> Section | None:
                                                      time_by_length(series))])
 
 
-def _attack_section(results: list[dict[str, Any]]) -> Section | None:
+def _attack_section(results: list[Scored]) -> Section | None:
     """``[attack]``: the worst case at each budget beside random misspellings at the same
     budget (docs/attack.md); the attacked sentences are drawn with the examples."""
     rs = _by(results, "attack")
@@ -514,12 +515,12 @@ def _attack_section(results: list[dict[str, Any]]) -> Section | None:
 
     rows = []
     for r in rs:
-        v = r["value"]
+        v = r.value
         rand = v.get("random") or {}
         ratio = v.get("ratio") or {}
         rci = ratio.get("ci95")
         calls = v["calls"]["per_sentence_mean"]
-        rows.append([r["parser"], r["level"], f"{v['attacked']} of {v['sentences']}",
+        rows.append([r.parser, r.level, f"{v['attacked']} of {v['sentences']}",
                      share(v["success"]), iv(v["success"]), share(rand.get("success")),
                      share(v["damage"]), iv(v["damage"]), share(rand.get("damage")),
                      "n/a" if ratio.get("value") is None else f"{ratio['value']:.2f}",
@@ -560,17 +561,17 @@ def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
     return Section("Is the difference real?", [t])
 
 
-def _named(ref: str) -> Callable[[list[dict[str, Any]]], Section | None]:
+def _named(ref: str) -> Callable[[list[Scored]], Section | None]:
     """A method's section by its ``module:function`` name."""
     from importlib import import_module
 
     module, _, name = ref.partition(":")
-    made: Callable[[list[dict[str, Any]]], Section | None] = getattr(import_module(module),
+    made: Callable[[list[Scored]], Section | None] = getattr(import_module(module),
                                                                      name)
     return made
 
 
-def sections(results: list[dict[str, Any]], tests: list[dict[str, Any]]) -> list[Section]:
+def sections(results: list[Scored], tests: list[dict[str, Any]]) -> list[Section]:
     """Each method's sections in the order of the methods (a section two methods share,
     once), then the run's own: the attack, the paired tests, speed, drawn examples."""
     from parsebench.metrics.registry import METHODS

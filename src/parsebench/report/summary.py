@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from parsebench.present import value
+from parsebench.scored import Scored
 
 SIGNIFICANCE_SAMPLES = 2000
 ALPHA = 0.05
@@ -43,7 +44,7 @@ def _figure_label(title: str, metric: str, projection: str) -> str:
     return title if metric != "rows" else f"{title} ({projection})"
 
 
-def pairwise_tests(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
     """Every pair of parsers on every stored figure and level: a paired bootstrap over
     the sentences (the same sentences and replicates for both), Holm-corrected within
     each figure and level (the pairs of parsers compared on it): over a whole study the
@@ -55,17 +56,17 @@ def pairwise_tests(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     figures = [m for m in REGISTRY.values() if m.stored]
     groups: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
     for r in results:
-        st = r["value"].get("stats") if isinstance(r["value"], dict) else None
+        st = r.value.get("stats") if isinstance(r.value, dict) else None
         if not isinstance(st, dict):
             continue
         for m in figures:
             assert m.stored is not None
             metric, key = m.stored
-            if r["metric"] == metric and key in st and (metric != "deps"
-                                                         or r["projection"] == "deprel"):
-                label = _figure_label(m.title, metric, r["projection"])
-                groups.setdefault((label, m.name, r["projection"], r["level"]), []).append(
-                    (r["parser"], st[key]))
+            if r.metric == metric and key in st and (metric != "deps"
+                                                         or r.projection == "deprel"):
+                label = _figure_label(m.title, metric, r.projection)
+                groups.setdefault((label, m.name, r.projection, r.level), []).append(
+                    (r.parser, st[key]))
     score_of = {m.name: m.score for m in figures}
     out: list[dict[str, Any]] = []
     for (label, key, proj, level), entries in groups.items():
@@ -99,7 +100,7 @@ class Figure:
     get: Callable[[dict[str, Any]], Any]
     ci: str
     higher_is_better: bool
-    link: Callable[[dict[str, Any]], str]
+    link: Callable[[Scored], str]
 
 
 def _figures() -> list[Figure]:
@@ -134,10 +135,10 @@ def _ci_text(ci: Any) -> str:
     return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def _entry(r: dict[str, Any], fig: Figure) -> dict[str, Any]:
-    v = r["value"]
+def _entry(r: Scored, fig: Figure) -> dict[str, Any]:
+    v = r.value
     ci = (v.get("ci95") or {}).get(fig.ci)
-    return {"parser": r["parser"], "value": value(fig.get(v)),
+    return {"parser": r.parser, "value": value(fig.get(v)),
             "ci95": ci if isinstance(ci, list) and None not in ci else None}
 
 
@@ -183,7 +184,7 @@ def _letters_text(ranking: list[str], names: dict[str, str]) -> str:
     return ", ".join(f"{p} {names[p]}" for p in ranking)
 
 
-def _ranked(fig: Figure, rs: list[dict[str, Any]], level: str, what: str,
+def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
             tests: list[dict[str, Any]], link: str) -> dict[str, Any] | None:
     """One question answered: FIG's ranking among RS (one result a parser) at LEVEL."""
     entries = [_entry(r, fig) for r in rs]
@@ -193,7 +194,7 @@ def _ranked(fig: Figure, rs: list[dict[str, Any]], level: str, what: str,
     if not known:
         return None
     mine = [t for t in tests if t["method"] == fig.method and t["level"] == level
-            and t["projection"] == rs[0]["projection"]]
+            and t["projection"] == rs[0].projection]
     order = [e["parser"] for e in known]
     groups = letters(order, mine)
     names = letter_names(order, groups)
@@ -219,65 +220,65 @@ def _ranked(fig: Figure, rs: list[dict[str, Any]], level: str, what: str,
     if missing:
         text += f" No {fig.name} for {', '.join(missing)}."
     return {"figure": fig.name, "method": fig.method, "level": level,
-            "projection": rs[0]["projection"], "higher_is_better": fig.higher_is_better,
+            "projection": rs[0].projection, "higher_is_better": fig.higher_is_better,
             "ranking": known, "not_ranked": missing, "groups": groups,
             "letters": names,
             "tests": len(mine), "sentence": text, "link": link}
 
 
-def _accuracy(results: list[dict[str, Any]], tests: list[dict[str, Any]]
+def _accuracy(results: list[Scored], tests: list[dict[str, Any]]
               ) -> dict[str, Any] | None:
-    rs = [r for r in results if r["metric"] == "deps" and r["projection"] == "deprel"
-          and r["level"] == "clean" and isinstance(r["value"], dict)]
+    rs = [r for r in results if r.metric == "deps" and r.projection == "deprel"
+          and r.level == "clean" and isinstance(r.value, dict)]
     if not rs:
         return None
     return _ranked(LAS, rs, "clean", "Accuracy on clean text (LAS against the gold key)",
                    tests, "deps-accuracy")
 
 
-def _robustness_figure(results: list[dict[str, Any]]
-                       ) -> tuple[Figure, str, list[dict[str, Any]]] | None:
+def _robustness_figure(results: list[Scored]
+                       ) -> tuple[Figure, str, list[Scored]] | None:
     """The first figure of ROBUSTNESS the run has a number for, the projection (for
     Bigert's rows) that most parsers have, and its noisy results."""
     for fig in ROBUSTNESS:
-        rs = [r for r in results if r["metric"] == fig.metric and r["level"] not in
-              ("clean", "corrected") and isinstance(r["value"], dict)
-              and value(fig.get(r["value"])) is not None]
+        rs = [r for r in results if r.metric == fig.metric and r.level not in
+              ("clean", "corrected") and isinstance(r.value, dict)
+              and value(fig.get(r.value)) is not None]
         if not rs:
             continue
         by_proj: dict[str, set[str]] = {}
         for r in rs:
-            by_proj.setdefault(r["projection"], set()).add(r["parser"])
+            by_proj.setdefault(r.projection, set()).add(r.parser)
         proj = max(by_proj, key=lambda p: len(by_proj[p]))  # ties: the first
-        return fig, proj, [r for r in results if r["metric"] == fig.metric
-                           and r["projection"] == proj and r["level"] not in
-                           ("clean", "corrected") and isinstance(r["value"], dict)]
+        return fig, proj, [r for r in results if r.metric == fig.metric
+                           and r.projection == proj and r.level not in
+                           ("clean", "corrected") and isinstance(r.value, dict)]
     return None
 
 
-def _level_label(r: dict[str, Any]) -> str:
+def _level_label(r: Scored) -> str:
     """A result's level as the tables show it: 10%, 2/sentence."""
-    got = r["value"].get("error_level_label")
+    got = r.value.get("error_level_label")
     if got:
         return str(got)
-    mode, _, num = str(r["level"]).partition("=")
+    mode, _, num = str(r.level).partition("=")
     try:
         return f"{100 * float(num):g}%" if mode == "rate" else \
-            f"{int(num)}/sentence" if mode == "per-sentence" else str(r["level"])
+            f"{int(num)}/sentence" if mode == "per-sentence" else str(r.level)
     except ValueError:
-        return str(r["level"])
+        return str(r.level)
 
 
-def _robustness(results: list[dict[str, Any]], tests: list[dict[str, Any]]
+def _robustness(results: list[Scored], tests: list[dict[str, Any]]
                 ) -> list[dict[str, Any]]:
     got = _robustness_figure(results)
     if got is None:
         return []
     fig, proj, rs = got
     out = []
-    levels = sorted({r["level"] for r in rs}, key=level_order)
+    levels = sorted({r.level for r in rs}, key=level_order)
     for level in levels:
-        at = [r for r in rs if r["level"] == level]
+        at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.metric == "rows" else ""
         item = _ranked(fig, at, level, f"Robustness at {_level_label(at[0])} "
                        f"({fig.name}{on})", tests, fig.link(at[0]))
@@ -286,46 +287,46 @@ def _robustness(results: list[dict[str, Any]], tests: list[dict[str, Any]]
     return out
 
 
-def _hurts(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _hurts(results: list[Scored]) -> list[dict[str, Any]]:
     """Where the noise hurts most: each parser's LAS lost at the worst level; the arc
     lengths that lose most; with learner-like errors, the types with the lowest F1."""
     out = []
-    deps = [r for r in results if r["metric"] == "deps" and r["projection"] == "deprel"
-            and isinstance(r["value"], dict)]
-    clean = {r["parser"]: r for r in deps if r["level"] == "clean"}
+    deps = [r for r in results if r.metric == "deps" and r.projection == "deprel"
+            and isinstance(r.value, dict)]
+    clean = {r.parser: r for r in deps if r.level == "clean"}
     for parser, c in clean.items():
-        c_las = value(LAS.get(c["value"]))
-        noisy: list[tuple[float, dict[str, Any]]] = []
+        c_las = value(LAS.get(c.value))
+        noisy: list[tuple[float, Scored]] = []
         for r in deps:
-            x = value(LAS.get(r["value"]))
-            if r["parser"] == parser and r["level"] != "clean" and x is not None:
+            x = value(LAS.get(r.value))
+            if r.parser == parser and r.level != "clean" and x is not None:
                 noisy.append((x, r))
         if c_las is None or not noisy:
             continue
         worst, r = min(noisy, key=lambda t: t[0])
-        out.append({"parser": parser, "level": r["level"], "figure": "LAS",
+        out.append({"parser": parser, "level": r.level, "figure": "LAS",
                     "clean": c_las, "noisy": worst, "loss": c_las - worst,
                     "sentence": f"{parser} loses most LAS at {_level_label(r)}: "
                                 f"{_pc(c_las)} on clean text, {_pc(worst)} with the noise "
                                 f"({100 * (c_las - worst):.1f} points).",
                     "link": "deps-accuracy"})
-        groups = _arc_f1(c["value"])
-        noisy_groups = _arc_f1(r["value"])
+        groups = _arc_f1(c.value)
+        noisy_groups = _arc_f1(r.value)
         drops = [(f - noisy_groups[g], g) for g, f in groups.items() if g in noisy_groups]
         if drops:
             d, g = max(drops)
-            out.append({"parser": parser, "level": r["level"], "figure": "labeled F1 by arc "
+            out.append({"parser": parser, "level": r.level, "figure": "labeled F1 by arc "
                         "length", "group": g, "loss": d,
                         "sentence": f"{parser}: arcs of length {g} lose most at "
                                     f"{_level_label(r)}, labeled F1 {_pc(groups[g])} -> "
                                     f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
                         "link": "where-arc-length"})
     for r in results:
-        if r["metric"] != "f1" or r["level"] in ("clean", "corrected") \
-                or not isinstance(r["value"], dict):
+        if r.metric != "f1" or r.level in ("clean", "corrected") \
+                or not isinstance(r.value, dict):
             continue
         types: list[tuple[float, str, dict[str, Any]]] = []
-        for k, b in (r["value"].get("by_type") or {}).items():
+        for k, b in (r.value.get("by_type") or {}).items():
             f = value(b.get("f1")) if isinstance(b, dict) else None
             if f is not None:
                 types.append((f, str(k), b))
@@ -335,9 +336,9 @@ def _hurts(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         lowest = sorted(enough, key=lambda t: (t[0], t[1]))[:3]
         listed = ", ".join(f"{k} {_pc(f)}{_ci_text((b.get('ci95') or {}).get('f1'))} "
                            f"({b.get('sentences')} sentences)" for f, k, b in lowest)
-        out.append({"parser": r["parser"], "level": r["level"], "figure": "robustness F1 by "
+        out.append({"parser": r.parser, "level": r.level, "figure": "robustness F1 by "
                     "error type", "types": [k for _, k, _ in lowest],
-                    "sentence": f"{r['parser']} at {_level_label(r)}: the error types with "
+                    "sentence": f"{r.parser} at {_level_label(r)}: the error types with "
                                 f"the lowest robustness F1 are {listed}.",
                     "link": "types-by-type"})
     return out
@@ -353,7 +354,7 @@ def _arc_f1(v: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def _section_of() -> dict[str, tuple[str, Callable[[dict[str, Any]], str]]]:
+def _section_of() -> dict[str, tuple[str, Callable[[Scored], str]]]:
     from parsebench.metrics.registry import METHODS
 
     return {name: (m.section_title, m.anchor) for name, m in METHODS.items()
@@ -364,19 +365,19 @@ SECTION_OF = _section_of()
 """Each method's section title and the id of the table a result of it is in."""
 
 
-def _warnings(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
     """Every warning of the results once, with the figure, parser, projection and the
     levels it was given at."""
     seen: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for r in results:
-        v = r["value"]
-        if not isinstance(v, dict) or r["metric"] not in SECTION_OF:
+        v = r.value
+        if not isinstance(v, dict) or r.metric not in SECTION_OF:
             continue
         for w in v.get("warnings") or []:
-            k = (str(w), r["metric"], r["parser"], r["projection"])
-            fig, link = SECTION_OF[r["metric"]]
-            item = seen.setdefault(k, {"text": str(w), "figure": fig, "parser": r["parser"],
-                                       "projection": r["projection"], "levels": [],
+            k = (str(w), r.metric, r.parser, r.projection)
+            fig, link = SECTION_OF[r.metric]
+            item = seen.setdefault(k, {"text": str(w), "figure": fig, "parser": r.parser,
+                                       "projection": r.projection, "levels": [],
                                        "link": link(r)})
             label = _level_label(r)
             if label not in item["levels"]:
@@ -388,7 +389,7 @@ def _warnings(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def summarize(results: list[dict[str, Any]],
+def summarize(results: list[Scored],
               tests: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The summary of one experiment's RESULTS (with their ``stats``); TESTS are its
     pairwise tests when already computed."""

@@ -8,6 +8,7 @@ from parsebench.metrics.conll18 import CONLL18_NAMES, SPAN_METRICS
 from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
+from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
     from parsebench.metrics.flat import FlatCounts
@@ -304,13 +305,14 @@ def _f1_row(name: str, c: dict[str, Any]) -> str:
             f"{c['grammatical_error_deps']:6d}")
 
 
-def summary_table(results: list[tuple[str, str, str, str, str, Any]]) -> str:
+def summary_table(results: list[Scored]) -> str:
     """The end-of-run table on the terminal: the headline of every result whose method
     has one (:attr:`parsebench.metrics.method.Method.headline`), and parse speed."""
     from parsebench.metrics.registry import METHODS
 
     lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]
-    for parser, metric, proj, level, _sig, v in results:
+    for r in results:
+        parser, metric, proj, level, v = r.parser, r.metric, r.projection, r.level, r.value
         m = METHODS.get(metric)
         if m is not None and m.headline is not None:
             head = m.headline(v)

@@ -9,19 +9,17 @@ versions -> parses -> scoring -> runner).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from parsebench.analysis import Parse, from_sentence, from_tree, misc_value
 from parsebench.errors import InputError
-from parsebench.formats.brackets import parse_tree
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.wordalign import Alignment
 from parsebench.noise.spelling import Change
-from parsebench.parsers.base import Analysis, Timed
-from parsebench.parsers.run import read_input, to_conllu
+from parsebench.parses import Parse, from_outcome, iter_input, misc_value, to_conllu
 from parsebench.run.experiment import Experiment, Level
 from parsebench.store import Store
 
@@ -98,11 +96,10 @@ def read_corpus(paths: Sequence[Path], limit: int | None, gold: bool = True,
                 typos_only: bool = False, natural: bool = False) -> CorpusData:
     """The corpus files read as one; with TYPOS_ONLY, just the sentences with a natural
     typo; with NATURAL, the clean text is the corrected one. Nothing is stored."""
-    sents = [s for p in paths for s in read_input(p)]
+    found: Iterator[Sentence] = (s for p in paths for s in iter_input(p))
     if typos_only:
-        sents = [s for s in sents if any("CorrectForm=" in m for m in s.misc)]
-    if limit is not None:
-        sents = sents[:limit]
+        found = (s for s in found if any("CorrectForm=" in m for m in s.misc))
+    sents = list(itertools.islice(found, limit))
     if not sents:
         raise InputError("no sentences" + (" with a CorrectForm= typo" if typos_only else ""),
                          paths[0])
@@ -143,26 +140,6 @@ def versions_by_level(corpus: CorpusData) -> dict[Level, list[Version]]:
     return out
 
 
-def parse_from(s: Sentence, outcome: Any) -> Parse:
-    """What ``from_sentence(to_conllu(s, outcome))`` gives, without writing CoNLL-U between."""
-    n = len(s.forms)
-    noise = [m != "_" and ("|Noise=" in m or m.startswith("Noise=")) for m in s.misc]
-    if not isinstance(outcome, Analysis):
-        return Parse(forms=s.forms, line=s.line, kind="deps",
-                     failed=outcome.reason.replace("\n", " ").strip(), heads=[NO_HEAD] * n,
-                     deprels=["_"] * n, upos=["_"] * n, xpos=["_"] * n, noise=noise)
-    if outcome.forms is not None and outcome.forms != s.forms:
-        return from_sentence(to_conllu(s, Timed(0, outcome, 0.0), "deps"))
-    links = outcome.links
-    return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
-                 heads=list(outcome.heads) if outcome.heads is not None else [NO_HEAD] * n,
-                 deprels=list(outcome.deprels) if outcome.deprels is not None else ["_"] * n,
-                 upos=list(outcome.upos) if outcome.upos is not None else ["_"] * n,
-                 xpos=list(outcome.xpos) if outcome.xpos is not None else ["_"] * n,
-                 links=sorted({(min(i, j), max(i, j), lab) for i, j, lab in links})
-                 if links is not None else [], noise=noise)
-
-
 class Parsed:
     """The outcomes of one parser by sentence key, turned into Parse objects on demand.
 
@@ -181,21 +158,12 @@ class Parsed:
         got = self._memo.get(id(s))
         if got is not None:
             return got
-        outcome = self.outcome(s)[0]
-        if self.kind == "tree":
-            if isinstance(outcome, Analysis) and outcome.tree is not None:
-                p = from_tree(parse_tree(outcome.tree, "<parser output>", s.line), s.line)
-            else:
-                p = Parse(forms=list(s.forms), line=s.line, kind="tree",
-                          failed=getattr(outcome, "reason", "no tree"),
-                          noise=[False] * len(s.forms))
-        else:
-            p = parse_from(s, outcome)
+        p = from_outcome(s, self.outcome(s)[0], self.kind)
         self._memo[id(s)] = p
         return p
 
     def sentences_of(self, v: Version) -> list[Sentence]:
-        return [to_conllu(s, Timed(0, self.outcome(s)[0], 0.0), self.kind) for s in v.sentences]
+        return [to_conllu(s, self.outcome(s)[0]) for s in v.sentences]
 
     def parses(self, v: Version) -> list[Parse]:
         return [self.parse_of(s) for s in v.sentences]

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsebench.analysis import PROJECTIONS
 from parsebench.errors import InputError, read_lines
 from parsebench.limits import LIMITS, problem
 from parsebench.metrics.method import on
@@ -24,6 +23,7 @@ from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
 from parsebench.noise.keyboard import KEYBOARDS
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.spelling import OPERATIONS
+from parsebench.parses import PROJECTIONS
 
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each
@@ -149,8 +149,10 @@ class Experiment:
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Experiment:
-        """The experiment a run recorded with :meth:`config` (its paths already
-        resolved): what ``export`` needs to rebuild the run's noisy versions."""
+        """The experiment a run recorded with :meth:`config` (checked when it was read,
+        its paths resolved): ``from_config(e.config()).config() == e.config()``. What
+        ``export`` rebuilds a run's noisy versions from. The report's choices (which
+        sentences it draws) and the calibration's limit are not in the record."""
         def paths(v: Any) -> list[Path]:
             return [Path(x) for x in str(v).split(" + ")] if v else []
 
@@ -176,6 +178,17 @@ class Experiment:
         exp.min_length = config.get("min_length", exp.min_length)
         exp.keep_mix = bool(config.get("keep_mix", False))
         exp.parsers = [ParserConf(**p) for p in config.get("parsers", [])]
+        alignment = str(config.get("alignment") or "")
+        if alignment.startswith("errant:"):
+            exp.alignment, exp.errant_pipeline = "errant", alignment.split(":", 1)[1]
+        if config.get("calibration"):
+            exp.calibration = Path(config["calibration"])
+        for name, m in METHODS.items():
+            if name in config:
+                exp.metrics[name] = m.restore(config[name]) if m.restore else config[name]
+        if config.get("attack"):
+            a = config["attack"]
+            exp.attack = (tuple(a["budget"]), a["candidates"], a["queries"])
         return exp
 
     def config(self) -> dict[str, Any]:

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsebench.analysis import Parse, drawn_arcs, from_sentence, project
 from parsebench.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kinds import KINDS
 from parsebench.parsers.base import Analysis, Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
+from parsebench.parses import Parse, drawn_arcs, from_sentence, project
 from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import (
     CorpusData,
@@ -40,8 +40,9 @@ from parsebench.run.corpus import (
     versions_by_level,
 )
 from parsebench.run.experiment import Experiment, Level, ParserConf
-from parsebench.run.score import Context, Result, score
+from parsebench.run.score import Context, score
 from parsebench.run.versions import noise_versions
+from parsebench.scored import Scored
 from parsebench.signature import signature
 from parsebench.store import Store, parser_key, sentence_key
 
@@ -143,7 +144,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
 
 def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Store,
                executor: Executor, key: str, kind: str, progress: Progress
-               ) -> list[tuple[str, str, str, str, str, Any]]:
+               ) -> list[Scored]:
     """``[attack]``: the worst-case misspellings of each budget K for one parser, as
     ``parsebench attack`` finds them (the same search, seed and results), every parse
     through the store's cache; the sentences the attack hurt most are drawn beside the
@@ -159,12 +160,12 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
     from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
-    from parsebench.run.corpus import parse_from
+    from parsebench.parses import from_outcome
 
     budgets, candidates, queries = exp.attack
     kb = Keyboard.load(exp.keyboard or "us-qwerty")
     lexicon = Lexicon.load(exp.lexicon, exp.lang)
-    out: list[tuple[str, str, str, str, str, Any]] = []
+    out: list[Scored] = []
     with contextlib.ExitStack() as stack:
         session = _LazySession(conf, executor, store, stack)
 
@@ -184,21 +185,21 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
                             candidates=candidates, queries=queries, seed=exp.seed,
                             lexicon=lexicon.name, keyboard=kb.name, min_length=exp.min_length,
                             projection="head+deprel")
-            out.append((conf.name, "attack", "head+deprel", f"K={k}", sig, r))
+            out.append(Scored(conf.name, "attack", "head+deprel", f"K={k}", sig, r))
             worst = sorted((x for x in r["per_sentence"] if x["misspelled"]),
                            key=lambda x: (-x["damage"], x["sentence"]))[:exp.changed_most]
             pairs = [(corpus.sentences[x["sentence"] - 1], noisy[x["sentence"] - 1])
                      for x in worst]
             got = outcomes([w for c, n in pairs for w in (c.forms, n.forms)])
             level = Level("per_sentence", k)
-            examples = [_example(parse_from(c, got[sentence_key(c.forms)][0]),
-                                 parse_from(n, got[sentence_key(n.forms)][0]),
+            examples = [_example(from_outcome(c, got[sentence_key(c.forms)][0], "deps"),
+                                 from_outcome(n, got[sentence_key(n.forms)][0], "deps"),
                                  from_sentence(c) if corpus.gold else None,
                                  x["sentence"], level, exp.seed,
                                  f"attack, K={k}: {x['damage']} untouched words changed")
                         for (c, n), x in zip(pairs, worst, strict=True)]
             if examples:
-                out.append((conf.name, "examples", kind, f"attack K={k}", "", examples))
+                out.append(Scored(conf.name, "examples", kind, f"attack K={k}", "", examples))
     return out
 
 
@@ -427,7 +428,7 @@ class _Noise:
 @dataclass
 class RunOutcome:
     run_id: int
-    results: list[Result]
+    results: list[Scored]
     stats: dict[str, Any]
 
 
@@ -442,7 +443,7 @@ def scoring_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, list[Result]]:
+def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, list[Scored]]:
     """The stored scores of EXP by parser, when the run that wrote them finished with the
     same settings and the same code: a parser none of whose parses is new this run gets
     them back instead of being scored again (every score comes from its parses, settings
@@ -457,12 +458,10 @@ def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, lis
         if info["finished"] is None or (info["stats"] or {}).get("scoring") != digest or \
                 info["config"] != json.loads(json.dumps(exp.config(), sort_keys=True)):
             return {}
-        out: dict[str, list[Result]] = {}
+        out: dict[str, list[Scored]] = {}
         for r in store.results(exp.name):
-            if r["metric"] in METHODS:
-                out.setdefault(r["parser"], []).append(
-                    (r["parser"], r["metric"], r["projection"], r["level"], r["signature"],
-                     r["value"]))
+            if r.metric in METHODS:
+                out.setdefault(r.parser, []).append(r)
         return out
     except (InputError, ValueError):
         return {}
@@ -501,11 +500,11 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
     noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path, free_core)
-    results: list[Result] = []
+    results: list[Scored] = []
     parser_stats = {}
     score_seconds = 0.0
     digest = scoring_digest()
-    earlier: dict[str, list[Result]] | None = None  # read once a parser has no new parse
+    earlier: dict[str, list[Scored]] | None = None  # read once a parser has no new parse
     with executor:
         for k, conf in enumerate(exp.parsers):
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
@@ -526,20 +525,20 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                     _base(exp, conf, key[:12], corpus), None if cal is None else
                     (cal, parsed), None if corr is None else (corr, parsed)))
             speed = _speed(parsed, corpus)
-            results.append((conf.name, "speed", "-", "all",
-                            signature(method="speed", parser=conf.name, model=key[:12]),
-                            {**speed, "identity": stats["identity"]}))
+            results.append(Scored(conf.name, "speed", "-", "all",
+                                  signature(method="speed", parser=conf.name, model=key[:12]),
+                                  {**speed, "identity": stats["identity"]}))
             # the drawings align the words of noise that moves them; the browser shows a
             # noisy parse over the clean words, so it needs noise that keeps them
             moves = KINDS[exp.kind].moves_words
             examples = _examples(parsed, corpus, exp)
             if examples:
-                results.append((conf.name, "examples", parsed.kind, "chosen", "", examples))
+                results.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))
             results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
                                   progress)
             if len(corpus.versions) > 1 and (not moves or all(
                     v.alignments is not None for v in corpus.versions[1:])):
-                results.append((conf.name, "browser", parsed.kind, "all", "",
+                results.append(Scored(conf.name, "browser", parsed.kind, "all", "",
                                 browser_data(parsed, corpus)))
             progress.advance()
             score_seconds += time.perf_counter() - ts

@@ -17,16 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.analysis import Parse, from_sentence
 from parsebench.metrics.method import LevelStats, Pair, Replicate, ScoredLevel
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import KINDS
+from parsebench.parses import Parse, from_sentence
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
 from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.scored import Scored
 from parsebench.signature import signature
-
-Result = tuple[str, str, str, str, str, Any]
-"""(parser, metric, projection, level, signature, value) as the store keeps it."""
 
 
 @dataclass
@@ -110,11 +108,11 @@ def applicability(kind: str) -> dict[str, str]:
             for name, m in METHODS.items()}
 
 
-def score(ctx: Context) -> list[Result]:
+def score(ctx: Context) -> list[Scored]:
     """The results of every method the experiment asks for that fits CTX: for each of a
     method's variants and levels, each replicate's per-sentence statistics, pooled
     (:class:`parsebench.metrics.method.LevelStats`), then its figures and signature."""
-    out: list[Result] = []
+    out: list[Scored] = []
     for m in METHODS.values():
         if ctx.moves_words and m.moved_words is None:
             continue
@@ -129,5 +127,5 @@ def score(ctx: Context) -> list[Result]:
                 if not value["stats"]:
                     del value["stats"]
                 sig = signature(**var.signature(level), **ctx.base)
-                out.append((ctx.conf.name, m.name, var.projection, level.label, sig, value))
+                out.append(Scored(ctx.conf.name, m.name, var.projection, level.label, sig, value))
     return out

@@ -1,4 +1,10 @@
-"""One sentence's parse in the form the robustness metrics read, and the conversions.
+"""A sentence's parse, in one model from every source to every output.
+
+:class:`Parse` is what the metrics read. It is made from a CoNLL-U sentence
+(:func:`from_sentence`), a bracketed tree (:func:`from_tree`) or a parser's
+outcome for an input sentence (:func:`from_outcome`, without writing CoNLL-U
+between); an outcome is written as CoNLL-U (:func:`to_conllu`) or a tree
+(:func:`to_tree`), and a parser's input is read by :func:`read_input`.
 
 A parse file is CoNLL-U (dependency trees, or Link Grammar's undirected links
 carried in MISC as ``Links=2:Wd,4:Ss``), bracketed trees, or an AutoEval row
@@ -14,12 +20,13 @@ import itertools
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsebench.errors import InputError, iter_lines, read_lines
 from parsebench.formats.brackets import (
     CLOSE,
+    FAILED_TREE,
     OPEN,
     WORD,
     Tree,
@@ -35,6 +42,7 @@ from parsebench.formats.conllu import (
     looks_like_conllu,
     parse_conllu,
 )
+from parsebench.parsers.base import Analysis, Outcome
 
 PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
 FAILED = "<failed>"
@@ -106,10 +114,6 @@ def from_sentence(s: Sentence, path: str = "<input>") -> Parse:
     return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
                  failed=failed, heads=s.heads, deprels=s.deprels, upos=s.upos, xpos=s.xpos,
                  links=links or [], noise=noise)
-
-
-FAILED_TREE = "PARSE-FAILED"
-"""Root label of the flat tree written for a sentence the parser failed on."""
 
 
 def from_tree(tree: Tree, line: int) -> Parse:
@@ -343,3 +347,100 @@ def tree_text(p: Parse, words: Sequence[str]) -> str:
         if node.is_preterminal() and node.label != "-NONE-":
             node.children = [next(it)]
     return str(tree)
+
+
+# a parser's outcome for one input sentence, and the input itself
+
+
+def blank(words: list[str], comments: list[str], line: int = 0) -> Sentence:
+    """A sentence of WORDS with every other column ``_`` (no analysis yet)."""
+    n = len(words)
+    return Sentence(forms=list(words), lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
+                    feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
+                    misc=["_"] * n, comments=comments, line=line)
+
+
+def read_input(path: str | os.PathLike[str]) -> list[Sentence]:
+    """Sentences of a CoNLL-U file, or of a text file (one a line, words split on spaces)."""
+    return list(iter_input(path))
+
+
+def iter_input(path: str | os.PathLike[str]) -> Iterator[Sentence]:
+    """:func:`read_input` one sentence at a time: a reader that stops early (a corpus's
+    ``limit``) reads no further."""
+    if looks_like_conllu(path, itertools.islice(iter_lines(path), 200)):
+        yield from iter_conllu(path)
+        return
+    for n, line in enumerate(iter_lines(path), 1):
+        words = line.split()
+        if words:
+            yield blank(words, [f"# text = {line.strip()}"], n)
+
+
+def _without_links(misc: str) -> str:
+    parts = [p for p in misc.split("|") if p != "_" and not p.startswith("Links=")]
+    return "|".join(parts) or "_"
+
+
+def to_conllu(s: Sentence, o: Outcome) -> Sentence:
+    """S with the parser's columns of outcome O (or its failure marks), its comments and
+    noise records kept: what ``parse`` writes."""
+    comments = [c for c in s.comments if not c.startswith(("# parse_status", "# parse_error"))]
+    if isinstance(o, Analysis) and o.forms is not None and o.forms != s.forms:
+        n = len(o.forms)  # the parser tokenized raw text itself: its own words
+        base = blank(o.forms, comments, s.line)
+        base.multiword = [(a, b, [f"{a + 1}-{b + 1}", form, *["_"] * 8])
+                          for a, b, form in o.tokens or ()]
+    else:
+        n = len(s.forms)
+        base = replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
+                       heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
+                       misc=[_without_links(m) for m in s.misc], comments=comments)
+    if not isinstance(o, Analysis):
+        base.comments = [*comments, "# parse_status = failed",
+                         f"# parse_error = {o.reason.replace(chr(10), ' ')}"]
+        return base
+    for col in ("heads", "deprels", "upos", "xpos", "lemmas", "feats"):
+        val = getattr(o, col)
+        if val is not None:
+            setattr(base, col, list(val))
+    if o.links is not None:
+        for k, val in enumerate(link_strings(o.links, n)):
+            if val:
+                rec = "Links=" + val
+                base.misc[k] = rec if base.misc[k] == "_" else base.misc[k] + "|" + rec
+    return base
+
+
+def to_tree(s: Sentence, o: Outcome) -> str:
+    """The bracketed tree of outcome O, or the flat failed tree over S's words."""
+    if isinstance(o, Analysis) and o.tree is not None:
+        return o.tree
+    return f"({FAILED_TREE} " + " ".join(f"(X {w})" for w in s.forms) + ")"
+
+
+def from_outcome(s: Sentence, outcome: Outcome, kind: str) -> Parse:
+    """The Parse of a parser's OUTCOME for input sentence S, a parser of KIND (``tree``
+    for constituency parsers): what ``from_sentence(to_conllu(s, outcome))`` gives,
+    without writing CoNLL-U between."""
+    if kind == "tree":
+        if isinstance(outcome, Analysis) and outcome.tree is not None:
+            return from_tree(parse_tree(outcome.tree, "<parser output>", s.line), s.line)
+        return Parse(forms=list(s.forms), line=s.line, kind="tree",
+                     failed=getattr(outcome, "reason", "no tree"), noise=[False] * len(s.forms))
+    n = len(s.forms)
+    noise = [m != "_" and ("|Noise=" in m or m.startswith("Noise=")) for m in s.misc]
+    if not isinstance(outcome, Analysis):
+        return Parse(forms=s.forms, line=s.line, kind="deps",
+                     failed=outcome.reason.replace("\n", " ").strip(), heads=[NO_HEAD] * n,
+                     deprels=["_"] * n, upos=["_"] * n, xpos=["_"] * n, noise=noise)
+    if outcome.forms is not None and outcome.forms != s.forms:
+        return from_sentence(to_conllu(s, outcome))
+    links = outcome.links
+    return Parse(forms=s.forms, line=s.line, kind="deps" if links is None else "links",
+                 heads=list(outcome.heads) if outcome.heads is not None else [NO_HEAD] * n,
+                 deprels=list(outcome.deprels) if outcome.deprels is not None else ["_"] * n,
+                 upos=list(outcome.upos) if outcome.upos is not None else ["_"] * n,
+                 xpos=list(outcome.xpos) if outcome.xpos is not None else ["_"] * n,
+                 links=sorted({(min(i, j), max(i, j), lab) for i, j, lab in links})
+                 if links is not None else [], noise=noise)

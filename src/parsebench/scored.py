@@ -1,0 +1,40 @@
+"""One result of a run, as the scoring makes it, the store keeps it and the report
+reads it: a frozen record rather than a tuple read by position or a dict read by key,
+so that a misspelled field is an error where it is written, not a blank in a report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The figures of one method (or one of the report's pages: ``speed``,
+    ``examples``, ``browser``, the attack's) for one parser, projection and level."""
+
+    parser: str
+    metric: str
+    """The method's name (``metrics.registry.METHODS``), or the page's kind."""
+    projection: str
+    level: str
+    signature: str
+    value: Any
+    """The figures, JSON-shaped as ``--json`` writes them (with ``stats``, the
+    per-sentence statistics, where the method keeps them); a page's content."""
+
+    def figure(self, *path: str) -> Any:
+        """The figure at PATH inside :attr:`value` (``r.figure("las", "f1")``), or None
+        where the method did not give it."""
+        v = self.value
+        for k in path:
+            if not isinstance(v, dict) or k not in v:
+                return None
+            v = v[k]
+        return v
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the run's JSON writes it (``method`` names the metric there)."""
+        return {"parser": self.parser, "method": self.metric,
+                "projection": self.projection, "level": self.level,
+                "signature": self.signature, "value": self.value}
