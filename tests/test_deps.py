@@ -361,6 +361,59 @@ def test_depth_in_one_pass_equals_walking_up_the_heads(heads: list[int]) -> None
         [_depth_by_walking(heads, i) for i in range(n)]
 
 
+def _checkable(text: str, header: str, first: int) -> int:
+    """The rows under HEADER: each precision and recall is its printed counts' ratio
+    (counts from column FIRST: key, answer, in answer, in key, precision, recall for
+    the breakdowns; key, in answer, answer, in key after three ratios for Lin's)."""
+    lines = text.splitlines()
+    at = next(k for k, ln in enumerate(lines) if ln.startswith(header))
+    checked = 0
+    for ln in lines[at + 1:]:
+        cols = ln.split()
+        if not ln.strip() or not cols[first].isdigit():
+            break
+        if header.startswith(" "):
+            p, r = cols[1], cols[2]
+            key, in_answer, answer, in_key = map(int, cols[4:8])
+        else:
+            key, answer, in_answer, in_key = map(int, cols[first:first + 4])
+            p, r = cols[first + 4], cols[first + 5]
+        assert p == (f"{100 * in_key / answer:.2f}" if answer else "n/a")
+        assert r == (f"{100 * in_answer / key:.2f}" if key else "n/a")
+        checked += 1
+    return checked
+
+
+def test_every_printed_ratio_is_checkable_from_the_printed_counts() -> None:
+    """--select picks the key's arcs by the key's values and the answer's by the
+    answer's: precision's matched count is not recall's ("answer 2062, matched 1871,
+    precision 89.67" on EWT, where 1871/2062 = 90.74). Both are printed, and the text
+    says that the CoNLL 2018 table is not restricted by the selection."""
+    import subprocess
+    import sys
+
+    key, answer = str(DATA / "lin-key.conllu"), str(DATA / "lin-answer.conllu")
+
+    def text(*args: str) -> str:
+        p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps", key,
+                            answer, *args], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        return p.stdout
+
+    got = text("--select", "deprel=obj1,obj2")
+    # Lin section 4: recall 2/3, precision 2/2 (unlabeled)
+    assert "unlabeled        100.00   66.67   80.00       3         2        2        2" \
+        in got
+    assert _checkable(got, "              precision", 4) == 2
+    assert "Lin (the dependencies --select chose)" in got
+    assert "CoNLL 2018 (the table of conll18_ud_eval.py -v); all words: --select does not " \
+        "restrict it" in got
+    assert "--select" not in text()
+    for by in ("deprel", "category"):
+        got = text("--by", by)
+        assert _checkable(got, f"{by} ", 3 if by == "category" else 1) > 0
+    got = text("--by", "arc-length")
+    assert _checkable(got, "arc-length ", 1) > 0
 def test_one_warning_a_cause_for_a_taggers_output() -> None:
     """A tagger's output was told 'words without a head (fragments)' and 'no heads (a
     tagger's output?)' of the same missing heads."""

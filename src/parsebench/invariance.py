@@ -14,7 +14,8 @@ Each edit changes one word so that the correct parse stays the same tree:
 A substitute must fill the word's *frame* (:func:`frame`), its place in the tree:
 the same XPOS and number or degree, the same relation to a head of the same class,
 number and side, dependents with the same relations on the same sides, and the same
-determiners (by their form) and numerals among the head's dependents beyond the word,
+determiners (by their form), numerals and adjectives among the head's dependents
+beyond the word,
 and it must be attested in the corpus in that very frame. Same class and degree
 alone admitted *a few days* -> *a long days* and *fond of* -> *much of*, edits whose
 correct tree is not the original's. Substitutes come from the corpus itself (so it
@@ -101,16 +102,17 @@ def _children(s: Sentence) -> list[list[int]] | None:
     return kids
 
 
-_BEYOND = {"det", "nummod"}
-"""The head's dependents beyond the word that a frame keeps: those that agree with it
-or count (*a few days*, *two few days*); a preposition or a possessive does not."""
+_BEYOND = {"det", "nummod", "amod"}
+"""The head's dependents beyond the word that a frame keeps: those that agree with it,
+count or modify beside it (*a few days*; *a few short weeks* attests *short* after *a
+few*, not in *a few weeks*' place); a preposition or a possessive does not."""
 
 
 def frame(s: Sentence, i: int, key: str, kids: list[list[int]]) -> Frame:
     """Word I's place in S's tree, what a substitute must share for the tree to stay:
     its XPOS and KEY (number or degree), relation, head (class, number, side), its
     dependents' relations by side, and the head's determiners (by their form: *a few
-    days* is not *a long days*) and numerals beyond it."""
+    days* is not *a long days*), numerals and adjectives beyond it."""
     h = s.heads[i]
     own = tuple(sorted(("L" if d < i else "R", s.deprels[d]) for d in kids[i]))
     if h == 0:

@@ -130,7 +130,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
             f"{n} {k}" for k, n in got.as_dict()["alignment"].items()))
     return result("eval deps", {**got.as_dict(), "validity": validity.as_dict(),
                                 "signature": sig},
-                  lambda: deps_table(got, gold_name, system_name, sig, notes), warnings)
+                  lambda: deps_table(got, gold_name, system_name, sig, notes,
+                                     selected=bool(selections)), warnings)
 
 
 def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,

@@ -21,22 +21,31 @@ def _pct(x: float | None) -> str:
 
 
 def deps_table(result: DepsResult, gold: str, system: str, sig: str,
-               notes: Sequence[str] = ()) -> str:
-    """``eval deps``'s text; NOTES are lines shown above the signature (validity, the
-    alignment)."""
+               notes: Sequence[str] = (), selected: bool = False) -> str:
+    """``eval deps``'s text: every ratio beside the counts it is of (recall = key arcs
+    found in the answer / key, precision = answer arcs found in the key / answer: with
+    --select the two counts differ). NOTES are lines shown above the signature
+    (validity, the alignment); SELECTED: Lin's counts are of a selection, which the
+    CoNLL 2018 table below them is not."""
     t = result.total
     figures = result.as_dict()
     lines = [
         f"Dependency evaluation of {system} against {gold}",
         f"{t.words.gold} gold words in {result.sentences} sentences",
         "",
-        "Lin           precision  recall      F1     key  answer  matched",
+        "Lin" + (" (the dependencies --select chose)" if selected else ""),
+        "              precision  recall      F1     key in answer   answer   in key",
     ]
     for name, pr in (("unlabeled", t.unlabeled), ("labeled", t.labeled)):
         f = figures[name]
         lines.append(f"{name:<13} {_pct(f['precision']):>9} {_pct(f['recall']):>7} "
-                     f"{_pct(f['f1']):>7} {pr.key:7d} {pr.answer:7d} {pr.key_found:8d}")
-    lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v)", *conll18_table(figures)]
+                     f"{_pct(f['f1']):>7} {pr.key:7d} {pr.key_found:9d} {pr.answer:8d} "
+                     f"{pr.answer_found:8d}")
+    lines.append("recall = key arcs in the answer / key; precision = answer arcs in the key "
+                 "/ answer")
+    lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v)"
+              + ("; all words: --select does not restrict it" if selected else ""),
+              *conll18_table(figures)]
     lines.append("Exact match: UCM " + _share(figures["ucm"]) + ", LCM "
                  + _share(figures["lcm"]) + f" of {figures['ucm']['sentences']} sentences")
     if not result.punct:
@@ -47,11 +56,13 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
         lines += ["", *breakdown_lines(result.by_field or "", figures["by"])]
     elif result.by is not None:
         field = result.by_field or ""
-        lines += ["", f"By {field}"]
+        lines += ["", f"By {field} (in ans: key arcs in the answer, in key: answer arcs in "
+                  "the key)"]
         head = f"{field:<16}"
         if field == "category":
             head += " sentences avg.len"
-        head += "    key answer  prec.  recall  l.prec l.recall"
+        head += ("    key answer in ans in key  prec. recall in ans in key  l.prec "
+                 "l.recall")
         lines.append(head)
         items = sorted(result.by.items(), key=lambda kv: (-(kv[1].unlabeled.key
                                                             + kv[1].unlabeled.answer), kv[0]))
@@ -61,8 +72,9 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
                 avg = b.words / b.sentences if b.sentences else 0.0
                 row += f" {b.sentences:9d} {avg:7.2f}"
             u, lab = b.unlabeled, b.labeled
-            row += (f" {u.key:6d} {u.answer:6d} {_pct(u.precision)} {_pct(u.recall)}  "
-                    f"{_pct(lab.precision)} {_pct(lab.recall)}")
+            row += (f" {u.key:6d} {u.answer:6d} {u.key_found:6d} {u.answer_found:6d} "
+                    f"{_pct(u.precision)} {_pct(u.recall)} {lab.key_found:6d} "
+                    f"{lab.answer_found:6d}  {_pct(lab.precision)} {_pct(lab.recall)}")
             lines.append(row)
     if notes:
         lines += ["", *notes]
@@ -71,7 +83,7 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
 
 
 def _share(x: dict[str, Any]) -> str:
-    return "n/a" if x["accuracy"] is None else f"{100 * x['accuracy']:.2f}%"
+    return "n/a" if x["accuracy"] is None else f"{100 * x['accuracy']:.2f}% ({x['matched']})"
 
 
 ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"], "direction": ["left", "right", "root"],
@@ -83,12 +95,16 @@ def breakdown_lines(field: str, by: dict[str, Any]) -> list[str]:
     """MaltEval's breakdowns: attachment (unlabeled) and labeled attachment precision,
     recall and F1 a group, the key's arcs grouped by the key's values, the answer's by
     the answer's; the root's arc counts."""
-    lines = [f"By {field} (the root's arc included)",
-             f"{field:<16}    key answer   UA P   UA R  UA F1   LA P   LA R  LA F1"]
+    lines = [f"By {field} (the root's arc included; in ans: key arcs in the answer, in key: "
+             "answer arcs in the key)",
+             f"{field:<16}    key answer in ans in key   UA P   UA R  UA F1 in ans in key"
+             "   LA P   LA R  LA F1"]
     for name in [x for x in ORDER.get(field, []) if x in by]:
         u, lab = by[name]["unlabeled"], by[name]["labeled"]
-        lines.append(f"{name:<16} {u['key']:6d} {u['answer']:6d} {_pct(u['precision'])} "
-                     f"{_pct(u['recall'])} {_pct(u['f1'])} {_pct(lab['precision'])} "
+        lines.append(f"{name:<16} {u['key']:6d} {u['answer']:6d} {u['matched']:6d} "
+                     f"{u.get('answer_matched', u['matched']):6d} {_pct(u['precision'])} "
+                     f"{_pct(u['recall'])} {_pct(u['f1'])} {lab['matched']:6d} "
+                     f"{lab.get('answer_matched', lab['matched']):6d} {_pct(lab['precision'])} "
                      f"{_pct(lab['recall'])} {_pct(lab['f1'])}")
     return lines
 
