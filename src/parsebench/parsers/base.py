@@ -135,6 +135,8 @@ BUILTIN = {
     "command-text": "parsebench.parsers.command:CommandText",
     "precomputed": "parsebench.parsers.precomputed:Precomputed",
     "supar": "parsebench.parsers.supar:SuPar",
+    "malt": "parsebench.parsers.malt:Malt",
+    "yara": "parsebench.parsers.yara:Yara",
 }
 
 
