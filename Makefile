@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean
+.PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean java-models
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 		src/parsebench/metrics/_deps_fast.pyx \
@@ -64,6 +64,15 @@ noise-study: study-output/noise.sqlite
 	$(BIN)/parsebench report $< -o docs/noise-study
 	rm -f docs/noise-study/index.html docs/noise-study/results.csv docs/noise-study/results.json
 	$(BIN)/python scripts/study_doc.py docs/noise-study docs/noise.in.md docs/noise.md
+
+# MaltParser and Yara trained on EWT train, into the cache folder, never the repository
+# (docs/java-parsers.md): about 2 minutes for MaltParser, 45 for Yara (beam 16, 10
+# iterations; BEAM=... ITERATIONS=... to change), one core; needs ../shared or the
+# jars and treebank named on the script's command line.
+BEAM ?= 16
+ITERATIONS ?= 10
+java-models: | $(STAMP)
+	$(BIN)/python scripts/train_java_parsers.py --beam $(BEAM) --iterations $(ITERATIONS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py

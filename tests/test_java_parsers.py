@@ -268,3 +268,15 @@ def test_the_ewt_models_score_near_their_card_on_ewt_test(
     assert p.returncode == 0, p.stderr
     r = evaluate_deps(read_conllu(test), read_conllu(out)).total
     assert abs(100 * r.las.as_dict()["f1"] - las) <= 4, r.las.as_dict()
+
+
+def test_an_experiment_resolves_the_files_of_a_specs_options(tmp_path: Path) -> None:
+    from parsebench.run.experiment import resolve_spec
+
+    (tmp_path / "m.mco").write_bytes(b"x")
+    (tmp_path / "t.udpipe").write_bytes(b"x")
+    got = resolve_spec("malt:m.mco,tagger=t.udpipe,jar=/abs/x.jar", tmp_path)
+    assert got == (f"malt:{tmp_path.resolve() / 'm.mco'},tagger="
+                   f"{tmp_path.resolve() / 't.udpipe'},jar=/abs/x.jar")
+    assert resolve_spec("udpipe:m.mco", tmp_path) == f"udpipe:{tmp_path.resolve() / 'm.mco'}"
+    assert resolve_spec("spacy:en_core_web_sm", tmp_path) == "spacy:en_core_web_sm"
