@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, needs, shared_path
+from conftest import FIXTURES, needs, needs_java, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu
@@ -32,17 +31,6 @@ EWT_DEV = "data/ud-english-ewt/en_ewt-ud-dev.conllu"
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
 DEV_SENTENCES = 70
 """EWT dev's first 70 sentences: multiword tokens, and an empty node in the 59th."""
-
-
-def needs_java() -> str:
-    """Java 11 or later for the bridges: skips without it, fails in CI (which installs it)."""
-    java = shutil.which("java")
-    if java is None:
-        msg = "needs a Java runtime (scripts/system-deps.sh installs default-jre-headless)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return java
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

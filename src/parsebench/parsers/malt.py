@@ -69,9 +69,10 @@ class Malt(Adapter):
             raise InputError("MaltParser cannot load a model whose name holds a space",
                              model)
         jar = find_jar(opts.get("jar"), JAR_ENV, "MaltParser", WHERE)
+        java = java_command()
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.bridge = JavaBridge(
-            "MaltParser", [java_command(), "-cp", jar, str(SOURCES / "MaltServer.java"),
+            "MaltParser", [java, "-cp", jar, str(SOURCES / "MaltServer.java"),
                            "-c", name, "-m", "parse", "-v", "error"], cwd=folder)
         self.bridge.start()
 
@@ -83,7 +84,8 @@ class Malt(Adapter):
             if not opts.get("tagger"):
                 return None
             return {"adapter": cls.name, "jar": file_digest(jar), "model": file_digest(model),
-                    "tagger": "udpipe " + file_digest(opts["tagger"])}
+                    "tagger": "udpipe " + file_digest(opts["tagger"]),
+                    "bridge": file_digest(SOURCES / "MaltServer.java")}
         except InputError:
             return None  # the worker says what is wrong, in its own words
 

@@ -56,9 +56,10 @@ class Yara(Adapter):
         if not os.path.isfile(model):
             raise InputError("no such Yara model file", model)
         jar = find_jar(opts.get("jar"), JAR_ENV, "Yara", WHERE)
+        java = java_command()
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.bridge = JavaBridge(
-            "Yara", [java_command(), "-cp", jar, str(SOURCES / "YaraServer.java"),
+            "Yara", [java, "-cp", jar, str(SOURCES / "YaraServer.java"),
                      os.path.abspath(model)])
         self.bridge.start()
 
@@ -70,7 +71,8 @@ class Yara(Adapter):
             if not opts.get("tagger"):
                 return None
             return {"adapter": cls.name, "jar": file_digest(jar), "model": file_digest(model),
-                    "tagger": "udpipe " + file_digest(opts["tagger"])}
+                    "tagger": "udpipe " + file_digest(opts["tagger"]),
+                    "bridge": file_digest(SOURCES / "YaraServer.java")}
         except InputError:
             return None
 
