@@ -82,6 +82,37 @@ def test_conllx_words_keeps_word_lines_only(tmp_path: Path) -> None:
     assert (tmp_path / "one.conllu").read_text().count("sent_id") == 1
 
 
+def test_the_bridge_protocol_a_death_and_a_failed_restart_cost_a_sentence_each(
+        tmp_path: Path) -> None:
+    """JavaBridge over a stand-in program (no Java needed): it answers one sentence,
+    dies on the next, and refuses to start again; each costs only its sentence."""
+    from parsebench.parsers.jvm import JavaBridge
+
+    prog = tmp_path / "bridge.py"
+    prog.write_text(
+        "import os, sys\n"
+        "marker = sys.argv[1]\n"
+        "if os.path.exists(marker):\n"
+        "    print('fatal\\tmodel gone', flush=True); sys.exit(1)\n"
+        "open(marker, 'w').close()\n"
+        "print('ready', flush=True)\n"
+        "rows = []\n"
+        "for line in sys.stdin:\n"
+        "    if line.strip():\n"
+        "        rows.append(line); continue\n"
+        "    if any('BOOM' in r for r in rows): sys.stderr.write('Error: boom\\n'); sys.exit(3)\n"
+        "    print(''.join(f'{i}\\tdep\\n' for i in range(len(rows))), flush=True)\n"
+        "    rows = []\n")
+    bridge = JavaBridge("Stand-in", [sys.executable, str(prog), str(tmp_path / "started")])
+    bridge.start()
+    assert bridge.ask(["a", "b"]) == ["0\tdep", "1\tdep"]
+    died = bridge.ask(["BOOM"])
+    assert isinstance(died, str) and died.startswith("Java exited (exit code 3)"), died
+    assert bridge.ask(["c"]) == "Java did not start again: Stand-in: model gone"
+    with pytest.raises(InputError, match="Stand-in: model gone"):
+        bridge.start()
+
+
 def test_a_missing_jar_or_java_is_one_line_naming_it(tmp_path: Path) -> None:
     model = tmp_path / "m.mco"
     model.write_bytes(b"x")

@@ -165,7 +165,10 @@ class JavaBridge:
         """The answer lines to one sentence's ROWS, or why there is none (the JVM died or
         the bridge reported an error: the sentence fails, the next one goes on)."""
         if self.proc is None or self.proc.poll() is not None:
-            self.start()
+            try:  # started once already, so a failure now is this sentence's, not the run's
+                self.start()
+            except InputError as exc:
+                return f"Java did not start again: {exc.message}"
         assert self.proc is not None and self.proc.stdin is not None
         try:
             self.proc.stdin.write(("".join(r + "\n" for r in rows) + "\n").encode("utf-8"))
