@@ -7,7 +7,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean
+.PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean java-models \
+	java-study
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 		src/parsebench/metrics/_deps_fast.pyx \
@@ -46,7 +47,7 @@ study-output/studies.sqlite: $(STUDIES:%=studies/%.toml) | $(STAMP)
 		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
 			--report study-output/report || exit 1; done
 
-studies: study-output/studies.sqlite real-noise-study lin-argument
+studies: study-output/studies.sqlite real-noise-study lin-argument java-study
 	$(BIN)/parsebench report $< -o docs/study
 	rm -f docs/study/index.html docs/study/results.csv docs/study/results.json
 	$(BIN)/python scripts/study_doc.py docs/study docs/study.in.md docs/study.md
@@ -64,6 +65,31 @@ noise-study: study-output/noise.sqlite
 	$(BIN)/parsebench report $< -o docs/noise-study
 	rm -f docs/noise-study/index.html docs/noise-study/results.csv docs/noise-study/results.json
 	$(BIN)/python scripts/study_doc.py docs/noise-study docs/noise.in.md docs/noise.md
+
+# MaltParser and Yara trained on EWT train, into the cache folder, never the repository
+# (docs/java-parsers.md): about 2 minutes for MaltParser, 45 for Yara (beam 16, 10
+# iterations; BEAM=... ITERATIONS=... to change), one core; needs ../shared or the
+# jars and treebank named on the script's command line.
+BEAM ?= 16
+ITERATIONS ?= 10
+java-models: | $(STAMP)
+	$(BIN)/python scripts/train_java_parsers.py --beam $(BEAM) --iterations $(ITERATIONS)
+
+# The seed papers' comparisons with their own parsers (docs/java-parsers.md): MaltParser
+# and Yara beside UDPipe, spacy-ud and the biaffine parser on 300 sentences of EWT test
+# and of JFLEG dev. Needs Java and ../shared/tools. About 20 minutes on 2 cores.
+JAVA_STUDIES := java-bigert-en java-kakkonen-en java-hashemi-grammar-en java-hashemi-jfleg-dev
+study-output/java.sqlite: $(JAVA_STUDIES:%=studies/%.toml) | $(TEST_STAMP)
+	mkdir -p study-output
+	for s in $(JAVA_STUDIES); do \
+		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
+			--report study-output/java-report || exit 1; done
+
+java-study: study-output/java.sqlite
+	$(BIN)/parsebench report $< -o docs/java-study
+	rm -f docs/java-study/index.html docs/java-study/results.csv docs/java-study/results.json
+	$(BIN)/python scripts/study_doc.py docs/java-study docs/java-parsers.in.md \
+		docs/java-parsers.md
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py

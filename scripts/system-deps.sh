@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Debian packages parsebench needs: a C compiler and Python's headers for the
 # accelerator of `eval brackets`, Link Grammar for its parser, whose Python
-# bindings are made visible inside the virtualenv given as $1; with "test" as $2,
+# bindings are made visible inside the virtualenv given as $1, a Java runtime for
+# MaltParser and Yara (`malt:`, `yara:`); with "test" as $2,
 # also Chromium and its driver, which the tests of the HTML report and its
 # sentence browser drive. Uses
 # apt-get as root (CI) or through sudo; without either it says what to install
 # and goes on, and the tests that need them skip (they fail under CI=true).
 set -euo pipefail
 venv="$1"
-pkgs="gcc python3-dev link-grammar link-grammar-dictionaries-en python3-link-grammar"
+pkgs="gcc python3-dev link-grammar link-grammar-dictionaries-en python3-link-grammar
+      default-jre-headless"
 if [ "${2:-}" = test ]; then
     pkgs="$pkgs chromium chromium-driver"
 fi
@@ -18,7 +20,7 @@ if ! dpkg -s $pkgs >/dev/null 2>&1; then
     elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
         sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs
     else
-        echo "note: cannot install $pkgs (not root, no sudo); Link Grammar will be missing" >&2
+        echo "note: cannot install $pkgs (not root, no sudo); Link Grammar and Java may be missing" >&2
         exit 0
     fi
 fi

@@ -35,6 +35,17 @@ def needs(module: str) -> None:
         pytest.skip(f"{module} is not installed (make test installs it)")
 
 
+def needs_java() -> None:
+    """Skip without a Java runtime (MaltParser, Yara); CI installs one, so fail there."""
+    import shutil
+
+    if shutil.which("java") is None:
+        msg = "needs a Java runtime (scripts/system-deps.sh installs default-jre-headless)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The trained TnT taggers the tests make go to a folder of the session's, not the

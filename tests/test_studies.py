@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, needs, shared_path
+from conftest import FIXTURES, ROOT, needs, needs_java, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import read_conllu
@@ -153,8 +153,15 @@ EXPECTED = {
     "real-kakkonen-en": ["Kakkonen, Table 1", "1/sentence", "biaffine"],
     "real-grammar-en": ["Learner-like errors by type", "biaffine"],
     "real-jfleg": ["Robustness F1 (Hashemi & Hwa)", "By ERRANT's error type", "biaffine"],
+    # docs/java-parsers.md: the seed papers' own parsers beside the UD parsers
+    "java-bigert-en": ["Degradation, row by row", "malt, head+deprel", "yara, head"],
+    "java-kakkonen-en": ["Kakkonen, Table 1", "1/sentence", "malt", "yara"],
+    "java-hashemi-grammar-en": ["Learner-like errors by type", "malt", "yara"],
+    "java-hashemi-jfleg-dev": ["Robustness F1 (Hashemi & Hwa)", "malt", "yara"],
 }
 SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30,
+         **{f"java-{n}": 30 for n in ("bigert-en", "kakkonen-en", "hashemi-grammar-en",
+                                      "hashemi-jfleg-dev")},
          **{f"real-{n}": 60 for n in ("ewt", "tweebank", "eslspok", "spelling-en",
                                       "kakkonen-en", "grammar-en", "jfleg")}}
 """Sentences for the CI-sized version (Link Grammar is slow on misspelled text)."""
@@ -171,6 +178,8 @@ def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) 
     for spec in ("udpipe", "spacy", "nltk", "linkgrammar", "supar"):
         if spec in (STUDIES / f"{name}.toml").read_text(encoding="utf-8"):
             needs({"udpipe": "ufal.udpipe"}.get(spec, spec))
+    if "jar=" in (STUDIES / f"{name}.toml").read_text(encoding="utf-8"):
+        needs_java()  # MaltParser and Yara
     store, report = tmp_path / "s.sqlite", tmp_path / "report"
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run",
                         str(STUDIES / f"{name}.toml"), "--limit", str(SMALL.get(name, 200)),

@@ -97,6 +97,8 @@ BUILTIN = {
     "supar": "parsebench.parsers.supar:SuPar",
     "baseline": "parsebench.parsers.baseline:Baseline",
     "openai": "parsebench.parsers.openai_chat:OpenAIChat",
+    "malt": "parsebench.parsers.malt:Malt",
+    "yara": "parsebench.parsers.yara:Yara",
 }
 
 

@@ -319,10 +319,18 @@ def resolve_spec(spec: str, base: Path) -> str:
     name, colon, arg = spec.partition(":")
     if not colon or name in ("python", "command", "command-text") or not arg:
         return spec
-    candidate = Path(arg)
-    if not candidate.is_absolute() and (base / candidate).exists():
-        return f"{name}:{(base / candidate).resolve()}"
-    return spec
+    def absolute(part: str) -> str:
+        candidate = Path(part)
+        if not candidate.is_absolute() and (base / candidate).exists():
+            return str((base / candidate).resolve())
+        return part
+
+    if absolute(arg) != arg or "," not in arg:
+        return f"{name}:{absolute(arg)}"
+    # MODEL,key=FILE,... (malt:, yara:): each file relative to the experiment file too
+    first, *options = re.split(r",(?=[a-z_]+=)", arg)
+    return f"{name}:" + ",".join([absolute(first), *(
+        f"{k}={absolute(v)}" for k, _, v in (o.partition("=") for o in options))])
 
 
 def load(path: str | Path) -> Experiment:

@@ -1,0 +1,203 @@
+"""The Java parsers' common part: finding Java and a jar, reading a spec's options, and
+one JVM kept running that answers many sentences.
+
+A JVM takes seconds to start and a parser model seconds more to load, so a Java
+parser is not run once a batch: a small bridge program of ours
+(``parsers/java/*.java``, run by Java's single-file source launcher, Java 11 or
+later) loads the model once and answers one sentence at a time over a pipe. The
+JVM is a child of the pool's worker, in its process group: a hang is ended by the
+pool's timeout, which kills the worker and the JVM with it; a JVM that dies on a
+sentence costs that sentence (a :class:`Failure` with its exit code and last line
+of standard error) and is started again for the next.
+
+Specs: ``NAME:MODEL[,KEY=VALUE...]``; the keys each adapter knows (``jar``,
+``tagger``) are its options, so a model path may hold commas but not ``,jar=``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import threading
+from collections import deque
+from pathlib import Path
+
+from parsebench.errors import InputError
+from parsebench.parsers.base import Analysis, Failure
+
+JAVA_HINT = ("install a Java runtime, 11 or later (Debian: apt-get install "
+             "default-jre-headless; scripts/system-deps.sh does it)")
+SOURCES = Path(__file__).resolve().parent / "java"
+"""The bridge programs, one a parser."""
+
+
+def java_command() -> str:
+    """The ``java`` to run: ``$JAVA_HOME/bin/java``, else the one on PATH."""
+    home = os.environ.get("JAVA_HOME")
+    if home and os.access(Path(home) / "bin" / "java", os.X_OK):
+        return str(Path(home) / "bin" / "java")
+    found = shutil.which("java")
+    if found is None:
+        raise InputError(f"Java is missing (no java on PATH): {JAVA_HINT}")
+    return found
+
+
+def split_options(name: str, arg: str | None, keys: tuple[str, ...], usage: str
+                  ) -> tuple[str, dict[str, str]]:
+    """``MODEL,key=value,...`` -> MODEL and its options; unknown keys are refused."""
+    if not arg or not arg.strip():
+        raise InputError(f"{name} needs a model: {usage}")
+    parts = re.split(r",(?=[a-z_]+=)", arg)
+    model, options = parts[0], {}
+    for p in parts[1:]:
+        key, _, value = p.partition("=")
+        if key not in keys:
+            raise InputError(f"{name}: unknown option {key!r} (known: {', '.join(keys)}); "
+                             f"{usage}")
+        options[key] = value
+    if not model:
+        raise InputError(f"{name} needs a model: {usage}")
+    return model, options
+
+
+def find_jar(option: str | None, env: str, what: str, where: str) -> str:
+    """The parser's jar: the spec's ``jar=``, else the environment variable ENV; a
+    missing one is named with where to get it."""
+    path = option or os.environ.get(env)
+    if not path:
+        raise InputError(f"{what} jar not found: set {env}=PATH/TO/JAR or add ,jar=PATH "
+                         f"to the parser spec ({where})")
+    if not os.path.isfile(path):
+        raise InputError(f"{what} jar not found at {path} (from "
+                         f"{'the spec' if option else env}; {where})")
+    return os.path.abspath(path)
+
+
+def cell(value: str) -> str:
+    """A column's value with no tab and not empty (either would shift the columns)."""
+    value = value.replace("\t", " ").strip()
+    return value or "_"
+
+
+def root_label(head: int, deprel: str) -> str:
+    """MaltParser's default root label as UD names it."""
+    return "root" if head == 0 and deprel == "ROOT" else deprel
+
+
+def read_answer(lines: list[str], n: int) -> Analysis | Failure:
+    """The bridge's ``HEAD<TAB>DEPREL`` lines for a sentence of N words."""
+    if len(lines) != n:
+        return Failure(f"wrong token count: {len(lines)} words out for {n}")
+    heads, deprels = [], []
+    for line in lines:
+        head, _, deprel = line.partition("\t")
+        try:
+            h = int(head)
+        except ValueError:
+            return Failure(f"unreadable answer line {line[:80]!r}")
+        if not 0 <= h <= n:
+            return Failure(f"head {h} out of range for {n} words")
+        heads.append(h)
+        deprels.append(root_label(h, deprel or "_"))
+    return Analysis(heads=heads, deprels=deprels)
+
+
+class JavaBridge:
+    """One bridge program running in a JVM: ``ask`` sends a sentence's lines and gets
+    its answer lines back; the JVM is (re)started on demand."""
+
+    def __init__(self, what: str, argv: list[str], cwd: str | None = None) -> None:
+        self.what, self.argv, self.cwd = what, argv, cwd
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.err_tail: deque[str] = deque(maxlen=20)
+
+    def start(self) -> None:
+        """Start the JVM and wait for its model; a model or jar Java cannot load is an
+        InputError with Java's own one-line reason."""
+        self.close()
+        self.err_tail.clear()
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, cwd=self.cwd)
+        except OSError as exc:
+            raise InputError(f"{self.what}: cannot run {self.argv[0]}: {exc.strerror}; "
+                             f"{JAVA_HINT}") from None
+        assert proc.stderr is not None
+        threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
+        self.proc = proc
+        first = self._line()
+        if first == "ready":
+            return
+        self.close()
+        if first is not None and first.startswith("fatal\t"):
+            raise InputError(f"{self.what}: {first[6:]}"[:400])
+        last = self._last_error()
+        if "class" in last and ("UnsupportedClassVersion" in last or "main class" in last):
+            last += f" ({JAVA_HINT})"
+        raise InputError(f"{self.what}: Java exited while starting (exit code "
+                         f"{proc.returncode}){': ' + last if last else ''}"[:400])
+
+    def _drain(self, stream: object) -> None:
+        for raw in iter(stream.readline, b""):  # type: ignore[attr-defined]
+            text = raw.decode("utf-8", "replace").strip()
+            if text:
+                self.err_tail.append(text)
+
+    def _last_error(self) -> str:
+        """The last line of standard error that says something (Java's exception line)."""
+        lines = list(self.err_tail)
+        for line in reversed(lines):
+            if "Exception" in line or "Error" in line:
+                return line[:300]
+        return lines[-1][:300] if lines else ""
+
+    def _line(self) -> str | None:
+        assert self.proc is not None and self.proc.stdout is not None
+        raw = self.proc.stdout.readline()
+        if not raw:
+            return None
+        return raw.decode("utf-8").rstrip("\n")
+
+    def ask(self, rows: list[str]) -> list[str] | str:
+        """The answer lines to one sentence's ROWS, or why there is none (the JVM died or
+        the bridge reported an error: the sentence fails, the next one goes on)."""
+        if self.proc is None or self.proc.poll() is not None:
+            try:  # started once already, so a failure now is this sentence's, not the run's
+                self.start()
+            except InputError as exc:
+                return f"Java did not start again: {exc.message}"
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(("".join(r + "\n" for r in rows) + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+            answer: list[str] = []
+            while (line := self._line()) is not None and line != "":
+                answer.append(line)
+            if line is None:
+                raise BrokenPipeError
+        except (BrokenPipeError, ConnectionResetError):
+            code = self.proc.wait()
+            # the JVM's last words on stderr may lag its exit by a moment
+            threading.Event().wait(0.05)
+            last = self._last_error()
+            self.proc = None
+            return f"Java exited (exit code {code}){': ' + last if last else ''}"
+        if len(answer) == 1 and answer[0].startswith("error\t"):
+            return f"error: {answer[0][6:]}"
+        return answer
+
+    def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            assert proc.stdin is not None
+            proc.stdin.close()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
