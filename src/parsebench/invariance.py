@@ -135,11 +135,11 @@ def _rate(sums: Any) -> Any:
 
 
 def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
-          parser: CachedParser) -> dict[str, Any]:
+          parser: CachedParser, what: str = "invariance: parsing") -> dict[str, Any]:
     """One parser's failure rates by edit type, and its failing sentences."""
     todo = [(kind, e) for kind in EDITS for e in edits[kind]]
     answers = parser.many([tuple(s.forms) for s in sentences]
-                          + [_words(sentences[e.sentence], e) for _, e in todo])
+                          + [_words(sentences[e.sentence], e) for _, e in todo], what)
     clean, variants = answers[:len(sentences)], answers[len(sentences):]
     out: dict[str, Any] = {}
     for kind in EDITS:

@@ -1,9 +1,12 @@
-"""What long work reports its progress to: the command's bars, a notebook's own, or
-nothing. The library never prints; it calls ``stage``, ``advance`` and ``note``."""
+"""What long work reports its progress to: the command's bars, plain lines for a log
+(:class:`Lines`), a notebook's own, or nothing. The library never prints on its own;
+it calls ``stage``, ``advance`` and ``note``."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import time
+from collections.abc import Callable
+from typing import Protocol, TextIO
 
 
 class Progress(Protocol):
@@ -32,3 +35,90 @@ class Quiet:
 
 def quiet() -> Progress:
     return Quiet()
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def duration(seconds: float) -> str:
+    """A time a person reads: 42 s, 6 min 2 s, 1 h 12 min."""
+    s = round(seconds)
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s" if s % 60 else f"{s // 60} min"
+    return f"{s // 3600} h {s // 60 % 60} min"
+
+
+def _rate(n: float, seconds: float) -> str:
+    r = n / seconds if seconds > 0 else 0.0
+    return f"{r:.1f}/s" if r < 10 else f"{r:,.0f}/s"
+
+
+class Lines:
+    """Progress as plain lines on STREAM, for a log, a CI job or a cluster's output file
+    where bars are not drawn: a line when a stage starts, one every INTERVAL seconds
+    (how far, the rate, the time left) and one when it ends, each after the time since
+    the start, so that a working run is told from a hung one. A stage named as the one
+    before it (a parser asked again and again by the attack) continues it."""
+
+    def __init__(self, stream: TextIO, interval: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream, self.interval, self.clock = stream, interval, clock
+        self.t0 = clock()
+        self.name: str | None = None
+        self.total: int | None = None
+        self.done = 0
+        self.start = self.last = self.t0
+
+    def __enter__(self) -> Lines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self, text: str) -> None:
+        self.stream.write(f"[{_clock(self.clock() - self.t0)}] {text}\n")
+        self.stream.flush()
+
+    def stage(self, name: str, total: int | None) -> None:
+        if name == self.name and total is not None and self.total is not None:
+            self.total += total
+            return
+        self.close()
+        self.name, self.total, self.done = name, total, 0
+        self.start = self.last = self.clock()
+        if total != 0:
+            self._write(f"{name}: started" + (f", {total:,} to do" if total else ""))
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        now = self.clock()
+        if self.name is not None and now - self.last >= self.interval:
+            self.last = now
+            self._write(f"{self.name}: {self._far(now)}")
+
+    def _far(self, now: float) -> str:
+        spent = now - self.start
+        if self.total is None:
+            return f"{self.done:,} done, {_rate(self.done, spent)}"
+        pct = 100 * self.done / self.total if self.total else 100.0
+        left = spent * (self.total - self.done) / self.done if self.done else None
+        return (f"{self.done:,}/{self.total:,} ({pct:.0f}%), {_rate(self.done, spent)}"
+                + (f", about {duration(left)} left" if left is not None else ""))
+
+    def note(self, text: str) -> None:
+        self._write(text)
+
+    def close(self) -> None:
+        """The current stage's last line (its count, time and rate)."""
+        if self.name is not None and self.total != 0:
+            spent = self.clock() - self.start
+            count = f"{self.done:,}" if self.total is None else f"{self.done:,}/{self.total:,}"
+            rate = f" ({_rate(self.done, spent)})" if self.done else ""
+            self._write(f"{self.name}: {count} done in {duration(spent)}{rate}")
+        self.name = None

@@ -118,7 +118,7 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
            candidates: int = 5, queries: int = 50, seed: int = 1, lang: str = "en",
            lexicon: str | None = None, keyboard: str | None = None, min_length: int = 2,
            random_baseline: bool = True, workers: int = 1, timeout: float = 60.0,
-           batch_size: int = 16) -> AttackResult:
+           batch_size: int = 16, progress: Progress | None = None) -> AttackResult:
     """Worst-case misspellings: for each sentence, the BUDGET non-word misspellings (as
     noise makes them) that change PARSER's own parse of the other words most, beside
     a random baseline of the same budget."""
@@ -136,7 +136,7 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
     kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
     lex = Lexicon.load(lexicon, lang)
     with Pool(parser, workers, timeout, batch_size) as pool:
-        cached = CachedParser(pool_parser(pool))
+        cached = CachedParser(pool_parser(pool, progress), progress)
         noisy, r = search(sentences, cached, opts, kb, lex, baseline=random_baseline)
         identity = pool.identity
     r.update(output=None, parser=identity, signature=signature(
@@ -176,8 +176,8 @@ class InvarianceResult(Result):
 
 
 def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, seed: int = 1,
-               workers: int = 1, timeout: float = 60.0, batch_size: int = 16
-               ) -> InvarianceResult:
+               workers: int = 1, timeout: float = 60.0, batch_size: int = 16,
+               progress: Progress | None = None) -> InvarianceResult:
     """Invariance tests on a tagged CoNLL-U: edits whose correct parse is the same tree
     (a proper noun, a number or an adjective swapped for another, the first word's case
     changed); how often each parser's parse of the other words changes, per edit type."""
@@ -196,7 +196,8 @@ def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, see
                          "identity": {}}
     for spec in specs:
         with Pool(spec, workers, timeout, batch_size) as pool:
-            r["parsers"][spec] = check(sentences, edits, CachedParser(pool_parser(pool)))
+            r["parsers"][spec] = check(sentences, edits, CachedParser(
+                pool_parser(pool, progress), progress), f"invariance: {spec}")
             r["identity"][spec] = pool.identity
     r["signature"] = signature(method="invariance", parsers=specs, seed=seed,
                                edits=",".join(EDITS), projection="head+deprel")

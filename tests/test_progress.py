@@ -1,0 +1,128 @@
+"""Progress where no terminal draws bars (a log, CI, a cluster job): plain lines on
+standard error that say what is being done, how far, the rate and the time left; and
+--quiet, which silences them. Every command that can take long gives them."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DATA, FIXTURES, ROOT
+
+from parsebench.progress import Lines, duration
+
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(FIXTURES)]))
+SPEC = "python:toy_parsers:WeakWord"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_lines_say_what_how_far_the_rate_and_the_time_left() -> None:
+    out, clock = io.StringIO(), Clock()
+    p = Lines(out, interval=10, clock=clock)
+    p.stage("parse udpipe", 400)
+    for _ in range(100):  # 100 sentences in 8 s: no line before the interval
+        clock.now += 0.0625
+        p.advance()
+    clock.now += 3.75  # 100 done at 10 s: 10/s, 300 left, 30 s
+    p.advance(0)
+    p.note("udpipe: 20 of 420 from the cache")
+    p.stage("parse udpipe", 100)  # the same stage asked again (the attack): continued
+    clock.now += 5
+    p.advance(400)
+    p.stage("listing error sites", None)
+    clock.now += 12
+    p.advance(36)
+    p.stage("nothing to parse", 0)  # an empty stage says nothing
+    p.close()
+    assert out.getvalue().splitlines() == [
+        "[0:00:00] parse udpipe: started, 400 to do",
+        "[0:00:10] parse udpipe: 100/400 (25%), 10/s, about 30 s left",
+        "[0:00:10] udpipe: 20 of 420 from the cache",
+        "[0:00:15] parse udpipe: 500/500 done in 15 s (33/s)",
+        "[0:00:15] listing error sites: started",
+        "[0:00:27] listing error sites: 36 done, 3.0/s",
+        "[0:00:27] listing error sites: 36 done in 12 s (3.0/s)",
+    ]
+
+
+def test_durations_read_as_a_person_says_them() -> None:
+    assert [duration(s) for s in (0.44, 42, 362, 360, 4320)] == \
+        ["0.4 s", "42 s", "6 min 2 s", "6 min", "1 h 12 min"]
+
+
+def _cli(*args: Any) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", *map(str, args)],
+                       capture_output=True, text=True, env=ENV, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    return p
+
+
+PROGRESS = re.compile(r"^\[\d+:\d\d:\d\d\] ")
+
+
+def _progress_lines(err: str) -> list[str]:
+    return [x for x in err.splitlines() if PROGRESS.match(x)]
+
+
+def _commands(tmp: Path) -> dict[str, list[Any]]:
+    typos, learner = FIXTURES / "typos.conllu", FIXTURES / "learner.conllu"
+    exp = tmp / "exp.toml"
+    exp.write_text(f'''name = "p"
+[corpus]
+path = "{typos}"
+[noise]
+rates = [0.2]
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+[[parsers]]
+name = "weak"
+spec = "{SPEC}"
+''')
+    key, answer = DATA / "lin-key.conllu", DATA / "lin-answer.conllu"
+    return {
+        "parse": ["parse", typos, "-o", tmp / "p.conllu", "--parser", SPEC],
+        "attack": ["attack", typos, "-o", tmp / "a.conllu", "--parser", SPEC, "--lexicon",
+                   FIXTURES / "lexicon.txt", "--queries", 20],
+        "invariance": ["invariance", learner, "--parser", SPEC],
+        "noise": ["noise", typos, "-o", tmp / "n.conllu", "--rate", 0.2, "--lexicon",
+                  FIXTURES / "lexicon.txt"],
+        "compare": ["compare", key, key, answer, "--samples", 200],
+        "run": ["run", exp, "--store", tmp / "s.sqlite"],
+    }
+
+
+@pytest.mark.parametrize("command", ["parse", "attack", "invariance", "noise", "compare",
+                                     "run"])
+def test_every_long_command_logs_its_progress_and_quiet_silences_it(
+        tmp_path: Path, command: str) -> None:
+    args = _commands(tmp_path)[command]
+    lines = _progress_lines(_cli(*args).stderr)
+    started = [x for x in lines if x.endswith("to do") or x.endswith(": started")]
+    done = [x for x in lines if " done in " in x]
+    assert started and done, lines
+    for line in done:  # each stage's last line: its count of the count it announced
+        m = re.search(r"\] (.*): ([\d,]+)(?:/([\d,]+))? done in ", line)
+        assert m is not None, line
+        if m.group(3):
+            assert m.group(2) == m.group(3), line
+    (tmp_path / "q").mkdir()  # afresh (a run again would resume)
+    again = _cli(*_commands(tmp_path / "q")[command], "--quiet")
+    assert not _progress_lines(again.stderr), again.stderr
+
+
+def test_run_lines_name_each_stage(tmp_path: Path) -> None:
+    lines = _progress_lines(_cli(*_commands(tmp_path)["run"]).stderr)
+    stages = [re.sub(r"^\[[^]]*\] ", "", x).split(":")[0] for x in lines]
+    assert "parse weak" in stages and "score weak" in stages
