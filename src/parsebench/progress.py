@@ -98,7 +98,8 @@ class Lines:
     def advance(self, n: int = 1) -> None:
         self.done += n
         now = self.clock()
-        if self.name is not None and now - self.last >= self.interval:
+        if self.name is not None and now - self.last >= self.interval \
+                and self.done != self.total:  # (a finished stage says so when it ends)
             self.last = now
             self._write(f"{self.name}: {self._far(now)}")
 
