@@ -190,14 +190,15 @@ def summary_table(r: dict[str, Any], shown: int | None = SHOWN) -> str:
     def ci(x: list[float] | None) -> str:
         return "n/a" if x is None else f"[{100 * x[0]:.1f}, {100 * x[1]:.1f}]"
 
+    w = max([28, *map(len, r["parsers"])])  # a spec whole: its end names the model
     lines = ["invariance: an edit fails when the head or relation of a word it did not "
              "touch changes",
-             f"{'parser':<28} {'edit':<6} {'tested':>6} {'failed %':>9} {'95% interval':>14} "
+             f"{'parser':<{w}} {'edit':<6} {'tested':>6} {'failed %':>9} {'95% interval':>14} "
              f"{'words changed %':>16}"]
     for spec, per in r["parsers"].items():
         for kind in EDITS:
             x = per[kind]
-            lines.append(f"{spec[-28:]:<28} {kind:<6} {x['tested']:>6} "
+            lines.append(f"{spec:<{w}} {kind:<6} {x['tested']:>6} "
                          f"{pct(x['failure_rate']):>9} {ci(x['ci95']):>14} "
                          f"{pct(x['changed_words']['rate']):>16}")
     for spec, per in r["parsers"].items():

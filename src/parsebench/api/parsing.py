@@ -62,6 +62,18 @@ class ParseResult(Result):
         self.data.update(output=str(path), speed=f"{path}.speed.json")
 
 
+def failures(n: int, reasons: dict[str, int]) -> str:
+    """``0 failures``, ``1 failure (timeout after 20 s)``, ``3 failures (timeout after
+    20 s: 2, crashed: 1)``."""
+    word = f"{n} failure{'' if n == 1 else 's'}"
+    if not reasons:
+        return word
+    if len(reasons) == 1:
+        why, k = next(iter(reasons.items()))
+        return f"{word} ({why}{'' if k == n else f': {k}'})"
+    return f"{word} ({', '.join(f'{why}: {k}' for why, k in reasons.items())})"
+
+
 def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
           timeout: float = 60.0, raw: bool = False, batch_size: int = 16,
           progress: Progress | None = None) -> ParseResult:
@@ -85,7 +97,7 @@ def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
 
     def line() -> str:
         return (f"{data['output']}: {sp['sentences']} sentences, {sp['words']} words, "
-                f"{sp['failures']} failures {sp['failure_reasons'] or ''}, "
+                f"{failures(sp['failures'], sp['failure_reasons'])}, "
                 f"{sp['words_per_second'] or 0:,.0f} words/s per worker, "
                 f"{sp['wall_words_per_second'] or 0:,.0f} words/s in all ({workers} "
                 f"worker(s), {sp['wall_seconds']:.1f} s with start-up); speed in "

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parsebench.report.colours import colour_of
+
 
 @dataclass(frozen=True)
 class Plot:
@@ -57,7 +59,7 @@ def _interval_bars(ax: Any, xs: Sequence[float], ys: Sequence[float],
     """95% intervals (in the plot's units) as error bars, their SVG group named."""
     eb = ax.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, lo, strict=True)],
                                    [b - y for y, b in zip(ys, hi, strict=True)]],
-                     fmt="none", ecolor=colour, capsize=3, linewidth=1.0)
+                     fmt="none", ecolor=colour, color=colour, capsize=3, linewidth=1.0)
     for k, coll in enumerate(eb[2]):
         coll.set_gid(f"interval-{n}-{k}")
 
@@ -77,8 +79,6 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Pl
     "PARSER @ WHAT" share a colour a parser and take a line style a WHAT. Error levels
     are ordered (a rate, errors a sentence), so their points are joined."""
     plt, fig, ax = _figure()
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    colours: dict[str, Any] = {}
     styles: dict[str, str] = {}
     labels: list[str] = []
     for pts in series.values():
@@ -97,12 +97,11 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Pl
         xs = [pos[p[0]] for p in pts]
         parser, sep, what = name.partition(" @ ")
         if sep:
-            colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+            colour = colour_of(parser)
             style = styles.setdefault(what, ("-", "--", ":", "-.")[len(styles) % 4])
             label = f"{parser} {what}"
         else:
-            colour = cycle[len(colours) % len(cycle)]
-            colours[name] = colour
+            colour = colour_of(name)
             style = "--" if "real" in name else ":" if "calibrated" in name else "-"
             label = name
         ys = [100 * p[1] for p in pts]
@@ -139,7 +138,8 @@ def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
     width = 0.8 / max(1, len(bars))
     for k, (name, d) in enumerate(bars.items()):
         ax.bar([i + k * width for i in range(len(relations))],
-               [100 * d.get(r, 0.0) for r in relations], width, label=name)
+               [100 * d.get(r, 0.0) for r in relations], width, label=name,
+               color=colour_of(name))
     ax.set_xticks([i + width * (len(bars) - 1) / 2 for i in range(len(relations))],
                   relations, rotation=45, ha="right")
     ax.set_ylabel("labeled recall (%)")
@@ -153,7 +153,8 @@ def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
     """Mean parse time against sentence length, one line per parser (Lin, Fig. 18.1)."""
     plt, fig, ax = _figure()
     for name, pts in series.items():
-        ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name)
+        ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name,
+                color=colour_of(name))
     ax.set_xlabel("sentence length (words)")
     ax.set_ylabel("mean parse time (ms)")
     ax.set_title("Parse time against sentence length")
@@ -173,14 +174,12 @@ def by_group(title: str, ylabel: str, groups: Sequence[str],
     level, the series side by side within a group. The groups are categories (the root
     is no arc length), so no line joins them."""
     plt, fig, ax = _figure()
-    colours: dict[str, Any] = {}
     markers: dict[str, str] = {"clean": "o"}
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     width = 0.8 / max(1, len(series))
     points = intervals = 0
     for n, (name, pts) in enumerate(series.items()):
         parser, _, level = name.partition(" @ ")
-        colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+        colour = colour_of(parser)
         marker = markers.setdefault(level, ("s", "^", "D", "v", "P", "X")[(len(markers) - 1)
                                                                           % 6])
         shift = -0.4 + width * (n + 0.5)
@@ -237,11 +236,10 @@ def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
     interval, a calibrated estimate dotted; "n=" beside a point that rests on fewer
     than FEW sentences."""
     plt, fig, ax = _figure()
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     points = intervals = 0
     entries = 0
     for k, (name, pts) in enumerate(parsers.items()):
-        colour = cycle[k % len(cycle)]
+        colour = colour_of(name)
         pts = sorted(pts, key=lambda p: p["x"])
         xs = [100 * p["x"] for p in pts]
         ax.fill_between(xs, [100 * p["lower"] for p in pts], [100 * p["upper"] for p in pts],
