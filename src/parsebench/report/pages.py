@@ -132,7 +132,7 @@ def _ranking_html(item: dict[str, Any]) -> str:
     lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
 
     def x(v: float) -> float:
-        return 100 * (v - lo) / ((hi - lo) or 1.0)
+        return float(100 * (v - lo) / ((hi - lo) or 1.0))
 
     out = [f"<div class='ranking' role='img' aria-label='{e(item['figure'])} by parser, "
            "with 95% intervals'>"]
