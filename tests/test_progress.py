@@ -17,7 +17,10 @@ from conftest import DATA, FIXTURES, ROOT
 
 from parsebench.progress import Lines, duration
 
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(FIXTURES)]))
+# a line for every step: the toy parsers are done in less than the two seconds before
+# the first line
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(FIXTURES)]),
+           PARSEBENCH_PROGRESS_SECONDS="0")
 SPEC = "python:toy_parsers:WeakWord"
 
 
@@ -31,31 +34,47 @@ class Clock:
 
 def test_lines_say_what_how_far_the_rate_and_the_time_left() -> None:
     out, clock = io.StringIO(), Clock()
-    p = Lines(out, interval=10, clock=clock)
-    p.stage("parse udpipe", 400)
-    for _ in range(100):  # 100 sentences in 8 s: no line before the interval
-        clock.now += 0.0625
-        p.advance()
-    clock.now += 3.75  # 100 done at 10 s: 10/s, 300 left, 30 s
-    p.advance(0)
-    p.note("udpipe: 20 of 420 from the cache")
-    p.stage("parse udpipe", 100)  # the same stage asked again (the attack): continued
-    clock.now += 5
+    p = Lines(out, interval=10, first=2, clock=clock)
+    p.stage("A", 400)
+    clock.now += 2
+    p.advance(20)  # two seconds in: worth a line
+    clock.now += 10
+    p.advance(80)  # 100 of 400 in 12 s: 8.3/s, 300 left, 36 s
+    p.note("x")
+    p.stage("A", 100)  # the same stage asked again (the attack): continued
+    clock.now += 3
     p.advance(400)
-    p.stage("listing error sites", None)
+    p.stage("B", None)
+    clock.now += 1
+    p.advance(5)
+    clock.now += 2
+    p.advance(31)
     clock.now += 12
-    p.advance(36)
-    p.stage("nothing to parse", 0)  # an empty stage says nothing
+    p.advance(0)
+    p.stage("C", 0)  # an empty stage says nothing
+    p.stage("D", 10)
+    clock.now += 1
+    p.advance(10)  # a stage done within two seconds says nothing
     p.close()
     assert out.getvalue().splitlines() == [
-        "[0:00:00] parse udpipe: started, 400 to do",
-        "[0:00:10] parse udpipe: 100/400 (25%), 10/s, about 30 s left",
-        "[0:00:10] udpipe: 20 of 420 from the cache",
-        "[0:00:15] parse udpipe: 500/500 done in 15 s (33/s)",
-        "[0:00:15] listing error sites: started",
-        "[0:00:27] listing error sites: 36 done, 3.0/s",
-        "[0:00:27] listing error sites: 36 done in 12 s (3.0/s)",
+        "[0:00:02] A: started, 380 to do",
+        "[0:00:12] A: 100/400 (25%), 8.3/s, about 36 s left",
+        "[0:00:12] x",
+        "[0:00:15] A: 500/500 done in 15 s (33/s)",
+        "[0:00:18] B: started",
+        "[0:00:30] B: 36 done, 2.4/s",
+        "[0:00:30] B: 36 done in 15 s (2.4/s)",
     ]
+
+
+def test_an_error_ends_the_lines_without_a_stage_done() -> None:
+    out, clock = io.StringIO(), Clock()
+    with pytest.raises(ValueError), Lines(out, clock=clock) as p:
+        p.stage("parsing", 10)
+        clock.now += 5
+        p.advance()
+        raise ValueError
+    assert out.getvalue() == "[0:00:05] parsing: started, 9 to do\n"
 
 
 def test_durations_read_as_a_person_says_them() -> None:
@@ -63,9 +82,9 @@ def test_durations_read_as_a_person_says_them() -> None:
         ["0.4 s", "42 s", "6 min 2 s", "6 min", "1 h 12 min"]
 
 
-def _cli(*args: Any) -> subprocess.CompletedProcess[str]:
+def _cli(*args: Any, env: dict[str, str] = ENV) -> subprocess.CompletedProcess[str]:
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", *map(str, args)],
-                       capture_output=True, text=True, env=ENV, stdin=subprocess.DEVNULL)
+                       capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stderr
     return p
 
@@ -126,3 +145,9 @@ def test_run_lines_name_each_stage(tmp_path: Path) -> None:
     lines = _progress_lines(_cli(*_commands(tmp_path)["run"]).stderr)
     stages = [re.sub(r"^\[[^]]*\] ", "", x).split(":")[0] for x in lines]
     assert "parse weak" in stages and "score weak" in stages
+
+
+def test_quick_work_prints_no_progress(tmp_path: Path) -> None:
+    env = {k: v for k, v in ENV.items() if k != "PARSEBENCH_PROGRESS_SECONDS"}
+    p = _cli(*_commands(tmp_path)["parse"], env=env)
+    assert not _progress_lines(p.stderr) and p.stderr.count("\n") == 1, p.stderr

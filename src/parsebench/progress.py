@@ -61,25 +61,29 @@ def _rate(n: float, seconds: float) -> str:
 
 class Lines:
     """Progress as plain lines on STREAM, for a log, a CI job or a cluster's output file
-    where bars are not drawn: a line when a stage starts, one every INTERVAL seconds
-    (how far, the rate, the time left) and one when it ends, each after the time since
-    the start, so that a working run is told from a hung one. A stage named as the one
-    before it (a parser asked again and again by the attack) continues it."""
+    where bars are not drawn: once a stage has run FIRST seconds, a line saying what it
+    is and how much it has to do, then one every INTERVAL seconds (how far, the rate,
+    the time left) and one when it ends, each after the time since the start, so that a
+    working run is told from a hung one. Work done within FIRST seconds prints nothing
+    (a quick command stays quiet, and its error stays one line). A stage named as the
+    one before it (a parser asked again and again by the attack) continues it."""
 
-    def __init__(self, stream: TextIO, interval: float = 10.0,
+    def __init__(self, stream: TextIO, interval: float = 10.0, first: float = 2.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.stream, self.interval, self.clock = stream, interval, clock
+        self.stream, self.interval, self.first, self.clock = stream, interval, first, clock
         self.t0 = clock()
         self.name: str | None = None
         self.total: int | None = None
         self.done = 0
+        self.shown = False
         self.start = self.last = self.t0
 
     def __enter__(self) -> Lines:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is None:  # (an error ends the work: no stage "done")
+            self.close()
 
     def _write(self, text: str) -> None:
         self.stream.write(f"[{_clock(self.clock() - self.t0)}] {text}\n")
@@ -90,17 +94,29 @@ class Lines:
             self.total += total
             return
         self.close()
-        self.name, self.total, self.done = name, total, 0
+        self.name, self.total, self.done, self.shown = name, total, 0, False
         self.start = self.last = self.clock()
-        if total != 0:
-            self._write(f"{name}: started" + (f", {total:,} to do" if total else ""))
+        if self.first <= 0:
+            self._show()
+
+    def _show(self) -> None:
+        """The stage's first line, once it has run long enough to be worth one."""
+        if not self.shown and self.name is not None and self.total != 0:
+            self.shown = True
+            self.last = self.clock()
+            todo = "" if self.total is None else f", {self.total - self.done:,} to do"
+            self._write(f"{self.name}: started{todo}")
 
     def advance(self, n: int = 1) -> None:
         self.done += n
+        if self.name is None:
+            return
         now = self.clock()
-        if self.name is not None and now - self.last >= self.interval \
-                and self.done != self.total:  # (a finished stage says so when it ends)
-            self.last = now
+        if not self.shown:
+            if now - self.start >= self.first:
+                self._show()
+        elif now - self.last >= self.interval and self.done != self.total:
+            self.last = now  # (a finished stage says so when it ends)
             self._write(f"{self.name}: {self._far(now)}")
 
     def _far(self, now: float) -> str:
@@ -113,13 +129,17 @@ class Lines:
                 + (f", about {duration(left)} left" if left is not None else ""))
 
     def note(self, text: str) -> None:
+        if self.name is not None and self.clock() - self.start >= self.first:
+            self._show()
         self._write(text)
 
     def close(self) -> None:
-        """The current stage's last line (its count, time and rate)."""
+        """The current stage's last line (its count, time and rate), if it was long."""
         if self.name is not None and self.total != 0:
             spent = self.clock() - self.start
-            count = f"{self.done:,}" if self.total is None else f"{self.done:,}/{self.total:,}"
-            rate = f" ({_rate(self.done, spent)})" if self.done else ""
-            self._write(f"{self.name}: {count} done in {duration(spent)}{rate}")
+            if self.shown or spent >= self.first:
+                count = f"{self.done:,}" if self.total is None else \
+                    f"{self.done:,}/{self.total:,}"
+                rate = f" ({_rate(self.done, spent)})" if self.done else ""
+                self._write(f"{self.name}: {count} done in {duration(spent)}{rate}")
         self.name = None

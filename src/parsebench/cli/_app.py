@@ -180,14 +180,16 @@ def _root(version: Annotated[bool, typer.Option("--version", help="Print the ver
 
 def _progress(quiet: bool = False, transient: bool = False) -> Any:
     """The command's progress, a context: rich bars on a terminal, plain lines on
-    standard error otherwise (a log, CI, a cluster job), nothing with --quiet."""
+    standard error otherwise (a log, CI, a cluster job; every
+    $PARSEBENCH_PROGRESS_SECONDS, 10 by default), nothing with --quiet."""
     from parsebench.progress import Lines, Quiet
 
     if quiet:
         return contextlib.nullcontext(Quiet())
     if sys.stderr.isatty():
         return _Bars(transient)
-    return Lines(sys.stderr)
+    every = float(os.environ.get("PARSEBENCH_PROGRESS_SECONDS") or 10.0)
+    return Lines(sys.stderr, interval=every, first=min(2.0, every))
 
 
 class _Bars:
