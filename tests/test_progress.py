@@ -67,6 +67,44 @@ def test_lines_say_what_how_far_the_rate_and_the_time_left() -> None:
     ]
 
 
+def test_lines_come_on_time_between_steps() -> None:
+    """A stage that takes long before its first step (a model loading) still says it
+    started and how far it is, on time: a ticking thread writes what is due."""
+    import threading
+
+    out, clock = io.StringIO(), Clock()
+    with Lines(out, interval=10, first=2, clock=clock, tick=0.01) as p:
+        p.stage("parse udpipe", 50)
+        seen = threading.Event()
+
+        def wait_for(text: str) -> None:
+            for _ in range(500):
+                if text in out.getvalue():
+                    return
+                seen.wait(0.01)
+            raise AssertionError(out.getvalue())
+
+        clock.now += 2
+        wait_for("started")
+        clock.now += 10
+        wait_for("0/50 (0%)")
+        p.advance(50)
+    assert out.getvalue().splitlines() == [
+        "[0:00:02] parse udpipe: started, 50 to do",
+        "[0:00:12] parse udpipe: 0/50 (0%), 0.0/s",
+        "[0:00:12] parse udpipe: 50/50 done in 12 s (4.2/s)"]
+
+
+def test_a_stage_of_one_step_says_only_how_long() -> None:
+    out, clock = io.StringIO(), Clock()
+    with Lines(out, clock=clock) as p:
+        p.stage("write the report", 1)
+        clock.now += 3
+        p.advance()
+    assert out.getvalue().splitlines() == ["[0:00:03] write the report: started",
+                                           "[0:00:03] write the report: done in 3.0 s"]
+
+
 def test_an_error_ends_the_lines_without_a_stage_done() -> None:
     out, clock = io.StringIO(), Clock()
     with pytest.raises(ValueError), Lines(out, clock=clock) as p:
@@ -132,7 +170,7 @@ def test_every_long_command_logs_its_progress_and_quiet_silences_it(
     done = [x for x in lines if " done in " in x]
     assert started and done, lines
     for line in done:  # each stage's last line: its count of the count it announced
-        m = re.search(r"\] (.*): ([\d,]+)(?:/([\d,]+))? done in ", line)
+        m = re.search(r"\] (.*?): (?:([\d,]+)(?:/([\d,]+))? )?done in ", line)
         assert m is not None, line
         if m.group(3):
             assert m.group(2) == m.group(3), line

@@ -189,7 +189,7 @@ def _progress(quiet: bool = False, transient: bool = False) -> Any:
     if sys.stderr.isatty():
         return _Bars(transient)
     every = float(os.environ.get("PARSEBENCH_PROGRESS_SECONDS") or 10.0)
-    return Lines(sys.stderr, interval=every, first=min(2.0, every))
+    return Lines(sys.stderr, interval=every, first=min(2.0, every), tick=0.5)
 
 
 class _Bars:

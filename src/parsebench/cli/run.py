@@ -54,11 +54,15 @@ def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
 def report_cmd(
     store: Annotated[Path, typer.Argument(help="SQLite store written by parsebench run.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Report folder.")],
+    quiet: QuietOpt = False,
 ) -> None:
     """Markdown, one self-contained HTML page, plots, CSV and JSON from a store."""
     from parsebench.api.experiments import report
 
-    files = report(store, output)
+    with _progress(quiet, transient=True) as bars:
+        bars.stage("write the report", 1)
+        files = report(store, output)
+        bars.advance()
     typer.echo(f"report: {files['html']}", err=True)
 
 
