@@ -88,6 +88,14 @@ def test_demo_prints_all_tables() -> None:
     for title in ("Lin: dependency-based", "selective evaluation", "Parseval", "Flat keys"):
         assert title in p.stdout
     assert "unlabeled         60.00   60.00" in p.stdout
+    # and each of Lin's examples beside the figure his chapter prints
+    beside = p.stdout.split("beside the paper's figure (%) ==\n", 1)[1].splitlines()
+    assert [" ".join(line.split()) for line in beside[1:6]] == [
+        "Table 18.1, unlabeled precision = recall 83.33 83.3 (5 of 6)",
+        "Table 18.1, labeled precision = recall 66.67 66.7 (4 of 6)",
+        "Table 18.5, precision = recall 25.00 25",
+        "section 4, objects: recall / precision 66.67 / 100.00 66.7 / 100",
+        "section 4, objects labeled: recall / precision 33.33 / 50.00 33.3 / 50"]
 
 
 COMMANDS = [["eval", "deps"], ["eval", "brackets"], ["eval", "flat"], ["flatten"], ["noise"],

@@ -171,7 +171,7 @@ def _step(targets: list[Target], step: int, opts: Options, parser: CachedParser)
             rank += 1
         plans.append((t, cands))
     variants = [t.variant(c) for t, cands in plans for c in cands]
-    answers = iter(parser.many(variants))
+    answers = iter(parser.many(variants, f"attack: misspelling {step + 1} of {opts.budget}"))
     for t, cands in plans:
         assert t.clean is not None
         best: tuple[int, Change, list[int]] | None = None
@@ -236,7 +236,7 @@ def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: Options, k
         random.Random(opts.seed * 1_000_003 + si).shuffle(order)
         targets.append(Target(si, tuple(s.forms), cands, order))
     calls0 = parser.calls
-    cleans = parser.many([t.forms for t in targets])
+    cleans = parser.many([t.forms for t in targets], "attack: clean parses")
     failed: list[int] = []
     live = []
     for t, c in zip(targets, cleans, strict=True):
@@ -263,7 +263,8 @@ def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: Options, k
             rand.setdefault(ch.sentence, []).append(ch)
         calls1 = parser.calls
         ok = [t for t in live if t.index in rand]
-        answers = parser.many([_apply_words(t.forms, rand[t.index]) for t in ok])
+        answers = parser.many([_apply_words(t.forms, rand[t.index]) for t in ok],
+                              "attack: random baseline")
         random_calls = parser.calls - calls1
         rand_parse = {t.index: a for t, a in zip(ok, answers, strict=True)}
 

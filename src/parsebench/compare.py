@@ -25,6 +25,7 @@ from parsebench.metrics.resample import (
     paired_bootstrap,
     randomization,
 )
+from parsebench.progress import Progress, Quiet
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
 SENTENCE_SHARES = ("ucm", "lcm")
@@ -36,7 +37,8 @@ times as much as objects, so a few tens of MB at most."""
 
 def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[str]],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
-            seed: int = 1, alpha: float = 0.05, all_pairs: bool = False) -> dict[str, Any]:
+            seed: int = 1, alpha: float = 0.05, all_pairs: bool = False,
+            progress: Progress | None = None) -> dict[str, Any]:
     """The JSON object of ``compare`` (without its signature); fractions in [0, 1]."""
     if metric not in COMPARABLE:
         raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(COMPARABLE))
@@ -53,7 +55,12 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     # that memory stays flat in the corpus's size
     gold_sentences = _read_gold(gold) if m.reads == "deps" and len(systems) > 1 \
         and os.path.getsize(gold) <= GOLD_IN_MEMORY else None
-    stats = [sentence_stats(m, gold, s, warnings, gold_sentences) for s in systems]
+    bar = progress or Quiet()
+    bar.stage("scoring the systems", len(systems))
+    stats = []
+    for s in systems:
+        stats.append(sentence_stats(m, gold, s, warnings, gold_sentences))
+        bar.advance()
     for s, path in zip(stats, systems, strict=True):
         if s.shape[0] != stats[0].shape[0]:
             raise InputError(f"{s.shape[0]} sentences scored, but {systems[0]} gives "
@@ -61,19 +68,24 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
                              path)
     if stats[0].shape[0] == 0:
         raise InputError("no sentences to compare", gold)
+    pairs_idx = [(i, j) for i in range(len(systems)) for j in range(i + 1, len(systems))] \
+        if all_pairs else [(0, j) for j in range(1, len(systems))]
+    bar.stage(f"{test}, {samples:,} samples", 1 + len(pairs_idx))
     boot = bootstrap_scores(stats, m.score, samples, seed)
+    bar.advance()
     share = metric in SENTENCE_SHARES
     out_systems = [{"file": str(path), "score": m.corpus(s),
                     "ci": _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
                                 else interval(b, alpha)),
                     "interval": WILSON if share else "percentile bootstrap"}
                    for path, s, b in zip(systems, stats, boot, strict=True)]
-    pairs_idx = [(i, j) for i in range(len(systems)) for j in range(i + 1, len(systems))] \
-        if all_pairs else [(0, j) for j in range(1, len(systems))]
     # the pairs are resampled as every system was (same seed, same sentences): their
     # scores are reused, not drawn again
-    results = [TESTS[test](stats[i], stats[j], m.score, samples, seed, alpha,
-                           (boot[i], boot[j])) for i, j in pairs_idx]
+    results = []
+    for i, j in pairs_idx:
+        results.append(TESTS[test](stats[i], stats[j], m.score, samples, seed, alpha,
+                                   (boot[i], boot[j])))
+        bar.advance()
     corrected = holm([r.p for r in results]) if len(results) > 1 else [r.p for r in results]
     pairs = [{"baseline": i, "system": j, "delta": r.delta, "ci": _pair(r.ci),
               "p": p, "p_uncorrected": r.p,

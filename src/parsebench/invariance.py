@@ -217,11 +217,11 @@ def _rate(sums: Any) -> Any:
 
 
 def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
-          parser: CachedParser) -> dict[str, Any]:
+          parser: CachedParser, what: str = "invariance: parsing") -> dict[str, Any]:
     """One parser's failure rates by edit type, and its failing sentences."""
     todo = [(kind, e) for kind in EDITS for e in edits[kind]]
     answers = parser.many([tuple(s.forms) for s in sentences]
-                          + [_words(sentences[e.sentence], e) for _, e in todo])
+                          + [_words(sentences[e.sentence], e) for _, e in todo], what)
     clean, variants = answers[:len(sentences)], answers[len(sentences):]
     out: dict[str, Any] = {}
     for kind in EDITS:
@@ -272,15 +272,16 @@ def summary_table(r: dict[str, Any], shown: int | None = SHOWN) -> str:
     def ci(x: list[float] | None) -> str:
         return "n/a" if x is None else f"[{100 * x[0]:.1f}, {100 * x[1]:.1f}]"
 
+    w = max([28, *map(len, r["parsers"])])  # a spec whole: its end names the model
     lines = ["invariance: an edit fails when the head or relation of a word it did not "
              "touch changes",
              "(95% interval: Wilson score over the sentences tested)",
-             f"{'parser':<28} {'edit':<6} {'tested':>6} {'failed %':>9} {'95% interval':>14} "
+             f"{'parser':<{w}} {'edit':<6} {'tested':>6} {'failed %':>9} {'95% interval':>14} "
              f"{'words changed %':>16}"]
     for spec, per in r["parsers"].items():
         for kind in EDITS:
             x = per[kind]
-            lines.append(f"{spec[-28:]:<28} {kind:<6} {x['tested']:>6} "
+            lines.append(f"{spec:<{w}} {kind:<6} {x['tested']:>6} "
                          f"{pct(x['failure_rate']):>9} {ci(x['ci95']):>14} "
                          f"{pct(x['changed_words']['rate']):>16}")
     for spec, per in r["parsers"].items():

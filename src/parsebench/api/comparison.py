@@ -7,6 +7,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 
+from parsebench.progress import Progress
 from parsebench.results import Result, result
 from parsebench.signature import signature
 from parsebench.treebank import Treebank, as_treebank
@@ -16,7 +17,8 @@ PathLike = str | os.PathLike[str]
 
 def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
-            seed: int = 1, alpha: float = 0.05, all_pairs: bool = False) -> Result:
+            seed: int = 1, alpha: float = 0.05, all_pairs: bool = False,
+            progress: Progress | None = None) -> Result:
     """Each system's score with its bootstrap interval over sentences, and paired tests
     of each system against the first (or of every pair, Holm-corrected), as ``compare``
     gives them; fractions in [0, 1]. ``r.systems``, ``r.pairs``; ``str(r)`` the table."""
@@ -25,7 +27,8 @@ def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
 
     gold, systems = as_treebank(gold), [as_treebank(x) for x in systems]
     with _files([gold, *systems]) as paths:
-        r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs)
+        r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs,
+                  progress)
     # a Treebank's messages and rows name the Treebank, not its temporary file
     named = {p: x.name for p, x in zip(paths, [gold, *systems], strict=True)
              if isinstance(x, Treebank)}

@@ -62,6 +62,18 @@ class ParseResult(Result):
         self.data.update(output=str(path), speed=f"{path}.speed.json")
 
 
+def failures(n: int, reasons: dict[str, int]) -> str:
+    """``0 failures``, ``1 failure (timeout after 20 s)``, ``3 failures (timeout after
+    20 s: 2, crashed: 1)``."""
+    word = f"{n} failure{'' if n == 1 else 's'}"
+    if not reasons:
+        return word
+    if len(reasons) == 1:
+        why, k = next(iter(reasons.items()))
+        return f"{word} ({why}{'' if k == n else f': {k}'})"
+    return f"{word} ({', '.join(f'{why}: {k}' for why, k in reasons.items())})"
+
+
 def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
           timeout: float = 60.0, raw: bool = False, batch_size: int = 16,
           progress: Progress | None = None) -> ParseResult:
@@ -85,7 +97,7 @@ def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
 
     def line() -> str:
         return (f"{data['output']}: {sp['sentences']} sentences, {sp['words']} words, "
-                f"{sp['failures']} failures {sp['failure_reasons'] or ''}, "
+                f"{failures(sp['failures'], sp['failure_reasons'])}, "
                 f"{sp['words_per_second'] or 0:,.0f} words/s per worker, "
                 f"{sp['wall_words_per_second'] or 0:,.0f} words/s in all ({workers} "
                 f"worker(s), {sp['wall_seconds']:.1f} s with start-up); speed in "
@@ -118,7 +130,7 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
            candidates: int = 5, queries: int = 50, seed: int = 1, lang: str = "en",
            lexicon: str | None = None, keyboard: str | None = None, min_length: int = 2,
            random_baseline: bool = True, workers: int = 1, timeout: float = 60.0,
-           batch_size: int = 16) -> AttackResult:
+           batch_size: int = 16, progress: Progress | None = None) -> AttackResult:
     """Worst-case misspellings: for each sentence, the BUDGET non-word misspellings (as
     noise makes them) that change PARSER's own parse of the other words most, beside
     a random baseline of the same budget."""
@@ -136,7 +148,7 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
     kb = Keyboard.load(keyboard or KEYBOARDS.get(lang, "us-qwerty"))
     lex = Lexicon.load(lexicon, lang)
     with Pool(parser, workers, timeout, batch_size) as pool:
-        cached = CachedParser(pool_parser(pool))
+        cached = CachedParser(pool_parser(pool, progress), progress)
         noisy, r = search(sentences, cached, opts, kb, lex, baseline=random_baseline)
         identity = pool.identity
     r.update(output=None, parser=identity, signature=signature(
@@ -176,8 +188,8 @@ class InvarianceResult(Result):
 
 
 def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, seed: int = 1,
-               workers: int = 1, timeout: float = 60.0, batch_size: int = 16
-               ) -> InvarianceResult:
+               workers: int = 1, timeout: float = 60.0, batch_size: int = 16,
+               progress: Progress | None = None) -> InvarianceResult:
     """Invariance tests on a tagged CoNLL-U: edits whose correct parse is the same tree
     (a proper noun, a number or an adjective swapped for another, the first word's case
     changed); how often each parser's parse of the other words changes, per edit type."""
@@ -196,7 +208,8 @@ def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, see
                          "identity": {}}
     for spec in specs:
         with Pool(spec, workers, timeout, batch_size) as pool:
-            r["parsers"][spec] = check(sentences, edits, CachedParser(pool_parser(pool)))
+            r["parsers"][spec] = check(sentences, edits, CachedParser(
+                pool_parser(pool, progress), progress), f"invariance: {spec}")
             r["identity"][spec] = pool.identity
     r["signature"] = signature(method="invariance", parsers=specs, seed=seed,
                                edits=",".join(EDITS), projection="head+deprel")

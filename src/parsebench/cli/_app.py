@@ -3,6 +3,7 @@ that every command of the package shares."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable
@@ -143,6 +144,9 @@ WorkersOpt = Annotated[int, typer.Option("--workers", help="Parser processes.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds one sentence may take; "
                                            "then it is a failure.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on standard "
+                                        "error (bars on a terminal, else a line every "
+                                        "10 s).")]
 
 
 def _emit_json(obj: dict[str, Any]) -> None:
@@ -174,8 +178,23 @@ def _root(version: Annotated[bool, typer.Option("--version", help="Print the ver
 
 
 
+def _progress(quiet: bool = False, transient: bool = False) -> Any:
+    """The command's progress, a context: rich bars on a terminal, plain lines on
+    standard error otherwise (a log, CI, a cluster job; every
+    $PARSEBENCH_PROGRESS_SECONDS, 10 by default), nothing with --quiet."""
+    from parsebench.progress import Lines, Quiet
+
+    if quiet:
+        return contextlib.nullcontext(Quiet())
+    if sys.stderr.isatty():
+        return _Bars(transient)
+    every = float(os.environ.get("PARSEBENCH_PROGRESS_SECONDS") or 10.0)
+    return Lines(sys.stderr, interval=every, first=min(2.0, every), tick=0.5)
+
+
 class _Bars:
-    """Rich progress bars on standard error, one per stage (quiet when not a terminal)."""
+    """Rich progress bars on standard error, one per stage; a stage named as the one
+    before it continues its bar."""
 
     def __init__(self, transient: bool = False) -> None:
         from rich.console import Console
@@ -190,7 +209,7 @@ class _Bars:
         self.console = Console(stderr=True)
         self.bar = Progress(TextColumn("{task.description:<24}"), BarColumn(),
                             MofNCompleteColumn(), TimeRemainingColumn(), console=self.console,
-                            transient=transient, disable=not sys.stderr.isatty())
+                            transient=transient)
         self.task: Any = None
 
     def __enter__(self) -> _Bars:
@@ -201,6 +220,10 @@ class _Bars:
         self.bar.__exit__(None, None, None)
 
     def stage(self, name: str, total: int | None) -> None:
+        if self.task is not None and self.bar.tasks[self.task].description == name \
+                and total is not None and self.bar.tasks[self.task].total is not None:
+            self.bar.update(self.task, total=self.bar.tasks[self.task].total + total)
+            return
         if self.task is not None:
             self.bar.update(self.task, completed=self.bar.tasks[self.task].total)
         self.task = self.bar.add_task(name, total=total)

@@ -7,7 +7,16 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import BatchOpt, JsonOpt, TimeoutOpt, WorkersOpt, _show, app
+from parsebench.cli._app import (
+    BatchOpt,
+    JsonOpt,
+    QuietOpt,
+    TimeoutOpt,
+    WorkersOpt,
+    _progress,
+    _show,
+    app,
+)
 from parsebench.errors import check_output
 
 ParserOpt = Annotated[str, typer.Option(
@@ -47,6 +56,7 @@ def attack_cmd(
     timeout: TimeoutOpt = 60.0,
     batch_size: BatchOpt = 16,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Worst-case misspellings: for each sentence, the K non-word misspellings (as noise
     makes them) that change the parser's own parse of the other words most."""
@@ -57,10 +67,11 @@ def attack_cmd(
     Options(budget, candidates, queries, seed, min_length).check()
     check_options(workers, timeout, batch_size)
     check_output(output)
-    r = attack(source, parser, budget=budget, candidates=candidates, queries=queries,
-               seed=seed, lang=lang, lexicon=lexicon, keyboard=keyboard,
-               min_length=min_length, random_baseline=not no_random, workers=workers,
-               timeout=timeout, batch_size=batch_size)
+    with _progress(quiet, transient=True) as bars:
+        r = attack(source, parser, budget=budget, candidates=candidates, queries=queries,
+                   seed=seed, lang=lang, lexicon=lexicon, keyboard=keyboard,
+                   min_length=min_length, random_baseline=not no_random, workers=workers,
+                   timeout=timeout, batch_size=batch_size, progress=bars)
     r.write(output)
     _show(r, as_json)
 
@@ -80,6 +91,7 @@ def invariance_cmd(
     timeout: TimeoutOpt = 60.0,
     batch_size: BatchOpt = 16,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Invariance tests: edits whose correct parse is the same tree (a proper noun, a
     number or an adjective swapped for another, the first word's case changed); how
@@ -91,8 +103,9 @@ def invariance_cmd(
     check_options(workers, timeout, batch_size)
     if output is not None:
         check_folder(output)
-    r = invariance(source, parsers, seed=seed, workers=workers, timeout=timeout,
-                   batch_size=batch_size)
+    with _progress(quiet, transient=True) as bars:
+        r = invariance(source, parsers, seed=seed, workers=workers, timeout=timeout,
+                       batch_size=batch_size, progress=bars)
     if output is not None:
         r.write(output)
     _show(r, as_json)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import JsonOpt, _show, app
+from parsebench.cli._app import JsonOpt, QuietOpt, _progress, _show, app
 
 
 @app.command("compare")
@@ -28,8 +28,12 @@ def compare_cmd(
     all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Test every pair, not only "
                                             "each system against the first.")] = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Scores with bootstrap intervals, and paired significance tests between systems."""
     from parsebench.api.comparison import compare
 
-    _show(compare(gold, systems, metric, test, samples, seed, alpha, all_pairs), as_json)
+    with _progress(quiet, transient=True) as bars:
+        r = compare(gold, systems, metric, test, samples, seed, alpha, all_pairs,
+                    progress=bars)
+    _show(r, as_json)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import JsonOpt, _Bars, _emit_json, _warn, app
+from parsebench.cli._app import JsonOpt, QuietOpt, _emit_json, _progress, _warn, app
 
 
 @app.command("noise")
@@ -58,6 +58,7 @@ def noise_cmd(
         "--tagger", help="With --kind grammar and a text input: the parser (as for parse "
         "--parser) whose UPOS, features and heads say where errors can go.")] = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
     ERRANT types (OUT.m2) and alignment (OUT.align)."""
@@ -65,7 +66,7 @@ def noise_cmd(
     from parsebench.noise.make import noise
 
     check_output(output)  # before the work, so a typo in -o does not cost it
-    with _Bars(transient=True) as bars:
+    with _progress(quiet, transient=True) as bars:
         made = noise(source, rate=rate, per_sentence=per_sentence, kind=kind, seed=seed,
                      replicates=replicates, lang=lang, lexicon=lexicon, keyboard=keyboard,
                      weights=weights, min_length=min_length, drop_short=drop_short,

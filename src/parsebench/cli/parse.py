@@ -7,7 +7,16 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import BatchOpt, JsonOpt, TimeoutOpt, WorkersOpt, _Bars, _emit_json, app
+from parsebench.cli._app import (
+    BatchOpt,
+    JsonOpt,
+    QuietOpt,
+    TimeoutOpt,
+    WorkersOpt,
+    _emit_json,
+    _progress,
+    app,
+)
 
 
 @app.command("parse")
@@ -27,6 +36,7 @@ def parse_cmd(
                                       "itself (rows no longer 1:1).")] = False,
     batch_size: BatchOpt = 16,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Parse with a real parser in worker processes; failures are recorded, never fatal."""
     from parsebench.api.parsing import parse
@@ -35,7 +45,7 @@ def parse_cmd(
 
     check_options(workers, timeout, batch_size)
     check_output(output)
-    with _Bars(transient=True) as bars:
+    with _progress(quiet, transient=True) as bars:
         r = parse(source, parser, workers=workers, timeout=timeout, raw=raw,
                   batch_size=batch_size, progress=bars)
     r.write(output)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import PROJECTIONS, JsonOpt, _Bars, _show, app
+from parsebench.cli._app import PROJECTIONS, JsonOpt, QuietOpt, _progress, _show, app
 
 robustness_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                              help="How much parses change when the input gets noisy.")
@@ -88,11 +88,12 @@ def robustness_f1(
         "attachment accuracy against it, the ungrammatical one through the alignment."
     )] = None,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Hashemi & Hwa's robustness F1, error-related dependencies excluded."""
     from parsebench.api.robustness import robustness_f1
 
-    with _Bars(transient=True) as bars:
+    with _progress(quiet, transient=True) as bars:
         r = robustness_f1(grammatical, ungrammatical, alignment=alignment,
                           errant_pipeline=errant_pipeline, punct=punct, labeled=labeled,
                           exclude_root=exclude_root, gold=gold, progress=bars)

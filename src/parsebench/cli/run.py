@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import _Bars, _warn, app
+from parsebench.cli._app import QuietOpt, _progress, _warn, app
 
 
 @app.command("run")
@@ -29,19 +29,21 @@ def run_cmd(
         "--limit", min=1, help="A small version: at most N sentences.")] = None,
     replicates: Annotated[int | None, typer.Option(
         "--replicates", min=1, help="A small version: R replicates a level.")] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Noise, parse, score, store and report one experiment; a re-run resumes."""
     _run_and_report(experiment, store, report, executor, workers, scheduler, limit,
-                    replicates)
+                    replicates, quiet)
 
 
 def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
                     executor: str, workers: int, scheduler: str | None,
-                    limit: int | None = None, replicates: int | None = None) -> None:
+                    limit: int | None = None, replicates: int | None = None,
+                    quiet: bool = False) -> None:
     """``run`` and ``demo``: run, write the report, print the summary and where things are."""
     from parsebench.api.experiments import run
 
-    with _Bars() as bars:
+    with _progress(quiet) as bars:
         r = run(experiment, store=store, report=report, executor=executor, workers=workers,
                 scheduler=scheduler, limit=limit, replicates=replicates, progress=bars)
         _warn(r.warnings)
@@ -52,11 +54,15 @@ def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
 def report_cmd(
     store: Annotated[Path, typer.Argument(help="SQLite store written by parsebench run.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Report folder.")],
+    quiet: QuietOpt = False,
 ) -> None:
     """Markdown, one self-contained HTML page, plots, CSV and JSON from a store."""
     from parsebench.api.experiments import report
 
-    files = report(store, output)
+    with _progress(quiet, transient=True) as bars:
+        bars.stage("write the report", 1)
+        files = report(store, output)
+        bars.advance()
     typer.echo(f"report: {files['html']}", err=True)
 
 
@@ -83,6 +89,7 @@ def demo(
     workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 2,
     paper_examples: Annotated[bool, typer.Option(
         "--paper-examples", help="Instead: score the papers' bundled worked examples.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Run the bundled experiment (Link Grammar on a bundled text) and write its report."""
     from parsebench.demo import bundled_experiment, run_paper_examples
@@ -92,6 +99,7 @@ def demo(
         return
     output.mkdir(parents=True, exist_ok=True)
     with bundled_experiment() as toml:
-        _run_and_report(toml, output / "demo.sqlite", output / "report", "local", workers, None)
+        _run_and_report(toml, output / "demo.sqlite", output / "report", "local", workers, None,
+                        quiet=quiet)
 
 

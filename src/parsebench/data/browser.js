@@ -88,7 +88,27 @@ function browser(root) {
     if (!types.length) f.etype.parentNode.style.display = 'none';
   }
   const edits = e => moved(e) ? (e.t.length || 1) : e.length;
-  let start = 0, hits = [];
+  // the parses that changed first, until a header is clicked; numbers the largest first
+  let start = 0, hits = [], sortBy = 'status', sortDir = 1, open = null;
+  const RANK = {changed: 0, failed: 1, unchanged: 2}, DOWN = new Set(['errors', 'changed']);
+  function sortKey(col, h) {
+    const [p, v, k] = h;
+    if (col === 'k') return k;
+    if (col === 'parser') return D.parsers[p].toLowerCase();
+    if (col === 'level') return levels.indexOf(D.versions[v].level);
+    if (col === 'replicate') return D.versions[v].seed;
+    if (col === 'errors') return edits(D.noise[v][k]);
+    if (col === 'changed') { const c = changedArcs(p, v, k); return c === null ? -1 : c; }
+    if (col === 'status') return RANK[status(p, v, k)];
+    return noisyWords(v, k)[0].join(' ').toLowerCase();
+  }
+  function sortHits() {
+    const keyed = hits.map((h, i) => [sortKey(sortBy, h), i, h]);
+    keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) * sortDir || a[1] - b[1]);
+    hits = keyed.map(x => x[2]);
+    for (const th of root.querySelectorAll('th[data-sort]'))
+      th.setAttribute('aria-sort', th.dataset.sort !== sortBy ? 'none' : sortDir > 0 ? 'ascending' : 'descending');
+  }
   function noisyArcs(p, v, k) {
     const n = D.noisy[p][v][k], c = D.clean[p][k];
     if (n === 0) return c;
@@ -133,7 +153,7 @@ function browser(root) {
         }
       }
     }
-    start = 0; render();
+    sortHits(); start = 0; render();
   }
   function noisyWords(v, k) {
     const e = D.noise[v][k];
@@ -149,23 +169,39 @@ function browser(root) {
     return [w, marked];
   }
   function render() {
-    const body = root.querySelector('tbody'); body.textContent = '';
+    // the drawing open stays open under its row while the row is shown
+    const body = root.querySelector('tbody'), reopen = open ? open.dataset.of : null;
+    body.textContent = ''; open = null;
     root.querySelector('.count').textContent = hits.length + ' of ' + (D.parsers.length * D.versions.length * D.words.length) + ' parses shown';
     for (const [p, v, k] of hits.slice(start, start + page)) {
       const [w, marked] = noisyWords(v, k), ch = changedArcs(p, v, k);
-      const tr = el('tr', {class: 'row', 'data-p': p, 'data-v': v, 'data-k': k});
+      const tr = el('tr', {class: 'row', 'data-p': p, 'data-v': v, 'data-k': k, tabindex: 0, 'aria-expanded': 'false'});
       const e = D.noise[v][k];
       for (const c of [k + 1, D.parsers[p], D.versions[v].level, 'seed ' + D.versions[v].seed, moved(e) ? e.t.join(' ') || edits(e) : e.length, ch === null ? 'n/a' : ch, status(p, v, k)]) tr.appendChild(el('td', {}, String(c)));
       const td = el('td', {class: 'text'});
       w.forEach((x, i) => { td.appendChild(el(marked[i] ? 'mark' : 'span', {}, x)); td.appendChild(document.createTextNode(' ')); });
       tr.appendChild(td);
-      tr.addEventListener('click', () => pick(p, v, k));
+      tr.addEventListener('click', () => pick(p, v, k, tr));
+      tr.addEventListener('keydown', ev => {
+        if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); pick(p, v, k, tr); }
+      });
       body.appendChild(tr);
     }
+    const again = reopen && [...body.children].find(tr => tr.dataset.p + ':' + tr.dataset.v + ':' + tr.dataset.k === reopen);
+    if (again) pick(+again.dataset.p, +again.dataset.v, +again.dataset.k, again, true);
     root.querySelector('.pager span').textContent = hits.length ? (start + 1) + '-' + Math.min(hits.length, start + page) + ' of ' + hits.length : 'none';
   }
-  function pick(p, v, k) {
-    const out = root.querySelector('.picked'); out.textContent = '';
+  function pick(p, v, k, tr, still) {
+    // the drawing opens in a row of its own under the row clicked, and comes into view;
+    // a second click (or Enter) on the row closes it
+    const id = p + ':' + v + ':' + k, was = open ? open.dataset.of : null;
+    if (open) { open.previousSibling.setAttribute('aria-expanded', 'false'); open.remove(); open = null; }
+    if (was === id) return;
+    const detail = el('tr', {class: 'detail', 'data-of': id}), td = el('td', {colspan: tr.children.length});
+    const out = el('div', {class: 'picked'});
+    out.style.width = Math.max(200, root.querySelector('.rowswrap').clientWidth - 24) + 'px';
+    td.appendChild(out); detail.appendChild(td); tr.after(detail);
+    tr.setAttribute('aria-expanded', 'true'); open = detail;
     const c = D.clean[p][k], n = noisyArcs(p, v, k);
     const undirected = D.kinds[p] === 'links', gold = D.gold && D.kinds[p] === 'deps' ? D.gold[k] : null;
     const labels = D.labels[p];
@@ -192,8 +228,14 @@ function browser(root) {
     // a long sentence opens scrolled to its first misspelled word, both drawings alike
     const miss = out.querySelector('text.miss');
     if (miss) for (const box of out.querySelectorAll('.drawn')) box.scrollLeft = Math.max(0, +miss.getAttribute('x') - 200);
+    if (!still) detail.scrollIntoView({block: detail.getBoundingClientRect().height > innerHeight ? 'start' : 'nearest'});
   }
   for (const s of Object.values(f)) s.addEventListener(s.tagName === 'INPUT' ? 'input' : 'change', refilter);
+  for (const th of root.querySelectorAll('th[data-sort]')) th.querySelector('button').addEventListener('click', () => {
+    const col = th.dataset.sort;
+    sortDir = col === sortBy ? -sortDir : (DOWN.has(col) ? -1 : 1); sortBy = col;
+    sortHits(); start = 0; render();
+  });
   root.querySelector('[name=prev]').addEventListener('click', () => { start = Math.max(0, start - page); render(); });
   root.querySelector('[name=next]').addEventListener('click', () => { if (start + page < hits.length) { start += page; render(); } });
   refilter();

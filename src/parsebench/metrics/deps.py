@@ -356,6 +356,11 @@ class _Chunks:
                 return
 
 
+def _is_lost(warning: str) -> bool:
+    """Whether WARNING is evaluate_deps's "FILE has no COLUMN: METRICS n/a"."""
+    return " has no " in warning and warning.endswith(" n/a")
+
+
 def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
                warnings: list[str] | None = None,
                gold_sentences: Sequence[Sentence] | None = None) -> Any:
@@ -388,7 +393,10 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
                             per_sentence=False, each=row)
     refuse_unparsed(held)
     if warnings is not None:
-        warnings += [w for w in res.warnings if "every attachment score is n/a" not in w]
+        # a column the files lack matters only when METRIC needs it: LAS is not n/a
+        # because the parse has no lemmas
+        warnings += [w for w in res.warnings if "every attachment score is n/a" not in w
+                     and not (_is_lost(w) and metric.name not in res.absent)]
     out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
     cause = na_cause(held, metric.needs, metric.name)
     if cause is not None:

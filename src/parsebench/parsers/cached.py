@@ -13,6 +13,7 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.parsers.base import Analysis, Item
 from parsebench.parses import FAILED
+from parsebench.progress import Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +46,17 @@ class CachedParser:
     """A batch parser behind a dict cache: a sentence's words are parsed once.
 
     ``calls`` counts the sentences actually sent to the parser, ``hits`` the ones
-    answered from the cache."""
+    answered from the cache. With PROGRESS, each batch that has sentences to parse is
+    a stage (named by ``many``'s WHAT); the BatchParser advances it."""
 
-    def __init__(self, parse: BatchParser) -> None:
-        self.parse = parse
+    def __init__(self, parse: BatchParser, progress: Progress | None = None) -> None:
+        self.parse, self.progress = parse, progress
         self.cache: dict[tuple[str, ...], CachedParse] = {}
         self.calls = 0
         self.hits = 0
 
-    def many(self, variants: Sequence[tuple[str, ...]]) -> list[CachedParse]:
+    def many(self, variants: Sequence[tuple[str, ...]], what: str = "parsing"
+             ) -> list[CachedParse]:
         todo: list[tuple[str, ...]] = []
         seen: set[tuple[str, ...]] = set()
         for v in variants:
@@ -63,6 +66,8 @@ class CachedParser:
                 seen.add(v)
                 todo.append(v)
         if todo:
+            if self.progress is not None:
+                self.progress.stage(what, len(todo))
             got = self.parse(todo)
             if len(got) != len(todo):
                 raise ValueError("the parser answered another number of sentences")
@@ -71,15 +76,18 @@ class CachedParser:
         return [self.cache[v] for v in variants]
 
 
-def pool_parser(pool: Any) -> BatchParser:
-    """A :class:`BatchParser` over a running :class:`~parsebench.parsers.pool.Pool`."""
+def pool_parser(pool: Any, progress: Progress | None = None) -> BatchParser:
+    """A :class:`BatchParser` over a running :class:`~parsebench.parsers.pool.Pool`; each
+    sentence parsed advances PROGRESS."""
     if pool.kind != "deps":
         raise InputError(f"parser {pool.spec!r} gives {pool.kind}, not dependency trees: the "
                          "attack compares heads and relations")
 
     def parse(batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
         items = [Item(k, list(w), " ".join(w)) for k, w in enumerate(batch)]
-        return [parsed_of(w, t.outcome) for w, t in zip(batch, pool.parse(items), strict=True)]
+        done = None if progress is None else (lambda _t: progress.advance())
+        return [parsed_of(w, t.outcome)
+                for w, t in zip(batch, pool.parse(items, done), strict=True)]
 
     return parse
 

@@ -21,6 +21,12 @@ from typing import Any
 PAGE = 50
 """Rows a page of the browser shows."""
 
+COLUMNS = (("k", "#"), ("parser", "parser"), ("level", "level"), ("replicate", "replicate"),
+           ("errors", "errors"), ("changed", "changed arcs"), ("status", "parse"),
+           ("text", "noisy text"))
+"""The browser's columns (the script's sort key, the header); a click on a header
+sorts by it, and the parses that changed come first until then."""
+
 
 def merge(parsers: list[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
     """One experiment's browser data: the parsers' parses over the shared words and noise
@@ -54,11 +60,12 @@ def html_of(data: dict[str, Any], key: int) -> str:
             "</select></label> <label>error type <select name='etype'></select></label> "
             "<label>word <input name='word' type='search' size='12'>"
             "</label></div>"
-            "<p class='count'></p><table class='rows'><thead><tr><th>#</th><th>parser</th>"
-            "<th>level</th><th>replicate</th><th>errors</th><th>changed arcs</th>"
-            "<th>parse</th><th>noisy text</th></tr></thead><tbody></tbody></table>"
+            "<p class='count'></p><div class='rowswrap'><table class='rows'><thead><tr>"
+            + "".join(f"<th data-sort='{k}' aria-sort='none'><button type='button'>{h}"
+                      "</button></th>" for k, h in COLUMNS)
+            + "</tr></thead><tbody></tbody></table></div>"
             "<p class='pager'><button name='prev'>previous</button> <span></span> "
-            "<button name='next'>next</button></p><div class='picked'></div>"
+            "<button name='next'>next</button></p>"
             f"<script type='application/json' class='pb-data'>{blob}</script></div>")
 
 
@@ -67,6 +74,18 @@ SCRIPT = (Path(__file__).resolve().parent.parent / "data" / "browser.js").read_t
 """The browser's program, once a page."""
 
 
-STYLE = """.browser .filters label{margin-right:.8em;font-size:13px}
-.browser table.rows td.text{white-space:normal;text-align:left}.browser mark{background:#ffe08a}
-.browser tr.row{cursor:pointer}.browser tr.row:hover{background:#eef}"""
+STYLE = """.browser .filters label{margin-right:.8em;font-size:13px;display:inline-block}
+.browser .rowswrap{max-width:100%;overflow-x:auto}
+.browser table.rows td.text{white-space:normal;text-align:left;min-width:12em}
+.browser mark{background:#ffe08a}
+.browser tr.row{cursor:pointer}.browser tr.row:hover,.browser tr.row:focus{background:#eef}
+.browser tr.row[aria-expanded=true]{background:#dde}
+.browser tr.detail>td{background:#fcfcff;white-space:normal;padding:.3em .5em}
+.browser th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;
+cursor:pointer;text-align:left;white-space:normal}
+.browser th[aria-sort=ascending] button::after{content:" \\25B2"}
+.browser th[aria-sort=descending] button::after{content:" \\25BC"}
+@media (max-width:600px){.browser table.rows td:nth-child(4),.browser table.rows
+th:nth-child(4),.browser table.rows td:nth-child(5),.browser table.rows th:nth-child(5)
+{display:none}.browser table.rows td.text{min-width:6em}.browser table.rows{font-size:12px}
+.browser table.rows td,.browser table.rows th{padding:2px 4px}}"""

@@ -101,6 +101,11 @@ def _side_rows(ex: dict[str, Any]) -> list[tuple[str, str, str, str, bool]]:
     return rows
 
 
+def _bold(text: str) -> str:
+    """TEXT in bold, escaped; nothing for no text (``****`` would show as is)."""
+    return f"**{md_cell(text)}**" if text else ""
+
+
 def _example_md(parser: str, ex: dict[str, Any]) -> str:
     why = f"; {md_cell(str(ex['why']))}" if ex.get("why") else ""
     types = f"; errors {md_cell(', '.join(map(str, ex['types'])))}" if ex.get("types") else ""
@@ -109,8 +114,9 @@ def _example_md(parser: str, ex: dict[str, Any]) -> str:
              "| # | clean word | clean parse | noisy word | noisy parse |",
              "|---:|---|---|---|---|"]
     for i, (cw, nw, cp, np_, miss) in enumerate(_side_rows(ex), 1):
-        nw_s = f"**{md_cell(nw)}**" if miss else md_cell(nw)
-        np_s = f"**{md_cell(np_)}** (changed)" if cp != np_ else md_cell(np_)
+        nw_s = _bold(nw) if miss else md_cell(nw)
+        np_s = f"{_bold(np_)} (changed)" if cp != np_ and np_ else \
+            "(changed)" if cp != np_ else md_cell(np_)
         lines.append(f"| {i} | {md_cell(cw)} | {md_cell(cp)} | {nw_s} | {np_s} |")
     return "\n".join(lines)
 

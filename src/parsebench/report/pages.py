@@ -24,6 +24,7 @@ from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
+from parsebench.report.colours import colour_of, for_parsers
 from parsebench.report.plots import drawings
 from parsebench.report.sections import sections
 from parsebench.report.summary import pairwise_tests, summarize
@@ -143,47 +144,54 @@ td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto;max-width:100
 td.changed{background:#f8b4b4}
 figure{margin:1em 0}figcaption{font-size:13px;color:#444}img{max-width:100%;height:auto}
 section.summary{border:1px solid #bbb;background:#fafafa;padding:.5em 1em;margin:1em 0}
-section.summary li{margin:.4em 0}section.summary svg{display:block;margin:.2em 0}
+section.summary li{margin:.4em 0}
+.ranking{max-width:650px;margin:.3em 0;font-size:12px}
+.rk{display:grid;grid-template-columns:minmax(4em,150px) minmax(60px,1fr) 3.6em 3.2em;
+gap:0 8px;align-items:center;min-height:20px}
+.rk .who{text-align:right;overflow-wrap:anywhere}
+.rk .who i{display:inline-block;width:9px;height:9px;border-radius:2px;margin-right:4px}
+.rk .scale{position:relative;height:16px}.rk b{position:absolute}
+.rk b.iv{top:7px;height:2px}.rk b.pt{top:4px;width:8px;height:8px;border-radius:50%;
+margin-left:-4px}.rk .val{text-align:right;font-variant-numeric:tabular-nums}
+.rk .tier{color:#555}.rk.axis .scale{display:flex;justify-content:space-between;
+color:#777;height:auto}
 .drawn svg text.tag{fill:#2a6f97;font-size:11px}"""
 
 
-def _ranking_svg(item: dict[str, Any]) -> str:
-    """A question's figure: each ranked parser's value and 95% interval on one scale,
-    its letters (the compact letter display of the paired tests) beside it and a shade
-    a set of letters: parsers of one shade share every letter."""
+def _ranking_html(item: dict[str, Any]) -> str:
+    """A question's figure: each ranked parser's value and 95% interval on one scale, in
+    the parser's colour (the plots' colour), its letters (the compact letter display of
+    the paired tests: parsers that share one are not separated) beside it; laid out in
+    percentages, so that it narrows with a phone's screen and its text stays readable."""
     e = html.escape
     rows = item["ranking"]
-    names = item["letters"] if item["tests"] else {}
-    shade = {n: k for k, n in enumerate(dict.fromkeys(names.values()))}
+    names = item["letters"] if item.get("tests") and len(item["groups"]) > 1 else {}
     vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
     lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
-    name_w, plot_w, row_h = 150, 420, 20
 
     def x(v: float) -> float:
-        return float(name_w + 10 + plot_w * (v - lo) / ((hi - lo) or 1.0))
+        return float(100 * (v - lo) / ((hi - lo) or 1.0))
 
-    height = row_h * len(rows) + 22
-    out = [f"<svg class='ranking' width='{name_w + plot_w + 80}' height='{height}' "
-           "font-family='sans-serif' font-size='12' role='img' "
-           f"aria-label='{e(item['figure'])} by parser'>"]
-    for k, r in enumerate(rows):
-        y = 12 + k * row_h
-        colour = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b")[
-            shade.get(names.get(r["parser"], ""), 0) % 5]
-        out.append(f"<text x='{name_w}' y='{y + 4}' text-anchor='end'>{e(r['parser'])}</text>")
+    out = [f"<div class='ranking' role='img' aria-label='{e(item['figure'])} by parser, "
+           "with 95% intervals'>"]
+    for r in rows:
+        colour = colour_of(r["parser"])
+        letters = names.get(r["parser"], "")
+        iv = ""
         if r["ci95"]:
-            out.append(f"<line class='interval' x1='{x(r['ci95'][0]):.1f}' y1='{y}' "
-                       f"x2='{x(r['ci95'][1]):.1f}' y2='{y}' stroke='{colour}' "
-                       "stroke-width='2'/>")
-        out.append(f"<circle cx='{x(r['value']):.1f}' cy='{y}' r='4' fill='{colour}'/>"
-                   f"<text x='{name_w + plot_w + 20}' y='{y + 4}'>"
-                   f"{100 * r['value']:.1f}% {e(names.get(r['parser'], ''))}</text>")
-    yb = height - 6
-    out.append(f"<text x='{name_w + 10}' y='{yb}' fill='#777'>{100 * lo:.0f}%</text>"
-               f"<text x='{name_w + 10 + plot_w}' y='{yb}' fill='#777' text-anchor='end'>"
-               f"{100 * hi:.0f}%</text></svg>")
+            a, b = x(r["ci95"][0]), x(r["ci95"][1])
+            iv = (f"<b class='iv' style='left:{a:.1f}%;width:{max(b - a, 0.3):.1f}%;"
+                  f"background:{colour}'></b>")
+        out.append(f"<div class='rk' data-parser='{e(r['parser'])}'><span class='who'>"
+                   f"<i style='background:{colour}'></i>{e(r['parser'])}</span>"
+                   f"<span class='scale'>{iv}<b class='pt' style='left:{x(r['value']):.1f}%;"
+                   f"background:{colour}'></b></span><span class='val'>"
+                   f"{100 * r['value']:.1f}%</span><span class='tier'>"
+                   f"{e(letters)}</span></div>")
+    out.append(f"<div class='rk axis'><span></span><span class='scale'><span>{100 * lo:.0f}%"
+               f"</span><span>{100 * hi:.0f}%</span></span></div></div>")
     return "".join(out)
 
 
@@ -201,32 +209,51 @@ def _summary_html(s: dict[str, Any], prefix: str) -> str:
     e = html.escape
     lis = []
     for kind, x in _summary_items(s):
-        fig = _ranking_svg(x) if kind == "ranked" else ""
+        fig = _ranking_html(x) if kind == "ranked" else ""
         groups = ""
         if kind == "ranked" and x["tests"]:
             groups = (" data-groups='" + e(json.dumps(x["groups"])) + "' data-method='"
                      + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
         lis.append(f"<li class='{kind}'{groups}>{e(x['sentence'])} "
                    f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
+    n = len(s.get("warnings", []))
+    if n:
+        lis.append(f"<li class='to-warnings'><a href='#{prefix}warnings'>{_warned(n)}</a>"
+                   " after the results</li>")
+    if not lis:
+        return ""
+    return "<section class='summary'><h3>Summary</h3><ul>" + "".join(lis) + "</ul></section>"
+
+
+def _warned(n: int) -> str:
+    return f"{n} warning{'s' if n > 1 else ''}, one a cause,"
+
+
+def _warnings_html(s: dict[str, Any], prefix: str) -> str:
+    """The warnings, one a cause with the parsers and levels it covers, after the
+    results they qualify."""
+    e = html.escape
     warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
                    f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"
                    for w in s.get("warnings", []))
-    if not lis and not warn:
-        return ""
-    return ("<section class='summary'><h3>Summary</h3><ul>" + "".join(lis) + "</ul>"
-            + (f"<p><b>Warnings</b> ({len(s['warnings'])}, each once)</p><ul>{warn}</ul>"
-               if warn else "") + "</section>")
+    return (f"<h3 id='{prefix}warnings'>Warnings</h3><ul class='warnings'>{warn}</ul>"
+            if warn else "")
 
 
 def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
     lines = [f"- {md_cell(x['sentence'])} ([table](#{prefix}{x['link']}))"
              for _, x in _summary_items(s)]
+    n = len(s.get("warnings", []))
+    if n:
+        lines.append(f"- [{_warned(n)}](#{prefix}warnings) after the results")
+    return ["### Summary", "", *lines, ""] if lines else []
+
+
+def _warnings_md(s: dict[str, Any], prefix: str) -> list[str]:
     warn = [f"- {md_cell(w['sentence'])} ([table](#{prefix}{w['link']}))"
             for w in s.get("warnings", [])]
-    if not lines and not warn:
-        return []
-    return (["### Summary", ""] + lines + [""]
-            + ([f"Warnings ({len(warn)}, each once):", "", *warn, ""] if warn else []))
+    return [f'<a id="{prefix}warnings"></a>', "", "### Warnings", "", *warn, ""] \
+        if warn else []
 
 
 def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
@@ -306,7 +333,14 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
 def _build(data: list[tuple[dict[str, Any], list[Scored]]]
            ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
     """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
-    of each experiment of DATA."""
+    of each experiment of DATA, each parser in one colour throughout (in the order the
+    parsers first appear)."""
+    with for_parsers(dict.fromkeys(r.parser for _, results in data for r in results)):
+        return _build_page(data)
+
+
+def _build_page(data: list[tuple[dict[str, Any], list[Scored]]]
+                ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
     csv_rows: list[list[str]] = []
@@ -346,6 +380,8 @@ def _build(data: list[tuple[dict[str, Any], list[Scored]]]
                             f"{html.escape(caption)}</figcaption></figure>")
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
+        md += _warnings_md(summary, prefix)
+        body.append(_warnings_html(summary, prefix))
         merged = merge([(r.parser, r.value) for r in all_results
                         if r.metric == "browser"])
         if merged is not None:

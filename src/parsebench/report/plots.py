@@ -18,9 +18,12 @@ import io
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
+
+from parsebench.report import colours
+from parsebench.report.colours import colour_of
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class Plot:
     """The points drawn (the plots with intervals count them)."""
     intervals: int = 0
     """The points among them drawn with their 95% interval."""
+    colours: dict[str, str] = field(default_factory=dict)
+    """The parsers given their colour by drawing it."""
 
 
 RC: dict[str, Any] = {
@@ -58,7 +63,8 @@ class Drawings:
             svg = (self.folder / f"{key}.svg").read_bytes()
             if meta["sha256"] != hashlib.sha256(png + svg).hexdigest():
                 return None
-            return Plot(png, svg, int(meta["points"]), int(meta["intervals"]))
+            return Plot(png, svg, int(meta["points"]), int(meta["intervals"]),
+                        {str(k): str(v) for k, v in meta.get("colours", {}).items()})
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -70,7 +76,8 @@ class Drawings:
                 (folder / f"{key}.svg").write_bytes(plot.svg)
                 (folder / f"{key}.json").write_text(json.dumps({
                     "sha256": hashlib.sha256(plot.png + plot.svg).hexdigest(),
-                    "points": plot.points, "intervals": plot.intervals}))
+                    "points": plot.points, "intervals": plot.intervals,
+                    "colours": plot.colours}))
         for f in folder.iterdir():
             if f.stem not in self.used and f.suffix in (".png", ".svg", ".json"):
                 f.unlink()
@@ -104,12 +111,15 @@ F = TypeVar("F", bound=Callable[..., "Plot"])
 
 
 def _reused(fn: F) -> F:
-    """FN's plot from the report folder's drawings when its inputs are the same."""
+    """FN's plot from the report folder's drawings when its inputs are the same: its
+    arguments and the parsers' colours (:mod:`colours`) when it is called. A plot that
+    gives a parser its colour leaves it given when it is reused, as when it is drawn."""
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Plot:
         d = _DRAWINGS.get()
+        before = dict(colours.given())
         try:
-            key = hashlib.sha256(json.dumps([_code(), fn.__name__, args, kwargs],
+            key = hashlib.sha256(json.dumps([_code(), fn.__name__, args, kwargs, before],
                                             default=repr, sort_keys=True).encode()
                                  ).hexdigest()[:32]
         except (TypeError, ValueError):  # inputs JSON cannot write: drawn every time
@@ -120,6 +130,10 @@ def _reused(fn: F) -> F:
             DRAWN[0] += 1
             if d is not None:
                 d.drawn += 1
+            got = replace(got, colours={k: v for k, v in colours.given().items()
+                                        if k not in before})
+        else:
+            colours.give(got.colours)
         if d is not None:
             d.used[key] = got
         return got
@@ -156,7 +170,7 @@ def _interval_bars(ax: Any, xs: Sequence[float], ys: Sequence[float],
     """95% intervals (in the plot's units) as error bars, their SVG group named."""
     eb = ax.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, lo, strict=True)],
                                    [b - y for y, b in zip(ys, hi, strict=True)]],
-                     fmt="none", ecolor=colour, capsize=3, linewidth=1.0)
+                     fmt="none", ecolor=colour, color=colour, capsize=3, linewidth=1.0)
     for k, coll in enumerate(eb[2]):
         coll.set_gid(f"interval-{n}-{k}")
 
@@ -177,8 +191,6 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Pl
     "PARSER @ WHAT" share a colour a parser and take a line style a WHAT. Error levels
     are ordered (a rate, errors a sentence), so their points are joined."""
     plt, fig, ax = _figure()
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    colours: dict[str, Any] = {}
     styles: dict[str, str] = {}
     labels: list[str] = []
     for pts in series.values():
@@ -197,12 +209,11 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Pl
         xs = [pos[p[0]] for p in pts]
         parser, sep, what = name.partition(" @ ")
         if sep:
-            colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+            colour = colour_of(parser)
             style = styles.setdefault(what, ("-", "--", ":", "-.")[len(styles) % 4])
             label = f"{parser} {what}"
         else:
-            colour = cycle[len(colours) % len(cycle)]
-            colours[name] = colour
+            colour = colour_of(name)
             style = "--" if "real" in name else ":" if "calibrated" in name else "-"
             label = name
         ys = [100 * p[1] for p in pts]
@@ -240,7 +251,8 @@ def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
     width = 0.8 / max(1, len(bars))
     for k, (name, d) in enumerate(bars.items()):
         ax.bar([i + k * width for i in range(len(relations))],
-               [100 * d.get(r, 0.0) for r in relations], width, label=name)
+               [100 * d.get(r, 0.0) for r in relations], width, label=name,
+               color=colour_of(name))
     ax.set_xticks([i + width * (len(bars) - 1) / 2 for i in range(len(relations))],
                   relations, rotation=45, ha="right")
     ax.set_ylabel("labeled recall (%)")
@@ -255,7 +267,8 @@ def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
     """Mean parse time against sentence length, one line per parser (Lin, Fig. 18.1)."""
     plt, fig, ax = _figure()
     for name, pts in series.items():
-        ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name)
+        ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name,
+                color=colour_of(name))
     ax.set_xlabel("sentence length (words)")
     ax.set_ylabel("mean parse time (ms)")
     ax.set_title("Parse time against sentence length")
@@ -276,14 +289,12 @@ def by_group(title: str, ylabel: str, groups: Sequence[str],
     level, the series side by side within a group. The groups are categories (the root
     is no arc length), so no line joins them."""
     plt, fig, ax = _figure()
-    colours: dict[str, Any] = {}
     markers: dict[str, str] = {"clean": "o"}
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     width = 0.8 / max(1, len(series))
     points = intervals = 0
     for n, (name, pts) in enumerate(series.items()):
         parser, _, level = name.partition(" @ ")
-        colour = colours.setdefault(parser, cycle[len(colours) % len(cycle)])
+        colour = colour_of(parser)
         marker = markers.setdefault(level, ("s", "^", "D", "v", "P", "X")[(len(markers) - 1)
                                                                           % 6])
         shift = -0.4 + width * (n + 0.5)
@@ -342,11 +353,10 @@ def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
     interval, a calibrated estimate dotted; "n=" beside a point that rests on fewer
     than FEW sentences."""
     plt, fig, ax = _figure()
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     points = intervals = 0
     entries = 0
     for k, (name, pts) in enumerate(parsers.items()):
-        colour = cycle[k % len(cycle)]
+        colour = colour_of(name)
         pts = sorted(pts, key=lambda p: p["x"])
         xs = [100 * p["x"] for p in pts]
         ax.fill_between(xs, [100 * p["lower"] for p in pts], [100 * p["upper"] for p in pts],

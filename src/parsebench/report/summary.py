@@ -383,27 +383,36 @@ SECTION_OF = _section_of()
 """Each method's section title and the id of the table a result of it is in."""
 
 
+def _cause(r: Scored, warning: str) -> str:
+    """A warning without the parse it names (``udpipe:clean has no lemmas``: ``the parse
+    has no lemmas``), so that one cause is one line for every parser and level."""
+    import re
+
+    return re.sub(rf"(?<![\w/]){re.escape(r.parser)}:[^\s']+", "the parse", warning)
+
+
 def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
-    """Every warning of the results once, with the figure, parser, projection and the
-    levels it was given at."""
-    seen: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    """Every warning of the results once a cause, with the figures, parsers, projections
+    and levels it was given for (12 lines "no lemmas", one a parser and level, are one)."""
+    seen: dict[str, dict[str, Any]] = {}
     for r in results:
         v = r.value
         if not isinstance(v, dict) or r.metric not in SECTION_OF:
             continue
         for w in v.get("warnings") or []:
-            k = (str(w), r.metric, r.parser, r.projection)
+            cause = _cause(r, str(w))
             fig, link = SECTION_OF[r.metric]
-            item = seen.setdefault(k, {"text": str(w), "figure": fig, "parser": r.parser,
-                                       "projection": r.projection, "levels": [],
-                                       "link": link(r)})
-            label = _level_label(r)
-            if label not in item["levels"]:
-                item["levels"].append(label)
+            item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],
+                                           "projections": [], "levels": [], "link": link(r)})
+            for key, x in (("figures", fig), ("parsers", r.parser),
+                           ("levels", _level_label(r)), ("projections", r.projection)):
+                if x not in item[key]:
+                    item[key].append(x)
     for item in seen.values():
-        on = "" if item["projection"] in ("-", "deprel", "deps") else f", {item['projection']}"
-        item["sentence"] = (f"{item['figure']}, {item['parser']}{on}, "
-                            f"{', '.join(item['levels'])}: {item['text']}")
+        on = [p for p in item["projections"] if p not in ("-", "deprel", "deps")]
+        item["sentence"] = (f"{item['text']} ({', '.join(item['figures'])}"
+                            f"{': ' + ', '.join(on) if on else ''}; "
+                            f"{', '.join(item['parsers'])}; {', '.join(item['levels'])})")
     return list(seen.values())
 
 

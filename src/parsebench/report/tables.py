@@ -43,10 +43,16 @@ def pct(x: Any, digits: int = 2) -> str:
     return percent(x, digits=digits, spread=True)
 
 
+_EMPHASIS = re.compile(r"[\\*`]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
 def md_cell(text: str) -> str:
-    """Text for a Markdown table cell: no column break, and no HTML tag (Markdown passes
-    HTML through, so a name from a store could carry a script)."""
-    return str(text).replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    """Text for a Markdown table cell: no column break, no HTML tag (Markdown passes
+    HTML through, so a name from a store could carry a script), and no emphasis or code
+    (Link Grammar's labels hold asterisks: ``Ds**x``); an underscore inside a word
+    (``en_ewt``) is no emphasis and is left as it is."""
+    text = _EMPHASIS.sub(lambda m: "\\" + m.group(0), str(text))
+    return text.replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
 def safe_name(name: str) -> str:

@@ -310,6 +310,18 @@ def _f1_row(name: str, c: dict[str, Any]) -> str:
             f"{c['grammatical_error_deps']:6d}")
 
 
+def times_table(stages: list[list[Any]], wall: float) -> str:
+    """Where a run's time went: the whole, from its start to its report written, then
+    each stage ([name, seconds, remark]), the stages adding up to the whole."""
+    from parsebench.progress import duration
+
+    width = max(len(str(s[0])) for s in stages)
+    lines = [f"time: {duration(wall)} from the start to the report written"]
+    lines += [f"  {name:<{width}} {duration(secs):>10}" + (f"  ({remark})" if remark else "")
+              for name, secs, remark in stages]
+    return "\n".join(lines) + "\n"
+
+
 def summary_table(results: list[Scored]) -> str:
     """The end-of-run table on the terminal: the headline of every result whose method
     has one (:attr:`parsebench.metrics.method.Method.headline`), and parse speed."""

@@ -388,10 +388,28 @@ def _examples(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[
                 changed = sum(a != b for a, b in zip(_rows_of(got[0]), _rows_of(got[1]),
                                                      strict=True))
             if changed:
-                ranked.append((-changed, n, got))
-        out += [_example(*got, gold(n), n, lv, v.seed, "changed most", aligned(n, v))
-                for _, n, got in sorted(ranked, key=lambda t: t[:2])[:exp.changed_most]]
+                ranked.append((n, len(got[0].forms), changed, got))
+        chosen = changed_most([(n, w, c) for n, w, c, _ in ranked])[:exp.changed_most]
+        pairs = {n: got for n, _, _, got in ranked}
+        out += [_example(*pairs[n], gold(n), n, lv, v.seed, "changed most", aligned(n, v))
+                for n in chosen]
     return out
+
+
+def changed_most(candidates: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The sentences (number, words, arcs changed) in the order the report draws them:
+    the largest share of the sentence changed first, among sentences of at most
+    CHANGED_MOST_WORDS words (the largest count picked the longest sentences, drawn
+    3,600 px wide); longer sentences only after those; ties by the count, then in
+    order."""
+    return [n for n, words, changed in sorted(
+        candidates, key=lambda t: (t[1] > CHANGED_MOST_WORDS, -t[2] / max(1, t[1]), -t[2],
+                                   t[0]))]
+
+
+CHANGED_MOST_WORDS = 30
+"""The longest sentence (in clean words) a "changed most" example is chosen among first:
+about 1,300 px drawn, the width of a laptop's window."""
 
 
 class _Noise:
@@ -499,17 +517,35 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                              f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
+    loaded = time.perf_counter() - t0
     noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path, free_core)
     results: list[Scored] = []
     parser_stats = {}
     score_seconds = 0.0
+    # where the time went, a stage a line: [name, seconds, remark]
+    stages: list[list[Any]] = [["load the corpus", loaded, ""]]
+    waited = [0.0]
+
+    def wait_for_noise() -> None:
+        tw = time.perf_counter()
+        noise.wait()
+        waited[0] = time.perf_counter() - tw
     digest = scoring_digest()
     earlier: dict[str, list[Scored]] | None = None  # read once a parser has no new parse
     with executor:
         for k, conf in enumerate(exp.parsers):
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
             parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, progress,
-                                           noise.wait if k == 0 else None)
+                                           wait_for_noise if k == 0 else None)
+            if k == 0:  # the time the run waited for it: made meanwhile, or before
+                stages.append(["noise", waited[0] if free_core else noise.seconds,
+                               f"{noise.seconds:.1f} s in all, beside the first parser's "
+                               "clean text" if free_core else ""])
+            hits = stats["distinct_sentences"] - stats["parsed_sentences"]
+            stages.append([f"parse {conf.name}", stats["wall_seconds"] - waited[0],
+                           f"{stats['parsed_sentences']:,} sentences"
+                           + (f", {hits:,} from the cache" if hits else "")])
+            waited[0] = 0.0
             ts = time.perf_counter()
             progress.stage(f"score {conf.name}", 1)
             reused = None
@@ -534,22 +570,30 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
             examples = _examples(parsed, corpus, exp)
             if examples:
                 results.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))
-            results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
-                                  progress)
             if len(corpus.versions) > 1 and (not moves or all(
                     v.alignments is not None for v in corpus.versions[1:])):
                 results.append(Scored(conf.name, "browser", parsed.kind, "all", "",
                                 browser_data(parsed, corpus)))
             progress.advance()
-            score_seconds += time.perf_counter() - ts
+            spent = time.perf_counter() - ts
+            score_seconds += spent
+            stages.append([f"score {conf.name}", spent, "scores reused" if reused else ""])
+            if exp.attack is not None:
+                ta = time.perf_counter()
+                results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
+                                      progress)
+                stages.append([f"attack {conf.name}", time.perf_counter() - ta, ""])
             parser_stats[conf.name] = stats
     noise.wait()
+    tw = time.perf_counter()
+    store.replace_results(run_id, exp.name, results)
+    stages.append(["store the results", time.perf_counter() - tw, ""])
     stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
              "score_seconds": score_seconds, "parsers": parser_stats,
              "workers": executor.workers, "executor": executor.kind, "scoring": digest,
              "corpus": corpus.digest,
              "scores_reused": sorted(n for n in parser_stats if n in (earlier or {})
-                                     and parser_stats[n]["parsed_sentences"] == 0)}
-    store.replace_results(run_id, exp.name, results)
+                                     and parser_stats[n]["parsed_sentences"] == 0),
+             "stages": stages}
     store.finish_run(run_id, stats)
     return RunOutcome(run_id, results, stats)
