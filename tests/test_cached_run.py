@@ -178,9 +178,15 @@ def test_a_report_written_again_draws_only_what_changed(tmp_path: Path,
         assert plots.DRAWN[0] - drawn == first + 1
         assert (folder / "index.html").read_bytes() == html
     # a plot whose inputs changed is drawn; the others are reused; the unused dropped
-    with plots.drawings(folder / DRAWINGS) as d:
+    from parsebench.report.colours import for_parsers
+
+    with plots.drawings(folder / DRAWINGS) as d, for_parsers(["p0"]):
         plots.time_by_length({"p0": [(3, 0.5), (5, 0.75)]})
         plots.time_by_length({"p0": [(3, 0.5), (5, 0.75)]})
         assert d.drawn == 1
+    # the parsers' colours are among a plot's inputs: p0 in another colour is drawn again
+    with plots.drawings(folder / DRAWINGS) as d, for_parsers(["p1", "p0"]):
+        plots.time_by_length({"p0": [(3, 0.5), (5, 0.75)]})
+        assert d.drawn == 1
     d.save(folder / DRAWINGS)
-    assert len(list((folder / DRAWINGS).glob("*.svg"))) == 1
+    assert len(list((folder / DRAWINGS).glob("*.svg"))) == 1  # the unused ones dropped

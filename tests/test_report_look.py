@@ -47,8 +47,9 @@ def test_a_parser_keeps_its_colour_whatever_else_a_plot_holds() -> None:
     assert PALETTE[0] in svgs[-1].decode() and PALETTE[1] in svgs[-1].decode()
 
 
-def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_tier() -> None:
-    item = {"figure": "LAS", "tests": 3, "tiers": [["b"], ["a", "c"]],
+def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_letters() -> None:
+    item = {"figure": "LAS", "tests": 3, "groups": [["b"], ["a", "c"]],
+            "letters": {"b": "a", "a": "b", "c": "b"},
             "ranking": [{"parser": "b", "value": 0.9, "ci95": [0.88, 0.92]},
                         {"parser": "a", "value": 0.8, "ci95": [0.78, 0.82]},
                         {"parser": "c", "value": 0.79, "ci95": None}]}
@@ -56,13 +57,15 @@ def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_tier() -> No
         page = _ranking_html(item)
     rows = page.split("<div class='rk'")[1:]
     assert [r.split("'")[1] for r in rows[:3]] == ["b", "a", "c"]
-    for row, colour, tier in zip(rows, (PALETTE[1], PALETTE[0], PALETTE[2]),
-                                 ("tier 1", "tier 2", "tier 2"), strict=False):
-        assert f"background:{colour}" in row and f"<span class='tier'>{tier}</span>" in row
+    for row, colour, letters in zip(rows, (PALETTE[1], PALETTE[0], PALETTE[2]),
+                                    ("a", "b", "b"), strict=False):
+        assert f"background:{colour}" in row
+        assert f"<span class='letters'>{letters}</span>" in row
         assert not any(p in row for p in PALETTE if p != colour)
-    # one tier (nothing separated) or no test: no tier written
-    assert "tier 1" not in _ranking_html({**item, "tiers": [["b", "a", "c"]]})
-    assert "tier" not in _ranking_html({**item, "tests": 0}).replace("class='tier'", "")
+    # one group (nothing separated) or no test: no letters written
+    one = {**item, "groups": [["b", "a", "c"]], "letters": dict.fromkeys("abc", "a")}
+    assert "<span class='letters'></span>" in _ranking_html(one)
+    assert "<span class='letters'>a</span>" not in _ranking_html({**item, "tests": 0})
 
 
 def _lemmas(parser: str, level: str) -> Scored:
@@ -128,4 +131,4 @@ def test_invariance_names_each_parser_whole() -> None:
     per = {k: {"tested": 1, "failure_rate": 0.0, "ci95": None, "failures": [],
                "changed_words": {"rate": 0.0}} for k in EDITS}
     lines = summary_table({"parsers": {spec: per}}).splitlines()
-    assert all(x.startswith(spec + " ") for x in lines[2:2 + len(EDITS)])
+    assert all(x.startswith(spec + " ") for x in lines[3:3 + len(EDITS)])

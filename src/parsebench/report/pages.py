@@ -153,7 +153,7 @@ gap:0 8px;align-items:center;min-height:20px}
 .rk .scale{position:relative;height:16px}.rk b{position:absolute}
 .rk b.iv{top:7px;height:2px}.rk b.pt{top:4px;width:8px;height:8px;border-radius:50%;
 margin-left:-4px}.rk .val{text-align:right;font-variant-numeric:tabular-nums}
-.rk .tier{color:#555}.rk.axis .scale{display:flex;justify-content:space-between;
+.rk .letters{color:#555}.rk.axis .scale{display:flex;justify-content:space-between;
 color:#777;height:auto}
 .drawn svg text.tag{fill:#2a6f97;font-size:11px}"""
 
@@ -188,7 +188,7 @@ def _ranking_html(item: dict[str, Any]) -> str:
                    f"<i style='background:{colour}'></i>{e(r['parser'])}</span>"
                    f"<span class='scale'>{iv}<b class='pt' style='left:{x(r['value']):.1f}%;"
                    f"background:{colour}'></b></span><span class='val'>"
-                   f"{100 * r['value']:.1f}%</span><span class='tier'>"
+                   f"{100 * r['value']:.1f}%</span><span class='letters'>"
                    f"{e(letters)}</span></div>")
     out.append(f"<div class='rk axis'><span></span><span class='scale'><span>{100 * lo:.0f}%"
                f"</span><span>{100 * hi:.0f}%</span></span></div></div>")
