@@ -18,7 +18,14 @@ from typing import Any
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 PARSERS = {"udpipe": f"udpipe:{SHARED / 'models/en_ewt.udpipe'}",
            "spacy-ud": f"spacy:{SHARED / 'models/en_ewt_spacy'}",
-           "biaffine": f"supar:{SHARED / 'models/en_ewt_biaffine/en_ewt_biaffine.pt'}"}
+           "biaffine": f"supar:{SHARED / 'models/en_ewt_biaffine/en_ewt_biaffine.pt'}",
+           # the seed papers' own parsers (docs/java-parsers.md), UDPipe's tags
+           "malt": f"malt:{SHARED / 'models/en_ewt_malt/en_ewt_malt.mco'},tagger="
+                   f"{SHARED / 'models/en_ewt.udpipe'},jar="
+                   f"{SHARED / 'tools/maltparser-1.9.2/maltparser-1.9.2.jar'}",
+           "yara": f"yara:{SHARED / 'models/en_ewt_yara/en_ewt_yara_iter10'},tagger="
+                   f"{SHARED / 'models/en_ewt.udpipe'},jar="
+                   f"{SHARED / 'tools/yara-parser/jar/YaraParser.jar'}"}
 BUDGETS = (1, 2)
 
 
@@ -38,25 +45,27 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", type=Path)
     ap.add_argument("--limit", type=int, default=200)
+    ap.add_argument("--parsers", default=",".join(PARSERS), help="names, comma-separated")
     a = ap.parse_args()
+    chosen = {n: PARSERS[n] for n in a.parsers.split(",")}
     a.out.mkdir(parents=True, exist_ok=True)
     corpus = a.out / f"ewt-test-{a.limit}.conllu"
     if not corpus.exists():
         lines = (SHARED / "data/ud-english-ewt/en_ewt-ud-test.conllu").read_text().split("\n\n")
         corpus.write_text("\n\n".join(lines[:a.limit]) + "\n\n")
     results: dict[tuple[str, int], dict[str, Any]] = {}
-    for name, spec in PARSERS.items():
+    for name, spec in chosen.items():
         for k in BUDGETS:
             js = a.out / f"attack-{name}-k{k}.json"
             if not js.exists():
                 js.write_text(cli("attack", str(corpus), "--parser", spec, "--budget", str(k),
                                   "-o", str(a.out / f"attack-{name}-k{k}.conllu"), "--json"))
             results[name, k] = json.loads(js.read_text())
-    inv_js = a.out / "invariance.json"
+    inv_js = a.out / f"invariance-{'-'.join(chosen)}.json"
     if not inv_js.exists():
-        inv_js.write_text(cli("invariance", str(corpus), *[x for s in PARSERS.values()
+        inv_js.write_text(cli("invariance", str(corpus), *[x for s in chosen.values()
                                                           for x in ("--parser", s)],
-                              "-o", str(a.out / "invariance"), "--json"))
+                              "-o", str(a.out / f"invariance-{'-'.join(chosen)}"), "--json"))
     inv = json.loads(inv_js.read_text())
     print("| parser | K | attacked | success % (attack) | success % (random) | damage % "
           "(attack) | damage % (random) | ratio | calls a sentence |")
