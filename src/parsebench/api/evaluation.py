@@ -38,19 +38,27 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                   select: str | Iterable[str] | None = None, by: str | None = None,
                   labels: PathLike | None = None, punct: bool = True,
                   confusion: str | None = None, per_sentence: PathLike | None = None,
-                  head_rules: str | None = None) -> Result:
-    """The CoNLL 2018 metrics, exact match and Lin's dependency precision/recall of
-    SYSTEM against GOLD (``eval deps``). SELECT is ``FIELD=V1,V2`` (or a list of them,
-    ANDed); BY a breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file
-    to write; HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
+                  head_rules: str | None = None, enhancements: str | int | None = None,
+                  no_empty_nodes: bool = False, multiple_roots_okay: bool = False,
+                  counts: bool = False) -> Result:
+    """The CoNLL 2018 metrics, ELAS and EULAS (the enhanced graphs, as udeval scores
+    them), exact match and Lin's dependency precision/recall of SYSTEM against GOLD
+    (``eval deps``). SELECT is ``FIELD=V1,V2`` (or a list of them, ANDed); BY a
+    breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file to write;
+    HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
+    ENHANCEMENTS, NO_EMPTY_NODES, MULTIPLE_ROOTS_OKAY and COUNTS are udeval's options
+    (digits 0-6 of the enhancements the gold lacks, e.g. ``12``; empty nodes collapsed;
+    several roots meant; counts in the JSON and udeval's counts table as the text).
     Both inputs are read a sentence at a time: memory stays flat in their size."""
     from parsebench.inputs import Holds, refuse_unparsed
     from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
     from parsebench.metrics.deps import SentenceCounts
     from parsebench.metrics.deps import evaluate_deps as score
+    from parsebench.metrics.enhanced import Enhanced
     from parsebench.metrics.lin import LabelMap, Selection
     from parsebench.report.terminal import deps_table
 
+    opts = Enhanced.of(enhancements, no_empty_nodes)
     gold, system = as_treebank(gold), as_treebank(system)
     selections = [Selection.parse(s) for s in _as_list(select)]
     label_map = LabelMap.read(labels) if labels else None
@@ -84,7 +92,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     held.watching(_dep_sentences(system, table, conversion)),
                     select=selections, by=by, labels=label_map, gold_path=gold_name,
                     system_path=system_name, per_sentence=False, punct=punct,
-                    confusion=confusion, each=each)
+                    confusion=confusion, each=each, enhanced=opts,
+                    multiple_roots_okay=multiple_roots_okay, counts=counts)
         refuse_unparsed(held)  # before the per-sentence file is kept
         if per_sentence is not None:
             header = sentence_tsv_header()
@@ -101,6 +110,9 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
                     punct=None if punct else "excluded",
+                    **({"enhancements": opts.code} if opts.off else {}),
+                    **({"empty_nodes": "collapsed"} if no_empty_nodes else {}),
+                    **({"roots": "several-okay"} if multiple_roots_okay else {}),
                     **({"head_rules": table.name} if table is not None else {}))
     warnings = (conversion.warnings() if conversion is not None else []) + got.warnings
     return result("eval deps", {**got.as_dict(), "signature": sig},
