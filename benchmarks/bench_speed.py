@@ -11,6 +11,9 @@ absent:
   precomputed LAS is the reference of ``compare GOLD A B C --samples 10000``.
 - ``CONLL18_EVAL``: a copy of ``conll18_ud_eval.py`` (CoNLL 2018 shared task), run
   with ``-v`` (all metrics) against ``eval deps`` (all thirteen and Lin's).
+- ``UDEVAL``: udtools' ``udeval`` (``make test`` installs it into ``.venv-ref``), run
+  with ``-v`` (all fifteen metrics) against ``eval deps`` with ELAS and EULAS, on a
+  system whose enhanced graph is its basic tree copied.
 - ``EVALB``: an ``evalb`` binary (built with ``gcc -O2``) against ``eval brackets``
   on a million words (the PTB sample of ../shared, repeated).
 
@@ -149,6 +152,23 @@ def bench_deps(tmp: Path, runs: int) -> None:
     line("eval deps, EWT test, all 13 metrics", a, "conll18_ud_eval.py -v", b, "at most 0.4x")
 
 
+def bench_udeval(tmp: Path, runs: int) -> None:
+    from parsebench.formats.conllu import basic_to_deps, read_conllu, write_conllu
+
+    gold = EWT / "en_ewt-ud-test.conllu"
+    system = tmp / "deps-sys.conllu"
+    corrupt(gold, system, 7)
+    copied = tmp / "deps-copied.conllu"
+    with copied.open("w", encoding="utf-8") as fh:
+        write_conllu([basic_to_deps(s) for s in read_conllu(system)], fh)
+    prog = os.environ.get("UDEVAL")
+    ref_cmd = [prog, "-v", str(gold), str(copied)] if prog else None
+    a, b = side_by_side(runs, lambda: timed([*PB, "eval", "deps", str(gold), str(copied)]),
+                        (lambda: timed(ref_cmd)) if ref_cmd else None)
+    line("eval deps, EWT test, all 15 metrics (ELAS, EULAS)", a, "udeval -v", b,
+         "at most 0.4x")
+
+
 def bench_brackets(tmp: Path, runs: int) -> None:
     from parsebench.formats.brackets import read_tree_texts
 
@@ -187,7 +207,7 @@ def bench_help(runs: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", default="cached,compare,deps,brackets,help")
+    ap.add_argument("--only", default="cached,compare,deps,udeval,brackets,help")
     args = ap.parse_args()
     if not EWT.exists():
         sys.exit(f"benchmarks need {EWT}")
@@ -201,6 +221,8 @@ def main() -> None:
             bench_compare(tmp, args.runs)
         if "deps" in only:
             bench_deps(tmp, args.runs)
+        if "udeval" in only:
+            bench_udeval(tmp, args.runs)
         if "brackets" in only:
             bench_brackets(tmp, args.runs)
         if "cached" in only:

@@ -44,6 +44,7 @@ _WHERE = {
     "run": "parsebench.api.experiments",
     "report": "parsebench.api.experiments",
     "export": "parsebench.api.experiments",
+    "validate": "parsebench.api.validation",
 }
 """Each public name and the module that defines it."""
 
@@ -51,7 +52,7 @@ __all__ = [
     "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
     "invariance", "noise", "parse", "report", "robustness_f1", "robustness_rows",
-    "robustness_sentences", "run",
+    "robustness_sentences", "run", "validate",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at run time
@@ -70,6 +71,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
         robustness_rows,
         robustness_sentences,
     )
+    from parsebench.api.validation import validate
     from parsebench.errors import InputError
     from parsebench.noise.make import noise
     from parsebench.results import Figure, Result

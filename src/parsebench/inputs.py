@@ -26,7 +26,7 @@ COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": 
 """The columns of a CoNLL-U file a metric can need, and how a warning names them (the
 CoNLL 2018 metrics say which they need: ``metrics.conll18.METRIC_NEEDS``)."""
 
-NEEDS = {**COLUMNS, "labels": "dependency relations"}
+NEEDS = {**COLUMNS, "labels": "dependency relations", "deps": "enhanced graphs (DEPS)"}
 """What a method can need of a parse file, and how a message names it."""
 
 
@@ -43,6 +43,8 @@ class Holds:
     xpos: int = 0
     feats: int = 0
     lemmas: int = 0
+    deps: int = 0
+    """Words with an enhanced graph's edges (DEPS)."""
     noise: int = 0
     """Words with a ``Noise=`` record: misspelled or learner-like errors."""
     failed: int = 0
@@ -69,6 +71,7 @@ class Holds:
         if isinstance(p, Sentence):  # a stored parse keeps no features or lemmas
             self.feats += len(p.feats) - p.feats.count("_")
             self.lemmas += len(p.lemmas) - p.lemmas.count("_")
+            self.deps += len(p.deps) - p.deps.count("_")
         self.heads += len(p.heads) - p.heads.count(NO_HEAD)
         self.labels += len(p.deprels) - p.deprels.count("_")
         self.upos += len(p.upos) - p.upos.count("_")

@@ -39,21 +39,27 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                   labels: PathLike | None = None, punct: bool = True,
                   confusion: str | None = None, per_sentence: PathLike | None = None,
                   head_rules: str | None = None, align: str | None = None,
-                  invalid: str = "warn", multiple_roots_okay: bool = False) -> Result:
-    """The CoNLL 2018 metrics, exact match and Lin's dependency precision/recall of
-    SYSTEM against GOLD (``eval deps``). SELECT is ``FIELD=V1,V2`` (or a list of them,
-    ANDed); BY a breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file
-    to write; HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
+                  invalid: str = "warn", enhancements: str | int | None = None,
+                  no_empty_nodes: bool = False, multiple_roots_okay: bool = False,
+                  counts: bool = False) -> Result:
+    """The CoNLL 2018 metrics, ELAS and EULAS (the enhanced graphs, as udeval scores
+    them), exact match and Lin's dependency precision/recall of SYSTEM against GOLD
+    (``eval deps``). SELECT is ``FIELD=V1,V2`` (or a list of them, ANDed); BY a
+    breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file to write;
+    HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
     ALIGN ``"words"`` scores a system whose words differ from the gold's over words
     aligned by edit distance (:mod:`parsebench.metrics.word_align_eval`; both inputs are
     then read whole); INVALID (warn, error, zero) is what a sentence that is not a tree
-    gets (:mod:`parsebench.metrics.validity`), MULTIPLE_ROOTS_OKAY lets one have several
-    roots. Otherwise both inputs are read a sentence at a time: memory stays flat in
-    their size."""
+    gets (:mod:`parsebench.metrics.validity`). ENHANCEMENTS, NO_EMPTY_NODES,
+    MULTIPLE_ROOTS_OKAY and COUNTS are udeval's options (digits 0-6 of the enhancements
+    the gold lacks, e.g. ``12``; empty nodes collapsed; several roots meant, so a valid
+    tree; counts in the JSON and udeval's counts table as the text). Otherwise both
+    inputs are read a sentence at a time: memory stays flat in their size."""
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
     from parsebench.metrics.deps import SentenceCounts
     from parsebench.metrics.deps import evaluate_deps as score
+    from parsebench.metrics.enhanced import Enhanced
     from parsebench.metrics.lin import LabelMap, Selection
     from parsebench.metrics.validity import Validity
     from parsebench.metrics.word_align_eval import evaluate_aligned
@@ -61,6 +67,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
 
     if align not in (None, "words"):
         raise InputError(f"--align {align!r}: expected words")
+    opts = Enhanced.of(enhancements, no_empty_nodes)
     gold, system = as_treebank(gold), as_treebank(system)
     selections = [Selection.parse(s) for s in _as_list(select)]
     label_map = LabelMap.read(labels) if labels else None
@@ -100,7 +107,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                                                                         conversion))),
                          select=selections, by=by, labels=label_map, gold_path=gold_name,
                          system_path=system_name, per_sentence=False, punct=punct,
-                         confusion=confusion, each=each, validity=validity)
+                         confusion=confusion, each=each, validity=validity, enhanced=opts,
+                         multiple_roots_okay=multiple_roots_okay, counts=counts)
         refuse_unparsed(held)  # before the per-sentence file is kept
         if per_sentence is not None:
             header = sentence_tsv_header()
@@ -117,10 +125,12 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
                     punct=punct,
+                    **({"enhancements": opts.code} if opts.off else {}),
+                    **({"empty_nodes": "collapsed"} if no_empty_nodes else {}),
                     **({"head_rules": table.name} if table is not None else {}),
                     **({"align": align} if align else {}),
                     **({"invalid": invalid} if invalid != "warn" else {}),
-                    **({"multiple_roots": "okay"} if multiple_roots_okay else {}))
+                    **({"roots": "several-okay"} if multiple_roots_okay else {}))
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
         + got.warnings + validity.warnings()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result
 from parsebench.signature import signature
@@ -38,11 +39,7 @@ class ParseResult(Result):
 
     @property
     def treebank(self) -> Treebank:
-        from parsebench.parses import to_conllu
-
-        r = self.run
-        return Treebank([to_conllu(s, t.outcome) for s, t in
-                         zip(r.sentences, r.timed, strict=True)], "<parsed>")
+        return Treebank(self.run.conllu(), "<parsed>")
 
     @property
     def trees(self) -> list[str]:
@@ -76,10 +73,12 @@ def failures(n: int, reasons: dict[str, int]) -> str:
 
 def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
           timeout: float = 60.0, raw: bool = False, batch_size: int = 16,
-          progress: Progress | None = None) -> ParseResult:
+          progress: Progress | None = None, copy_basic_to_deps: bool = False) -> ParseResult:
     """Parse CORPUS (CoNLL-U, whose words are the pre-tokenized input, or text, one
     sentence a line) with PARSER in WORKERS processes; failures are recorded, never
-    fatal. RAW lets the parser tokenize the text itself."""
+    fatal. RAW lets the parser tokenize the text itself. COPY_BASIC_TO_DEPS copies each
+    parse's basic tree into DEPS (the IWPT baseline: an enhanced graph, hence an ELAS,
+    for any dependency parser; the input's empty nodes are dropped)."""
     from parsebench.parsers.pool import check_options
     from parsebench.parsers.run import parse_sentences
 
@@ -89,11 +88,18 @@ def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
     bar.stage("parsing", len(sentences))
     run = parse_sentences(sentences, parser, workers, timeout, raw, batch_size,
                           progress=lambda _t: bar.advance())
+    if copy_basic_to_deps:
+        if run.kind != "deps":
+            raise InputError(f"--copy-basic-to-deps: {parser} gives {run.kind}, not "
+                             "dependency trees")
+        run.copy_basic = True
     sp = run.speed()
     data: dict[str, Any] = {"output": None, "speed": None,
                             **{k: v for k, v in sp.items() if k != "per_sentence"},
-                            "signature": signature(method="parse", parser=parser, raw=raw,
-                                                   timeout=timeout, workers=workers)}
+                            "signature": signature(
+                                method="parse", parser=parser, raw=raw, timeout=timeout,
+                                workers=workers,
+                                **({"deps": "basic-copied"} if copy_basic_to_deps else {}))}
 
     def line() -> str:
         return (f"{data['output']}: {sp['sentences']} sentences, {sp['words']} words, "

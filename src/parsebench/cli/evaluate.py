@@ -40,18 +40,31 @@ def eval_deps(
     invalid: Annotated[str, typer.Option(
         "--invalid", help="A sentence that is not a tree: warn (scored as it is), zero "
         "(no word attached: CoNLL 2018's policy) or error.")] = "warn",
+    enhancements: Annotated[str, typer.Option(
+        "--enhancements", help="ELAS/EULAS: the enhancements the gold lacks, digits as "
+        "udeval takes them: 0 all present, 1 gapping, 2 shared parents, 3 shared "
+        "dependents, 4 control, 5 external arguments of relative clauses, 6 case "
+        "information; 12 = 1 and 2.")] = "0",
+    no_empty_nodes: Annotated[bool, typer.Option(
+        "--no-empty-nodes", help="The empty nodes were collapsed: one left is an error "
+        "(without it they are left out of ELAS/EULAS, as udeval).")] = False,
     multiple_roots_okay: Annotated[bool, typer.Option(
-        "--multiple-roots-okay", help="A sentence with several roots is a valid tree.")
-    ] = False,
+        "--multiple-roots-okay", help="A sentence with several roots is a valid tree "
+        "(no warning; as udeval's option).")] = False,
+    counts: Annotated[bool, typer.Option(
+        "--counts", help="udeval's table of correct/gold/predicted/aligned counts instead "
+        "of scores (and the counts in the JSON).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """The CoNLL 2018 metrics, exact match, and Lin's dependency precision/recall."""
+    """The CoNLL 2018 metrics, ELAS and EULAS (udeval's), exact match, and Lin's
+    dependency precision/recall."""
     from parsebench.api.evaluation import evaluate_deps
 
     r = evaluate_deps(gold, system, select=select, by=by, labels=labels, punct=punct,
                       confusion=confusion, per_sentence=per_sentence, head_rules=head_rules,
-                      align=align, invalid=invalid,
-                      multiple_roots_okay=multiple_roots_okay)
+                      align=align, invalid=invalid, enhancements=enhancements,
+                      no_empty_nodes=no_empty_nodes,
+                      multiple_roots_okay=multiple_roots_okay, counts=counts)
     _show(r, as_json)
 
 

@@ -35,6 +35,9 @@ def parse_cmd(
     raw: Annotated[bool, typer.Option("--raw", help="Let the parser tokenize the text "
                                       "itself (rows no longer 1:1).")] = False,
     batch_size: BatchOpt = 16,
+    copy_basic_to_deps: Annotated[bool, typer.Option(
+        "--copy-basic-to-deps", help="Copy each parse's basic tree into DEPS (the IWPT "
+        "baseline: ELAS and EULAS for any dependency parser).")] = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -47,7 +50,8 @@ def parse_cmd(
     check_output(output)
     with _progress(quiet, transient=True) as bars:
         r = parse(source, parser, workers=workers, timeout=timeout, raw=raw,
-                  batch_size=batch_size, progress=bars)
+                  batch_size=batch_size, progress=bars,
+                  copy_basic_to_deps=copy_basic_to_deps)
     r.write(output)
     if as_json:
         _emit_json(r.to_dict())

@@ -237,6 +237,17 @@ def iter_sentences(lines: Iterable[str], path: str = "<input>") -> Iterator[Sent
         raise InputError("sentence has no words", path, lineno)
 
 
+def basic_to_deps(s: Sentence) -> Sentence:
+    """S with its basic tree copied into DEPS (``HEAD:DEPREL``), the IWPT baseline that
+    gives any dependency parser an enhanced graph; S's empty nodes go (the copied graph
+    has none), and a word without a head or relation gets ``_``."""
+    from dataclasses import replace
+
+    deps = ["_" if h == NO_HEAD or d == "_" else f"{h}:{d}"
+            for h, d in zip(s.heads, s.deprels, strict=True)]
+    return replace(s, deps=deps, empty_nodes=[])
+
+
 def write_conllu(sentences: Iterable[Sentence], fh: TextIO) -> None:
     """Write sentences back in CoNLL-U, with their comments, ranges and empty nodes."""
     out: list[str] = []

@@ -82,15 +82,22 @@ METRIC_NEEDS: dict[str, tuple[str, ...]] = {
     "alltags": ("upos", "xpos", "feats"), "lemmas": ("lemmas",),
     "uas": ("heads",), "las": ("heads",), "clas": ("heads",),
     "mlas": ("heads", "upos", "feats"), "blex": ("heads", "lemmas"),
-    "ucm": ("heads",), "lcm": ("heads",), "unlabeled": ("heads",), "labeled": ("heads",)}
+    "ucm": ("heads",), "lcm": ("heads",), "unlabeled": ("heads",), "labeled": ("heads",),
+    "elas": ("deps",), "eulas": ("deps",)}
 """What each metric compares: a file with that column empty on every word (a parser
 with no tagger, a gold without lemmas) cannot give the metric, which is then n/a, not
 the 0 (or 100) of comparing ``_`` with ``_``."""
 
 
+ENHANCED = ("elas", "eulas")
+"""The IWPT 2020/2021 metrics of the enhanced graphs (:mod:`parsebench.metrics.enhanced`),
+which udeval prints after the thirteen."""
+ENHANCED_NAMES = {"elas": "ELAS", "eulas": "EULAS"}
+
+
 def absent_metrics(system_has: set[str], gold_has: set[str]) -> frozenset[str]:
     """The metrics of METRIC_NEEDS that files with these columns cannot give (heads are
-    the system's only: a gold always has them)."""
+    the system's only: a gold always has them; enhanced graphs both files')."""
     have = system_has & (gold_has | {"heads"})
     return frozenset(m for m, needs in METRIC_NEEDS.items() if not set(needs) <= have)
 
@@ -99,6 +106,8 @@ def held_columns(sentence: Sentence, into: set[str]) -> None:
     """Add to INTO the columns SENTENCE fills on some word."""
     if "heads" not in into and any(h != NO_HEAD for h in sentence.heads):
         into.add("heads")
+    if "deps" not in into and sentence.deps.count("_") != len(sentence.deps):
+        into.add("deps")
     for col, values in (("upos", sentence.upos), ("xpos", sentence.xpos),
                         ("feats", sentence.feats), ("lemmas", sentence.lemmas)):
         if col not in into and any(v != "_" for v in values):
@@ -120,7 +129,7 @@ def universal_feats(feats: str) -> str:
                            if f.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
-TSV_METRICS = (*CONLL18, "ucm", "lcm")
+TSV_METRICS = (*CONLL18, "ucm", "lcm", *ENHANCED)
 
 
 def sentence_tsv_header() -> str:

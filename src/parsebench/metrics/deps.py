@@ -30,6 +30,8 @@ from parsebench.metrics.align import by_rows, check_same_text, text_length
 from parsebench.metrics.conll18 import (
     CONLL18,
     CONLL18_NAMES,
+    ENHANCED,
+    ENHANCED_NAMES,
     METRIC_NEEDS,
     SPAN_METRICS,
     absent_metrics,
@@ -38,6 +40,7 @@ from parsebench.metrics.conll18 import (
 )
 from parsebench.metrics.deps_counts import SentenceCounts as SentenceCounts
 from parsebench.metrics.deps_counts import count_stretch, row_counter
+from parsebench.metrics.enhanced import Enhanced, EnhancedCounter
 from parsebench.metrics.lin import (
     BY_FIELDS,
     CONFUSION_FIELDS,
@@ -75,6 +78,12 @@ class DepsResult:
     pooled over them (:func:`parsebench.metrics.resample.pool_replicates`)."""
     failed: int = 0
     """System sentences the parser failed on: scored, every attachment in them wrong."""
+    enhanced: Enhanced = field(default_factory=Enhanced)
+    """How ELAS and EULAS read the enhanced graphs (udeval's options)."""
+    graphs: bool = False
+    """Whether either file has an enhanced graph (the tables then show ELAS and EULAS)."""
+    counts: bool = False
+    """``--counts``: each metric's correct, gold, system and aligned counts in the JSON too."""
 
     def group_intervals(self, breakdown: str) -> dict[str, list[float] | None]:
         """95% intervals over sentences of each group's labeled F1 (Lin's F1 of the arcs
@@ -116,13 +125,15 @@ class DepsResult:
 
         return {k: sentence_share(self.sentence_rows(k), 0, 1) if k in ("ucm", "lcm") else
                 sentence_interval(self.sentence_rows(k), f1_of_counts)
-                for k in (*CONLL18, "ucm", "lcm") if k not in self.absent}
+                for k in (*CONLL18, "ucm", "lcm", *ENHANCED) if k not in self.absent}
 
     def as_dict(self) -> dict[str, Any]:
         """The SPEC's JSON of ``eval deps`` (without the signature)."""
         t = self.total
         out: dict[str, Any] = {k: getattr(t, k).as_dict(k not in SPAN_METRICS)
                                for k in CONLL18}
+        for k in ENHANCED:  # udeval prints no aligned accuracy for them
+            out[k] = getattr(t, k).as_dict(False)
         for k in ("ucm", "lcm"):
             c = getattr(t, k)
             out[k] = {"accuracy": c.correct / c.gold if c.gold and k not in self.absent
@@ -135,13 +146,20 @@ class DepsResult:
             if key in ("ucm", "lcm"):
                 continue
             out[key].update(precision=None, recall=None, f1=None)
-            if key in CONLL18:
+            if key in CONLL18 or key in ENHANCED:
                 out[key]["aligned_accuracy"] = None
+        if self.counts:
+            for k in (*CONLL18, *ENHANCED):
+                c = getattr(t, k)
+                out[k].update(correct=c.correct, gold=c.gold, system=c.system,
+                              aligned=c.aligned if k not in SPAN_METRICS and k not in ENHANCED
+                              else None)
         if self.per_sentence is not None:
             out["ci95"] = self.intervals()
             if self.attachments:
                 out["stats"] = {"las": self.sentence_rows("las")}
         out["punct"] = self.punct
+        out["enhancements"] = self.enhanced.code
         if self.confusion is not None:
             out["confusion"] = confusion_table(self.confusion)
         def buckets(by: dict[str, Bucket]) -> dict[str, Any]:
@@ -166,7 +184,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   confusion: str | None = None,
                   each: Callable[[SentenceCounts], None] | None = None,
                   also_by: Sequence[str] = (), accelerated: bool = True,
-                  validity: Validity | None = None) -> DepsResult:
+                  validity: Validity | None = None, enhanced: Enhanced | None = None,
+                  multiple_roots_okay: bool = False, counts: bool = False) -> DepsResult:
     """Score SYSTEM against GOLD, reading both one stretch at a time.
 
     The files are cut where both end a sentence at the same point of the text (each
@@ -180,6 +199,9 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     VALIDITY is the policy the system's sentences went through on their way here
     (:mod:`parsebench.metrics.validity`): under ``zero`` it, not the tree check, says
     which are not trees, and a system whose heads it took away still had heads.
+    ENHANCED: how ELAS and EULAS read the DEPS column (udeval's ``--enhancements`` and
+    ``--no-empty-nodes``); MULTIPLE_ROOTS_OKAY: no warning for a sentence with several
+    roots (udeval's option; without it udeval refuses the file, parsebench warns).
     """
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
@@ -192,7 +214,9 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     total = SentenceCounts()
     kept: list[SentenceCounts] | None = [] if per_sentence else None
     breakdowns: dict[str, dict[str, Bucket]] = {f: {} for f in fields}
-    check = TreeCheck()
+    check = TreeCheck(multiple_roots_okay)
+    opts = enhanced if enhanced is not None else Enhanced()
+    graphs = EnhancedCounter(opts, gold_path, system_path)
     gold_labels: Counter[str] = Counter()
     system_labels: Counter[str] = Counter()
     gold_pending: list[str] = []
@@ -216,13 +240,19 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
             c, counted = None, False
         if counted:
             if c is not None:
+                graphs.rows(g[0], s[0], c.elas, c.eulas)
+                total.elas.add(c.elas)
+                total.eulas.add(c.eulas)
+            else:
+                graphs.rows(g[0], s[0], total.elas, total.eulas)
+            if c is not None:
                 if each is not None:
                     each(c)
                 if kept is not None:
                     kept.append(c)
         else:
             part = count_stretch(g, s, select, fields, labels, gold_path, system_path,
-                                 punct, confusion, rows)
+                                 punct, confusion, rows, enhanced=graphs)
             for c in part.per_sentence:
                 total.add(c)
                 if each is not None:
@@ -252,7 +282,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     system_labels.update(system_pending)
     if fast is not None:
         fast.flush(total)
-    warnings = chunks.notes + check.warnings(system_path)
+    warnings = chunks.notes + check.warnings(system_path) + graphs.warnings()
     # a failed parse is a parse without heads: its attachments count wrong; a sentence
     # the validity policy judged had heads to judge
     if check.failed or (validity is not None and validity.headed):
@@ -266,6 +296,10 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         if sentences and lost:
             warnings.append(f"{path} has no {', no '.join(COLUMNS[c] for c in gone)}: "
                             f"{', '.join(lost)} n/a")
+    if sentences and ("deps" in gold_has) != ("deps" in system_has):
+        path = system_path if "deps" in gold_has else gold_path
+        warnings.append(f"{path} has no enhanced graph (DEPS is _ on every word): "
+                        f"{', '.join(ENHANCED_NAMES.values())} n/a")
     if not heads and sentences:
         warnings.append(f"{system_path} has no heads (a tagger's output?): every attachment "
                         "score is n/a")
@@ -280,7 +314,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         if scheme:
             warnings.append(scheme)
     return DepsResult(total, sentences, kept, breakdowns.get(by) if by else None, by, warnings,
-                      absent, pairs, punct, breakdowns, failed=check.failed)
+                      absent, pairs, punct, breakdowns, failed=check.failed, enhanced=opts,
+                      graphs="deps" in gold_has or "deps" in system_has, counts=counts)
 
 
 class _Chunks:
@@ -378,7 +413,7 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
 
     held = Holds(str(system))
     flat = array("d")
-    if metric.name in (*CONLL18, "ucm", "lcm"):
+    if metric.name in (*CONLL18, "ucm", "lcm", *ENHANCED):
         def row(c: SentenceCounts) -> None:
             x = getattr(c, metric.name)
             flat.extend((x.correct, x.gold, x.system))

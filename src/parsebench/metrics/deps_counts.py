@@ -37,6 +37,7 @@ from parsebench.metrics.lin import PR, ROOT_ARC_FIELDS, Bucket, Selection, bucke
 
 if TYPE_CHECKING:
     from parsebench.metrics._deps_fast import RowCounter
+    from parsebench.metrics.enhanced import EnhancedCounter
 
 _RowCounter: type[RowCounter] | None
 try:
@@ -76,6 +77,10 @@ class SentenceCounts(Additive):
     share of such sentences."""
     lcm: F1Count = field(default_factory=F1Count)
     """Every head and relation (subtypes ignored) right."""
+    elas: F1Count = field(default_factory=F1Count)
+    """The enhanced graph's edges (DEPS), labels whole (:mod:`parsebench.metrics.enhanced`)."""
+    eulas: F1Count = field(default_factory=F1Count)
+    """The same, labels' universal parts only."""
     line: int = 0
     sent_id: str | None = None
     groups: dict[tuple[str, str], Bucket] = field(default_factory=dict)
@@ -133,11 +138,13 @@ def count_stretch(gold: Sequence[Sentence], system: Sequence[Sentence],
                   labels: Callable[[str], str] | None,
                   gold_path: str, system_path: str, punct: bool = True,
                   confusion: str | None = None, rows: bool | None = None,
-                  sys2gold: list[int] | None = None) -> Stretch:
+                  sys2gold: list[int] | None = None,
+                  enhanced: EnhancedCounter | None = None) -> Stretch:
     """The counts of one stretch of both files, per gold sentence. ROWS: whether they
     align row by row, when the caller knows it already. SYS2GOLD: the gold word of
     each system word (-1: none), when the caller aligned them another way (``--align
-    words``); Tokens and Sentences are then the caller's to count."""
+    words``); Tokens and Sentences are then the caller's to count. ENHANCED counts
+    ELAS and EULAS."""
     canon = labels or None  # None: labels compared as written
     spans = sys2gold is None
     if sys2gold is not None:
@@ -379,6 +386,9 @@ def count_stretch(gold: Sequence[Sentence], system: Sequence[Sentence],
                 sg.unlabeled.count_answer(found)
                 sg.labeled.count_answer(labeled_found)
 
+    if enhanced is not None:
+        enhanced.stretch(gold, system, sys2gold, g_sentence_of_sys,
+                         [c.elas for c in per_sentence], [c.eulas for c in per_sentence])
     for k, counts in enumerate(per_sentence):
         counts.unlabeled.answer += a_answer[k]
         counts.unlabeled.answer_found += a_found[k]

@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from parsebench.metrics.conll18 import CONLL18, CONLL18_NAMES, METRIC_NEEDS, F1Count
+from parsebench.formats.conllu import basic_to_deps
+from parsebench.metrics.conll18 import (
+    CONLL18,
+    CONLL18_NAMES,
+    ENHANCED,
+    ENHANCED_NAMES,
+    METRIC_NEEDS,
+    F1Count,
+)
 from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps, file_stats
 from parsebench.metrics.lin import PR, Bucket
 from parsebench.metrics.method import (
@@ -34,6 +42,8 @@ WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
 """Breakdowns stored with every level's scores: where does noise hurt?"""
 COUNTED = (*CONLL18, "ucm", "lcm")
 """The CoNLL 2018 counts a sentence's statistics carry (correct, gold, system, aligned)."""
+GRAPHS = ENHANCED
+"""ELAS's and EULAS's counts, carried where the gold has enhanced graphs."""
 
 
 def sentence_stats(c: SentenceCounts) -> SentenceStats:
@@ -44,6 +54,10 @@ def sentence_stats(c: SentenceCounts) -> SentenceStats:
     for k in COUNTED:
         x = getattr(c, k)
         st[k] = (x.correct, x.gold, x.system, x.aligned)
+    for k in GRAPHS:  # only where there is a graph: no new statistics for other golds
+        x = getattr(c, k)
+        if x.gold or x.system:
+            st[k] = (x.correct, x.gold, x.system, x.aligned)
     for k in ("unlabeled", "labeled"):
         x = getattr(c, k)
         st[k] = (x.key, x.answer, x.key_found, x.answer_found)
@@ -66,6 +80,9 @@ def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
     total = SentenceCounts()
     for k in COUNTED:
         setattr(total, k, F1Count(*(int(x) for x in t.sums(k))))
+    for k in GRAPHS:
+        if k in t.widths:
+            setattr(total, k, F1Count(*(int(x) for x in t.sums(k))))
     total.unlabeled, total.labeled = _pr(t.sums("unlabeled")), _pr(t.sums("labeled"))
     breakdowns: dict[str, dict[str, Bucket]] = {}
     for f in fields:
@@ -90,6 +107,7 @@ def _variants(ctx: Any) -> list[Variant]:
     noisy_fields = ["deprel", *WHERE_ERRORS_FALL]
     facts: dict[str, dict[str, Any]] = {}
 
+    graphs = any(d != "_" for s in corpus.sentences for d in s.deps)
     versions = {"clean": [corpus.versions[0]],
                 **{lv.label: vs for lv, vs in ctx.levels.items()}}
 
@@ -106,9 +124,13 @@ def _variants(ctx: Any) -> list[Variant]:
             level = rep.label.split("/seed=")[0]
             if rep.label not in done:
                 vs = versions[level]
-                # the words as in the gold, so that misspellings do not upset the alignment
+                # the words as in the gold, so that misspellings do not upset the alignment;
+                # where the gold has enhanced graphs, a parse's is its basic tree copied
+                # (the IWPT baseline: parsers give none)
                 sys_s = [replace(s, forms=g.forms) for v in vs for s, g in
                          zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+                if graphs:
+                    sys_s = [basic_to_deps(s) for s in sys_s]
                 rows: list[SentenceStats] = []
                 res = evaluate_deps([s for _ in vs for s in corpus.sentences], sys_s,
                                     by="deprel", also_by=fields, confusion=confusion,
@@ -144,10 +166,11 @@ def _variants(ctx: Any) -> list[Variant]:
                 res.pop("confusion", None)
             else:
                 absent = scored.absent
-                rows = {k: [r[:3] for r in t.rows(k)] for k in COUNTED}
+                counted = (*COUNTED, *(k for k in GRAPHS if k in t.widths))
+                rows = {k: [r[:3] for r in t.rows(k)] for k in counted}
                 res["ci95"] = {k: sentence_share(rows[k], 0, 1) if k in ("ucm", "lcm")
                                else sentence_interval(rows[k], f1_of_counts)
-                               for k in COUNTED if k not in absent}
+                               for k in counted if k not in absent}
                 res["stats"] = {k: v for k, v in rows.items() if "uas" not in absent} | \
                     {k: t.rows(k) for k in ("unlabeled", "labeled")} | \
                     t.stored(WHERE_ERRORS_FALL)
@@ -194,13 +217,17 @@ SCORES = (
            f1_of_counts, needs=_HEADS, file_stats=file_stats),
     Metric("lcm", "labeled exact match (share of sentences)", "deps", _COUNTS, f1_of_counts,
            needs=_HEADS, file_stats=file_stats),
+    *(Metric(k, f"IWPT {name} (F1; udeval's)", "deps", _COUNTS, f1_of_counts,
+             needs=METRIC_NEEDS[k], file_stats=file_stats)
+      for k, name in ENHANCED_NAMES.items()),
     Metric("lin-unlabeled", "Lin's unlabeled dependency F1", "deps", _PR, f1_of_pr,
            needs=_HEADS, file_stats=file_stats),
     Metric("lin-labeled", "Lin's labeled dependency F1", "deps", _PR, f1_of_pr, needs=_HEADS,
            file_stats=file_stats),
 )
-"""CoNLL 2018's thirteen metrics, exact match and Lin's F1: what ``compare`` offers of a
-dependency parse against a gold key (LAS also stored by a run)."""
+"""CoNLL 2018's thirteen metrics, exact match, the enhanced graphs' ELAS and EULAS and
+Lin's F1: what ``compare`` offers of a dependency parse against a gold key (LAS also
+stored by a run)."""
 
 
 @dataclass(frozen=True)
@@ -241,7 +268,7 @@ METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 record=lambda st: st.on and list(st.by),
                 restore=lambda v: DepsSettings(True, tuple(v)) if v else DepsSettings(False),
                 columns={
-                    **dict.fromkeys(COUNTED, ("correct", "gold", "system")),
+                    **dict.fromkeys((*COUNTED, *GRAPHS), ("correct", "gold", "system")),
                     **dict.fromkeys(("unlabeled", "labeled"),
                                     ("key", "answer", "key matched", "answer matched")),
                     **dict.fromkeys(WHERE_ERRORS_FALL, (

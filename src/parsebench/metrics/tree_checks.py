@@ -32,9 +32,10 @@ except ImportError:  # built without a C compiler
 
 
 class TreeCheck:
-    """Counts the answer sentences that are not trees, one sentence at a time."""
+    """Counts the answer sentences that are not trees, one sentence at a time; with
+    MULTIPLE_ROOTS_OKAY (udeval's option) several roots are no fault, none still is."""
 
-    def __init__(self) -> None:
+    def __init__(self, multiple_roots_okay: bool = False) -> None:
         self.fragments = self.multi_root = self.cycles = 0
         self.first: int | None = None
         self.failed = 0
@@ -42,6 +43,9 @@ class TreeCheck:
         self.first_failed: int | None = None
         self.headed = False
         """Whether some sentence (not failed) has a head: else the file has none at all."""
+        self.roots: str | None = None
+        """The roots of the first sentence with several, named."""
+        self.multiple_roots_okay = multiple_roots_okay
 
     def add(self, s: Sentence) -> None:
         got = _tree_faults(s.heads) if _tree_faults is not None else -1
@@ -57,6 +61,13 @@ class TreeCheck:
                 self.headed = True
         elif s.heads:
             self.headed = True
+        if got & MULTI_ROOT and s.heads.count(0) > 1:
+            if self.multiple_roots_okay:
+                got &= ~MULTI_ROOT
+            elif self.roots is None:
+                self.roots = f"{s.line}: the basic tree's roots (HEAD 0) are " + ", ".join(
+                    f"{i + 1} {s.forms[i]!r} ({s.deprels[i]})"
+                    for i, h in enumerate(s.heads) if h == 0)
         if got:
             self.fragments += (got & FRAGMENT) != 0
             self.multi_root += (got & MULTI_ROOT) != 0
@@ -80,6 +91,8 @@ class TreeCheck:
             out.append(f"{path}: {self.cycles} sentence(s) contain a cycle")
         if out and self.first is not None:
             out.append(f"{path}:{self.first}: first such sentence")
+        if self.roots is not None:
+            out.append(f"{path}:{self.roots} (--multiple-roots-okay if several are meant)")
         return out
 
 

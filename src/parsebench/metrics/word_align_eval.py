@@ -170,11 +170,13 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                      per_sentence: bool = True, punct: bool = True,
                      confusion: str | None = None,
                      each: Callable[[SentenceCounts], None] | None = None,
-                     also_by: Sequence[str] = (), validity: Validity | None = None
-                     ) -> AlignedResult:
+                     also_by: Sequence[str] = (), validity: Validity | None = None,
+                     enhanced: Any = None, multiple_roots_okay: bool = False,
+                     counts: bool = False) -> AlignedResult:
     """Score SYSTEM against GOLD over words aligned by :func:`align_forms` (both read
     whole: the alignment runs over the files, not a sentence at a time). The settings
-    are :func:`parsebench.metrics.deps.evaluate_deps`'s."""
+    are :func:`parsebench.metrics.deps.evaluate_deps`'s; ELAS and EULAS (ENHANCED) are
+    not given over aligned words."""
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
             raise InputError(f"--by {f!r}: expected one of " + ", ".join(BY_FIELDS))
@@ -192,7 +194,7 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         total.add(c)
         if each is not None:
             each(c)
-    check = TreeCheck()
+    check = TreeCheck(multiple_roots_okay)
     system_has: set[str] = set()
     gold_has: set[str] = set()
     for x in system:
@@ -231,7 +233,8 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     confusions: Counter[tuple[str, str]] | None = part.confusion
     return AlignedResult(total, len(gold), part.per_sentence if per_sentence else None,
                          breakdowns.get(by) if by else None, by, warnings, absent,
-                         confusions, punct, breakdowns, alignment=al.as_dict())
+                         confusions, punct, breakdowns, counts=counts,
+                         alignment=al.as_dict())
 
 
 def _spans(sentences: Sequence[Sentence]) -> tuple[list[tuple[int, int]],

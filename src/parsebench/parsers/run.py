@@ -24,6 +24,7 @@ from typing import Any
 from parsebench.errors import InputError, atomic_output
 from parsebench.formats.conllu import (
     Sentence,
+    basic_to_deps,
     write_conllu,
 )
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
@@ -43,6 +44,13 @@ class ParseRun:
     identity: dict[str, str]
     wall: float
     restarts: int
+    copy_basic: bool = False
+    """Each parse's basic tree copied into DEPS (``--copy-basic-to-deps``)."""
+
+    def conllu(self) -> list[Sentence]:
+        """The parses as CoNLL-U sentences (dependency parsers)."""
+        out = [to_conllu(s, t.outcome) for s, t in zip(self.sentences, self.timed, strict=True)]
+        return [basic_to_deps(s) for s in out] if self.copy_basic else out
 
     def speed(self) -> dict[str, Any]:
         # the words written: with --raw the parser's own tokens, not the input's
@@ -91,7 +99,6 @@ def write_run(run: ParseRun, output: str | os.PathLike[str]) -> None:
             fh.write("".join(to_tree(s, t.outcome) + "\n"
                              for s, t in zip(run.sentences, run.timed, strict=True)))
         else:
-            write_conllu([to_conllu(s, t.outcome)
-                          for s, t in zip(run.sentences, run.timed, strict=True)], fh)
+            write_conllu(run.conllu(), fh)
     with atomic_output(str(output) + ".speed.json") as fh:
         fh.write(json.dumps(run.speed(), indent=1) + "\n")

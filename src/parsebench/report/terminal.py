@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parsebench.metrics.conll18 import CONLL18_NAMES, SPAN_METRICS
+from parsebench.metrics.conll18 import CONLL18_NAMES, ENHANCED_NAMES, SPAN_METRICS
 from parsebench.metrics.deps import DepsResult
 from parsebench.metrics.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
@@ -43,9 +43,14 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
                      f"{pr.answer_found:8d}")
     lines.append("recall = key arcs in the answer / key; precision = answer arcs in the key "
                  "/ answer")
-    lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v)"
-              + ("; all words: --select does not restrict it" if selected else ""),
-              *conll18_table(figures)]
+    whole = "; all words: --select does not restrict it" if selected else ""
+    if result.counts:
+        lines += ["", "CoNLL 2018 and IWPT counts (the table of udeval --counts)" + whole,
+                  *counts_table(figures, result.graphs)]
+    else:
+        lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v"
+                  + (", and udeval's ELAS and EULAS)" if result.graphs else ")") + whole,
+                  *conll18_table(figures, result.graphs)]
     lines.append("Exact match: UCM " + _share(figures["ucm"]) + ", LCM "
                  + _share(figures["lcm"]) + f" of {figures['ucm']['sentences']} sentences")
     if not result.punct:
@@ -121,20 +126,36 @@ def confusion_lines(table: dict[str, Any]) -> list[str]:
 
 
 
-def conll18_table(figures: dict[str, Any]) -> list[str]:
-    """The thirteen metrics laid out as the shared task's script prints them; "n/a" where
-    the system cannot have a figure (no heads, no words)."""
+def conll18_table(figures: dict[str, Any], enhanced: bool = False) -> list[str]:
+    """The thirteen metrics laid out as the shared task's script prints them, and with
+    ENHANCED ELAS and EULAS after them as udeval does; "n/a" where the system cannot
+    have a figure (no heads, no words, no enhanced graph)."""
     def cell(x: float | None) -> str:
         return f"{'n/a':>10}" if x is None else f"{100 * x:10.2f}"
 
     lines = ["Metric     | Precision |    Recall |  F1 Score | AligndAcc",
              "-----------+-----------+-----------+-----------+-----------"]
-    for key, name in CONLL18_NAMES.items():
+    names = {**CONLL18_NAMES, **(ENHANCED_NAMES if enhanced else {})}
+    for key, name in names.items():
         d = figures[key]
         acc = d["aligned_accuracy"]
         lines.append(f"{name:11}|{cell(d['precision'])} |{cell(d['recall'])} |"
                      f"{cell(d['f1'])} |" + ("" if key in SPAN_METRICS
-                                             else cell(acc)))
+                                             or key in ENHANCED_NAMES else cell(acc)))
+    return lines
+
+
+def counts_table(figures: dict[str, Any], enhanced: bool = False) -> list[str]:
+    """udeval's ``--counts`` table: correct, gold, predicted and aligned of each metric
+    (the aligned words' count for Words, blank where a metric is not on aligned words)."""
+    lines = ["Metric     | Correct   |      Gold | Predicted | Aligned",
+             "-----------+-----------+-----------+-----------+-----------"]
+    names = {**CONLL18_NAMES, **(ENHANCED_NAMES if enhanced else {})}
+    for key, name in names.items():
+        d = figures[key]
+        aligned = d["aligned"] or (d["correct"] if key == "words" else "")
+        lines.append(f"{name:11}|{d['correct']:10} |{d['gold']:10} |{d['system']:10} |"
+                     f"{aligned:10}")
     return lines
 
 

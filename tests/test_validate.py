@@ -1,0 +1,102 @@
+"""``validate``: parsebench's own checks, every finding with its line and kind, the
+exit status (0 valid, 1 invalid, 2 usage), and udtools' udvalidate (GPL, a program)
+for the higher levels, its findings in the same form saying where they came from."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import udeval_ref
+
+import parsebench as pb
+
+FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
+BROKEN = """# text = a b c
+1\ta\ta\tX\t_\t_\t2\tdep\t2:dep\t_
+3\tb\tb\tX\t_\t_\t7\tdep\t2:dep|x\t_
+2\tc\tc\tX\t_\t_\t2\tdep\t_\t_
+# a comment inside
+1-9\tab\t_\t_\t_\t_\t_\t_\t_\t_
+4.1\tz\tz\tX\t_\t_\t1\tdep\t1:dep\t_
+1\tonly\tfour\tcolumns
+
+1\tx\tx\tX\t_\t_\t2\tdep\t_\t_
+2\ty\ty\tX\t_\t_\t1\tdep\t_\t_
+"""
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *args],
+                          capture_output=True, text=True, check=False)
+
+
+def test_every_finding_with_its_line(tmp_path: Path) -> None:
+    f = tmp_path / "broken.conllu"
+    f.write_text(BROKEN, encoding="utf-8")
+    r = pb.validate(f)
+    assert not r.valid
+    got = [(x.line, x.kind, x.severity) for x in r.findings]
+    assert got == [
+        (3, "ids", "error"),            # 3 where 2 is expected
+        (3, "heads", "error"),          # HEAD 7 of 3 words (no tree checks then)
+        (3, "deps", "error"),           # "x" is not HEAD:LABEL
+        (4, "ids", "error"),            # then 2 where 4 is
+        (4, "heads", "error"),          # its own head
+        (5, "format", "error"),         # a comment inside a sentence
+        (6, "multiword", "error"),      # 1-9: the next word is 3
+        (7, "empty-node", "error"),     # 4.1 after word 2
+        (7, "empty-node", "error"),     # with a HEAD and a DEPREL
+        (8, "format", "error"),         # four columns
+        (10, "roots", "error"),         # no root
+        (10, "cycles", "error"),        # 1 -> 2 -> 1
+        (11, "format", "warning"),      # no blank line at the end
+    ]
+    assert all(x.source == "parsebench" for x in r.findings)
+    assert r.to_dict()["counts"]["ids (parsebench)"] == 2
+    assert r.to_dict()["severity"] == {"error": 12, "warning": 1}
+
+
+def test_exit_status_and_json(tmp_path: Path) -> None:
+    good = cli("validate", str(FIX / "empty-node-no-head.conllu"))
+    assert good.returncode == 0 and "valid: 1 file(s), 0 error(s)" in good.stdout
+    f = tmp_path / "broken.conllu"
+    f.write_text(BROKEN, encoding="utf-8")
+    bad = cli("validate", str(f), str(FIX / "two-roots-system.conllu"), "--json")
+    assert bad.returncode == 1
+    data = json.loads(bad.stdout)
+    assert data["valid"] is False and len(data["files"]) == 2
+    assert {"file": str(FIX / "two-roots-system.conllu"), "line": 1, "kind": "roots",
+            "message": "several roots in the basic tree (HEAD 0): 1 '...', 2 'Nope'",
+            "severity": "warning", "source": "parsebench"} in data["findings"]
+    assert cli("validate", str(tmp_path / "none.conllu")).returncode == 2
+    usage = cli("validate", str(f), "--level", "7")
+    assert usage.returncode == 2 and "--level 7: expected 1 to 5" in usage.stderr
+
+
+def test_udvalidate_at_level_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    prog = Path(udeval_ref.udeval()).with_name("udvalidate")
+    if not prog.exists():
+        pytest.skip(f"no udvalidate beside {prog.parent}")
+    monkeypatch.setenv("PARSEBENCH_UDVALIDATE", str(prog))
+    r = pb.validate([FIX / "double-blank-line.conllu", FIX / "two-roots-system.conllu"],
+                    level=2, lang="en")
+    found = {(Path(x.file).name, x.line, x.kind, x.source) for x in r.findings}
+    assert ("double-blank-line.conllu", 3, "blank-line", "parsebench") in found
+    assert ("double-blank-line.conllu", 3, "format/empty-sentence", "udvalidate L1") in found
+    assert ("two-roots-system.conllu", 1, "syntax/multiple-roots", "udvalidate L2") in found
+    assert not r.valid and r.to_dict()["udvalidate"] == str(prog)
+
+
+def test_without_udvalidate_level_2_says_so(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("PARSEBENCH_UDVALIDATE", raising=False)
+    r = pb.validate(FIX / "empty-node-no-head.conllu", level=3)
+    assert r.valid and r.to_dict()["udvalidate"] is None
+    assert any("udvalidate is not installed" in w for w in r.warnings)
+    assert os.environ["PATH"] == str(tmp_path)
