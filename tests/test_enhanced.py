@@ -142,8 +142,8 @@ spec = "python:toy_parsers:FormBlind"
     clean = pb.parse(corpus, "python:toy_parsers:FormBlind", copy_basic_to_deps=True)
     clean.write(tmp_path / "clean.conllu")
     want = pb.evaluate_deps(corpus, tmp_path / "clean.conllu").data
-    got = [row[5] for row in r.results if row[1] == "deps" and row[3] == "clean"]
+    got = [x.value for x in r.results if x.metric == "deps" and x.level == "clean"]
     assert got and all(g["elas"] == want["elas"] and g["eulas"] == want["eulas"]
-                       for g in got), [row[:4] for row in r.results]
+                       for g in got), [(x.parser, x.metric, x.level) for x in r.results]
     lo, hi = got[0]["ci95"]["elas"]
     assert lo <= want["elas"]["f1"] <= hi and 0 < want["elas"]["f1"] < want["las"]["f1"]
