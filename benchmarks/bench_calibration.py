@@ -23,7 +23,8 @@ from parsebench.metrics import calibration
 from parsebench.metrics.rows import count_rows, rows_figures
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.lexicon import Lexicon
-from parsebench.noise.spelling import Corpus, Settings, apply_to_conllu
+from parsebench.noise.spelling import Corpus, Settings
+from parsebench.noise.spelling_output import apply_to_conllu
 from parsebench.parsers.run import parse_sentences
 from parsebench.parses import from_sentence, project, to_conllu
 

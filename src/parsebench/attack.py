@@ -47,11 +47,10 @@ from parsebench.noise.spelling import (
     Corpus,
     Settings,
     _word_rng,
-    apply_to_sentence,
     edits,
     sampled_edits,
-    unannotated,
 )
+from parsebench.noise.spelling_output import apply_to_sentence, unannotated
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
 
 

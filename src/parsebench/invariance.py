@@ -41,7 +41,8 @@ from parsebench.formats.conllu import Sentence
 from parsebench.metrics.proportions import METHOD as WILSON
 from parsebench.metrics.proportions import wilson
 from parsebench.metrics.resample import sentence_interval
-from parsebench.noise.spelling import Change, apply_to_sentence
+from parsebench.noise.spelling import Change
+from parsebench.noise.spelling_output import apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
 from parsebench.parses import misc_value
 

@@ -33,11 +33,10 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, MutableSequence, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
 
 from parsebench.errors import InputError
-from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 
@@ -524,74 +523,10 @@ class StreamedCorpus:
         return report
 
 
-def apply_to_sentence(s: Sentence, changes: Sequence[Change]) -> Sentence:
-    """S with CHANGES (all of this sentence) written in: FORM, a MISC record, ``# text``.
-    A copy when anything changes, so one clean corpus serves every replicate."""
-    if not changes:
-        return s
-    s = replace(s, forms=list(s.forms), misc=list(s.misc), comments=list(s.comments))
-    offsets = _token_offsets(s)
-    for c in sorted(changes, key=lambda c: -c.token):
-        s.forms[c.token] = c.new
-        record = f"Noise={c.op}|Orig={c.orig}"
-        s.misc[c.token] = record if s.misc[c.token] == "_" else s.misc[c.token] + "|" + record
-        if offsets is None:
-            continue
-        for k, line in enumerate(s.comments):
-            if line.startswith("# text = "):
-                at = offsets[c.token] + len("# text = ")
-                s.comments[k] = line[:at] + c.new + line[at + len(c.orig):]
-    return s
-
-
-def unannotated(s: Sentence) -> Sentence:
-    """S as ``noise`` writes it: the words and their noise records, no annotation. The
-    clean tree is not the noisy text's parse, and a file that carried it would score
-    as a perfect parse wherever it is mistaken for one (:mod:`parsebench.inputs`)."""
-    n = len(s.forms)
-    return replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
-                   heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
-                   empty_nodes=[])
-
-
 def plan(sentences: Sequence[Sequence[str]], settings: Settings, kb: Keyboard,
          lexicon: Lexicon, blocked: Sequence[set[int]] | None = None) -> Report:
     """Decide every misspelling. SENTENCES are token forms; BLOCKED tokens never change."""
     return Corpus(sentences, blocked).plan(settings, kb, lexicon)
-
-
-def apply_to_conllu(sentences: Sequence[Sentence], report: Report) -> list[Sentence]:
-    """The sentences with the misspellings written in: FORM, a MISC record, ``# text``.
-
-    Changed sentences are copies, so one clean corpus serves every replicate.
-    """
-    by_sentence: dict[int, list[Change]] = {}
-    for c in report.changes:
-        by_sentence.setdefault(c.sentence, []).append(c)
-    out = list(sentences)
-    for si, changes in by_sentence.items():
-        out[si] = apply_to_sentence(sentences[si], changes)
-    return out
-
-
-def _token_offsets(s: Sentence) -> list[int] | None:
-    """Character offset of every word in the ``# text`` comment, or None if they do not match."""
-    text = s.comment_value("text")
-    if text is None:
-        return None
-    in_mwt = {i for a, b, _ in s.multiword for i in range(a, b + 1)}
-    out = []
-    pos = 0
-    for i, form in enumerate(s.forms):
-        if i in in_mwt:
-            out.append(-1)
-            continue
-        at = text.find(form, pos)
-        if at < 0:
-            return None
-        out.append(at)
-        pos = at + len(form)
-    return out
 
 
 def parse_weights(text: str | Mapping[str, float] | None,

@@ -31,11 +31,9 @@ from parsebench.noise.spelling import (
     Report,
     Settings,
     StreamedCorpus,
-    apply_to_conllu,
-    apply_to_sentence,
     parse_weights,
-    unannotated,
 )
+from parsebench.noise.spelling_output import apply_to_conllu, apply_to_sentence, unannotated
 from parsebench.progress import Progress
 from parsebench.signature import signature
 
@@ -137,7 +135,7 @@ class Misspelled:
 
     def sentences(self, replicate: Replicate) -> Iterator[Sentence]:
         """The noisy sentences: CoNLL-U keeps its words and comments, with the noise in
-        MISC and ``# text`` and no annotation (:func:`.spelling.unannotated`)."""
+        MISC and ``# text`` and no annotation (:func:`.spelling_output.unannotated`)."""
         report = self.reports[replicate.seed]
         short = set(report.short_sentences) if self.options.drop_short else set()
         by_sentence: dict[int, list[Change]] = {}

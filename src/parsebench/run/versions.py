@@ -8,7 +8,8 @@ from parsebench.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import Plan
 from parsebench.noise.kinds import KINDS
-from parsebench.noise.spelling import Report, apply_to_conllu
+from parsebench.noise.spelling import Report
+from parsebench.noise.spelling_output import apply_to_conllu
 from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import CorpusData, Version, levels_of
 from parsebench.run.experiment import Experiment
