@@ -48,6 +48,7 @@ CONLLU_CALLS: dict[str, Callable[[Any], Any]] = {
     "robustness_rows": lambda x: pb.robustness_rows(TYPOS, [x], accuracy=0.9),
     "robustness_sentences": lambda x: pb.robustness_sentences(TYPOS, [x]),
     "robustness_f1": lambda x: pb.robustness_f1(TYPOS, x),
+    "parse, precomputed": lambda x: pb.parse(x, f"precomputed:{TYPOS}"),
 }
 TREE_CALLS: dict[str, Callable[[Any], Any]] = {
     "evaluate_brackets": lambda x: pb.evaluate_brackets(GOLD_TREES, x),
@@ -166,7 +167,7 @@ def test_the_api_on_damaged_sentences_in_memory(how: str, which: int, at: int,
 @pytest.mark.parametrize("call", sorted(CONLLU_CALLS))
 def test_the_undamaged_inputs_give_results(call: str) -> None:
     """The calls work on the seeds, so that the damage is what the tests above try."""
-    got = CONLLU_CALLS[call](TYPOS if "robustness" in call else KEY)
+    got = CONLLU_CALLS[call](TYPOS if "robustness" in call or "parse" in call else KEY)
     assert got is not None
 
 
