@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import DATA
+from conftest import DATA, FIXTURES
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -176,3 +177,44 @@ def test_trees_nested_100000_levels_deep(tmp_path: Path) -> None:
     assert p.returncode == 0 and p.stdout == "(S (NN w))\n(S (NN a) (VB b))\n"
     p = cli("eval", "flat", str(deep), str(deep), "--json")
     assert p.returncode == 0 and json.loads(p.stdout)["recall"] == 1.0
+
+
+def test_outputs_are_checked_before_the_work(tmp_path: Path) -> None:
+    """The permission bits say yes to root even in /proc: `run exp.toml --report /proc/x`
+    ran the whole experiment, then exited 2 with "/proc/x: No such file or directory".
+    Every output is now tried (a file or a folder made and removed) before the work."""
+    key = DATA / "lin-key.conllu"
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'name = "t"\n[corpus]\npath = "{key}"\n[noise]\nrates = []\n'
+                   f'[[parsers]]\nname = "a"\nspec = "precomputed:{key}"\n'
+                   "[metrics]\ndeps = true\n", encoding="utf-8")
+    store = tmp_path / "t.sqlite"
+    unwritable = "/proc/parsebench-no-such-folder/x"  # /proc takes no new file, even from root
+    p = cli("run", str(exp), "--store", str(store), "--report", unwritable)
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith(f"parsebench: {unwritable}:"), p.stderr
+    assert not store.exists()  # the run never started
+    # a parser that leaves a mark when it runs: it never does
+    mark = tmp_path / "parsed"
+    parser = f"command:sh -c 'touch {mark}; {sys.executable} {FIXTURES / 'fake_parser.py'}'"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for out in ("/proc/x.conllu", str(pipe)):
+        p = cli("parse", str(key), "-o", out, "--parser", parser)
+        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+        assert p.stderr.startswith(f"parsebench: {out}: "), p.stderr
+        assert not mark.exists()
+    assert "is not a regular file" in p.stderr and pipe.is_fifo()
+    p = cli("parse", str(key), "-o", str(tmp_path / "ok.conllu"), "--parser", parser)
+    assert p.returncode == 0 and mark.exists(), p.stderr  # the mark works
+    for args in (("eval", "deps", str(key), str(key), "--per-sentence", "/proc/x.tsv"),
+                 ("convert", str(DATA / "demo-gold.mrg"), "-o", "/proc/x.conllu",
+                  "--head-rules", "collins"),
+                 ("report", str(store), "-o", "/proc/x"),
+                 ("noise", str(key), "-o", "/proc/x.conllu", "--rate", "0.1")):
+        p = cli(*args)
+        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, (args, p.stderr)
+        assert "/proc/x" in p.stderr or "no such store" in p.stderr, (args, p.stderr)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["exp.toml", "ok.conllu",
+                                                           "ok.conllu.speed.json", "parsed",
+                                                           "pipe"]

@@ -20,7 +20,7 @@ import pytest
 from conftest import DATA, FIXTURES
 
 from parsebench.cli import main
-from parsebench.store import checksum
+from parsebench.store import Store, checksum
 
 CORPUS = FIXTURES / "typos.conllu"
 
@@ -390,3 +390,20 @@ def test_a_damaged_run_record(store: Path, tmp_path: Path, config: str) -> None:
                             str(tmp_path / "rep2"))
     assert code == 0, err
     assert "record of run 1 is damaged; left out" in err
+
+
+def test_a_store_damaged_past_its_checks_is_named(tmp_path: Path) -> None:
+    """Damage only writing finds (a schema whose constraint no stored row breaks, so the
+    check on opening passes) quoted SQLite's constraint text without the store's name."""
+    store = tmp_path / "s.sqlite"
+    Store(store).close()
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        db.execute("PRAGMA writable_schema=ON")
+        db.execute("UPDATE sqlite_master SET sql = replace(sql, 'stats TEXT)', "
+                   "'stats TEXT, CHECK (parsed < 0))') WHERE name='runs'")
+        db.commit()
+    code, out, err = run_main("run", str(experiment(tmp_path)), "--store", str(store),
+                              "--report", str(tmp_path / "rep"))
+    assert code == 2 and out == ""
+    assert err == (f"parsebench: {store}: the store is damaged and cannot be read (SQLite: "
+                   "CHECK constraint failed: parsed < 0); restore it or start a new one\n")

@@ -134,7 +134,25 @@ def check_output(path: str | os.PathLike[str]) -> tuple[Path, Path]:
         raise InputError("output directory does not exist", directory)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError("cannot write the output here (permission denied)", target)
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file (a device or a pipe?); give a file name for "
+                         "the output", target)
+    _try_writing(directory, target)
     return target, directory
+
+
+def _try_writing(directory: Path, target: Path) -> None:
+    """Make and remove an empty file in DIRECTORY: the permission bits say yes to root
+    everywhere, even in /proc, where only writing tells (a run wrote its report there
+    after hours of work, and failed)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".parsebench-", suffix=".probe", dir=directory)
+    except OSError as exc:
+        raise InputError(f"cannot write the output here ({exc.strerror or exc})",
+                         target) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def check_folder(path: str | os.PathLike[str]) -> Path:
@@ -150,6 +168,11 @@ def check_folder(path: str | os.PathLike[str]) -> Path:
         raise InputError("is a file; give a folder for the output", probe)
     if not os.access(probe, os.W_OK | os.X_OK):
         raise InputError("cannot write the output here (permission denied)", probe)
+    try:  # as check_output does: only making something there tells
+        os.rmdir(tempfile.mkdtemp(prefix=".parsebench-", suffix=".probe", dir=probe))
+    except OSError as exc:
+        raise InputError(f"cannot make the output folder here ({exc.strerror or exc})",
+                         folder) from None
     return folder
 
 

@@ -251,8 +251,13 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self.close()
+        if isinstance(exc, sqlite3.DatabaseError):
+            # damaged past what opening checks: say which store, not only SQLite's words
+            raise InputError(f"the store is damaged and cannot be read (SQLite: "
+                             f"{one_line(exc)}); restore it or start a new one",
+                             self.path) from None
 
     class _Tx:
         def __init__(self, db: sqlite3.Connection) -> None:

@@ -11,7 +11,14 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
-from parsebench.formats.conllu import Sentence, iter_sentences, read_conllu, write_conllu
+from parsebench.errors import InputError
+from parsebench.formats.conllu import (
+    NO_HEAD,
+    Sentence,
+    iter_sentences,
+    read_conllu,
+    write_conllu,
+)
 
 
 class Treebank(Sequence[Sentence]):
@@ -109,7 +116,48 @@ def name_of(corpus: str | os.PathLike[str] | Treebank | Sequence[Sentence]) -> s
 
 def as_treebank(corpus: Any) -> Any:
     """CORPUS as the API reads it: a path as it is; a Treebank, or any other iterable of
-    Sentences (a Noised corpus's sentences, your own), as a Treebank."""
-    if isinstance(corpus, str | os.PathLike | Treebank):
+    Sentences (a Noised corpus's sentences, your own), as a Treebank, its sentences
+    checked as a file's are read (:func:`check_sentences`)."""
+    if isinstance(corpus, str | os.PathLike):
         return corpus
-    return Treebank(corpus, "<sentences>")
+    bank = corpus if isinstance(corpus, Treebank) else Treebank(corpus, "<sentences>")
+    check_sentences(bank, bank.name)
+    return bank
+
+
+_TEXT_COLUMNS = ("forms", "lemmas", "upos", "xpos", "feats", "deprels", "deps", "misc")
+
+
+def check_sentences(sentences: Iterable[object], name: str) -> None:
+    """Refuse, in one line naming the sentence, what the caller's code made of Sentences
+    that no CoNLL-U file can hold (the reader refuses such a file): columns of other
+    lengths than the words, a HEAD outside the sentence or not a number, a value that
+    is not a string or holds a tab or a line break. A Sentence is a plain object that
+    can be changed after it was read, so it is looked at where the API takes it."""
+    for k, s in enumerate(sentences, 1):
+        problem = _problem(s)
+        if problem is not None:
+            raise InputError(f"sentence {k}: {problem}", name)
+
+
+def _problem(s: object) -> str | None:
+    if not isinstance(s, Sentence):
+        return f"a {type(s).__name__}, not a Sentence"
+    if not isinstance(s.forms, list) or not s.forms:
+        return "no words"
+    n = len(s.forms)
+    for col in (*_TEXT_COLUMNS, "heads"):
+        values = getattr(s, col)
+        if not isinstance(values, list) or len(values) != n:
+            got = len(values) if isinstance(values, list) else type(values).__name__
+            return f"{col} has {got} values for its {n} words"
+    for col in _TEXT_COLUMNS:
+        for i, v in enumerate(getattr(s, col)):
+            if type(v) is not str or "\t" in v or "\n" in v:
+                return (f"{col} of word {i + 1} is {v!r}: a string without tabs or line "
+                        "breaks")
+    for i, h in enumerate(s.heads):
+        if type(h) is not int or not (h == NO_HEAD or 0 <= h <= n):
+            return (f"HEAD of word {i + 1} is {h!r}: a number from 0 to {n}, or {NO_HEAD} "
+                    "for none")
+    return None

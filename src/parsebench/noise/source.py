@@ -43,6 +43,9 @@ class Source:
         if wrong is not None:
             raise TypeError("noise takes a file's path or Sentences, not "
                             f"{type(wrong).__name__}")
+        from parsebench.treebank import check_sentences
+
+        check_sentences(held, getattr(corpus, "name", "<sentences>"))
         self.held, self.conllu = cast("Sequence[Sentence]", held), True
 
     def sentences(self) -> Iterator[Sentence]:
