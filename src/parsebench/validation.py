@@ -217,9 +217,9 @@ _INCIDENT = re.compile(r"^\[(?:File [^\]]* )?Line (\d+)[^\]]*\]: \[L(\d) (\w+) (
 
 
 def run_udvalidate(program: str, path: str, level: int, lang: str) -> list[Finding]:
-    """The official validator's findings in PATH (at most 20 of a kind, its default)."""
-    got = subprocess.run([program, "--level", str(level), "--lang", lang, path],
-                         capture_output=True, text=True, check=False, timeout=3600)
+    """The official validator's findings in PATH, every one (--max-err 0)."""
+    got = subprocess.run([program, "--level", str(level), "--lang", lang, "--max-err", "0",
+                          path], capture_output=True, text=True, check=False, timeout=3600)
     out = []
     for line in (got.stderr + got.stdout).splitlines():
         m = _INCIDENT.match(line.strip())
