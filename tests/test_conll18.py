@@ -262,8 +262,9 @@ def test_cli_per_sentence_tsv_and_new_breakdowns(tmp_path: Path) -> None:
                         "arc-length", "--confusion", "deprel", "--per-sentence", str(tsv)],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert "Exact match: UCM 50.00%, LCM 50.00% of 2 sentences" in p.stdout
-    assert "2                     1      2  50.00 100.00  66.67" in p.stdout
+    assert "Exact match: UCM 50.00% (1), LCM 50.00% (1) of 2 sentences" in p.stdout
+    # every ratio beside its counts: key, answer, key arcs in the answer, answer arcs in key
+    assert "2                     1      2      1      1  50.00 100.00  66.67" in p.stdout
     rows = [line.split("\t") for line in tsv.read_text().splitlines()]
     head = rows[0]
     assert len(rows) == 3 and head[:4] == ["sentence", "line", "sent_id", "tokens"]

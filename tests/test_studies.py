@@ -21,6 +21,7 @@ from parsebench.report.sections import _bounds_check
 from parsebench.run.corpus import corrected_typos
 from parsebench.run.experiment import Level, load
 from parsebench.run.runner import run_experiment
+from parsebench.scored import Scored
 from parsebench.store import Store
 
 TYPOS = FIXTURES / "typos.conllu"
@@ -117,15 +118,18 @@ def test_bounds_check_counts_runs_within_bounds_and_the_error() -> None:
     def run(est: float, real: float, inside: bool) -> dict[str, Any]:
         return {"degr_estimate": est, "gold": {"degr_real": real, "within_bounds": inside}}
 
+    def scored(value: dict[str, Any]) -> Scored:
+        return Scored("p", "rows", "head", "rate=0.1", "", value)
+
     groups = {("p", "head"): [
-        {"value": {**run(0.1, 0.1, True), "replicates": [run(0.10, 0.08, True),
-                                                         run(0.12, 0.16, False)]}},
-        {"value": run(0.20, 0.21, True)}]}
+        scored({**run(0.1, 0.1, True), "replicates": [run(0.10, 0.08, True),
+                                                     run(0.12, 0.16, False)]}),
+        scored(run(0.20, 0.21, True))]}
     t = _bounds_check(groups)
     assert t is not None
     assert t.rows == [["p", "head", "3", "2/3 (67%)", "2.33 points", "4.00 points",
                        "-1.00 points"]]
-    assert _bounds_check({("p", "head"): [{"value": {"degr_estimate": 0.1}}]}) is None
+    assert _bounds_check({("p", "head"): [scored({"degr_estimate": 0.1})]}) is None
 
 
 # the studies, CI-sized ----------------------------------------------------------------

@@ -156,11 +156,14 @@ def empty_node_line(s: Sentence, k: int) -> int:
             x == after for x, _ in s.empty_nodes[:k])
 
 
-def sentence_edges(s: Sentence, opts: Enhanced, path: str, missing: int = NO_GOLD_HEAD
-                   ) -> tuple[list[tuple[Edge, ...]], int]:
+def sentence_edges(s: Sentence, opts: Enhanced, path: str, missing: int = NO_GOLD_HEAD,
+                   bad: list[int] | None = None) -> tuple[list[tuple[Edge, ...]], int]:
     """Each word's enhanced edges, the enhancements OPTS leaves out applied, and the
     number of edges to or from empty nodes left out. A basic relation put in for a
-    word without a basic head (``_``) gets the head MISSING, which matches nothing."""
+    word without a basic head (``_``) gets the head MISSING, which matches nothing.
+    A DEPS value that is not HEAD:LABEL pairs is refused, or, given BAD, noted there by
+    its line and read as no edge: a treebank that keeps other things in the column
+    (Tweebank v2 has MISC there) is still scored, its ELAS and EULAS warned of."""
     if opts.no_empty_nodes and s.empty_nodes:
         cols = s.empty_nodes[0][1]
         raise InputError(f"empty node {cols[0]} (--no-empty-nodes: the empty nodes must "
@@ -176,6 +179,10 @@ def sentence_edges(s: Sentence, opts: Enhanced, path: str, missing: int = NO_GOL
             out.append(())
             continue
         got = _split(d)
+        if got is None and bad is not None:
+            bad.append(word_line(s, i))
+            out.append(())
+            continue
         if got is None:
             raise InputError(f"DEPS {d!r} is not HEAD:LABEL separated by |", path,
                              word_line(s, i))
@@ -299,14 +306,17 @@ class EnhancedCounter:
     system_path: str
     skipped: list[int] = field(default_factory=lambda: [0, 0])
     """Edges to or from empty nodes left out: gold's, system's."""
+    bad: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
+    """The lines of DEPS values that are not HEAD:LABEL pairs: gold's, system's."""
 
     def rows(self, gold: Sentence, system: Sentence, elas: F1Count, eulas: F1Count) -> None:
         """Add the counts of a gold and a system sentence with the same rows (word i is
         word i) to ELAS and EULAS."""
         if not self.opts.off and self._rows_as_written(gold, system, elas, eulas):
             return
-        g_edges, g_skip = sentence_edges(gold, self.opts, self.gold_path)
-        s_edges, s_skip = sentence_edges(system, self.opts, self.system_path, NO_SYSTEM_HEAD)
+        g_edges, g_skip = sentence_edges(gold, self.opts, self.gold_path, bad=self.bad[0])
+        s_edges, s_skip = sentence_edges(system, self.opts, self.system_path, NO_SYSTEM_HEAD,
+                                        self.bad[1])
         self.skipped[0] += g_skip
         self.skipped[1] += s_skip
         g_n = s_n = c_l = c_u = 0
@@ -374,7 +384,7 @@ class EnhancedCounter:
         edges count in the gold sentence SENTENCE_OF_SYSTEM names."""
         g_all: list[tuple[Edge, ...]] = []
         for k, s in enumerate(gold):
-            edges, skip = sentence_edges(s, self.opts, self.gold_path)
+            edges, skip = sentence_edges(s, self.opts, self.gold_path, bad=self.bad[0])
             self.skipped[0] += skip
             off = len(g_all) - 1
             for e in edges:
@@ -388,7 +398,8 @@ class EnhancedCounter:
                 gold2sys[gi] = j
         s_all: list[tuple[Edge, ...]] = []
         for s in system:
-            edges, skip = sentence_edges(s, self.opts, self.system_path, NO_SYSTEM_HEAD)
+            edges, skip = sentence_edges(s, self.opts, self.system_path, NO_SYSTEM_HEAD,
+                                          self.bad[1])
             self.skipped[1] += skip
             off = len(s_all) - 1
             for e in edges:
@@ -421,4 +432,9 @@ class EnhancedCounter:
                 out.append(f"{path}: {n} enhanced edge(s) to or from empty nodes are not "
                            "scored by ELAS and EULAS (as udeval; collapse the empty nodes "
                            "first to score them)")
+        for path, lines in zip((self.gold_path, self.system_path), self.bad, strict=True):
+            if lines:
+                out.append(f"{path}:{lines[0]}: {len(lines)} DEPS value(s) are not "
+                           "HEAD:LABEL pairs (first here); read as no enhanced edge, so "
+                           "ELAS and EULAS count them missing")
         return out
