@@ -23,10 +23,12 @@ import shutil
 import subprocess
 import threading
 from collections import deque
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.parsers.base import Analysis, Failure
+from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 JAVA_HINT = ("install a Java runtime, 11 or later (Debian: apt-get install "
              "default-jre-headless; scripts/system-deps.sh does it)")
@@ -201,3 +203,63 @@ class JavaBridge:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+class JavaAdapter(Adapter):
+    """What MaltParser and Yara share: a spec ``NAME:MODEL,tagger=T.udpipe[,jar=JAR]``,
+    an identity from the jar, the model, the tagger and the bridge program, and a
+    parse that tags the words, asks the bridge and keeps the tagger's columns. A
+    subclass starts its bridge (``self.bridge``) and says how a sentence is sent
+    (:meth:`rows`)."""
+
+    kind = "deps"
+    OPTIONS = ("jar", "tagger")
+    USAGE = ""
+    JAR_ENV = ""
+    WHAT = ""
+    """The parser's name in messages."""
+    WHERE = ""
+    """Where its jar comes from, for the message when it is missing."""
+    BRIDGE = ""
+    """The bridge program's file under :data:`SOURCES`."""
+    bridge: JavaBridge
+    tagger: Any
+    """Gives the words' tags (:class:`parsebench.parsers.tagging.UDPipeTagger`)."""
+
+    @classmethod
+    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
+        try:
+            model, opts = split_options(cls.name, arg, cls.OPTIONS, cls.USAGE)
+            jar = find_jar(opts.get("jar"), cls.JAR_ENV, cls.WHAT, cls.WHERE)
+            if not opts.get("tagger"):
+                return None
+            return {"adapter": cls.name, "jar": file_digest(jar), "model": file_digest(model),
+                    "tagger": "udpipe " + file_digest(opts["tagger"]),
+                    "bridge": file_digest(SOURCES / cls.BRIDGE)}
+        except InputError:
+            return None  # the worker says what is wrong, in its own words
+
+    def identity(self) -> dict[str, str]:
+        got = type(self).spec_identity(self.arg)
+        assert got is not None  # the adapter loaded, so the spec is whole
+        return got
+
+    def rows(self, words: Sequence[str], tags: Any) -> list[str]:
+        """A sentence as the bridge reads it, from its words and the tagger's columns."""
+        raise NotImplementedError
+
+    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
+        for item in batch:
+            if not item.words:
+                yield Failure("empty sentence")
+                continue
+            tags = self.tagger.tag(item.words)
+            got = self.bridge.ask(self.rows(item.words, tags))
+            if isinstance(got, str):
+                yield Failure(got)
+                continue
+            out = read_answer(got, len(item.words))
+            if isinstance(out, Analysis):
+                out.upos, out.xpos, out.feats = tags.upos, tags.xpos, tags.feats
+                out.lemmas = tags.lemmas
+            yield out

@@ -23,17 +23,17 @@ projective trees only.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 from parsebench.parsers.jvm import (
     SOURCES,
+    JavaAdapter,
     JavaBridge,
     cell,
     find_jar,
     java_command,
-    read_answer,
     split_options,
 )
 from parsebench.parsers.tagging import UDPipeTagger
@@ -51,10 +51,9 @@ def malt_rows(words: Sequence[str], lemmas: Sequence[str], upos: Sequence[str],
             f"{cell(xpos[i - 1])}\t{cell(feats[i - 1])}" for i, w in enumerate(words, 1)]
 
 
-class Malt(Adapter):
+class Malt(JavaAdapter):
     name = "malt"
-    kind = "deps"
-    OPTIONS = ("jar", "tagger")
+    USAGE, JAR_ENV, WHAT, WHERE, BRIDGE = USAGE, JAR_ENV, "MaltParser", WHERE, "MaltServer.java"
 
     def __init__(self, arg: str | None) -> None:
         super().__init__(arg)
@@ -76,37 +75,5 @@ class Malt(Adapter):
                            "-c", name, "-m", "parse", "-v", "error"], cwd=folder)
         self.bridge.start()
 
-    @classmethod
-    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
-        try:
-            model, opts = split_options(cls.name, arg, cls.OPTIONS, USAGE)
-            jar = find_jar(opts.get("jar"), JAR_ENV, "MaltParser", WHERE)
-            if not opts.get("tagger"):
-                return None
-            return {"adapter": cls.name, "jar": file_digest(jar), "model": file_digest(model),
-                    "tagger": "udpipe " + file_digest(opts["tagger"]),
-                    "bridge": file_digest(SOURCES / "MaltServer.java")}
-        except InputError:
-            return None  # the worker says what is wrong, in its own words
-
-    def identity(self) -> dict[str, str]:
-        got = type(self).spec_identity(self.arg)
-        assert got is not None  # the adapter loaded, so the spec is whole
-        return got
-
-    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
-        for item in batch:
-            if not item.words:
-                yield Failure("empty sentence")
-                continue
-            tags = self.tagger.tag(item.words)
-            rows = malt_rows(item.words, tags.lemmas, tags.upos, tags.xpos, tags.feats)
-            got = self.bridge.ask(rows)
-            if isinstance(got, str):
-                yield Failure(got)
-                continue
-            out = read_answer(got, len(item.words))
-            if isinstance(out, Analysis):
-                out.upos, out.xpos, out.feats = tags.upos, tags.xpos, tags.feats
-                out.lemmas = tags.lemmas
-            yield out
+    def rows(self, words: Sequence[str], tags: Any) -> list[str]:
+        return malt_rows(words, tags.lemmas, tags.upos, tags.xpos, tags.feats)

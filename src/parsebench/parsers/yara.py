@@ -19,17 +19,17 @@ own dev report leaves out.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 from parsebench.parsers.jvm import (
     SOURCES,
+    JavaAdapter,
     JavaBridge,
     cell,
     find_jar,
     java_command,
-    read_answer,
     split_options,
 )
 from parsebench.parsers.tagging import UDPipeTagger
@@ -45,10 +45,9 @@ def yara_rows(words: Sequence[str], tags: Sequence[str]) -> list[str]:
     return [f"{cell(w)}\t{cell(t)}" for w, t in zip(words, tags, strict=True)]
 
 
-class Yara(Adapter):
+class Yara(JavaAdapter):
     name = "yara"
-    kind = "deps"
-    OPTIONS = ("jar", "tagger")
+    USAGE, JAR_ENV, WHAT, WHERE, BRIDGE = USAGE, JAR_ENV, "Yara", WHERE, "YaraServer.java"
 
     def __init__(self, arg: str | None) -> None:
         super().__init__(arg)
@@ -63,36 +62,5 @@ class Yara(Adapter):
                      os.path.abspath(model)])
         self.bridge.start()
 
-    @classmethod
-    def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
-        try:
-            model, opts = split_options(cls.name, arg, cls.OPTIONS, USAGE)
-            jar = find_jar(opts.get("jar"), JAR_ENV, "Yara", WHERE)
-            if not opts.get("tagger"):
-                return None
-            return {"adapter": cls.name, "jar": file_digest(jar), "model": file_digest(model),
-                    "tagger": "udpipe " + file_digest(opts["tagger"]),
-                    "bridge": file_digest(SOURCES / "YaraServer.java")}
-        except InputError:
-            return None
-
-    def identity(self) -> dict[str, str]:
-        got = type(self).spec_identity(self.arg)
-        assert got is not None
-        return got
-
-    def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
-        for item in batch:
-            if not item.words:
-                yield Failure("empty sentence")
-                continue
-            tags = self.tagger.tag(item.words)
-            got = self.bridge.ask(yara_rows(item.words, tags.upos))
-            if isinstance(got, str):
-                yield Failure(got)
-                continue
-            out = read_answer(got, len(item.words))
-            if isinstance(out, Analysis):
-                out.upos, out.xpos, out.feats = tags.upos, tags.xpos, tags.feats
-                out.lemmas = tags.lemmas
-            yield out
+    def rows(self, words: Sequence[str], tags: Any) -> list[str]:
+        return yara_rows(words, tags.upos)
