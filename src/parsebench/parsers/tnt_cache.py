@@ -23,15 +23,13 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from parsebench.parsers.base import cache_folder
+
 FORMAT = 2
 
 
 def cache_dir() -> Path:
-    own = os.environ.get("PARSEBENCH_CACHE")
-    if own:
-        return Path(own) / "tnt"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "parsebench" / "tnt"
+    return cache_folder("tnt")
 
 
 def cache_path(train: str, options: str) -> Path:

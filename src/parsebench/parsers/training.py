@@ -34,15 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, iter_lines
+from parsebench.parsers.base import cache_folder
 from parsebench.parsers.jvm import java_command
 
 
 def models_dir() -> Path:
-    own = os.environ.get("PARSEBENCH_CACHE")
-    if own:
-        return Path(own) / "models"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "parsebench" / "models"
+    return cache_folder("models")
 
 
 @dataclass
