@@ -41,7 +41,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint $(TEST_STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=40
 
 demo: $(STAMP)
 	$(BIN)/parsebench demo -o demo-output

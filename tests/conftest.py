@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +45,15 @@ def needs_java() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(msg)
         pytest.skip(msg)
+
+
+_PROGRESS = re.compile(r"\[\d+:\d\d:\d\d\] ")
+
+
+def error_lines(stderr: str) -> list[str]:
+    """STDERR without the progress lines a log gets once work has run two seconds (a
+    parser's model loading on a slow machine): what is left is the error itself."""
+    return [ln for ln in stderr.strip().splitlines() if not _PROGRESS.match(ln)]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, needs, needs_java, shared_path
+from conftest import FIXTURES, error_lines, needs, needs_java, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu
@@ -123,7 +123,7 @@ def test_a_missing_jar_or_java_is_one_line_naming_it(tmp_path: Path) -> None:
     p = cli("parse", str(src), "-o", str(tmp_path / "o.conllu"), "--parser",
             f"malt:{model},tagger=t.udpipe", env=env)
     assert p.returncode == 2
-    assert p.stderr.strip().splitlines() == [
+    assert error_lines(p.stderr) == [
         "parsebench: MaltParser jar not found: set MALTPARSER_JAR=PATH/TO/JAR or add ,jar=PATH to "
         "the parser spec (MaltParser 1.9.2 from maltparser.org; see the README)"], p.stderr
     jar = tmp_path / "fake.jar"
@@ -133,7 +133,7 @@ def test_a_missing_jar_or_java_is_one_line_naming_it(tmp_path: Path) -> None:
     p = cli("parse", str(src), "-o", str(tmp_path / "o.conllu"), "--parser",
             f"yara:{model},jar={jar},tagger={shared_path(TAGGER)}", env=bare)
     assert p.returncode == 2, p.stderr
-    lines = p.stderr.strip().splitlines()
+    lines = error_lines(p.stderr)
     assert len(lines) == 1 and "Java is missing (no java on PATH)" in lines[0], p.stderr
     assert "default-jre-headless" in lines[0]
     assert not (tmp_path / "o.conllu").exists()

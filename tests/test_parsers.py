@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES, needs, shared_path
+from conftest import DATA, FIXTURES, error_lines, needs, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
@@ -208,7 +208,7 @@ def test_a_precomputed_file_must_match_its_input(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(short), "-o",
                         str(tmp_path / "out.conllu"), "--parser", f"precomputed:{key}"],
                        capture_output=True, text=True)
-    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.returncode == 2 and len(error_lines(p.stderr)) == 1, p.stderr
     assert not (tmp_path / "out.conllu").exists()
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import FIXTURES, needs, shared_path
+from conftest import FIXTURES, error_lines, needs, shared_path
 
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.parsers.base import Analysis, Failure
@@ -86,6 +86,6 @@ def test_a_file_that_is_not_a_supar_model_is_refused_in_one_line(tmp_path: Path)
                         str(tmp_path / "o.conllu"), "--parser", f"supar:{bad}"],
                        capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
-    lines = p.stderr.strip().splitlines()
+    lines = error_lines(p.stderr)
     assert len(lines) == 1 and f"{bad}: not a SuPar model" in lines[0], p.stderr
     assert not (tmp_path / "o.conllu").exists()
