@@ -47,7 +47,8 @@ def _light_coercion() -> None:
     """typer (0.2x) converts every parameter through a pydantic TypeAdapter, and importing
     pydantic and building the adapters took 0.09 s of the 0.47 s of ``eval deps``. Strings,
     paths, flags and lists of them (what arrives from the command line) are converted
-    here as those adapters do; any other type or value still goes to typer's own
+    here as those adapters do, and whole numbers in their bounds; any other type or
+    value (and every value these refuse, for typer's words) still goes to typer's own
     conversion. Guarded, so another typer version keeps its own."""
     import dataclasses
 
@@ -75,6 +76,17 @@ def _light_coercion() -> None:
         if annotation is Path and getattr(info, "path_type", None) is None:
             return lambda value, param, ctx: coerce_cli_path(
                 Path(value), info, path_type=Path, param=param, ctx=ctx)
+        if annotation is int and not getattr(info, "clamp", False):
+            lo, hi = getattr(info, "min", None), getattr(info, "max", None)
+
+            def whole(value: str, param: Any, ctx: Any) -> int:
+                if not value.lstrip("-").isdigit() or not value.isascii():
+                    raise ValueError(value)  # typer's own words for it
+                n = int(value)
+                if (lo is not None and n < lo) or (hi is not None and n > hi):
+                    raise ValueError(value)
+                return n
+            return whole
         return None
 
     @dataclasses.dataclass(frozen=True)
@@ -84,26 +96,24 @@ def _light_coercion() -> None:
         many: bool = False
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            if self.convert is not None:
-                if self.convert is str:
+            if value is None or isinstance(value, bool) or (
+                    type(value) is int and self.convert is not None and not self.many):
+                return value  # (a default: None, a flag's, an int option's)
+            if self.convert is str:
+                if self.many and isinstance(value, (list, tuple)) \
+                        and all(isinstance(v, str) for v in value):
+                    return [str(v) for v in value]
+                if not self.many and isinstance(value, str):
+                    return value
+            elif self.convert is not None:
+                try:
                     if self.many and isinstance(value, (list, tuple)) \
                             and all(isinstance(v, str) for v in value):
-                        return [str(v) for v in value]
-                    if not self.many and isinstance(value, str):
-                        return value
-                elif self.many and isinstance(value, (list, tuple)) \
-                        and all(isinstance(v, str) for v in value):
-                    try:
                         return [self.convert(v, param, ctx) for v in value]
-                    except Exception:  # typer's own words for the error, below
-                        pass
-                elif not self.many and isinstance(value, str):
-                    try:
+                    if not self.many and isinstance(value, str):
                         return self.convert(value, param, ctx)
-                    except Exception:  # typer's own words for the error, below
-                        pass
-            elif isinstance(value, bool):
-                return value
+                except Exception:  # typer's own words for the error, below
+                    pass
             return typer_own(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
 
     def light(descriptor: Any) -> Any:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 from typing import Any
 
 from parsebench.metrics import (
@@ -26,6 +25,7 @@ from parsebench.metrics import (
     sentences,
 )
 from parsebench.metrics.method import Method, Metric
+from parsebench.plugins import entry_points
 
 ENTRY_POINT_GROUP = "parsebench.methods"
 """Where another package lists its methods (``name = "module:METHOD"``)."""

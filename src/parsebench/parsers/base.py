@@ -16,11 +16,11 @@ import importlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from parsebench.errors import InputError
 from parsebench.outcomes import Analysis, Failure, Item, Outcome, Timed
+from parsebench.plugins import entry_points
 
 __all__ = ["Adapter", "Analysis", "Failure", "Item", "Outcome", "Timed", "adapter_class",
            "make_adapter", "spec_identity", "split_spec"]
