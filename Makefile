@@ -16,7 +16,7 @@ UDTOOLS := udtools==0.2.9
 	java-study
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
-		src/parsebench/metrics/_deps_fast.pyx \
+		src/parsebench/metrics/_deps_fast.pyx src/parsebench/metrics/_resample_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	bash scripts/system-deps.sh $(VENV)

@@ -158,3 +158,23 @@ def test_wilson_intervals_of_proportions_are_never_of_width_zero() -> None:
     assert sentence_share([[2, 2, 2], [1, 2, 2], [1, 2, 2]], 0, 1) == \
         pytest.approx(wilson(2, 3), abs=1e-12)
     assert sentence_share([[0, 0, 0]], 0, 1) is None
+
+
+def test_the_c_sums_resample_what_the_weights_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The C kernel sums the sentences each resample draws; NumPy's path counts the same
+    draws and multiplies: the same scores, to the last bit on counts."""
+    import parsebench.metrics.resample as resample
+
+    if resample._resample_sums is None:
+        pytest.skip("built without the C accelerator")
+    rng = np.random.default_rng(3)
+    stats = [rng.integers(0, 40, size=(1_300, 3)).astype(np.float64) for _ in range(3)]
+
+    def score(x: Any) -> Any:
+        return x[:, 0] / x[:, 1]
+
+    fast = resample.bootstrap_scores(stats, score, 2_000, 7)
+    monkeypatch.setattr(resample, "_resample_sums", None)
+    slow = resample.bootstrap_scores(stats, score, 2_000, 7)
+    assert all(np.array_equal(a, b) for a, b in zip(fast, slow, strict=True))
+    assert len(fast[0]) == 2_000 and len(set(fast[0].tolist())) > 100

@@ -3,10 +3,10 @@
 Every metric gives each sentence a short vector of additive counts (its
 sufficient statistics) and its corpus score from their sum, so one resampling
 routine serves them all, as in sacreBLEU. Resampling sentences with replacement
-is done with weights (how often each sentence is drawn) and one matrix
-product per batch of samples, so 10,000 samples of a treebank's test set
-take a fraction of a second; the same weights go to every system, which is what
-makes the bootstrap paired.
+draws sentence numbers a batch of samples at a time and sums their statistics (in C,
+``_resample_fast``; without it, as weights, how often each sentence is drawn, and one
+matrix product), so 10,000 samples of a treebank's test set take a fraction of a
+second; the same draws go to every system, which is what makes the bootstrap paired.
 
 Definitions:
 - percentile bootstrap: the score of each of N resampled corpora; the interval
@@ -33,6 +33,12 @@ ScoreFn = Callable[[Stats], npt.NDArray[np.float64]]
 """Corpus scores from summed statistics: rows of sums in, one score a row out
 (NaN where the score is not defined)."""
 
+_resample_sums: Callable[[npt.NDArray[np.int64], Stats], Stats] | None
+try:
+    from parsebench.metrics._resample_fast import resample_sums as _resample_sums
+except ImportError:  # built without a C compiler: NumPy's weights, the same numbers
+    _resample_sums = None
+
 BATCH = 512
 """Resamples drawn at once: a BATCH x sentences weight matrix stays a few MB."""
 
@@ -58,12 +64,28 @@ def _weights(n: int, samples: int, rng: np.random.Generator) -> Iterator[npt.NDA
         done += k
 
 
+def _draws(n: int, samples: int, rng: np.random.Generator) -> Iterator[npt.NDArray[np.int64]]:
+    """The sentences each of SAMPLES resamples draws (a row each), batch by batch: the
+    numbers :func:`_weights` counts, from the same generator calls."""
+    done = 0
+    while done < samples:
+        k = min(_batch(n), samples - done)
+        yield rng.integers(0, n, size=(k, n))
+        done += k
+
+
 def bootstrap_scores(stats: Sequence[Stats], score: ScoreFn, samples: int, seed: int
                      ) -> list[npt.NDArray[np.float64]]:
     """The score of every system on the same SAMPLES resamples of the sentences."""
     n = _sentences(stats)
     rng = np.random.default_rng(seed)
     out: list[list[npt.NDArray[np.float64]]] = [[] for _ in stats]
+    if _resample_sums is not None:  # the same resamples, summed in C
+        rows = [np.ascontiguousarray(s, dtype=np.float64) for s in stats]
+        for drawn in _draws(n, samples, rng):
+            for k, s in enumerate(rows):
+                out[k].append(score(_resample_sums(drawn, s)))
+        return [np.concatenate(x) for x in out]
     for w in _weights(n, samples, rng):
         for k, s in enumerate(stats):
             out[k].append(score(w @ s))
