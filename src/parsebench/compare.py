@@ -15,6 +15,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.limits import check
+from parsebench.metrics.deps_scoring import DepsScoring
 from parsebench.metrics.proportions import METHOD as WILSON
 from parsebench.metrics.proportions import sentence_share
 from parsebench.metrics.registry import COMPARABLE, REGISTRY, sentence_stats
@@ -38,8 +39,12 @@ times as much as objects, so a few tens of MB at most."""
 def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[str]],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
             seed: int = 1, alpha: float = 0.05, all_pairs: bool = False,
-            progress: Progress | None = None) -> dict[str, Any]:
-    """The JSON object of ``compare`` (without its signature); fractions in [0, 1]."""
+            progress: Progress | None = None,
+            scoring: DepsScoring | None = None) -> dict[str, Any]:
+    """The JSON object of ``compare`` (without its signature); fractions in [0, 1].
+    SCORING: how a dependency metric is scored (``eval deps``'s ``--align``,
+    ``--invalid``, ``--enhancements``...); with settings not at their default, each
+    system's ``validity`` (and ``alignment``) is in the JSON, and the settings too."""
     if metric not in COMPARABLE:
         raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(COMPARABLE))
     if test not in TESTS:
@@ -50,6 +55,10 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     if len(systems) < 1:
         raise InputError("give at least one system file")
     m = REGISTRY[metric]
+    scoring = scoring or DepsScoring()
+    why = scoring.refusal(metric, m.reads)
+    if why is not None:
+        raise InputError(why)
     warnings: list[str] = []
     # a small gold is read once for every system; a big one is read again for each, so
     # that memory stays flat in the corpus's size
@@ -58,8 +67,11 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     bar = progress or Quiet()
     bar.stage("scoring the systems", len(systems))
     stats = []
+    facts: list[dict[str, Any]] = []
     for s in systems:
-        stats.append(sentence_stats(m, gold, s, warnings, gold_sentences))
+        facts.append({})
+        stats.append(sentence_stats(m, gold, s, warnings, gold_sentences, scoring,
+                                    facts[-1]))
         bar.advance()
     for s, path in zip(stats, systems, strict=True):
         if s.shape[0] != stats[0].shape[0]:
@@ -79,6 +91,9 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
                                 else interval(b, alpha)),
                     "interval": WILSON if share else "percentile bootstrap"}
                    for path, s, b in zip(systems, stats, boot, strict=True)]
+    if not scoring.is_default:
+        for out, found in zip(out_systems, facts, strict=True):
+            out.update(found)
     # the pairs are resampled as every system was (same seed, same sentences): their
     # scores are reused, not drawn again
     results = []
@@ -94,7 +109,8 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     return {"metric": metric, "title": m.title, "test": test, "samples": samples,
             "seed": seed, "alpha": alpha, "sentences": int(stats[0].shape[0]),
             "correction": "holm" if len(results) > 1 else None,
-            "systems": out_systems, "pairs": pairs, "warnings": warnings}
+            **scoring.record(), "systems": out_systems, "pairs": pairs,
+            "warnings": warnings}
 
 
 def _read_gold(gold: str | os.PathLike[str]) -> list[Any]:
@@ -144,4 +160,20 @@ def compare_table(r: dict[str, Any]) -> str:
         lines.append(f"* significant at alpha {r['alpha']}"
                      + (f"; p-values Holm-corrected for {len(r['pairs'])} comparisons"
                         if r["correction"] == "holm" else ""))
+    lines += _scoring_lines(r)
     return "\n".join(lines) + "\n"
+
+
+def _scoring_lines(r: dict[str, Any]) -> list[str]:
+    """What the dependency scoring options found in each system: its words aligned
+    (``--align words``) and its sentences that are not trees."""
+    out = []
+    for s in r["systems"]:
+        if "alignment" in s:
+            out.append(f"{s['file']}: words aligned (--align words): " + ", ".join(
+                f"{n} {k}" for k, n in s["alignment"].items()))
+        v = s.get("validity")
+        if v is not None and v["invalid"]:
+            out.append(f"{s['file']}: {v['invalid']} of {v['sentences']} sentences are not "
+                       f"trees (--invalid {v['policy']})")
+    return ["", *out] if out else []

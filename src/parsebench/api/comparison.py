@@ -18,17 +18,26 @@ PathLike = str | os.PathLike[str]
 def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
             seed: int = 1, alpha: float = 0.05, all_pairs: bool = False,
-            progress: Progress | None = None) -> Result:
+            progress: Progress | None = None, *, align: str | None = None,
+            invalid: str = "warn", enhancements: str | int | None = None,
+            no_empty_nodes: bool = False, multiple_roots_okay: bool = False) -> Result:
     """Each system's score with its bootstrap interval over sentences, and paired tests
     of each system against the first (or of every pair, Holm-corrected), as ``compare``
-    gives them; fractions in [0, 1]. ``r.systems``, ``r.pairs``; ``str(r)`` the table."""
+    gives them; fractions in [0, 1]. ``r.systems``, ``r.pairs``; ``str(r)`` the table.
+    ALIGN, INVALID, ENHANCEMENTS, NO_EMPTY_NODES and MULTIPLE_ROOTS_OKAY score a
+    dependency metric as :func:`evaluate_deps` does (a system whose words differ from
+    the gold's gets aligned scores with ``align="words"``); refused in one line where
+    they make no sense for METRIC."""
     from parsebench.compare import compare as score
     from parsebench.compare import compare_table
+    from parsebench.metrics.deps_scoring import DepsScoring
 
+    scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
+                             multiple_roots_okay)
     gold, systems = as_treebank(gold), [as_treebank(x) for x in systems]
     with _files([gold, *systems]) as paths:
         r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs,
-                  progress)
+                  progress, scoring)
     # a Treebank's messages and rows name the Treebank, not its temporary file
     named = {p: x.name for p, x in zip(paths, [gold, *systems], strict=True)
              if isinstance(x, Treebank)}
@@ -37,7 +46,8 @@ def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
     for tmp, name in named.items():
         r["warnings"] = [w.replace(tmp, name) for w in r["warnings"]]
     r["signature"] = signature(method="compare", metric=metric, test=test, samples=samples,
-                               seed=seed, alpha=alpha, correction=r["correction"])
+                               seed=seed, alpha=alpha, correction=r["correction"],
+                               **scoring.signature())
     return result("compare", r, lambda: compare_table(r) + f"\nsignature: {r['signature']}\n",
                   r["warnings"])
 

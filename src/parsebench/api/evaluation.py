@@ -58,21 +58,17 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
     from parsebench.metrics.deps import SentenceCounts
-    from parsebench.metrics.deps import evaluate_deps as score
-    from parsebench.metrics.enhanced import Enhanced
+    from parsebench.metrics.deps_scoring import DepsScoring
     from parsebench.metrics.lin import LabelMap, Selection
-    from parsebench.metrics.validity import Validity
-    from parsebench.metrics.word_align_eval import evaluate_aligned
     from parsebench.report.terminal import deps_table
 
-    if align not in (None, "words"):
-        raise InputError(f"--align {align!r}: expected words")
-    opts = Enhanced.of(enhancements, no_empty_nodes)
+    scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
+                             multiple_roots_okay)
     gold, system = as_treebank(gold), as_treebank(system)
     selections = [Selection.parse(s) for s in _as_list(select)]
     label_map = LabelMap.read(labels) if labels else None
     gold_name, system_name = name_of(gold), name_of(system)
-    validity = Validity(invalid, multiple_roots_okay, system_name)
+    validity = scoring.validity(system_name)
     table: HeadTable | None = None
     conversion: Conversion | None = None
     files = [p for p in (gold, system) if not isinstance(p, Treebank)]
@@ -100,15 +96,13 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
         held = Holds(system_name)
         # noise output of another length is told to be parsed first, not that its
         # text differs
-        scorer = evaluate_aligned if align == "words" else score
         with kind_first(lambda: _dep_sentences(system, table, conversion), system_name):
-            got = scorer(_dep_sentences(gold, table, conversion),
-                         validity.watching(held.watching(_dep_sentences(system, table,
-                                                                        conversion))),
-                         select=selections, by=by, labels=label_map, gold_path=gold_name,
-                         system_path=system_name, per_sentence=False, punct=punct,
-                         confusion=confusion, each=each, validity=validity, enhanced=opts,
-                         multiple_roots_okay=multiple_roots_okay, counts=counts)
+            got = scoring.score(_dep_sentences(gold, table, conversion),
+                                held.watching(_dep_sentences(system, table, conversion)),
+                                validity, select=selections, by=by, labels=label_map,
+                                gold_path=gold_name, system_path=system_name,
+                                per_sentence=False, punct=punct, confusion=confusion,
+                                each=each, counts=counts)
         refuse_unparsed(held)  # before the per-sentence file is kept
         if per_sentence is not None:
             header = sentence_tsv_header()
@@ -125,12 +119,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
                     punct=punct,
-                    **({"enhancements": opts.code} if opts.off else {}),
-                    **({"empty_nodes": "collapsed"} if no_empty_nodes else {}),
                     **({"head_rules": table.name} if table is not None else {}),
-                    **({"align": align} if align else {}),
-                    **({"invalid": invalid} if invalid != "warn" else {}),
-                    **({"roots": "several-okay"} if multiple_roots_okay else {}))
+                    **scoring.signature())
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
         + got.warnings + validity.warnings()

@@ -27,6 +27,21 @@ def compare_cmd(
                                          "1 - alpha.")] = 0.05,
     all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Test every pair, not only "
                                             "each system against the first.")] = False,
+    align: Annotated[str | None, typer.Option(
+        "--align", help="words: score systems whose words differ from the gold's over "
+        "words aligned by edit distance (as eval deps --align words).")] = None,
+    invalid: Annotated[str, typer.Option(
+        "--invalid", help="A sentence that is not a tree: warn (scored as it is), zero "
+        "(no word attached: CoNLL 2018's policy) or error.")] = "warn",
+    enhancements: Annotated[str, typer.Option(
+        "--enhancements", help="ELAS/EULAS: the enhancements the gold lacks, digits 0-6 "
+        "as eval deps takes them (6: no case information; 12 = 1 and 2).")] = "0",
+    no_empty_nodes: Annotated[bool, typer.Option(
+        "--no-empty-nodes", help="ELAS/EULAS: the empty nodes were collapsed; one left "
+        "is an error.")] = False,
+    multiple_roots_okay: Annotated[bool, typer.Option(
+        "--multiple-roots-okay", help="A sentence with several roots is a valid tree.")
+    ] = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -35,5 +50,6 @@ def compare_cmd(
 
     with _progress(quiet, transient=True) as bars:
         r = compare(gold, systems, metric, test, samples, seed, alpha, all_pairs,
-                    progress=bars)
+                    progress=bars, align=align, invalid=invalid, enhancements=enhancements,
+                    no_empty_nodes=no_empty_nodes, multiple_roots_okay=multiple_roots_okay)
     _show(r, as_json)

@@ -17,7 +17,6 @@ this pass is :mod:`parsebench.metrics.deps_method`.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -389,53 +388,3 @@ class _Chunks:
                 if g_buf or s_buf:
                     yield g_buf, s_buf, None
                 return
-
-
-def _is_lost(warning: str) -> bool:
-    """Whether WARNING is evaluate_deps's "FILE has no COLUMN: METRICS n/a"."""
-    return " has no " in warning and warning.endswith(" n/a")
-
-
-def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
-               warnings: list[str] | None = None,
-               gold_sentences: Sequence[Sentence] | None = None) -> Any:
-    """METRIC's statistics (a CoNLL 2018 metric, exact match, or Lin's) of SYSTEM against
-    GOLD, one row a gold sentence, kept as each sentence is scored (memory flat in the
-    corpus's size); what ``compare`` resamples. A system that cannot give METRIC (a
-    tagger's output for an attachment score) gets rows of NaN, with the cause in
-    WARNINGS; the output of ``noise`` is refused. GOLD_SENTENCES: the gold already read."""
-    from array import array
-
-    import numpy as np
-
-    from parsebench.formats.conllu import iter_conllu
-    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
-
-    held = Holds(str(system))
-    flat = array("d")
-    if metric.name in (*CONLL18, "ucm", "lcm", *ENHANCED):
-        def row(c: SentenceCounts) -> None:
-            x = getattr(c, metric.name)
-            flat.extend((x.correct, x.gold, x.system))
-    else:
-        def row(c: SentenceCounts) -> None:
-            x = getattr(c, metric.name.removeprefix("lin-"))
-            flat.extend((x.key, x.answer, x.key_found, x.answer_found))
-    with kind_first(lambda: iter_conllu(system), str(system)):
-        res = evaluate_deps(iter_conllu(gold) if gold_sentences is None else gold_sentences,
-                            held.counting(iter_conllu(system)),
-                            gold_path=str(gold), system_path=str(system),
-                            per_sentence=False, each=row)
-    refuse_unparsed(held)
-    if warnings is not None:
-        # a column the files lack matters only when METRIC needs it: LAS is not n/a
-        # because the parse has no lemmas
-        warnings += [w for w in res.warnings if "every attachment score is n/a" not in w
-                     and not (_is_lost(w) and metric.name not in res.absent)]
-    out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
-    cause = na_cause(held, metric.needs, metric.name)
-    if cause is not None:
-        if warnings is not None:
-            warnings.append(cause)
-        out[:] = np.nan
-    return out

@@ -11,9 +11,10 @@ itself is :func:`parsebench.metrics.deps.evaluate_deps`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from parsebench.errors import InputError
 from parsebench.formats.conllu import basic_to_deps
 from parsebench.metrics.conll18 import (
     CONLL18,
@@ -23,7 +24,8 @@ from parsebench.metrics.conll18 import (
     METRIC_NEEDS,
     F1Count,
 )
-from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps, file_stats
+from parsebench.metrics.deps import DepsResult, SentenceCounts
+from parsebench.metrics.deps_scoring import KEYS, DepsScoring, file_stats
 from parsebench.metrics.lin import PR, Bucket
 from parsebench.metrics.method import (
     Headline,
@@ -36,6 +38,7 @@ from parsebench.metrics.method import (
     Variant,
 )
 from parsebench.metrics.scores import f1_of_counts, f1_of_pr
+from parsebench.metrics.word_align_eval import AlignedResult
 from parsebench.present import percent
 
 WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
@@ -98,8 +101,28 @@ def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
                       True, breakdowns, t.replicates)
 
 
+def _system_sentences(ctx: Any, v: Any, scoring: DepsScoring, where: str) -> list[Any]:
+    """The parser's sentences of version V as scored against the gold: a parse of the
+    words it was given has the gold's words (misspellings then do not upset the
+    alignment); one of other words (an LLM's, a normaliser's) keeps its own, for
+    ``align = "words"`` to align, and is refused in one line without it."""
+    out = []
+    for k, (s, given, g) in enumerate(zip(ctx.parsed.sentences_of(v), v.sentences,
+                                          ctx.corpus.sentences, strict=True)):
+        if s.forms == given.forms or (len(s) == len(g) and not scoring.align):
+            out.append(replace(s, forms=g.forms))
+        elif scoring.align:
+            out.append(s)
+        else:
+            raise InputError(f"{where}: sentence {k + 1} was parsed into {len(s)} words, "
+                             f"not the {len(given)} given; score such a parser with "
+                             'deps = { align = "words" } in [metrics]', ctx.exp.source)
+    return out
+
+
 def _variants(ctx: Any) -> list[Variant]:
     breakdowns = ctx.exp.setting("deps").by
+    scoring: DepsScoring = ctx.exp.setting("deps").scoring
     if not (ctx.exp.wants("deps") and ctx.corpus.gold and ctx.kind == "deps"):
         return []
     corpus, parsed = ctx.corpus, ctx.parsed
@@ -124,19 +147,18 @@ def _variants(ctx: Any) -> list[Variant]:
             level = rep.label.split("/seed=")[0]
             if rep.label not in done:
                 vs = versions[level]
-                # the words as in the gold, so that misspellings do not upset the alignment;
+                where = f"{ctx.conf.name}:{level}"
                 # where the gold has enhanced graphs, a parse's is its basic tree copied
                 # (the IWPT baseline: parsers give none)
-                sys_s = [replace(s, forms=g.forms) for v in vs for s, g in
-                         zip(parsed.sentences_of(v), corpus.sentences, strict=True)]
+                sys_s = [s for v in vs for s in _system_sentences(ctx, v, scoring, where)]
                 if graphs:
                     sys_s = [basic_to_deps(s) for s in sys_s]
                 rows: list[SentenceStats] = []
-                res = evaluate_deps([s for _ in vs for s in corpus.sentences], sys_s,
-                                    by="deprel", also_by=fields, confusion=confusion,
-                                    gold_path=str(corpus.path),
-                                    system_path=f"{ctx.conf.name}:{level}",
-                                    per_sentence=False,
+                validity = scoring.validity(where)
+                res = scoring.score([s for _ in vs for s in corpus.sentences], sys_s,
+                                    validity, by="deprel", also_by=fields,
+                                    confusion=confusion, gold_path=str(corpus.path),
+                                    system_path=where, per_sentence=False,
                                     each=lambda c: rows.append(sentence_stats(c)))
                 n = len(corpus.sentences)
                 for k, v in enumerate(vs):
@@ -146,9 +168,13 @@ def _variants(ctx: Any) -> list[Variant]:
                     for g, b in got.items():
                         if b.sentences:
                             sizes.setdefault(name, {})[g] = (b.sentences, b.words)
-                facts[level] = {"sentences": res.sentences, "warnings": res.warnings,
+                facts[level] = {"sentences": res.sentences,
+                                "warnings": res.warnings + validity.warnings(),
                                 "absent": res.absent, "sizes": sizes,
-                                "confusion": res.confusion}
+                                "confusion": res.confusion,
+                                "validity": validity.as_dict(),
+                                **({"alignment": res.alignment}
+                                   if isinstance(res, AlignedResult) else {})}
             return iter(done[rep.label] if keep else done.pop(rep.label))
         return stats
 
@@ -157,8 +183,12 @@ def _variants(ctx: Any) -> list[Variant]:
             from parsebench.metrics.proportions import sentence_share
             from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
 
-            scored = result_of(t, fields, "deprel", facts[level.label])
+            found = facts[level.label]
+            scored = result_of(t, fields, "deprel", found)
             whole = scored.as_dict()
+            whole["validity"] = found["validity"]
+            if "alignment" in found:
+                whole["alignment"] = found["alignment"]
             extra = whole.pop("breakdowns", {})
             res = dict(whole)
             if by != "deprel":
@@ -191,7 +221,8 @@ def _variants(ctx: Any) -> list[Variant]:
         return make
 
     def sig(by: str) -> Any:
-        return lambda level: {"method": "lin-deps", "by": by, "level": level.label}
+        return lambda level: {"method": "lin-deps", "by": by, "level": level.label,
+                              **scoring.signature()}
 
     clean = [ctx.clean_level()]
     clean_stats = scorer(clean_fields, "deprel", keep=True)
@@ -232,24 +263,72 @@ stored by a run)."""
 
 @dataclass(frozen=True)
 class DepsSettings:
-    """``deps = true``, ``false``, or the breakdowns of the clean text's scores (by
-    relation always; the noisy levels are broken down by relation only)."""
+    """``deps = true``, ``false``, the breakdowns of the clean text's scores (by
+    relation always; the noisy levels are broken down by relation only), or a table of
+    them (``by``) and of ``eval deps``'s scoring options (:data:`SCORING_KEYS`)."""
 
     on: bool = True
     by: tuple[str, ...] = ("deprel",)
+    scoring: DepsScoring = field(default_factory=DepsScoring)
 
 
-def _settings(value: Any, where: Any) -> DepsSettings:
+SCORING_KEYS = KEYS
+"""The scoring options a ``deps`` table takes, named as the API names them."""
+
+
+def _by(value: Any, where: Any) -> tuple[str, ...]:
     from parsebench.metrics.lin import BY_FIELDS
 
-    if isinstance(value, bool):
-        return DepsSettings(value)
     if not isinstance(value, list):
-        raise where.fail(f"deps must be bool or list, not {value!r}")
+        raise where.fail(f"deps: by must be a list, not {value!r}")
     for by in value:
         if by not in BY_FIELDS:
             raise where.fail(f"deps: {by!r} is not one of " + ", ".join(BY_FIELDS))
-    return DepsSettings(True, tuple(dict.fromkeys(["deprel", *value])))
+    return tuple(dict.fromkeys(["deprel", *value]))
+
+
+def _settings(value: Any, where: Any) -> DepsSettings:
+    if isinstance(value, bool):
+        return DepsSettings(value)
+    if isinstance(value, list):
+        return DepsSettings(True, _by(value, where))
+    if not isinstance(value, dict):
+        raise where.fail(f"deps must be bool, list or a table, not {value!r}")
+    for k in value:
+        if k != "by" and k not in SCORING_KEYS:
+            raise where.fail(f"deps: unknown key {k!r}; known: by, " + ", ".join(SCORING_KEYS))
+    for k in ("align", "invalid"):
+        if k in value and not isinstance(value[k], str):
+            raise where.fail(f"deps: {k} must be a string, not {value[k]!r}")
+    for k in ("no_empty_nodes", "multiple_roots_okay"):
+        if k in value and not isinstance(value[k], bool):
+            raise where.fail(f"deps: {k} must be true or false, not {value[k]!r}")
+    e = value.get("enhancements")
+    if e is not None and (isinstance(e, bool) or not isinstance(e, str | int)):
+        raise where.fail(f'deps: enhancements must be digits 0-6 ("12" or 12), not {e!r}')
+    try:
+        scoring = DepsScoring.of(**{k: value[k] for k in SCORING_KEYS if k in value})
+    except InputError as exc:
+        raise where.fail("deps: " + exc.message.removeprefix("--").replace(" ", " = ", 1)
+                         ) from None
+    return DepsSettings(True, _by(value.get("by", []), where), scoring)
+
+
+def _record(st: DepsSettings) -> Any:
+    """As a run's record keeps the settings: false, the breakdowns, or with scoring
+    options not at their default a table of both."""
+    if not st.on:
+        return False
+    if st.scoring.is_default:
+        return list(st.by)
+    return {"by": list(st.by), **st.scoring.record()}
+
+
+def _restore(value: Any) -> DepsSettings:
+    if isinstance(value, dict):
+        return DepsSettings(True, tuple(value["by"]), DepsScoring.of(
+            **{k: value[k] for k in SCORING_KEYS if k in value}))
+    return DepsSettings(True, tuple(value)) if value else DepsSettings(False)
 
 
 def _headline(v: dict[str, Any]) -> str:
@@ -265,8 +344,7 @@ METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 section_title="accuracy against the gold key",
                 anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
                 default=DepsSettings(),
-                record=lambda st: st.on and list(st.by),
-                restore=lambda v: DepsSettings(True, tuple(v)) if v else DepsSettings(False),
+                record=_record, restore=_restore,
                 columns={
                     **dict.fromkeys((*COUNTED, *GRAPHS), ("correct", "gold", "system")),
                     **dict.fromkeys(("unlabeled", "labeled"),

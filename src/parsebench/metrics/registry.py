@@ -16,6 +16,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from parsebench.errors import InputError
 from parsebench.metrics import (
     deps_method,
     evalb_method,
@@ -24,6 +25,7 @@ from parsebench.metrics import (
     rows_method,
     sentences,
 )
+from parsebench.metrics.deps_scoring import DepsScoring
 from parsebench.metrics.method import Method, Metric
 from parsebench.plugins import entry_points
 
@@ -56,15 +58,26 @@ EVALB and the flat keys, there score a noisy parse against the clean one)."""
 
 def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
                    system: str | os.PathLike[str], warnings: list[str] | None = None,
-                   gold_sentences: Sequence[Any] | None = None) -> Any:
+                   gold_sentences: Sequence[Any] | None = None,
+                   scoring: DepsScoring | None = None,
+                   facts: dict[str, Any] | None = None) -> Any:
     """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence; what the
     scorer warns about (another annotation scheme, no heads) goes to WARNINGS. A system
     that cannot give METRIC (a tagger's output for an attachment score) gets rows of
     NaN: its score, intervals and tests are n/a, never 0. The output of ``noise`` is
     refused (:mod:`parsebench.inputs`). GOLD_SENTENCES: the gold's sentences when the
-    caller has read them already (``compare`` reads the gold once for every system)."""
+    caller has read them already (``compare`` reads the gold once for every system).
+    SCORING: a dependency metric's settings (``--align``, ``--invalid``...; refused in
+    one line where they make no sense for METRIC); FACTS gets what scoring with them
+    found (validity, alignment counts)."""
     assert metric.file_stats is not None, f"{metric.name} is a run's metric"
-    return metric.file_stats(metric, gold, system, warnings, gold_sentences)
+    if scoring is None or scoring.is_default:  # what every file_stats takes
+        return metric.file_stats(metric, gold, system, warnings, gold_sentences)
+    why = scoring.refusal(metric.name, metric.reads)
+    if why is not None:
+        raise InputError(why)
+    return metric.file_stats(metric, gold, system, warnings, gold_sentences,
+                             scoring=scoring, facts=facts)
 
 
 def columns_of(result: str, name: str) -> list[str]:

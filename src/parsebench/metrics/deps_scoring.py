@@ -1,0 +1,173 @@
+"""How a system's dependencies are scored against a gold key, beyond CoNLL 2018's
+defaults: one object for ``eval deps``, ``compare`` and a run's ``deps`` method, so
+that each option means the same everywhere and is checked in one place.
+
+- ``align``: ``words`` scores a system whose words differ from the gold's over words
+  aligned by edit distance (:mod:`parsebench.metrics.word_align_eval`);
+- ``invalid``: what a sentence that is not a tree gets, ``warn``, ``zero`` (the CoNLL
+  2018 policy) or ``error`` (:mod:`parsebench.metrics.validity`);
+- ``enhanced``: how ELAS and EULAS read the DEPS column, udeval's ``--enhancements``
+  and ``--no-empty-nodes`` (:mod:`parsebench.metrics.enhanced`);
+- ``multiple_roots_okay``: several roots make a valid tree (udeval's option).
+
+:func:`file_stats` is what ``compare`` resamples: a metric's rows, a gold sentence each,
+under these settings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.formats.conllu import Sentence
+from parsebench.metrics.conll18 import CONLL18, ENHANCED
+from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.enhanced import Enhanced
+from parsebench.metrics.validity import POLICIES, Validity
+from parsebench.metrics.word_align_eval import evaluate_aligned
+
+ALIGNS = ("words",)
+"""What ``--align`` can say (absent: the CoNLL 2018 alignment of the same text)."""
+KEYS = ("align", "invalid", "enhancements", "no_empty_nodes", "multiple_roots_okay")
+"""The settings' names, as an experiment's ``[metrics] deps`` table and the API take them."""
+
+
+@dataclass(frozen=True)
+class DepsScoring:
+    """The scoring settings of a dependency parse against a gold key (see the module)."""
+
+    align: str | None = None
+    invalid: str = "warn"
+    enhanced: Enhanced = field(default_factory=Enhanced)
+    multiple_roots_okay: bool = False
+
+    @classmethod
+    def of(cls, align: str | None = None, invalid: str = "warn",
+           enhancements: str | int | None = None, no_empty_nodes: bool = False,
+           multiple_roots_okay: bool = False) -> DepsScoring:
+        """The settings as the options give them, each checked (a bad one refused in one
+        line naming its option)."""
+        if align is not None and align not in ALIGNS:
+            raise InputError(f"--align {align!r}: expected words")
+        if invalid not in POLICIES:
+            raise InputError(f"--invalid {invalid!r}: expected one of " + ", ".join(POLICIES))
+        return cls(align, invalid, Enhanced.of(enhancements, no_empty_nodes),
+                   bool(multiple_roots_okay))
+
+    @property
+    def is_default(self) -> bool:
+        return self == DepsScoring()
+
+    def signature(self) -> dict[str, str]:
+        """The settings a signature shows: only those not at their default."""
+        return {**({"enhancements": self.enhanced.code} if self.enhanced.off else {}),
+                **({"empty_nodes": "collapsed"} if self.enhanced.no_empty_nodes else {}),
+                **({"align": self.align} if self.align else {}),
+                **({"invalid": self.invalid} if self.invalid != "warn" else {}),
+                **({"roots": "several-okay"} if self.multiple_roots_okay else {})}
+
+    def record(self) -> dict[str, Any]:
+        """The settings not at their default, by the names of :data:`KEYS` (JSON, and
+        what :meth:`of` takes back)."""
+        return {**({"align": self.align} if self.align else {}),
+                **({"invalid": self.invalid} if self.invalid != "warn" else {}),
+                **({"enhancements": self.enhanced.code} if self.enhanced.off else {}),
+                **({"no_empty_nodes": True} if self.enhanced.no_empty_nodes else {}),
+                **({"multiple_roots_okay": True} if self.multiple_roots_okay else {})}
+
+    def refusal(self, metric: str, reads: str) -> str | None:
+        """Why these settings make no sense for METRIC (a file of kind READS: deps or
+        trees), in one line; None when they do."""
+        given = [f"--{k.replace('_', '-')}" for k in self.record()]
+        if not given:
+            return None
+        if reads != "deps":
+            return (f"{', '.join(given)}: dependency scoring options; --metric {metric} "
+                    "scores trees")
+        enhanced = [g for g in given if g in ("--enhancements", "--no-empty-nodes")]
+        if enhanced and metric not in ENHANCED:
+            return (f"{', '.join(enhanced)}: how ELAS and EULAS read the enhanced graphs; "
+                    f"--metric {metric} does not read them")
+        if self.align and metric in ENHANCED:
+            return (f"--align words: {metric.upper()} is not scored over aligned words "
+                    "(eval deps --align words gives it n/a)")
+        return None
+
+    def validity(self, path: str) -> Validity:
+        """The validity policy's counter for the system at PATH."""
+        return Validity(self.invalid, self.multiple_roots_okay, path)
+
+    def score(self, gold: Iterable[Sentence], system: Iterable[Sentence],
+              validity: Validity, **kw: Any) -> DepsResult:
+        """SYSTEM against GOLD under these settings: the system's sentences through
+        VALIDITY's policy, then the scorer ALIGN names; KW are
+        :func:`parsebench.metrics.deps.evaluate_deps`'s other settings."""
+        scorer = evaluate_aligned if self.align == "words" else evaluate_deps
+        return scorer(gold, validity.watching(system), validity=validity,
+                      enhanced=self.enhanced, multiple_roots_okay=self.multiple_roots_okay,
+                      **kw)
+
+
+def _is_lost(warning: str) -> bool:
+    """Whether WARNING is evaluate_deps's "FILE has no COLUMN: METRICS n/a"."""
+    return " has no " in warning and warning.endswith(" n/a")
+
+
+def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
+               warnings: list[str] | None = None,
+               gold_sentences: Sequence[Sentence] | None = None,
+               scoring: DepsScoring | None = None,
+               facts: dict[str, Any] | None = None) -> Any:
+    """METRIC's statistics (a CoNLL 2018 metric, exact match, ELAS/EULAS or Lin's) of
+    SYSTEM against GOLD under SCORING, one row a gold sentence, kept as each sentence is
+    scored (memory flat in the corpus's size, but with ``align``); what ``compare``
+    resamples. A system that cannot give METRIC (a tagger's output for an attachment
+    score) gets rows of NaN, with the cause in WARNINGS; the output of ``noise`` is
+    refused. GOLD_SENTENCES: the gold already read. FACTS gets what the scoring found
+    beside the rows: ``validity`` (counts of the sentences that are not trees) and, with
+    ``align``, ``alignment`` (matched, substituted, deleted, inserted words)."""
+    from array import array
+
+    import numpy as np
+
+    from parsebench.formats.conllu import iter_conllu
+    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
+
+    scoring = scoring or DepsScoring()
+    held = Holds(str(system))
+    validity = scoring.validity(str(system))
+    flat = array("d")
+    if metric.name in (*CONLL18, "ucm", "lcm", *ENHANCED):
+        def row(c: SentenceCounts) -> None:
+            x = getattr(c, metric.name)
+            flat.extend((x.correct, x.gold, x.system))
+    else:
+        def row(c: SentenceCounts) -> None:
+            x = getattr(c, metric.name.removeprefix("lin-"))
+            flat.extend((x.key, x.answer, x.key_found, x.answer_found))
+    with kind_first(lambda: iter_conllu(system), str(system)):
+        res = scoring.score(iter_conllu(gold) if gold_sentences is None else gold_sentences,
+                            held.counting(iter_conllu(system)), validity,
+                            gold_path=str(gold), system_path=str(system),
+                            per_sentence=False, each=row)
+    refuse_unparsed(held)
+    if warnings is not None:
+        # a column the files lack matters only when METRIC needs it: LAS is not n/a
+        # because the parse has no lemmas
+        warnings += [w for w in res.warnings if "every attachment score is n/a" not in w
+                     and not (_is_lost(w) and metric.name not in res.absent)]
+        warnings += validity.warnings()
+    if facts is not None:
+        facts["validity"] = validity.as_dict()
+        if scoring.align:
+            facts["alignment"] = dict(getattr(res, "alignment", {}))
+    out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
+    cause = na_cause(held, metric.needs, metric.name)
+    if cause is not None:
+        if warnings is not None:
+            warnings.append(cause)
+        out[:] = np.nan
+    return out
