@@ -110,7 +110,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
             "seed": seed, "alpha": alpha, "sentences": int(stats[0].shape[0]),
             "correction": "holm" if len(results) > 1 else None,
             **scoring.record(), "systems": out_systems, "pairs": pairs,
-            "warnings": warnings}
+            "warnings": list(dict.fromkeys(warnings))}  # (the gold's once)
 
 
 def _read_gold(gold: str | os.PathLike[str]) -> list[Any]:

@@ -295,7 +295,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         if sentences and lost:
             warnings.append(f"{path} has no {', no '.join(COLUMNS[c] for c in gone)}: "
                             f"{', '.join(lost)} n/a")
-    if sentences and ("deps" in gold_has) != ("deps" in system_has):
+    if sentences and opts.read and ("deps" in gold_has) != ("deps" in system_has):
         path = system_path if "deps" in gold_has else gold_path
         warnings.append(f"{path} has no enhanced graph (DEPS is _ on every word): "
                         f"{', '.join(ENHANCED_NAMES.values())} n/a")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsebench.errors import InputError
@@ -137,6 +137,8 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
     from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
 
     scoring = scoring or DepsScoring()
+    if metric.name not in ENHANCED:  # the enhanced graphs are not read at all
+        scoring = replace(scoring, enhanced=replace(scoring.enhanced, read=False))
     held = Holds(str(system))
     validity = scoring.validity(str(system))
     flat = array("d")

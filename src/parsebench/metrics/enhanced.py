@@ -73,6 +73,9 @@ class Enhanced:
     """The enhancements (1-6) the gold lacks: left out of both files."""
     no_empty_nodes: bool = False
     """The empty nodes were collapsed: one left in a file is an error."""
+    read: bool = True
+    """False: ELAS and EULAS are not wanted (``compare`` of another metric), so the DEPS
+    column is not read: a third of the scoring's time, and its warnings."""
 
     @classmethod
     def of(cls, enhancements: str | int | None = None,
@@ -312,7 +315,8 @@ class EnhancedCounter:
     def rows(self, gold: Sentence, system: Sentence, elas: F1Count, eulas: F1Count) -> None:
         """Add the counts of a gold and a system sentence with the same rows (word i is
         word i) to ELAS and EULAS."""
-        if not self.opts.off and self._rows_as_written(gold, system, elas, eulas):
+        if not self.opts.read or (not self.opts.off
+                                  and self._rows_as_written(gold, system, elas, eulas)):
             return
         g_edges, g_skip = sentence_edges(gold, self.opts, self.gold_path, bad=self.bad[0])
         s_edges, s_skip = sentence_edges(system, self.opts, self.system_path, NO_SYSTEM_HEAD,
@@ -382,6 +386,8 @@ class EnhancedCounter:
         """Add the counts of a stretch aligned by SYS2GOLD (system word -> gold word, -1:
         none; global indices) to each gold sentence's ELAS and EULAS; a system word's
         edges count in the gold sentence SENTENCE_OF_SYSTEM names."""
+        if not self.opts.read:
+            return
         g_all: list[tuple[Edge, ...]] = []
         for k, s in enumerate(gold):
             edges, skip = sentence_edges(s, self.opts, self.gold_path, bad=self.bad[0])
