@@ -145,5 +145,5 @@ def headline_table(h: dict[str, Any]) -> Table:
     if any(row["beats_baseline"] is False for row in h["rows"]):
         notes.append(f"{NOT_ABOVE}: does not beat the best baseline ({h['baseline']}) on "
                      "clean LAS: below it, or not separated from it by the paired test.")
-    return Table("Headline: LAS at each noise level, and what the noise costs", headers,
-                 rows, notes=notes, anchor="headline")
+    return Table("Headline: LAS at each level, and the points lost", headers,
+                 rows, notes=notes, anchor="headline", stacked=True)

@@ -412,10 +412,12 @@ def _baseline(results: list[Scored], tests: list[dict[str, Any]],
                 ci95=e["ci95"], not_beating=marked, beating=beating, sentence=text)
 
 
-def _hurts(results: list[Scored]) -> list[dict[str, Any]]:
+def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str, Any]]:
     """Where the noise hurts most: each parser's LAS lost at the worst level; the arc
-    lengths that lose most; with learner-like errors, the types with the lowest F1."""
+    lengths that lose most; with learner-like errors, the types with the lowest F1. Not
+    for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
+    results = [r for r in results if r.parser not in baselines]
     deps = [r for r in results if r.metric == "deps" and r.projection == "deprel"
             and isinstance(r.value, dict)]
     clean = {r.parser: r for r in deps if r.level == "clean"}
@@ -533,4 +535,4 @@ def summarize(results: list[Scored], tests: list[dict[str, Any]] | None = None,
     return {"accuracy": _accuracy(results, tests),
             "baseline": _baseline(results, tests, baselines),
             "robustness": _robustness(results, tests, baselines),
-            "hurts": _hurts(results), "warnings": _warnings(results), "tests": tests}
+            "hurts": _hurts(results, baselines), "warnings": _warnings(results), "tests": tests}
