@@ -79,9 +79,9 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
     names: dict[str, dict[str, str]] = {}
     for level in levels:
         order = rank(level)
-        mine = [t for t in tests if t["method"] == LAS.method and t["level"] == level
-                and t["projection"] == "deprel" and t["a"] in order and t["b"] in order]
-        names[level] = letter_names(order, letters(order, mine)) if mine else {}
+        at_level = [t for t in tests if t["method"] == LAS.method and t["level"] == level
+                    and t["projection"] == "deprel" and t["a"] in order and t["b"] in order]
+        names[level] = letter_names(order, letters(order, at_level)) if at_level else {}
     ranked = rank("clean") if "clean" in levels else shown
     rows = []
     for p in [*ranked, *(p for p in shown if p not in ranked)]:
