@@ -25,9 +25,10 @@ from parsebench.present import anchor
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
+from parsebench.report.headline import headline, headline_table
 from parsebench.report.plots import drawings
 from parsebench.report.sections import sections
-from parsebench.report.summary import pairwise_tests, summarize
+from parsebench.report.summary import baselines_of, pairwise_tests, summarize
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
 from parsebench.scored import Scored
 from parsebench.store import Store
@@ -138,7 +139,9 @@ table{border-collapse:collapse;margin:1em 0;font-size:13px}caption{text-align:le
 font-weight:bold;padding:4px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:left}
 th{background:#f3f3f3;white-space:normal;vertical-align:bottom}
 td{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
-td .ci{color:#666;font-size:12px}table.settings td{white-space:normal;max-width:900px}
+td .ci{color:#666;font-size:12px}td .mark{color:#2a6f97;font-weight:bold}
+table.stacked td .ci{display:block}
+table.settings td{white-space:normal;max-width:900px}
 ul.notes{font-size:12px;color:#555;overflow-wrap:anywhere}
 td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto;max-width:100%}
 td.changed{background:#f8b4b4}
@@ -200,6 +203,8 @@ def _summary_items(s: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     items: list[tuple[str, dict[str, Any]]] = []
     if s.get("accuracy"):
         items.append(("ranked", s["accuracy"]))
+    if s.get("baseline"):
+        items.append(("baseline", s["baseline"]))
     items += [("ranked", x) for x in s.get("robustness", [])]
     items += [("hurts", x) for x in s.get("hurts", [])]
     return items
@@ -222,7 +227,9 @@ def _summary_html(s: dict[str, Any], prefix: str) -> str:
                    " after the results</li>")
     if not lis:
         return ""
-    return "<section class='summary'><h3>Summary</h3><ul>" + "".join(lis) + "</ul></section>"
+    head = table_html(headline_table(s["headline"]), prefix) if s.get("headline") else ""
+    return ("<section class='summary'><h3>Summary</h3>" + head + "<ul>" + "".join(lis)
+            + "</ul></section>")
 
 
 def _warned(n: int) -> str:
@@ -246,7 +253,8 @@ def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
     n = len(s.get("warnings", []))
     if n:
         lines.append(f"- [{_warned(n)}](#{prefix}warnings) after the results")
-    return ["### Summary", "", *lines, ""] if lines else []
+    head = [table_md(headline_table(s["headline"]), prefix), ""] if s.get("headline") else []
+    return ["### Summary", "", *head, *lines, ""] if lines else []
 
 
 def _warnings_md(s: dict[str, Any], prefix: str) -> list[str]:
@@ -366,14 +374,18 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]]
         # the browser's data goes into the page only, not into the tables, CSV or JSON
         results = [r for r in all_results if r.metric != "browser"]
         tests = pairwise_tests(results)
-        summary = summarize(results, tests)
+        baselines = baselines_of(info["config"])
+        summary = summarize(results, tests, baselines)
+        base = summary["baseline"] or {}
+        summary["headline"] = headline(results, tests, baselines, base.get("baseline"),
+                                       {v["parser"] for v in base.get("not_beating", [])})
         summaries.append(summary)
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
                table_md(run_table, prefix), ""]
         body += [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2>",
                  _summary_html(summary, prefix), table_html(run_table, prefix)]
-        for sec in sections(results, tests):
+        for sec in sections(results, tests, baselines):
             md += [f"### {md_cell(sec.title)}", ""]
             body.append(f"<h3>{html.escape(sec.title)}</h3>")
             for t in sec.tables:

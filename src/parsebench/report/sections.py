@@ -9,7 +9,7 @@ number's signature is printed under its table; a 95% interval stands beside its 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -571,12 +571,52 @@ def _named(ref: str) -> Callable[[list[Scored]], Section | None]:
     return made
 
 
-def sections(results: list[Scored], tests: list[dict[str, Any]]) -> list[Section]:
+def baseline_note(name: str, spec: str) -> str:
+    """What a robustness table says under an uninformed baseline's row."""
+    return (f"{name} ({spec}) is an uninformed baseline: its parse ignores what the words "
+            "are, so it can look perfectly robust (a chain never changes); read its "
+            "robustness beside its accuracy (LAS).")
+
+
+def _mark_baselines(sec: Section, baselines: Mapping[str, str], robust: bool) -> None:
+    """Each baseline's row (or its own table's title) says that it is a baseline; under a
+    table of a ROBUST section, a note says why its robustness is to be read beside its
+    accuracy."""
+    for t in sec.tables:
+        marked = []
+        if t.headers and t.headers[0] == "parser":
+            for row in t.rows:
+                if row and row[0] in baselines:
+                    marked.append(row[0])
+                    row[0] = f"{row[0]} (baseline)"
+        for b in baselines:
+            for sep in (", ", ": "):
+                if t.title.startswith(b + sep):
+                    t.title = f"{b} (baseline){t.title[len(b):]}"
+                    marked.append(b)
+                    break
+        if robust:
+            t.notes += [baseline_note(b, baselines[b]) for b in dict.fromkeys(marked)]
+
+
+def sections(results: list[Scored], tests: list[dict[str, Any]],
+             baselines: Mapping[str, str] | None = None) -> list[Section]:
     """Each method's sections in the order of the methods (a section two methods share,
-    once), then the run's own: the attack, the paired tests, speed, drawn examples."""
+    once), then the run's own: the attack, the paired tests, speed, drawn examples. The
+    rows of the run's uninformed BASELINES (name: spec) say so; in the robustness
+    sections (every method's but the accuracy's, and the attack) with a note."""
     from parsebench.metrics.registry import METHODS
+    from parsebench.report.summary import LAS
 
     refs = dict.fromkeys(ref for m in METHODS.values() for ref in m.sections)
-    makers = (*(_named(ref) for ref in refs), _attack_section,
-              lambda _: _significance_section(tests), _speed_section, examples_section)
-    return [s for s in (m(results) for m in makers) if s is not None]
+    accuracy = set(METHODS[LAS.metric].sections) if LAS.metric in METHODS else set()
+    makers = [*((_named(ref), ref not in accuracy) for ref in refs), (_attack_section, True),
+              (lambda _: _significance_section(tests), False), (_speed_section, False),
+              (examples_section, False)]
+    out = []
+    for make, robust in makers:
+        sec = make(results)
+        if sec is not None:
+            _mark_baselines(sec, baselines or {}, robust)
+            out.append(sec)
+    return out

@@ -3,8 +3,10 @@
 For each question the run can answer, one sentence and its figure: which parser
 is most accurate on the clean text, which is most robust at each error level,
 which parsers the paired tests cannot separate (a compact letter display:
-groups that may overlap), where the noise hurts
-most, and every warning once, naming its figure, parser and levels. Each item
+groups that may overlap), which parsers do not beat the best uninformed baseline
+(``baseline:right`` and the like: below it, or not separated from it by the same paired
+tests), where the noise hurts most, and every warning once, naming its figure, parser
+and levels. Each item
 carries the anchor of the table or plot it comes from (``link``); the report
 (:mod:`parsebench.report.pages`) renders them at the top of the HTML and Markdown
 pages and writes them to results.json as ``summary``.
@@ -15,7 +17,7 @@ significance section shows the same tests the letters are built from.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -256,7 +258,7 @@ def _robustness_figure(results: list[Scored]
     return None
 
 
-def _level_label(r: Scored) -> str:
+def level_label(r: Scored) -> str:
     """A result's level as the tables show it: 10%, 2/sentence."""
     got = r.value.get("error_level_label")
     if got:
@@ -269,8 +271,8 @@ def _level_label(r: Scored) -> str:
         return str(r.level)
 
 
-def _robustness(results: list[Scored], tests: list[dict[str, Any]]
-                ) -> list[dict[str, Any]]:
+def _robustness(results: list[Scored], tests: list[dict[str, Any]],
+                baselines: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     got = _robustness_figure(results)
     if got is None:
         return []
@@ -283,21 +285,29 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]]
     for level in levels:
         at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.metric == "rows" else ""
-        item = _ranked(fig, at, level, f"Robustness at {_level_label(at[0])} "
+        item = _ranked(fig, at, level, f"Robustness at {level_label(at[0])} "
                        f"({fig.name}{on})", tests, fig.link(at[0]))
         if item is not None:
-            item["sentence"] += _beside_accuracy(item["ranking"][0]["parser"], accuracy)
+            item["sentence"] += _beside_accuracy(item["ranking"][0]["parser"], accuracy,
+                                                 baselines)
             out.append(item)
     return out
 
 
-def _beside_accuracy(robust: str, accuracy: dict[str, float | None]) -> str:
+def _beside_accuracy(robust: str, accuracy: dict[str, float | None],
+                     baselines: Mapping[str, str] | None = None) -> str:
     """A warning when the most robust parser is not the most accurate: a parser that
     always returns a right-branching chain never changes its parse, so it is perfectly
-    robust (``baseline:right``); robustness has to be read beside accuracy."""
+    robust (``baseline:right``); robustness has to be read beside accuracy. When the
+    most robust is one of the run's BASELINES (name: spec), the warning says so."""
     mine = accuracy.get(robust)
     better = [p for p, v in accuracy.items() if v is not None and mine is not None
               and v > mine]
+    if baselines and robust in baselines:
+        return (f" {robust} is an uninformed baseline ({baselines[robust]}): its parse "
+                "does not depend on what the words are, so it looks robust; read robustness "
+                f"beside accuracy (LAS on clean text {_pc(mine)}"
+                + (f", below {', '.join(better)}" if better else "") + ").")
     if not better:
         return ""
     return (f" {robust} is the most robust but less accurate on clean text (LAS) than "
@@ -305,10 +315,109 @@ def _beside_accuracy(robust: str, accuracy: dict[str, float | None]) -> str:
             "returns a right-branching chain never changes its parse).")
 
 
-def _hurts(results: list[Scored]) -> list[dict[str, Any]]:
+def baselines_of(config: Mapping[str, Any]) -> dict[str, str]:
+    """The run's uninformed baselines (parsers whose spec is ``baseline:...``), by name:
+    their spec."""
+    out = {}
+    for p in config.get("parsers") or ():
+        spec = str(p.get("spec", "")) if isinstance(p, dict) else ""
+        if spec.partition(":")[0].strip() == "baseline":
+            out[str(p["name"])] = spec
+    return out
+
+
+BASELINE_HINT = ("No uninformed baseline in this run (add [[parsers]] name = \"right\", "
+                 "spec = \"baseline:right\" to see which parsers beat one).")
+
+
+def _clean_las(results: list[Scored]) -> dict[str, Scored]:
+    return {r.parser: r for r in results if r.metric == "deps" and r.projection == "deprel"
+            and r.level == "clean" and isinstance(r.value, dict)}
+
+
+def best_baseline(results: list[Scored], baselines: Mapping[str, str]) -> str | None:
+    """The baseline with the highest LAS on clean text (the first of a tie), or None."""
+    clean = _clean_las(results)
+    scored = [(value(LAS.get(clean[p].value)), p) for p in baselines if p in clean]
+    known = [(v, p) for v, p in scored if v is not None]
+    return max(known, key=lambda t: t[0])[1] if known else None
+
+
+def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
+                     tests: list[dict[str, Any]]) -> dict[str, Any]:
+    """Whether PARSER (LAS MINE on clean text) beats the baseline BASE (LAS THEIRS): only
+    when it scores above it and the paired test (Holm-corrected, the one the letters come
+    from) separates them. A parser below or equal to it, not separated from it, without a
+    test or without a LAS does not."""
+    t = next((t for t in tests if t["method"] == LAS.method and t["level"] == "clean"
+              and t["projection"] == "deprel" and {t["a"], t["b"]} == {parser, base}), None)
+    diff = ci = p = None
+    if t is not None and t["difference"] is not None:
+        sign = 1 if t["b"] == parser else -1  # the test's difference is b - a
+        diff = sign * t["difference"]
+        ci = sorted(sign * x for x in t["ci95"]) if t["ci95"] else None
+        p = t["p_holm"]
+    by = "" if diff is None else f" by {100 * diff:.1f} points{_ci_text(ci)}"
+    pt = "" if p is None else f", p = {p:.3f}"
+    if mine is None:
+        beats, why = False, "has no LAS"
+    elif mine < theirs:
+        beats, why = False, f"scores below it ({_pc(mine)}{pt})"
+    elif mine == theirs:
+        beats, why = False, f"scores the same ({_pc(mine)})"
+    elif t is None or t["significant"] is None:
+        beats, why = False, f"scores above it{by}, but no paired test compares them"
+    elif not t["significant"]:
+        beats, why = False, (f"scores above it{by}, but the paired test does not separate "
+                             f"them{pt}")
+    else:
+        beats, why = True, f"beats it{by}{pt}"
+    return {"parser": parser, "beats": beats, "value": mine, "difference": diff,
+            "ci95": ci, "p_holm": p, "why": why}
+
+
+def _baseline(results: list[Scored], tests: list[dict[str, Any]],
+              baselines: Mapping[str, str]) -> dict[str, Any] | None:
+    """The best baseline's LAS on clean text and every other parser against it: the
+    parsers that do not beat it are marked (``not_beating``), each with its reason; with
+    no baseline in the run, one line on how to add one."""
+    clean = _clean_las(results)
+    if not clean:
+        return None
+    item: dict[str, Any] = {"baseline": None, "spec": None, "value": None, "ci95": None,
+                            "not_beating": [], "beating": [], "link": "deps-accuracy"}
+    base = best_baseline(results, baselines)
+    if not baselines:
+        return dict(item, sentence=BASELINE_HINT)
+    if base is None:
+        return dict(item, sentence=f"No LAS for the baselines ({', '.join(baselines)}): "
+                                   "no parser can be compared with one.")
+    e = _entry(clean[base], LAS)
+    verdicts = [against_baseline(p, value(LAS.get(r.value)), base, e["value"], tests)
+                for p, r in clean.items() if p not in baselines]
+    marked = [v for v in verdicts if not v["beats"]]
+    beating = [v for v in verdicts if v["beats"]]
+    text = (f"Best uninformed baseline: {base} ({baselines[base]}), LAS on clean text "
+            f"{_pc(e['value'])}{_ci_text(e['ci95'])}; a parser must beat it.")
+    if not verdicts:
+        text += " No other parser to compare with it."
+    if marked:
+        text += (" Not beating it (below it, or not separated from it by the paired test, "
+                 f"Holm-corrected, p < {ALPHA}): "
+                 + "; ".join(f"{v['parser']} {v['why']}" for v in marked) + ".")
+    if beating:
+        text += " Beating it: " + "; ".join(f"{v['parser']} {v['why'].removeprefix('beats it ')}"
+                                            for v in beating) + "."
+    return dict(item, baseline=base, spec=baselines[base], value=e["value"],
+                ci95=e["ci95"], not_beating=marked, beating=beating, sentence=text)
+
+
+def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str, Any]]:
     """Where the noise hurts most: each parser's LAS lost at the worst level; the arc
-    lengths that lose most; with learner-like errors, the types with the lowest F1."""
+    lengths that lose most; with learner-like errors, the types with the lowest F1. Not
+    for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
+    results = [r for r in results if r.parser not in baselines]
     deps = [r for r in results if r.metric == "deps" and r.projection == "deprel"
             and isinstance(r.value, dict)]
     clean = {r.parser: r for r in deps if r.level == "clean"}
@@ -324,7 +433,7 @@ def _hurts(results: list[Scored]) -> list[dict[str, Any]]:
         worst, r = min(noisy, key=lambda t: t[0])
         out.append({"parser": parser, "level": r.level, "figure": "LAS",
                     "clean": c_las, "noisy": worst, "loss": c_las - worst,
-                    "sentence": f"{parser} loses most LAS at {_level_label(r)}: "
+                    "sentence": f"{parser} loses most LAS at {level_label(r)}: "
                                 f"{_pc(c_las)} on clean text, {_pc(worst)} with the noise "
                                 f"({100 * (c_las - worst):.1f} points).",
                     "link": "deps-accuracy"})
@@ -336,7 +445,7 @@ def _hurts(results: list[Scored]) -> list[dict[str, Any]]:
             out.append({"parser": parser, "level": r.level, "figure": "labeled F1 by arc "
                         "length", "group": g, "loss": d,
                         "sentence": f"{parser}: arcs of length {g} lose most at "
-                                    f"{_level_label(r)}, labeled F1 {_pc(groups[g])} -> "
+                                    f"{level_label(r)}, labeled F1 {_pc(groups[g])} -> "
                                     f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
                         "link": "where-arc-length"})
     for r in results:
@@ -356,7 +465,7 @@ def _hurts(results: list[Scored]) -> list[dict[str, Any]]:
                            f"({b.get('sentences')} sentences)" for f, k, b in lowest)
         out.append({"parser": r.parser, "level": r.level, "figure": "robustness F1 by "
                     "error type", "types": [k for _, k, _ in lowest],
-                    "sentence": f"{r.parser} at {_level_label(r)}: the error types with "
+                    "sentence": f"{r.parser} at {level_label(r)}: the error types with "
                                 f"the lowest robustness F1 are {listed}.",
                     "link": "types-by-type"})
     return out
@@ -405,7 +514,7 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
             item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],
                                            "projections": [], "levels": [], "link": link(r)})
             for key, x in (("figures", fig), ("parsers", r.parser),
-                           ("levels", _level_label(r)), ("projections", r.projection)):
+                           ("levels", level_label(r)), ("projections", r.projection)):
                 if x not in item[key]:
                     item[key].append(x)
     for item in seen.values():
@@ -416,10 +525,14 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def summarize(results: list[Scored],
-              tests: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def summarize(results: list[Scored], tests: list[dict[str, Any]] | None = None,
+              baselines: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The summary of one experiment's RESULTS (with their ``stats``); TESTS are its
-    pairwise tests when already computed."""
+    pairwise tests when already computed; BASELINES the run's uninformed baselines
+    (:func:`baselines_of`)."""
     tests = pairwise_tests(results) if tests is None else tests
-    return {"accuracy": _accuracy(results, tests), "robustness": _robustness(results, tests),
-            "hurts": _hurts(results), "warnings": _warnings(results), "tests": tests}
+    baselines = baselines or {}
+    return {"accuracy": _accuracy(results, tests),
+            "baseline": _baseline(results, tests, baselines),
+            "robustness": _robustness(results, tests, baselines),
+            "hurts": _hurts(results, baselines), "warnings": _warnings(results), "tests": tests}

@@ -26,6 +26,9 @@ class Table:
     """The id a summary's claim links to."""
     numeric: bool = True
     """Right-align the cells that hold numbers (not in a table of settings)."""
+    stacked: bool = False
+    """In HTML, each interval under its figure rather than beside it: a table with many
+    columns of figures stays narrow."""
 
 
 @dataclass
@@ -98,18 +101,32 @@ LEGEND = {
 CI_HEADERS = ("95% CI", "LAS 95% CI", "95% interval")
 """Columns that hold the interval of the column to their left: shown in its cell."""
 
+MARK_HEADERS = ("letters",)
+"""Columns that hold a mark of the figure to their left (beyond its interval): the
+compact letter display's letters, shown after the figure, before its interval."""
 
-def _merged(t: Table) -> tuple[list[str], list[list[tuple[str, str]]]]:
-    """T's headers and cells with each interval column folded into the figure to its
-    left: (figure, interval) a cell, the interval "" where there is none."""
-    keep = [i for i, h in enumerate(t.headers) if not (i and h in CI_HEADERS)]
-    ci_of = {i - 1: i for i, h in enumerate(t.headers) if i and h in CI_HEADERS}
+
+def _merged(t: Table) -> tuple[list[str], list[list[tuple[str, str, str]]]]:
+    """T's headers and cells with each interval column, and each mark column, folded into
+    the figure to their left: (figure, interval, mark) a cell, "" where there is none; a
+    cell is written figure, mark, interval."""
+    owner: dict[int, int] = {}  # a folded column -> the figure column it belongs to
+    for i, h in enumerate(t.headers):
+        if i and (h in CI_HEADERS or h in MARK_HEADERS):
+            owner[i] = owner.get(i - 1, i - 1)
+    keep = [i for i in range(len(t.headers)) if i not in owner]
     rows = []
     for row in t.rows:
         cells = []
         for i in keep:
-            ci = row[ci_of[i]] if i in ci_of and ci_of[i] < len(row) else ""
-            cells.append((row[i] if i < len(row) else "", "" if ci == "n/a" else ci))
+            ci = mark = ""
+            for j, o in owner.items():
+                if o == i and j < len(row):
+                    if t.headers[j] in CI_HEADERS:
+                        ci = "" if row[j] == "n/a" else row[j]
+                    else:
+                        mark = row[j]
+            cells.append((row[i] if i < len(row) else "", ci, mark))
         rows.append(cells)
     return [t.headers[i] for i in keep], rows
 
@@ -120,8 +137,8 @@ def table_md(t: Table, prefix: str = "") -> str:
         f"**{md_cell(t.title)}**", "", "| " + " | ".join(md_cell(h) for h in headers) + " |",
         "|" + "|".join("---:" if t.numeric and k else "---" for k in range(len(headers)))
         + "|"]
-    lines += ["| " + " | ".join(md_cell(f"{c} {ci}" if ci else c) for c, ci in row) + " |"
-              for row in rows]
+    lines += ["| " + " | ".join(md_cell(" ".join(x for x in (c, mark, ci) if x))
+                                for c, ci, mark in row) + " |" for row in rows]
     lines += [""] + [f"- {md_cell(n)}" for n in _legend(t) + t.notes]
     return "\n".join(lines)
 
@@ -136,10 +153,11 @@ def _legend(t: Table) -> list[str]:
     return ["Columns: " + "; ".join(known) + "."] if known else []
 
 
-def _cell_html(c: str, ci: str, numeric: bool) -> str:
+def _cell_html(c: str, ci: str, mark: str, numeric: bool) -> str:
     e = html.escape
-    inner = f"<span class='fig'>{e(c)}</span>" + (f" <span class='ci'>{e(ci)}</span>"
-                                                   if ci else "")
+    inner = f"<span class='fig'>{e(c)}</span>" + (f" <span class='mark'>{e(mark)}</span>"
+                                                   if mark else "") \
+        + (f" <span class='ci'>{e(ci)}</span>" if ci else "")
     return f"<td class='num'>{inner}</td>" if numeric and _NUMBER.match(c) else \
         f"<td>{inner}</td>"
 
@@ -147,11 +165,11 @@ def _cell_html(c: str, ci: str, numeric: bool) -> str:
 def table_html(t: Table, prefix: str = "") -> str:
     headers, rows = _merged(t)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(_cell_html(c, ci, t.numeric) for c, ci in row) + "</tr>"
-                   for row in rows)
+    body = "".join("<tr>" + "".join(_cell_html(c, ci, mark, t.numeric)
+                                    for c, ci, mark in row) + "</tr>" for row in rows)
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in _legend(t) + t.notes)
     ident = f" id='{prefix}{t.anchor}'" if t.anchor else ""
-    cls = "" if t.numeric else " class='settings'"
+    cls = " class='settings'" if not t.numeric else " class='stacked'" if t.stacked else ""
     return (f"<div class='tablewrap'{ident}><table{cls}><caption>{html.escape(t.title)}</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
             + (f"<ul class='notes'>{notes}</ul>" if notes else ""))

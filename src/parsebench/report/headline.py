@@ -1,0 +1,149 @@
+"""The summary's headline table: each parser's LAS on the clean text and at every noise
+level, with its 95% interval; the points it loses from the clean level, with the paired
+interval; at each level the letters of the paired tests (a compact letter display:
+parsers that share a letter are not separated); the best uninformed baseline's row, and
+a mark on the parsers that do not beat it. One table, so that the answer to "which
+parser, and how much does the noise cost it" is read in one place before the details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from parsebench.present import value
+from parsebench.report.summary import (
+    ALPHA,
+    LAS,
+    SIGNIFICANCE_SAMPLES,
+    letter_names,
+    letters,
+    level_label,
+    level_order,
+)
+from parsebench.report.tables import Table
+from parsebench.scored import Scored
+
+NOT_ABOVE = "†"
+"""The mark of a parser that does not beat the best baseline."""
+
+
+def _ci(v: dict[str, Any], key: str) -> list[float] | None:
+    ci = (v.get("ci95") or {}).get(key)
+    return [float(ci[0]), float(ci[1])] if isinstance(ci, list) and len(ci) == 2 \
+        and None not in ci else None
+
+
+def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
+    """The 95% interval of clean LAS minus noisy LAS: a paired bootstrap over the
+    sentences (a noisy sentence's replicates pooled, as the stored statistics are)."""
+    from parsebench.metrics.registry import REGISTRY
+    from parsebench.metrics.resample import paired_bootstrap
+
+    metric = REGISTRY[LAS.method]
+    assert metric.stored is not None
+    key = metric.stored[1]
+    a, b = ((r.value.get("stats") or {}).get(key) for r in (clean, noisy))
+    if not a or not b or len(a) != len(b):
+        return None
+    t = paired_bootstrap(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
+                         metric.score, SIGNIFICANCE_SAMPLES, 1)
+    return None if t.ci is None else [0.0 - t.ci[1], 0.0 - t.ci[0]]  # no -0.0
+
+
+def headline(results: list[Scored], tests: list[dict[str, Any]],
+             baselines: Mapping[str, str], best: str | None,
+             not_beating: set[str]) -> dict[str, Any] | None:
+    """The table's content (JSON-shaped, for results.json): every parser that is not a
+    baseline and the BEST baseline, ranked by LAS on clean text; NOT_BEATING the parsers
+    the summary marks. None without dependency scores."""
+    deps = [r for r in results if r.metric == "deps" and r.projection == "deprel"
+            and isinstance(r.value, dict)]
+    if not deps:
+        return None
+    at = {(r.parser, r.level): r for r in deps}
+    shown = [p for p in dict.fromkeys(r.parser for r in deps)
+             if p not in baselines or p == best]
+    levels = sorted({r.level for r in deps}, key=level_order)
+
+    def las(p: str, level: str) -> float | None:
+        r = at.get((p, level))
+        return None if r is None else value(LAS.get(r.value))
+
+    def rank(level: str) -> list[str]:
+        known = [p for p in shown if las(p, level) is not None]
+        return sorted(known, key=lambda p: -(las(p, level) or 0.0))
+
+    names: dict[str, dict[str, str]] = {}
+    for level in levels:
+        order = rank(level)
+        at_level = [t for t in tests if t["method"] == LAS.method and t["level"] == level
+                    and t["projection"] == "deprel" and t["a"] in order and t["b"] in order]
+        names[level] = letter_names(order, letters(order, at_level)) if at_level else {}
+    ranked = rank("clean") if "clean" in levels else shown
+    rows = []
+    for p in [*ranked, *(p for p in shown if p not in ranked)]:
+        cells = []
+        for level in levels:
+            r = at.get((p, level))
+            mine, clean = las(p, level), las(p, "clean")
+            cell: dict[str, Any] = {"level": level, "value": mine,
+                                    "ci95": None if r is None else _ci(r.value, "las"),
+                                    "letters": names[level].get(p, "")}
+            if level != "clean":
+                cell["loss"] = None if mine is None or clean is None else clean - mine
+                cell["loss_ci95"] = None if cell["loss"] is None else \
+                    _loss_ci(at[(p, "clean")], at[(p, level)])
+            cells.append(cell)
+        rows.append({"parser": p, "baseline": p in baselines,
+                     "beats_baseline": None if best is None or p in baselines
+                     else p not in not_beating, "cells": cells})
+    label = {level: level_label(next(r for r in deps if r.level == level))
+             for level in levels}
+    return {"figure": LAS.name, "levels": [{"level": x, "label": label[x]} for x in levels],
+            "baseline": best, "letters": any(names.values()), "rows": rows,
+            "link": "deps-accuracy"}
+
+
+def _pc(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}"
+
+
+def _iv(ci: list[float] | None) -> str:
+    return "n/a" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def headline_table(h: dict[str, Any]) -> Table:
+    """H (:func:`headline`) as a Table: a row a parser; a column a level's LAS (its
+    interval and letters folded into the cell) and, at a noisy level, the points lost."""
+    headers = ["parser"]
+    for lv in h["levels"]:
+        headers += [f"LAS {lv['label']}", "95% CI"] + (["letters"] if h["letters"] else [])
+        if lv["level"] != "clean":
+            headers += [f"lost {lv['label']}", "95% CI"]
+    rows = []
+    for row in h["rows"]:
+        name = row["parser"] + (" (best baseline)" if row["baseline"] else
+                                f" {NOT_ABOVE}" if row["beats_baseline"] is False else "")
+        cells = [name]
+        for c in row["cells"]:
+            cells += [_pc(c["value"]), _iv(c["ci95"])] + ([c["letters"]] if h["letters"]
+                                                           else [])
+            if c["level"] != "clean":
+                cells += [_pc(c["loss"]), _iv(c["loss_ci95"])]
+        rows.append(cells)
+    notes = ["LAS: CoNLL 2018 labeled attachment F1 against the gold key (%), with its 95% "
+             "interval over sentences (replicates pooled); lost: the LAS points lost from "
+             "the clean text, with the 95% interval of a paired bootstrap over the same "
+             "sentences."]
+    if h["letters"]:
+        notes.append("Letters: at each level, parsers that share a letter are not separated "
+                     f"by the paired tests (Holm-corrected, p < {ALPHA}); a is the best "
+                     "group.")
+    if any(row["beats_baseline"] is False for row in h["rows"]):
+        notes.append(f"{NOT_ABOVE}: does not beat the best baseline ({h['baseline']}) on "
+                     "clean LAS: below it, or not separated from it by the paired test.")
+    return Table("Headline: LAS at each level, and the points lost", headers,
+                 rows, notes=notes, anchor="headline", stacked=True)
