@@ -6,10 +6,14 @@ and empty nodes differ, and the new adapters' input (a parser spec for ``malt:``
 Each test is bounded by its number of examples (``PARSEBENCH_FUZZ_N`` as for
 ``test_fuzz.py``: raise it to run thousands by hand) and takes a few seconds.
 
-Found by it: a parser spec holding a line break gave an error of two lines (the spec is
-now refused in one, naming it with its escapes); the LLM answer reader split a row at a
-word holding U+2028 or another character that Python's ``splitlines`` takes for a line
-end (rows are now split on ``\\n`` only, as every reader of parsebench splits them).
+Found by it: ``validate`` called a line of spaces (or U+0085) a blank line, a warning,
+where the reader refuses the file (now the reader's error at that line), and printed a
+DEPS head as it stood (a finding could break over lines; now escaped); a parser spec
+holding a line break gave an error of several lines (now refused in one, the spec
+escaped); the LLM answer reader split a row at a word holding U+2028 or another
+character Python's ``splitlines`` takes for a line end (rows now split on ``\\n`` only,
+as every reader of parsebench splits them); aligned scoring of a system without words
+gave every attachment score n/a, "a tagger's output?", where recall is 0.
 """
 
 from __future__ import annotations
