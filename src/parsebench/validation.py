@@ -68,10 +68,7 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
     try:
         for lineno, line in enumerate(iter_lines(path), 1):
             last = lineno
-            if not line.strip():
-                if line:
-                    add(lineno, "format", "a line of only spaces, read as a blank line",
-                        WARNING)
+            if not line:  # as the reader: a line of spaces is no blank line
                 if rows:
                     _check_sentence(rows, add)
                     rows = []
@@ -197,7 +194,8 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
                 break
             if "." in head:
                 if head not in empties:
-                    add(lineno, "deps", f"DEPS head {head} is no empty node of the sentence")
+                    add(lineno, "deps", f"DEPS head {head!r} is no empty node of the "
+                        "sentence")
             elif _number(head) is None:
                 add(lineno, "deps", f"DEPS head {head!r} is not a number")
             elif int(head) > n:

@@ -203,6 +203,8 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         held_columns(x, system_has)
     if validity is not None and validity.headed:
         system_has.add("heads")
+    if not any(len(x) for x in system):  # no word lacks a column: recall 0, not n/a
+        system_has.update(COLUMNS)
     for x in gold:
         held_columns(x, gold_has)
     warnings = [f"{system_path}: words aligned to the gold's by edit distance (--align "

@@ -136,6 +136,8 @@ def _load(target: str, spec: str) -> type[Adapter]:
 
 def adapter_class(spec: str) -> tuple[type[Adapter], str | None]:
     """The class and argument a parser SPEC names (``udpipe:MODEL``, ``python:MOD:CLS``)."""
+    if spec.splitlines() != [spec] and spec:  # its errors would print on several lines
+        raise InputError(f"parser spec {spec!r} holds a line break")
     name, arg = split_spec(spec)
     if name.startswith("python:"):
         rest = name[len("python:"):]

@@ -66,7 +66,7 @@ def read_answer(text: str) -> Analysis | None:
     """The analysis in an LLM's answer TEXT, read tolerantly (see the module); None when
     it holds no row."""
     rows: list[list[str]] = []
-    for line in text.splitlines():
+    for line in text.split("\n"):  # as the readers split lines: a word may hold U+2028
         if not _ROW.match(line):
             continue
         cols = [c.strip() for c in line.strip().split("\t")] if "\t" in line.strip() \
