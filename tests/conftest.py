@@ -56,6 +56,11 @@ def error_lines(stderr: str) -> list[str]:
     return [ln for ln in stderr.strip().splitlines() if not _PROGRESS.match(ln)]
 
 
+def error_text(stderr: str) -> str:
+    """STDERR without its progress lines (:func:`error_lines`), as text."""
+    return "".join(ln + "\n" for ln in error_lines(stderr))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The trained TnT taggers the tests make go to a folder of the session's, not the

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import DATA, FIXTURES
+from conftest import DATA, FIXTURES, error_lines, error_text
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -57,7 +57,7 @@ def test_bad_input_is_one_line_with_file_line_and_status_2(tmp_path: Path) -> No
     assert p.returncode == 2 and "no such file" in p.stderr and "Traceback" not in p.stderr
     p = cli("eval", "deps", str(DATA / "lin-key.conllu"), str(DATA / "lin-key.conllu"),
             "--select", "lemma=x")
-    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert p.returncode == 2 and len(error_lines(p.stderr)) == 1
 
 
 def test_unbalanced_trees_are_an_error(tmp_path: Path) -> None:
@@ -112,8 +112,8 @@ def test_usage_errors_are_one_line_with_status_2() -> None:
             (["nosuch"], "No such command 'nosuch'.")):
         p = cli(*args)
         assert p.returncode == 2, (args, p.stderr)
-        assert p.stdout == "" and len(p.stderr.splitlines()) == 1, (args, p.stderr)
-        assert p.stderr.startswith("parsebench: " + message), p.stderr
+        assert p.stdout == "" and len(error_lines(p.stderr)) == 1, (args, p.stderr)
+        assert error_text(p.stderr).startswith("parsebench: " + message), p.stderr
         assert "╭" not in p.stderr and "Traceback" not in p.stderr
 
 
@@ -138,7 +138,7 @@ def test_an_output_that_cannot_be_a_file_is_a_clear_error(tmp_path: Path) -> Non
                       f"precomputed:{DATA / 'lin-key.conllu'}"]):
             p = cli(*args)
             assert p.returncode == 2, (args, p.stderr)
-            assert says in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
+            assert says in p.stderr and len(error_lines(p.stderr)) == 1, p.stderr
     assert sorted(x.name for x in tmp_path.iterdir()) == ["afile"]
 
 
@@ -191,8 +191,8 @@ def test_outputs_are_checked_before_the_work(tmp_path: Path) -> None:
     store = tmp_path / "t.sqlite"
     unwritable = "/proc/parsebench-no-such-folder/x"  # /proc takes no new file, even from root
     p = cli("run", str(exp), "--store", str(store), "--report", unwritable)
-    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
-    assert p.stderr.startswith(f"parsebench: {unwritable}:"), p.stderr
+    assert p.returncode == 2 and len(error_lines(p.stderr)) == 1, p.stderr
+    assert error_text(p.stderr).startswith(f"parsebench: {unwritable}:"), p.stderr
     assert not store.exists()  # the run never started
     # a parser that leaves a mark when it runs: it never does
     mark = tmp_path / "parsed"
@@ -201,8 +201,8 @@ def test_outputs_are_checked_before_the_work(tmp_path: Path) -> None:
     os.mkfifo(pipe)
     for out in ("/proc/x.conllu", str(pipe)):
         p = cli("parse", str(key), "-o", out, "--parser", parser)
-        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
-        assert p.stderr.startswith(f"parsebench: {out}: "), p.stderr
+        assert p.returncode == 2 and len(error_lines(p.stderr)) == 1, p.stderr
+        assert error_text(p.stderr).startswith(f"parsebench: {out}: "), p.stderr
         assert not mark.exists()
     assert "is not a regular file" in p.stderr and pipe.is_fifo()
     p = cli("parse", str(key), "-o", str(tmp_path / "ok.conllu"), "--parser", parser)
@@ -213,7 +213,7 @@ def test_outputs_are_checked_before_the_work(tmp_path: Path) -> None:
                  ("report", str(store), "-o", "/proc/x"),
                  ("noise", str(key), "-o", "/proc/x.conllu", "--rate", "0.1")):
         p = cli(*args)
-        assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, (args, p.stderr)
+        assert p.returncode == 2 and len(error_lines(p.stderr)) == 1, (args, p.stderr)
         assert "/proc/x" in p.stderr or "no such store" in p.stderr, (args, p.stderr)
     assert sorted(x.name for x in tmp_path.iterdir()) == ["exp.toml", "ok.conllu",
                                                            "ok.conllu.speed.json", "parsed",

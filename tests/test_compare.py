@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, shared_path
+from conftest import DATA, error_text, shared_path
 
 from parsebench.formats.conllu import read_conllu, write_conllu
 
@@ -86,7 +86,7 @@ def test_trees_metrics_and_bad_input(tmp_path: Path) -> None:
     # EVALB on the bundled trees: 15 of 17 gold brackets, 15 of 16 test brackets
     assert d["systems"][1]["score"] == pytest.approx(2 * 15 / (17 + 16))
     p = compare(str(gold), str(test), "--metric", "nope")
-    assert p.returncode == 2 and p.stderr.startswith("parsebench: --metric 'nope'")
+    assert p.returncode == 2 and error_text(p.stderr).startswith("parsebench: --metric 'nope'")
     short = tmp_path / "short.mrg"
     short.write_text(test.read_text().splitlines()[0] + "\n")
     p = compare(str(gold), str(test), str(short), "--metric", "flat-recall")

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES
+from conftest import DATA, FIXTURES, error_text
 
 from parsebench.cli import main
 from parsebench.errors import InputError
@@ -255,7 +255,8 @@ def fuzz(tmp: Path, n: int, seed: int = 1) -> list[str]:
         allowed = (0, 1, 2) if name.startswith("eval brackets") else (0, 2)
         if code not in allowed or "Traceback" in err:
             problems.append(f"{name}: exit {code} {err[-300:]!r} on {data[:200]!r}")
-        elif code == 2 and (len(err.splitlines()) != 1 or not err.startswith("parsebench: ")):
+        elif code == 2 and (len(err.splitlines()) != 1
+                            or not error_text(err).startswith("parsebench: ")):
             problems.append(f"{name}: not one line {err!r} on {data[:200]!r}")
         if code != 0 and list(out.parent.iterdir()):
             problems.append(f"{name}: exit {code} but wrote {list(out.parent.iterdir())}")

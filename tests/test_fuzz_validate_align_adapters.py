@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from conftest import DATA, FIXTURES
+from conftest import DATA, FIXTURES, error_lines, error_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_baseline import is_projective
@@ -205,7 +205,8 @@ def test_validate_usage_errors_exit_2_in_one_line(tmp_path: Path, cli: Any, file
             levels[-1]))
     assert "Traceback" not in err
     if bad:
-        assert code == 2 and len(err.splitlines()) == 1 and err.startswith("parsebench: "), \
+        assert code == 2 and len(error_lines(err)) == 1 \
+            and error_text(err).startswith("parsebench: "), \
             (argv, code, err)
     else:
         assert code == 0, (argv, err)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import error_text, shared_path
 
 from parsebench.cli import main
 from parsebench.errors import InputError
@@ -308,7 +308,7 @@ def test_convert_errors_are_one_line_and_write_nothing(
     code, stdout, err = run(["convert", str(bad), "-o", str(out), "--head-rules",
                              "penn2malt"], capsys)
     assert code == 2 and stdout == ""
-    assert err.startswith(f"parsebench: {bad}:{where}: {what}") and err.count("\n") == 1
+    assert error_text(err).startswith(f"parsebench: {bad}:{where}: {what}") and err.count("\n") == 1
     assert not out.exists() and list(tmp_path.iterdir()) == [bad]
 
 
@@ -321,7 +321,7 @@ def test_convert_bad_table_is_file_line(tmp_path: Path,
     out = tmp_path / "o.conllu"
     code, _, err = run(["convert", str(trees), "-o", str(out), "--head-rules", str(table)],
                        capsys)
-    assert code == 2 and err.startswith(f"parsebench: {table}:2: bad rule 'NP up NN'")
+    assert code == 2 and error_text(err).startswith(f"parsebench: {table}:2: bad rule 'NP up NN'")
     assert not out.exists()
     code, _, err = run(["convert", str(trees), "-o", str(out), "--head-rules", "magerman"],
                        capsys)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, shared_path
+from conftest import FIXTURES, error_lines, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -183,7 +183,7 @@ def test_bad_settings_exit_2_and_write_nothing(tmp_path: Path, args: list[str],
     out = tmp_path / "out.txt"
     p = cli("noise", str(FIXTURES / "sample.txt"), "-o", str(out), *args)
     assert p.returncode == 2
-    assert message in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert message in p.stderr and len(error_lines(p.stderr)) == 1
     assert list(tmp_path.iterdir()) == []
 
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES, needs
+from conftest import DATA, FIXTURES, error_lines, error_text, needs
 
 from parsebench.formats.conllu import read_conllu, write_conllu
 
@@ -130,8 +130,8 @@ def test_the_noisy_text_itself_is_refused_as_a_parse_and_a_parse_of_it_is_scored
                 "--project", "upos")
     assert p.returncode == 2
     assert p.stdout == ""
-    assert p.stderr.startswith(f"parsebench: {noisy}:") and "not a parse" in p.stderr
-    assert len(p.stderr.splitlines()) == 1
+    assert error_text(p.stderr).startswith(f"parsebench: {noisy}:") and "not a parse" in p.stderr
+    assert len(error_lines(p.stderr)) == 1
     p = run_cli("robustness", "rows", str(clean_p), str(noisy_p), "--gold", str(gold),
                 "--project", "upos", "--json")
     assert p.returncode == 0, p.stderr
@@ -163,8 +163,9 @@ def test_the_output_of_noise_is_refused_by_every_command_that_reads_a_parse(
         p = run_cli(*args)
         assert p.returncode == 2, (args, p.stdout, p.stderr)
         assert p.stdout == ""
-        assert len(p.stderr.splitlines()) == 1
-        assert p.stderr.startswith(f"parsebench: {raw}:1: the output of `parsebench noise`")
+        assert len(error_lines(p.stderr)) == 1
+        assert error_text(p.stderr).startswith(
+            f"parsebench: {raw}:1: the output of `parsebench noise`")
         assert not per.exists()
     # the noise output carries no annotation: the clean tree is not the noisy text's
     assert all(set(s.heads) == {-1} and set(s.upos) == {"_"} for s in read_conllu(raw))
@@ -184,8 +185,9 @@ def test_the_kind_of_a_file_is_checked_before_its_length(gold: Path, tmp_path: P
                  ("robustness", "f1", str(part), str(raw))):
         p = run_cli(*args)
         assert p.returncode == 2, (args, p.stdout, p.stderr)
-        assert len(p.stderr.splitlines()) == 1, (args, p.stderr)
-        assert p.stderr.startswith(f"parsebench: {raw}:1: the output of `parsebench noise`"), \
+        assert len(error_lines(p.stderr)) == 1, (args, p.stderr)
+        assert error_text(p.stderr).startswith(
+            f"parsebench: {raw}:1: the output of `parsebench noise`"), \
             (args, p.stderr)
     # a parse of another length is still told its length
     p = run_cli("eval", "deps", str(part), str(gold))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from conftest import DATA, FIXTURES, needs
+from conftest import DATA, FIXTURES, error_text, needs
 from test_experiment import write_exp
 
 from parsebench.formats.brackets import Tree, parse_tree, split_trees
@@ -108,7 +108,7 @@ def test_eval_brackets_on_conllu_says_it_is_not_bracketed_trees(tmp_path: Path) 
     gold = _gold(tmp_path, 1)
     p = run_cli("eval", "brackets", str(gold), str(gold))
     assert p.returncode == 2
-    assert p.stderr.startswith(f"parsebench: {gold}:1: not bracketed trees")
+    assert error_text(p.stderr).startswith(f"parsebench: {gold}:1: not bracketed trees")
 
 
 def test_a_system_longer_than_the_gold_is_reported_at_its_line(tmp_path: Path) -> None:
@@ -121,8 +121,8 @@ def test_a_system_longer_than_the_gold_is_reported_at_its_line(tmp_path: Path) -
     assert p.returncode == 2
     line = read_conllu(longer)[-1].line
     assert "None" not in p.stderr
-    assert p.stderr.startswith(f"parsebench: {longer}:{line}: the system goes on where the "
-                               "gold text")
+    assert error_text(p.stderr).startswith(
+        f"parsebench: {longer}:{line}: the system goes on where the gold text")
 
 
 def test_export_of_an_unknown_parser_writes_nothing(tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ timeout = {value}
 ''')
         p = run_cli("run", str(exp))
         assert p.returncode == 2 and "Traceback" not in p.stderr
-        assert p.stderr.startswith(f"parsebench: {exp}:8: timeout "), p.stderr
+        assert error_text(p.stderr).startswith(f"parsebench: {exp}:8: timeout "), p.stderr
 
 
 def test_dask_workers_are_not_started_from_a_folder_that_shadows_the_standard_library(
@@ -225,6 +225,6 @@ spec = '{cmd}'
     p = subprocess.run([str(script), "run", str(exp), "--executor", "dask"],
                        capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr
-    assert p.stderr.startswith("parsebench: --executor dask: this folder has re.py, "
+    assert error_text(p.stderr).startswith("parsebench: --executor dask: this folder has re.py, "
                                "signal.py")
     assert not (tmp_path / "exp.sqlite").exists()

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import DATA
+from conftest import DATA, error_lines, error_text
 
 from parsebench.parsers.base import Failure, Item
 from parsebench.parsers.command import Command
@@ -109,7 +109,8 @@ def test_bad_pool_options_are_refused_before_parsing(tmp_path: Path) -> None:
                        ("--workers", "0")):
         p = cli("parse", key, "-o", str(out), "--parser", f"precomputed:{key}", opt, value)
         assert p.returncode == 2, (opt, value, p.stderr)
-        assert p.stderr.startswith(f"parsebench: {opt} ") and len(p.stderr.splitlines()) == 1
+        assert error_text(p.stderr).startswith(f"parsebench: {opt} ")
+        assert len(error_lines(p.stderr)) == 1
         assert not out.exists()
 
 

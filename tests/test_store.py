@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES, error_lines
+from conftest import DATA, FIXTURES, error_lines, error_text
 
 from parsebench.cli import main
 from parsebench.store import Store, checksum
@@ -136,7 +136,7 @@ def test_byte_flips_and_truncation_never_give_a_traceback_or_other_numbers(
         _assert_clean_failure(code, err, tmp_path / f"r{k}")
         code, _, err = run_main("export", str(s), "-o", str(tmp_path / f"e{k}"))
         assert code in (0, 2) and "Traceback" not in err, err
-        assert code == 0 or len(err.strip().splitlines()) == 1, err
+        assert code == 0 or len(error_lines(err)) == 1, err
         code, _, err = run_main("run", str(exp), "--store", str(s), "--report",
                                 str(tmp_path / f"run{k}"))
         assert code in (0, 2) and "Traceback" not in err, err
@@ -230,7 +230,7 @@ def test_a_store_of_a_newer_schema_is_refused_in_one_line(store: Path,
         db.execute("UPDATE meta SET value='9' WHERE key='schema'")
         db.commit()
     code, _, err = run_main("report", str(s), "-o", str(tmp_path / "rep"))
-    assert code == 2 and "schema '9'" in err and len(err.splitlines()) == 1
+    assert code == 2 and "schema '9'" in err and len(error_lines(err)) == 1
 
 
 def test_everything_from_a_store_is_escaped_in_the_report(store: Path, tmp_path: Path) -> None:
@@ -285,7 +285,7 @@ def test_unsafe_experiment_names_are_refused_at_load(tmp_path: Path, name: str) 
     text = exp.read_text().replace('name = "tiny"', f"name = {json.dumps(name)}")
     exp.write_text(text)
     code, _, err = run_main("run", str(exp), "--store", str(tmp_path / "s.sqlite"))
-    assert code == 2 and err.startswith(f"parsebench: {exp}:1: name "), err
+    assert code == 2 and error_text(err).startswith(f"parsebench: {exp}:1: name "), err
     assert list(tmp_path.iterdir()) == [exp]
 
 
@@ -318,7 +318,7 @@ def test_unwritable_report_or_store_is_refused_before_the_run(tmp_path: Path) ->
                  ["--report", str(afile)], ["--store", str(tmp_path)]):
         t0 = time.perf_counter()
         code, _, err = run_main("run", str(exp), *args)
-        assert code == 2 and len(err.splitlines()) == 1, (args, err)
+        assert code == 2 and len(error_lines(err)) == 1, (args, err)
         assert time.perf_counter() - t0 < 5
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "tiny.toml"]
 
@@ -385,7 +385,7 @@ def test_a_damaged_run_record(store: Path, tmp_path: Path, config: str) -> None:
         db.execute("UPDATE runs SET config=?", (config,))
         db.commit()
     code, _, err = run_main("report", str(s), "-o", str(tmp_path / "rep"))
-    assert code == 2 and len(err.splitlines()) == 1 and "damaged" in err
+    assert code == 2 and len(error_lines(err)) == 1 and "damaged" in err
     assert not (tmp_path / "rep").exists()
     code, _, err = run_main("run", str(experiment(tmp_path)), "--store", str(s), "--report",
                             str(tmp_path / "rep2"))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from parsebench.errors import InputError
-from parsebench.progress import Progress
+from parsebench.progress import Progress, quiet
 from parsebench.results import Result
 from parsebench.scored import Scored
 
@@ -43,7 +43,6 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     from parsebench.errors import check_folder, check_output
     from parsebench.noise.kinds import KINDS
     from parsebench.parsers.executor import Executor
-    from parsebench.progress import quiet
     from parsebench.report.pages import write_report
     from parsebench.report.tables import safe_name
     from parsebench.report.terminal import summary_table, times_table
@@ -125,14 +124,19 @@ def _drop_if_empty(store_path: Path) -> None:
                 os.unlink(str(store_path) + suffix)
 
 
-def report(store: PathLike, out_dir: PathLike) -> dict[str, Path]:
+def report(store: PathLike, out_dir: PathLike, progress: Progress | None = None
+           ) -> dict[str, Path]:
     """Markdown, one self-contained HTML page, plots, CSV and JSON from a STORE written
     by ``run``, into OUT_DIR; the files written, by kind (html, markdown, csv, json)."""
     from parsebench.report.pages import write_report
     from parsebench.store import open_existing
 
-    with open_existing(Path(store)) as st:
-        return write_report(st, Path(out_dir))
+    with open_existing(Path(store)) as st:  # (a store that is not one: no work begun)
+        bar = progress or quiet()
+        bar.stage("write the report", 1)
+        files = write_report(st, Path(out_dir))
+        bar.advance()
+        return files
 
 
 def export(store: PathLike, out_dir: PathLike, parser: str | None = None,

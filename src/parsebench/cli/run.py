@@ -60,9 +60,7 @@ def report_cmd(
     from parsebench.api.experiments import report
 
     with _progress(quiet, transient=True) as bars:
-        bars.stage("write the report", 1)
-        files = report(store, output)
-        bars.advance()
+        files = report(store, output, progress=bars)
     typer.echo(f"report: {files['html']}", err=True)
 
 
