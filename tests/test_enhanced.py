@@ -147,3 +147,12 @@ spec = "python:toy_parsers:FormBlind"
                        for g in got), [(x.parser, x.metric, x.level) for x in r.results]
     lo, hi = got[0]["ci95"]["elas"]
     assert lo <= want["elas"]["f1"] <= hi and 0 < want["elas"]["f1"] < want["las"]["f1"]
+    # the report's accuracy table shows them, as eval deps gives them
+    md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
+    head = next(ln for ln in md.splitlines() if ln.startswith("| parser | input | UAS | LAS"))
+    assert "| ELAS | EULAS |" in head
+    row = next(ln for ln in md.splitlines() if ln.startswith("| form-blind | clean |")
+               and "ELAS" not in ln and ln.count("|") == head.count("|"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    at = [c.strip() for c in head.strip("|").split("|")].index("ELAS")
+    assert cells[at:at + 2] == [f"{100 * want[k]['f1']:.2f}" for k in ("elas", "eulas")]

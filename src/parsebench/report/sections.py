@@ -239,15 +239,26 @@ def deps_section(results: list[Scored]) -> Section | None:
     if not rs:
         return None
     sec = Section("Dependency evaluation against the gold key (Lin; CoNLL 2018 UAS/LAS)")
+    # where the gold has enhanced graphs, ELAS and EULAS of the basic trees copied (the
+    # IWPT baseline: docs/udeval.md)
+    graphs = any((r.value.get("elas") or {}).get("f1") is not None for r in rs
+                 if r.projection == "deprel")
     t = Table("Accuracy, clean and at each error level (replicates pooled)",
-              ["parser", "input", "UAS", "LAS", "LAS 95% CI", "unlabeled P", "unlabeled R",
+              ["parser", "input", "UAS", "LAS", "LAS 95% CI",
+               *(["ELAS", "EULAS"] if graphs else []), "unlabeled P", "unlabeled R",
                "labeled P", "labeled R"], [], anchor="deps-accuracy")
+    if graphs:
+        t.notes.append("ELAS and EULAS (udeval's, the IWPT shared tasks'): each parse's "
+                       "basic tree copied into its enhanced graph, against the gold's "
+                       "enhanced graph; what a basic tree cannot say counts missing")
     bars: dict[str, dict[str, float]] = {}
     for r in rs:
         v = r.value
         if r.projection == "deprel":
+            enhanced = [pct((v.get(k) or {}).get("f1")) for k in ("elas", "eulas")] \
+                if graphs else []
             t.rows.append([r.parser, r.level, pct(v["uas"]["f1"]), pct(v["las"]["f1"]),
-                           ci95(v, "las"), pct(v["unlabeled"]["precision"]),
+                           ci95(v, "las"), *enhanced, pct(v["unlabeled"]["precision"]),
                            pct(v["unlabeled"]["recall"]), pct(v["labeled"]["precision"]),
                            pct(v["labeled"]["recall"])])
         for w in v.get("warnings", []):  # e.g. another annotation scheme than the gold's
