@@ -143,3 +143,22 @@ lin-argument: $(LIN)/lg.mrg
 		--per-sentence $(LIN)/deps.tsv --json > $(LIN)/deps.json
 	$(BIN)/python scripts/lin_argument.py $(LIN)/evalb.json $(LIN)/deps.tsv \
 		$(LIN)/deps.json $< docs/lin-argument.in.md docs/lin-argument.md
+
+# ELAS and EULAS of the IWPT baseline (docs/udeval.md, "How far the basic tree gets"):
+# UDPipe, spacy-ud and the biaffine parser on EWT test's gold words, each basic tree
+# copied into DEPS, beside the gold's own basic tree copied. About 2 minutes.
+UDEVAL := study-output/udeval
+EWT_TEST := ../shared/data/ud-english-ewt/en_ewt-ud-test.conllu
+UDEVAL_SYSTEMS := gold=precomputed:$(EWT_TEST) udpipe=udpipe:../shared/models/en_ewt.udpipe \
+	spacy-ud=spacy:../shared/models/en_ewt_spacy \
+	biaffine=supar:../shared/models/en_ewt_biaffine/en_ewt_biaffine.pt
+.PHONY: udeval-study broken-study
+udeval-study: | $(TEST_STAMP)
+	mkdir -p $(UDEVAL)
+	for x in $(UDEVAL_SYSTEMS); do name=$${x%%=*}; \
+		$(BIN)/parsebench parse $(EWT_TEST) -o $(UDEVAL)/$$name.conllu --parser $${x#*=} \
+			--copy-basic-to-deps --batch-size 64 --workers 1 -q || exit 1; \
+		for e in 0 6 126; do $(BIN)/parsebench eval deps $(EWT_TEST) $(UDEVAL)/$$name.conllu \
+			--enhancements $$e --json > $(UDEVAL)/$$name.e$$e.json || exit 1; done; done
+	$(BIN)/python scripts/udeval_study.py $(UDEVAL) $(EWT_TEST) docs/udeval-basic-tree.in.md \
+		docs/udeval.md
