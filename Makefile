@@ -162,3 +162,17 @@ udeval-study: | $(TEST_STAMP)
 			--enhancements $$e --json > $(UDEVAL)/$$name.e$$e.json || exit 1; done; done
 	$(BIN)/python scripts/udeval_study.py $(UDEVAL) $(EWT_TEST) docs/udeval-basic-tree.in.md \
 		docs/udeval.md
+
+# Score any output, however broken (docs/broken-outputs.md): the uninformed baselines
+# beside UDPipe, spacy-ud and the biaffine parser on EWT, Tweebank v2 and ESLSpok test,
+# the baselines under misspellings (studies/broken-baselines.toml), and a spelling
+# corrector (symspellpy, the `study` extra) before the parser. Parses go to
+# study-output/broken and are reused; delete it to measure again.
+STUDY_STAMP := $(VENV)/.installed-study
+$(STUDY_STAMP): | $(TEST_STAMP)
+	$(BIN)/python -m pip install -q -e '.[study]'
+	touch $@
+
+broken-study: $(STUDY_STAMP)
+	$(BIN)/python scripts/broken_study.py study-output/broken docs/broken-outputs.in.md \
+		docs/broken-outputs.md
