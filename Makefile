@@ -167,7 +167,7 @@ udeval-study: | $(TEST_STAMP)
 # beside UDPipe, spacy-ud and the biaffine parser on EWT, Tweebank v2 and ESLSpok test,
 # the baselines under misspellings (studies/broken-baselines.toml), and a spelling
 # corrector (symspellpy, the `study` extra) before the parser. Parses go to
-# study-output/broken and are reused; delete it to measure again.
+# study-output/broken and are reused; delete it to measure again. About 35 minutes.
 STUDY_STAMP := $(VENV)/.installed-study
 $(STUDY_STAMP): | $(TEST_STAMP)
 	$(BIN)/python -m pip install -q -e '.[study]'
