@@ -145,3 +145,36 @@ lin-argument: $(LIN)/lg.mrg
 		--per-sentence $(LIN)/deps.tsv --json > $(LIN)/deps.json
 	$(BIN)/python scripts/lin_argument.py $(LIN)/evalb.json $(LIN)/deps.tsv \
 		$(LIN)/deps.json $< docs/lin-argument.in.md docs/lin-argument.md
+
+# ELAS and EULAS of the IWPT baseline (docs/udeval.md, "How far the basic tree gets"):
+# UDPipe, spacy-ud and the biaffine parser on EWT test's gold words, each basic tree
+# copied into DEPS, beside the gold's own basic tree copied. About 2 minutes.
+UDEVAL := study-output/udeval
+EWT_TEST := ../shared/data/ud-english-ewt/en_ewt-ud-test.conllu
+UDEVAL_SYSTEMS := gold=precomputed:$(EWT_TEST) udpipe=udpipe:../shared/models/en_ewt.udpipe \
+	spacy-ud=spacy:../shared/models/en_ewt_spacy \
+	biaffine=supar:../shared/models/en_ewt_biaffine/en_ewt_biaffine.pt
+.PHONY: udeval-study broken-study
+udeval-study: | $(TEST_STAMP)
+	mkdir -p $(UDEVAL)
+	for x in $(UDEVAL_SYSTEMS); do name=$${x%%=*}; \
+		$(BIN)/parsebench parse $(EWT_TEST) -o $(UDEVAL)/$$name.conllu --parser $${x#*=} \
+			--copy-basic-to-deps --batch-size 64 --workers 1 -q || exit 1; \
+		for e in 0 6 126; do $(BIN)/parsebench eval deps $(EWT_TEST) $(UDEVAL)/$$name.conllu \
+			--enhancements $$e --json > $(UDEVAL)/$$name.e$$e.json || exit 1; done; done
+	$(BIN)/python scripts/udeval_study.py $(UDEVAL) $(EWT_TEST) docs/udeval-basic-tree.in.md \
+		docs/udeval.md
+
+# Score any output, however broken (docs/broken-outputs.md): the uninformed baselines
+# beside UDPipe, spacy-ud and the biaffine parser on EWT, Tweebank v2 and ESLSpok test,
+# the baselines under misspellings (studies/broken-baselines.toml), and a spelling
+# corrector (symspellpy, the `study` extra) before the parser. Parses go to
+# study-output/broken and are reused; delete it to measure again. About 35 minutes.
+STUDY_STAMP := $(VENV)/.installed-study
+$(STUDY_STAMP): | $(TEST_STAMP)
+	$(BIN)/python -m pip install -q -e '.[study]'
+	touch $@
+
+broken-study: $(STUDY_STAMP)
+	$(BIN)/python scripts/broken_study.py study-output/broken docs/broken-outputs.in.md \
+		docs/broken-outputs.md

@@ -57,8 +57,8 @@ class Study:
         s = Store(store)
         for exp, _ in s.experiments():
             for r in s.results(exp):
-                self.results[(exp, r["parser"], r["metric"], r["projection"],
-                              r["level"])] = r["value"]
+                self.results[(exp, r.parser, r.metric, r.projection,
+                              r.level)] = r.value
 
     def value(self, exp: str, parser: str, metric: str, level: str,
               projection: str | None = None) -> Any:
