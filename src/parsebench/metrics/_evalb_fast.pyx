@@ -16,6 +16,7 @@ character tokenization agree. ``Lines`` holds a file's bytes and where each line
 is, so a line becomes a str only when evalb.py needs it.
 """
 
+cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.math cimport frexp, ldexp
@@ -74,6 +75,7 @@ cdef inline bint same(Span a, Span b) noexcept nogil:
     return True
 
 
+@cython.final
 cdef class _Labels:
     """A small set of strings (or of ordered pairs) as UTF-8 spans."""
 
@@ -108,7 +110,7 @@ cdef class _Labels:
         PyMem_Free(self.first)
         PyMem_Free(self.second)
 
-    cdef bint has(self, Span s) noexcept:
+    cdef inline bint has(self, Span s) noexcept:
         if not self.lead[<unsigned char>s.p[0] if s.n else 256]:
             return False
         cdef int i
@@ -117,7 +119,7 @@ cdef class _Labels:
                 return True
         return False
 
-    cdef bint has_pair(self, Span a, Span b) noexcept:
+    cdef inline bint has_pair(self, Span a, Span b) noexcept:
         if not self.lead[<unsigned char>a.p[0] if a.n else 256]:
             return False
         cdef int i
@@ -161,6 +163,7 @@ cdef void release(Side* s) noexcept:
     PyMem_Free(s.keep)
 
 
+@cython.final
 cdef class Scorer:
     """evalb._Rules compiled for the fast path; ``score`` is evalb.score_sentence's twin."""
 
@@ -171,9 +174,9 @@ cdef class Scorer:
     cdef char* used
     cdef uint64_t* hkey
     cdef int* hval
-    cdef int hbits
-    """Two hash tables of spans, each 1 << hbits slots: the test brackets' spans (the
-    first of each span's chain, in order) and the gold brackets'."""
+    cdef int hbits, bits
+    """Two hash tables of spans, each 1 << bits slots (room for 1 << hbits): the test
+    brackets' spans (the first of each span's chain, in order) and the gold brackets'."""
 
     def __init__(self, delete, delete_len, deleted_brackets, eq_labels, eq_words, labeled):
         self.delete = _Labels(list(delete), [])
@@ -205,14 +208,15 @@ cdef class Scorer:
             if not self.hkey or not self.hval:
                 raise MemoryError()
             self.hbits = bits
-        memset(self.hkey, 0, 2 * sizeof(uint64_t) << self.hbits)
+        self.bits = bits  # this sentence's: a long sentence once does not slow the rest
+        memset(self.hkey, 0, 2 * sizeof(uint64_t) << bits)
         return 0
 
     cdef inline int slot(self, int table, int start, int end, bint add) noexcept:
         """The slot of span (START, END) in TABLE (0 test, 1 gold), claimed when ADD;
         -1 when it is absent and not ADDed."""
         cdef uint64_t key = (<uint64_t>(start + 1) << 32) | <uint32_t>(end + 1)
-        cdef int bits = self.hbits, mask = (1 << bits) - 1
+        cdef int bits = self.bits, mask = (1 << bits) - 1
         cdef int at = <int>((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits))
         cdef uint64_t* keys = self.hkey + (table << bits)
         while keys[at]:
