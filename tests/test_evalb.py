@@ -299,7 +299,7 @@ def test_the_report_s_numbers_are_printf_s(x: float) -> None:
     need_accelerator()
     from parsebench.metrics import _evalb_fast
 
-    assert _evalb_fast.fixed2(x) == "%6.2f" % x
+    assert _evalb_fast.fixed2(x) == "%6.2f" % x  # noqa: UP031 (printf's format is the point)
 
 
 def file_outcome(gold: Path, test: Path, params: EvalbParams, accelerated: bool) -> object:
