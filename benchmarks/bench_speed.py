@@ -196,7 +196,7 @@ def bench_brackets(tmp: Path, runs: int) -> None:
         runs, lambda: timed([*PB, "eval", "brackets", str(g), str(t), "--prm", str(prm)]),
         (lambda: timed(ref_cmd)) if ref_cmd else None)
     line(f"eval brackets, {words:,} words (PTB sample x {len(gold) // len(trees)})", a,
-         "EVALB", b, "at most 1.5x")
+         "EVALB", b, "at most 1.0x")
 
 
 def bench_help(runs: int) -> None:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
-from parsebench.metrics.evalb import ACCELERATED, evaluate_brackets
+from parsebench.metrics.evalb import ACCELERATED, evaluate_bracket_files, evaluate_brackets
 from parsebench.metrics.evalb_params import EvalbParams, read_prm
 
 
@@ -214,8 +214,8 @@ def outcome(gold: list[TreeText], test: list[TreeText], params: EvalbParams,
         r = evaluate_brackets(gold, test, params, accelerated=accelerated)
     except InputError as exc:
         return str(exc)
-    return ([x.as_dict() for x in r.rows], r.all.as_dict(), r.cut.as_dict(), r.messages,
-            r.aborted, r.report())
+    assert r.row_dicts() == [x.as_dict() for x in r.rows]
+    return (r.row_dicts(), r.all.as_dict(), r.cut.as_dict(), r.messages, r.aborted, r.report())
 
 
 @settings(max_examples=1500, deadline=None)
@@ -282,3 +282,71 @@ def test_a_multiline_file_that_cannot_be_split_is_still_an_input_error(
     assert p.returncode == 2
     assert p.stderr == f"parsebench: {test}:1: unbalanced brackets: tree not closed at " \
         "end of file\n"
+
+
+def need_accelerator() -> None:
+    if not ACCELERATED:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the C accelerator of eval brackets was not built")
+        pytest.skip("the C accelerator is not built (no C compiler at install time)")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.floats(0, 1e6), st.builds(lambda m, g: 100.0 * m / g,
+                                               st.integers(0, 5000), st.integers(1, 5000)),
+                 st.sampled_from([0.125, 0.375, 12.345, 99.995, 99.994999, 100.0, 0.005])))
+def test_the_report_s_numbers_are_printf_s(x: float) -> None:
+    need_accelerator()
+    from parsebench.metrics import _evalb_fast
+
+    assert _evalb_fast.fixed2(x) == "%6.2f" % x  # noqa: UP031 (printf's format is the point)
+
+
+def file_outcome(gold: Path, test: Path, params: EvalbParams, accelerated: bool) -> object:
+    """What the command gets: a file read by the accelerator's Lines or by read_tree_texts
+    (then scored in Python), or the one-line error."""
+    try:
+        if accelerated:
+            r = evaluate_bracket_files(gold, test, params)
+        else:
+            r = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), params,
+                                  accelerated=False)
+    except InputError as exc:
+        return str(exc)
+    return (r.row_dicts(), r.all.as_dict(), r.cut.as_dict(), r.messages, r.aborted, r.report())
+
+
+ODD_LINES = ["", "   ", "\u00a0", "(S (A a\x00b))", "(S (A \u00e9))", "\ufeff(S (A a))",
+             "( (S\n  (A a))\n)", "x", ")"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 6), evalb_params(),
+       st.sampled_from(["\n", "\r\n"]), st.booleans(),
+       st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.sampled_from(ODD_LINES)),
+                max_size=2))
+def test_files_read_by_the_accelerator_score_as_read_tree_texts_reads_them(
+        tmp_path_factory: pytest.TempPathFactory, rng: random.Random, lines: int,
+        params: EvalbParams, end: str, last_end: bool,
+        odd: list[tuple[bool, int, str]]) -> None:
+    need_accelerator()
+    pairs = [tree_pair(rng) for _ in range(lines)]
+    sides = [[g for g, _ in pairs], [t for _, t in pairs]]
+    for in_test, at, line in odd:  # blank lines, a BOM, a multi-line tree, stray text
+        sides[in_test].insert(min(at, len(sides[in_test])), line)
+    d = tmp_path_factory.mktemp("files")
+    gold, test = d / "g.mrg", d / "t.mrg"
+    for path, side in ((gold, sides[0]), (test, sides[1])):
+        text = end.join(side) + (end if last_end and side else "")
+        path.write_bytes(text.encode("utf-8"))
+    assert file_outcome(gold, test, params, True) == file_outcome(gold, test, params, False)
+
+
+def test_a_file_that_is_not_utf8_is_the_same_error_through_the_accelerator(
+        tmp_path: Path) -> None:
+    gold, test = tmp_path / "g.mrg", tmp_path / "t.mrg"
+    gold.write_text("(S (A a))\n(S (A b))\n")
+    for bad in (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe0\x80\x80"):
+        test.write_bytes(b"(S (A a))\n(S (A " + bad + b"))\n")
+        assert file_outcome(gold, test, EvalbParams(), True) == \
+            file_outcome(gold, test, EvalbParams(), False) == f"{test}:2: not valid UTF-8"

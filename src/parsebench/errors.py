@@ -47,6 +47,12 @@ def _open(path: str | os.PathLike[str], binary: bool) -> IO[Any]:
         raise InputError("permission denied", path) from None
 
 
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A file's bytes, with open_text's errors."""
+    with _open(path, binary=True) as fh:
+        return cast(bytes, fh.read())
+
+
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
     """All lines of a UTF-8 file without their line ends."""
     with open_text(path) as fh:

@@ -159,18 +159,17 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
-    from parsebench.formats.brackets import read_tree_texts
-    from parsebench.metrics.evalb import evaluate_brackets as score
+    from parsebench.metrics.evalb import evaluate_bracket_files
     from parsebench.metrics.evalb_params import EvalbParams, read_prm
 
     params = read_prm(prm) if prm else EvalbParams()
-    got = score(read_tree_texts(gold), read_tree_texts(test), params, str(gold), str(test))
+    got = evaluate_bracket_files(gold, test, params)
     sig = signature(method="evalb", prm=os.path.basename(prm) if prm else None,
                     labeled=params.labeled, cutoff=params.cutoff_len)
     out: dict[str, Any] = {
         "all": got.all.as_dict(), "len40": got.cut.as_dict(),
         "cutoff_len": params.cutoff_len,
-        "rows": [r.as_dict() for r in got.rows],
+        "rows": got.row_dicts(),
         "messages": got.messages, "signature": sig,
     }
     if got.aborted:

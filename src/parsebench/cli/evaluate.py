@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import BY_FIELDS, JsonOpt, _emit_json, _show, _warn, app, eval_app
+from parsebench.cli._app import BY_FIELDS, JsonOpt, _show, _warn, app, eval_app
 from parsebench.errors import atomic_output, check_output
 
 
@@ -108,10 +108,8 @@ def eval_brackets(
     r = evaluate_brackets(gold, test, prm)
     for w in r.warnings:
         typer.echo(w, err=True)
-    if as_json:
-        _emit_json(r.to_dict())
-    else:
-        sys.stdout.write(str(r))
+    # to_json, not _emit_json(to_dict()): the same text without copying a row a sentence
+    sys.stdout.write(r.to_json() if as_json else str(r))
     for m in r.messages:
         typer.echo(m, err=True)
     if r.data.get("aborted"):

@@ -13,32 +13,30 @@ are EVALB's printf formats, so the report can be diffed against EVALB's.
 
 The common case (a well-formed pair whose words agree) is scored by the C
 accelerator _evalb_fast when it was built (`pip install` compiles it where a C
-compiler exists); this module stays the reference and handles every other case.
+compiler exists), which also reads a file of one tree a line without a str a
+line and writes the report's rows, the totals and the rows for JSON from the
+table of counts; this module stays the reference and handles every other case.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
 
+from parsebench.errors import read_bytes
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.metrics.evalb_params import EvalbParams
-from parsebench.metrics.pairs import PairMethod
-from parsebench.parses import Parse, tree_text
 
-if TYPE_CHECKING:
-    from parsebench.metrics._evalb_fast import Scorer
-
-_FastScorer: type[Scorer] | None
 try:
-    from parsebench.metrics._evalb_fast import Scorer as _FastScorer
+    from parsebench.metrics import _evalb_fast as _fast
 except ImportError:  # built without a C compiler: the pure-Python scorer only
-    _FastScorer = None
+    _fast = None  # type: ignore[assignment]
 
-ACCELERATED = _FastScorer is not None
+ACCELERATED = _fast is not None
 """Whether `eval brackets` runs its common case in C (same numbers either way)."""
 
 
@@ -234,6 +232,21 @@ class SentenceResult:
         }
 
 
+FIELDS = ("length", "status", "matched", "gold", "test", "crossing", "words",
+          "correct_tags")
+"""A row of a result's table: SentenceResult's fields after ``id`` (its index + 1)."""
+_N = len(FIELDS)
+
+
+def _table(n: int) -> array[int]:
+    return array("i", [0]) * (_N * n)
+
+
+def _put(table: array[int], k: int, r: SentenceResult) -> None:
+    table[_N * k:_N * k + _N] = array("i", (r.length, r.status, r.matched, r.gold, r.test,
+                                             r.crossing, r.words, r.correct_tags))
+
+
 def _kept_brackets(p: _Parsed, deleted: frozenset[str]) -> list[int]:
     """Indexes of the brackets EVALB scores; labels lose their -/= extensions in place."""
     keep = []
@@ -398,13 +411,32 @@ class EvalbAbort(Exception):
 
 @dataclass
 class EvalbResult:
-    rows: list[SentenceResult]
+    """EVALB's outcome: a table of counts, a row a scored sentence (the rows before an
+    abort), with their totals; the rows as objects, text or dicts when asked for."""
+
+    table: array[int]
+    """FIELDS of each row, in one array: a million-word file's rows as objects were a
+    fifth of the command's time."""
+    size: int
+    """How many rows: the table may be longer (rows scored after an abort)."""
     all: Totals
     cut: Totals
     params: EvalbParams
     messages: list[str]
     """EVALB's standard-error lines (``LINE : message``)."""
     aborted: bool = False
+    accelerated: bool = True
+
+    @cached_property
+    def rows(self) -> list[SentenceResult]:
+        t = self.table
+        return [SentenceResult(k + 1, *t[_N * k:_N * k + _N]) for k in range(self.size)]
+
+    def row_dicts(self) -> list[dict[str, int | float]]:
+        """Each row's as_dict (the command's JSON ``rows``)."""
+        if self.accelerated and _fast is not None:
+            return _fast.row_dicts(self.table, self.size)
+        return [r.as_dict() for r in self.rows]
 
     def totals_line(self) -> str:
         t = self.all
@@ -417,28 +449,18 @@ class EvalbResult:
         return out + f"  {t.words:5d} {t.correct_tags:5d}   {acc:6.2f}"
 
     def report(self) -> str:
-        lines = [HEADER]
-        lines += [r.row() for r in self.rows]
+        if self.accelerated and _fast is not None:
+            rows = _fast.format_rows(self.table, self.size)
+        else:
+            rows = "".join([r.row() + "\n" for r in self.rows])
         if self.aborted:
-            return "\n".join(lines) + "\n"
-        lines.append(RULE)
-        lines.append(self.totals_line())
-        lines.append("=== Summary ===")
-        lines.append("")
-        lines.append("-- All --")
+            return HEADER + "\n" + rows
+        lines = [RULE, self.totals_line(), "=== Summary ===", "", "-- All --"]
         lines += self.all.summary_lines()
         lines.append("")
         lines.append(f"-- len<={self.params.cutoff_len} --")
         lines += self.cut.summary_lines()
-        return "\n".join(lines) + "\n"
-
-
-def _fast_score(rules: _Rules) -> Callable[[str, str], tuple[int, ...] | None] | None:
-    if _FastScorer is None:
-        return None
-    scorer = _FastScorer(rules.delete, rules.delete_len, rules.deleted_brackets,
-                         rules.eq_labels, rules.eq_words, rules.labeled)
-    return scorer.score
+        return HEADER + "\n" + rows + "\n".join(lines) + "\n"
 
 
 def _read(text: str, rules: _Rules, error: Callable[[str], None]) -> _Parsed:
@@ -450,16 +472,44 @@ def _read(text: str, rules: _Rules, error: Callable[[str], None]) -> _Parsed:
     return p
 
 
+Texts = Sequence[str]
+"""One tree's text a sentence: a list of str, or _evalb_fast.Lines (a file's lines)."""
+
+
 def evaluate_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params: EvalbParams,
                       gold_path: str = "GOLD", test_path: str = "TEST",
                       accelerated: bool = True) -> EvalbResult:
     """Score TEST against GOLD tree by tree; ``accelerated=False`` uses only this module."""
-    rows: list[SentenceResult] = []
+    return _evaluate([t.text for t in gold], [t.text for t in test], params, accelerated)
+
+
+def evaluate_bracket_files(gold_path: str | os.PathLike[str], test_path: str | os.PathLike[str],
+                           params: EvalbParams | None = None,
+                           accelerated: bool = True) -> EvalbResult:
+    """evaluate_brackets of two files; a file of one tree a line is read by the C
+    accelerator without a str a line (the same lines as read_tree_texts')."""
+    fast = accelerated and _fast is not None
+    return _evaluate(_tree_texts(gold_path, fast), _tree_texts(test_path, fast),
+                     params or EvalbParams(), accelerated)
+
+
+def _tree_texts(path: str | os.PathLike[str], fast: bool) -> Texts:
+    if fast and _fast is not None:
+        lines = _fast.Lines(read_bytes(path))
+        if lines.simple:
+            return lines
+    return [t.text for t in read_tree_texts(path)]
+
+
+def _evaluate(gold: Texts, test: Texts, params: EvalbParams, accelerated: bool) -> EvalbResult:
     messages: list[str] = []
     error_count = 0
     current = 0
     rules = _Rules.of(params)
-    fast = _fast_score(rules) if accelerated else None
+    fast = accelerated and _fast is not None
+    n = min(len(gold), len(test))
+    table = _table(n)
+    size = n
 
     def error(message: str) -> None:
         nonlocal error_count
@@ -468,86 +518,38 @@ def evaluate_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params
         if error_count - 1 > params.max_error:
             raise EvalbAbort(message)
 
+    if fast and _fast is not None:
+        scorer = _fast.Scorer(rules.delete, rules.delete_len, rules.deleted_brackets,
+                              rules.eq_labels, rules.eq_words, rules.labeled)
+        todo: Sequence[int] = scorer.score_all(gold, test, table)
+    else:
+        todo = range(n)
     try:
-        for k, g in enumerate(gold):
+        for k in todo:  # in order: the messages and an abort come as EVALB's do
             current = k + 1
-            counts = fast(g.text, test[k].text) if fast is not None and k < len(test) else None
-            if counts is not None:
-                r = SentenceResult(current, *counts)
-            else:
-                gp = _read(g.text, rules, error)
-                if k >= len(test):
-                    error("Number of lines unmatch (too many lines in gold file)")
-                    break
-                tp = _read(test[k].text, rules, error)
-                r = score_sentence(gp, tp, current, rules, error)
-                if r.status == 0 and (gp.errors or tp.errors):
-                    r.status = 1  # EVALB scores the row, but as an error sentence
-            rows.append(r)
-        else:
-            current = len(gold) + 1
-            if len(test) > len(gold):
-                error("Number of lines unmatch (too many lines in test file)")
+            gp = _read(gold[k], rules, error)
+            tp = _read(test[k], rules, error)
+            r = score_sentence(gp, tp, current, rules, error)
+            if r.status == 0 and (gp.errors or tp.errors):
+                r.status = 1  # EVALB scores the row, but as an error sentence
+            _put(table, k, r)
+        current = n + 1
+        if len(gold) > n:
+            _read(gold[n], rules, error)
+            error("Number of lines unmatch (too many lines in gold file)")
+        elif len(test) > n:
+            error("Number of lines unmatch (too many lines in test file)")
     except EvalbAbort:
         aborted = True
+        size = current - 1
     else:
         aborted = False
-    cut = [r for r in rows if r.length <= params.cutoff_len]
-    return EvalbResult(rows, Totals.of(rows), Totals.of(cut), params, messages, aborted)
-
-
-def evaluate_bracket_files(gold_path: str, test_path: str,
-                           params: EvalbParams | None = None) -> EvalbResult:
-    return evaluate_brackets(read_tree_texts(gold_path), read_tree_texts(test_path),
-                             params or EvalbParams(), gold_path, test_path)
-
-
-def _clean_key_stats(_exp: Any) -> Callable[[Parse, Parse], tuple[int, int, int, int]]:
-    """(matched, gold, test, unscored) of a noisy parse's labeled brackets against the
-    clean parse's, both over the clean words (so a misspelling is no word mismatch); a
-    failed noisy parse is the flat tree ``parse`` writes, so it costs recall; a pair
-    EVALB cannot score, or whose clean parse failed, counts only as unscored."""
-    params = EvalbParams(cutoff_len=10**9, max_error=2)
-
-    def stats(clean: Parse, noisy: Parse) -> tuple[int, int, int, int]:
-        key = TreeText(tree_text(clean, clean.forms), clean.line)
-        test = TreeText(tree_text(noisy, clean.forms), clean.line)
-        r = evaluate_brackets([key], [test], params).rows[0]
-        if r.status != 0 or clean.failed:
-            return 0, 0, 0, 1
-        return r.matched, r.gold, r.test, 0
-    return stats
-
-
-def _clean_key_figures(s: Any) -> dict[str, Any]:
-    m, g, t, unscored = (int(x) for x in s)
-    return {"recall": m / g if g else None, "precision": m / t if t else None,
-            "f1": 2 * m / (g + t) if g and t else None,
-            "matched": m, "key_brackets": g, "noisy_brackets": t, "unscored": unscored}
-
-
-CLEAN_KEY = PairMethod(
-    "evalb", "EVALB (Parseval)", "tree", ("matched", "gold", "test", "unscored"),
-    _clean_key_stats, _clean_key_figures, (("f1", "evalb"),),
-    lambda exp, level: {"method": "evalb-clean-key", "labeled": True, "level": level})
-"""EVALB's brackets of each noisy parse against the clean parse as the key (no gold
-trees needed: Bigert et al.'s idea in brackets)."""
-
-
-def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
-               *_: Any) -> Any:
-    """EVALB's statistics of SYSTEM's trees against GOLD's, one row a gold sentence:
-    (matched, gold, test brackets, 0), or (0, 0, 0, 1) for a sentence EVALB does not
-    score; what ``compare`` resamples."""
-    import numpy as np
-
-    from parsebench.errors import InputError
-
-    ev = evaluate_brackets(read_tree_texts(gold), read_tree_texts(system), EvalbParams(),
-                           str(gold), str(system))
-    if ev.aborted:
-        raise InputError("EVALB gave up on these files (MAX_ERROR errors): no score to "
-                         "compare", system)
-    rows = [(r.matched, r.gold, r.test, 0) if r.status == 0 else (0, 0, 0, 1)
-            for r in ev.rows]
-    return np.array(rows, dtype=np.float64).reshape(-1, 4)
+    if fast and _fast is not None:
+        every, cut = _fast.totals(table, size, params.cutoff_len)
+        return EvalbResult(table, size, Totals(*every), Totals(*cut), params, messages,
+                           aborted, True)
+    result = EvalbResult(table, size, Totals(), Totals(), params, messages, aborted, False)
+    rows = result.rows
+    result.all = Totals.of(rows)
+    result.cut = Totals.of([r for r in rows if r.length <= params.cutoff_len])
+    return result
