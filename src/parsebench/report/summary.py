@@ -445,7 +445,7 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
             out.append({"parser": parser, "level": r.level, "figure": "labeled F1 by arc "
                         "length", "group": g, "loss": d,
                         "sentence": f"{parser}: arcs of length {g} lose most at "
-                                    f"{level_label(r)}, labeled F1 {_pc(groups[g])} -> "
+                                    f"{level_label(r)}, labeled F1 {_pc(groups[g])} → "
                                     f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
                         "link": "where-arc-length"})
     for r in results:
