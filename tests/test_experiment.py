@@ -381,6 +381,18 @@ def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
                                                                     "upos")
 
 
+def test_every_setting_of_an_experiment_is_a_field_of_its_schema() -> None:
+    """load(), config() and from_config() are derived from one list of fields: an
+    attribute of Experiment that is not in it would be neither read nor recorded."""
+    from dataclasses import fields
+
+    from parsebench.run.experiment import FIELDS, Experiment
+
+    names = [f.name for f in FIELDS]
+    assert len(names) == len(set(names))
+    assert {f.name for f in fields(Experiment)} - {"source"} == set(names)
+
+
 def test_the_run_report_gives_the_realised_operation_mix(tmp_path: Path) -> None:
     """The Run table says how the misspellings' operations came out at each level, over its
     replicates, beside the asked-for weights: counted from the noisy versions stored."""
