@@ -433,3 +433,97 @@ def tree_faults(heads):
         return out
     finally:
         PyMem_Free(up)
+
+
+def head_summary(heads):
+    """Validity's look at one sentence's heads: (words without a head, roots, whether a
+    head is outside the sentence, whether the heads have a cycle); None where HEADS is
+    not a list of ints (validity.py then looks itself)."""
+    if type(heads) is not list:
+        return None
+    cdef list hs = heads
+    cdef Py_ssize_t n = len(hs), i, roots = 0, missing = 0
+    cdef long v
+    cdef int overflow = 0
+    cdef bint outside = False, cycle = False
+    cdef int* up = <int*>PyMem_Realloc(NULL, (2 * n + 1) * sizeof(int))
+    cdef int* seen = up + n
+    cdef int node, walk
+    if not up:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            h = hs[i]
+            if not PyLong_CheckExact(h):
+                return None
+            v = PyLong_AsLongAndOverflow(h, &overflow)
+            if overflow:
+                v = n + 1 if overflow > 0 else -2  # outside, either way
+            roots += v == 0
+            missing += v == -1
+            outside |= v > n or v < -1
+            up[i] = <int>(v - 1) if 0 < v <= n else -1  # 0-based head; -1 ends a path
+            seen[i] = -1
+        for i in range(n):  # as tree_faults: a walk up that meets its own mark loops
+            if seen[i] >= 0:
+                continue
+            node = <int>i
+            walk = <int>i
+            while node >= 0 and seen[node] < 0:
+                seen[node] = walk
+                node = up[node]
+            if node >= 0 and seen[node] == walk:
+                cycle = True
+                break
+        return missing, roots, outside, cycle
+    finally:
+        PyMem_Free(up)
+
+
+def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_words,
+              dict edges, dict skipped, dict top):
+    """ELAS and EULAS of two sentences with the same rows, DEPS as written (enhanced.py's
+    _rows_as_written): (gold edges, system edges, edges of the words whose DEPS are
+    equal, gold's and system's edges to empty nodes, the rows whose DEPS differ and both
+    have edges). EDGES, SKIPPED and TOP are what enhanced.py learnt of each DEPS value;
+    None where a value is not among them yet, False where a head points past the
+    sentence (enhanced.py then looks closer)."""
+    cdef Py_ssize_t n = len(gold), i
+    cdef long long g_n = 0, s_n = 0, same = 0, g_skip = 0, s_skip = 0, ge, se
+    cdef long long g_top = 0, s_top = 0, t
+    cdef list differ = []
+    if len(system) != n:
+        return False
+    for i in range(n):
+        g = gold[i]
+        s = system[i]
+        got = edges.get(g)
+        if got is None:
+            return None
+        ge = got
+        g_skip += <long long>skipped[g]
+        t = top[g]
+        if t > g_top:
+            g_top = t
+        g_n += ge
+        if s is g or eq(s, g):
+            same += ge
+            s_n += ge
+            s_skip += <long long>skipped[g]
+            if t > s_top:
+                s_top = t
+            continue
+        got = edges.get(s)
+        if got is None:
+            return None
+        se = got
+        s_skip += <long long>skipped[s]
+        t = top[s]
+        if t > s_top:
+            s_top = t
+        s_n += se
+        if ge and se:
+            differ.append(i)
+    if g_top > gold_words or s_top > system_words:
+        return False
+    return g_n, s_n, same, g_skip, s_skip, differ
