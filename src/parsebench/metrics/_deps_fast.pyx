@@ -18,7 +18,11 @@ Python objects (strings compare at C speed), relations through a cache of their
 base relation (an id), and whether it is a content or a functional relation.
 """
 
-from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
+from cpython.long cimport (
+    PyLong_AsLongAndOverflow,
+    PyLong_AsLongLongAndOverflow,
+    PyLong_CheckExact,
+)
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.object cimport Py_EQ, PyObject_RichCompareBool
 from libc.string cimport memset
@@ -480,14 +484,72 @@ def head_summary(heads):
         PyMem_Free(up)
 
 
+cdef bint digits(str text, Py_ssize_t a, Py_ssize_t b):
+    """Whether TEXT[a:b] is ASCII digits, at least one."""
+    cdef Py_ssize_t i
+    cdef Py_UCS4 ch
+    if b <= a:
+        return False
+    for i in range(a, b):
+        ch = text[i]
+        if ch < u'0' or ch > u'9':
+            return False
+    return True
+
+
+cdef bint learn(str deps, dict edges, dict skipped, dict top) except -1:
+    """enhanced._learn of one DEPS value, the common cases: False, learning nothing,
+    where the value is malformed, its heads too long for C or the caches full (then
+    enhanced.py learns it, or says what is wrong)."""
+    cdef Py_ssize_t n = len(deps), a = 0, b, colon, dot, i
+    cdef long long count = 0, skip = 0, highest = 0, h
+    if len(edges) >= 100_000:
+        return False
+    while a <= n:
+        b = deps.find("|", a)
+        if b < 0:
+            b = n
+        colon = deps.find(":", a, b)
+        if colon < 0 or colon + 1 >= b:  # no label
+            return False
+        dot = deps.find(".", a, colon)
+        if dot >= 0:
+            if not (digits(deps, a, dot) and digits(deps, dot + 1, colon)):
+                return False
+            skip += 1
+        else:
+            if not digits(deps, a, colon) or colon - a > 15:
+                return False
+            h = 0
+            for i in range(a, colon):
+                h = h * 10 + (<long long>deps[i] - 48)
+            if h > highest:
+                highest = h
+            count += 1
+        a = b + 1
+    edges[deps] = count
+    skipped[deps] = skip
+    top[deps] = highest
+    return True
+
+
+cdef long long highest_head(object value) except? -1:
+    """A value's highest head as C reads it: a head too large for C is past any
+    sentence."""
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return 1LL << 62 if overflow else v
+
+
 def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_words,
               dict edges, dict skipped, dict top):
     """ELAS and EULAS of two sentences with the same rows, DEPS as written (enhanced.py's
     _rows_as_written): (gold edges, system edges, edges of the words whose DEPS are
     equal, gold's and system's edges to empty nodes, the rows whose DEPS differ and both
-    have edges). EDGES, SKIPPED and TOP are what enhanced.py learnt of each DEPS value;
-    None where a value is not among them yet, False where a head points past the
-    sentence (enhanced.py then looks closer)."""
+    have edges). EDGES, SKIPPED and TOP are what is known of each DEPS value (its
+    edges, its edges to empty nodes, its highest head), learnt here where a value is
+    new; None where one is not learnt (enhanced.py then learns it), False where a head
+    points past the sentence (enhanced.py then looks closer)."""
     cdef Py_ssize_t n = len(gold), i
     cdef long long g_n = 0, s_n = 0, same = 0, g_skip = 0, s_skip = 0, ge, se
     cdef long long g_top = 0, s_top = 0, t
@@ -499,10 +561,12 @@ def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_w
         s = system[i]
         got = edges.get(g)
         if got is None:
-            return None
+            if type(g) is not str or not learn(<str>g, edges, skipped, top):
+                return None
+            got = edges[g]
         ge = got
         g_skip += <long long>skipped[g]
-        t = top[g]
+        t = highest_head(top[g])
         if t > g_top:
             g_top = t
         g_n += ge
@@ -515,10 +579,12 @@ def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_w
             continue
         got = edges.get(s)
         if got is None:
-            return None
+            if type(s) is not str or not learn(<str>s, edges, skipped, top):
+                return None
+            got = edges[s]
         se = got
         s_skip += <long long>skipped[s]
-        t = top[s]
+        t = highest_head(top[s])
         if t > s_top:
             s_top = t
         s_n += se
