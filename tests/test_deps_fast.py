@@ -320,7 +320,8 @@ def test_head_summary_in_c_is_the_python_one(heads: list[int],
 DEPS_VALUES = ("_", "0:root", "1:nsubj", "2:obj", "1:nsubj|2:nsubj:xsubj", "2:obl:in",
                "1:conj:and|3:obl", "1.1:dep", "1:dep|1.1:dep", "9:dep", "x", "1:", "3:nmod",
                "1:a|", "|1:a", "01:dep", "1.:x", ".1:x", "a:b", "\uff11:dep", "2:conj>obl:x.y",
-               "12345678901234567890:dep", "0:root|0:root", "")
+               "12345678901234567890:dep", "0:root|0:root", "", "1:obl:on", "1:obl", "01:obl:in",
+               "2:nsubj:pass", "02:nsubj")
 
 
 @st.composite

@@ -544,14 +544,15 @@ cdef long long highest_head(object value) except? -1:
 def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_words,
               dict edges, dict skipped, dict top):
     """ELAS and EULAS of two sentences with the same rows, DEPS as written (enhanced.py's
-    _rows_as_written): (gold edges, system edges, edges of the words whose DEPS are
-    equal, gold's and system's edges to empty nodes, the rows whose DEPS differ and both
-    have edges). EDGES, SKIPPED and TOP are what is known of each DEPS value (its
+    _rows_as_written): (gold edges, system edges, ELAS's and EULAS's correct edges,
+    gold's and system's edges to empty nodes, the rows left to enhanced.py's _matched:
+    DEPS that differ, both with edges, not one plain edge each). EDGES, SKIPPED and TOP are what is known of each DEPS value (its
     edges, its edges to empty nodes, its highest head), learnt here where a value is
     new; None where one is not learnt (enhanced.py then learns it), False where a head
     points past the sentence (enhanced.py then looks closer)."""
     cdef Py_ssize_t n = len(gold), i
-    cdef long long g_n = 0, s_n = 0, same = 0, g_skip = 0, s_skip = 0, ge, se
+    cdef long long g_n = 0, s_n = 0, same = 0, universal = 0, g_skip = 0, s_skip = 0, ge, se
+    cdef int m
     cdef long long g_top = 0, s_top = 0, t
     cdef list differ = []
     if len(system) != n:
@@ -589,7 +590,43 @@ def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_w
             s_top = t
         s_n += se
         if ge and se:
-            differ.append(i)
+            m = one_edge_match(g, s) if ge == 1 and se == 1 else -1
+            if m < 0:
+                differ.append(i)
+            else:
+                same += m == 2
+                universal += m >= 1
     if g_top > gold_words or s_top > system_words:
         return False
-    return g_n, s_n, same, g_skip, s_skip, differ
+    return g_n, s_n, same, same + universal, g_skip, s_skip, differ
+
+
+cdef int one_edge_match(str gold, str system) except -2:
+    """enhanced._matched of two DEPS values of one edge each, ``HEAD:LABEL`` with no
+    empty node and no path: 2 the same edge, 1 the same head and universal relation, 0
+    neither; -1 for anything else (enhanced.py then matches them)."""
+    cdef Py_ssize_t gc = gold.find(":"), sc = system.find(":")
+    cdef Py_ssize_t gu, su
+    if gc < 1 or sc < 1 or gc > 15 or sc > 15 or "|" in gold or "|" in system \
+            or "." in gold[:gc] or "." in system[:sc] or ">" in gold or ">" in system:
+        return -1
+    if head_value(gold, gc) != head_value(system, sc):
+        return 0
+    if gold[gc + 1:] == system[sc + 1:]:
+        return 2
+    gu = gold.find(":", gc + 1)
+    su = system.find(":", sc + 1)
+    if gu < 0:
+        gu = len(gold)
+    if su < 0:
+        su = len(system)
+    return 1 if gold[gc + 1:gu] == system[sc + 1:su] else 0
+
+
+cdef long long head_value(str text, Py_ssize_t end):
+    """The number TEXT[:end] (ASCII digits: the value was learnt as a DEPS value)."""
+    cdef long long v = 0
+    cdef Py_ssize_t i
+    for i in range(end):
+        v = v * 10 + (<long long>text[i] - 48)
+    return v

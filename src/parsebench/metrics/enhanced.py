@@ -142,7 +142,7 @@ def _learn(deps: str) -> bool:
     return False
 
 
-_deps_rows: Callable[..., tuple[int, int, int, int, int, list[int]] | bool | None] | None
+_deps_rows: Callable[..., tuple[int, int, int, int, int, int, list[int]] | bool | None] | None
 try:
     from parsebench.metrics._deps_fast import deps_rows as _deps_rows
 except ImportError:  # built without a C compiler: _rows_as_written counts in Python
@@ -356,11 +356,10 @@ class EnhancedCounter:
                 got = _deps_rows(gd, sd, len(gold), len(system), _EDGES, _SKIP, _TOP)
             if not isinstance(got, tuple):
                 return False
-            g_n, s_n, c_l, g_skip, s_skip, differ = got
+            g_n, s_n, c_l, c_u, g_skip, s_skip, differ = got
             if self.opts.no_empty_nodes and (g_skip or s_skip or gold.empty_nodes
                                              or system.empty_nodes):
                 return False
-            c_u = c_l
             for i in differ:
                 x, y = _matched((_split(gd[i]) or _NONE)[0], (_split(sd[i]) or _NONE)[0])
                 c_l += x
