@@ -8,7 +8,7 @@ reader splits lines and keeps columns as strings (about 20x faster), and it
 reports malformed input as ``FILE:LINE: what is wrong``. The test suite
 checks it against the ``conllu`` library on the real treebanks. Where the C
 accelerators were built, ``_conllu_fast`` reads the well-formed sentences (the
-same Sentences, about twice as fast) and hands anything else to :func:`_read`, the
+same Sentences, 1.5 to 2.5 times as fast) and hands anything else to :func:`_read`, the
 reference, which says what is wrong.
 """
 
