@@ -17,6 +17,7 @@ UDTOOLS := udtools==0.2.9
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
 		src/parsebench/metrics/_deps_fast.pyx src/parsebench/metrics/_resample_fast.pyx \
+		src/parsebench/formats/_conllu_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	bash scripts/system-deps.sh $(VENV)
@@ -110,7 +111,8 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) $(REF_VENV) build src/*.egg-info demo-output study-output test-artifacts \
 		src/parsebench/metrics/_evalb_fast.c src/parsebench/metrics/_evalb_fast.*.so \
-		src/parsebench/metrics/_deps_fast.c src/parsebench/metrics/_deps_fast.*.so
+		src/parsebench/metrics/_deps_fast.c src/parsebench/metrics/_deps_fast.*.so \
+		src/parsebench/formats/_conllu_fast.c src/parsebench/formats/_conllu_fast.*.so
 
 # Does robustness on artificial noise predict accuracy on real noisy text
 # (docs/real-noise.md)? UDPipe, spacy-ud and the biaffine parser (SuPar) on EWT,

@@ -1,5 +1,5 @@
-"""The optional C accelerators of `eval brackets`, `eval deps` and the bootstrap;
-everything else is in pyproject.toml.
+"""The optional C accelerators of `eval brackets`, `eval deps`, the CoNLL-U reader and
+the bootstrap; everything else is in pyproject.toml.
 
 Optional: without a C compiler the build goes on and parsebench uses the
 pure-Python scorers, which give the same numbers (EVALB's at a fifth of the speed,
@@ -12,6 +12,8 @@ from setuptools import Extension, setup
 extensions = cythonize(
     [Extension("parsebench.metrics._evalb_fast", ["src/parsebench/metrics/_evalb_fast.pyx"]),
      Extension("parsebench.metrics._deps_fast", ["src/parsebench/metrics/_deps_fast.pyx"]),
+     Extension("parsebench.formats._conllu_fast",
+               ["src/parsebench/formats/_conllu_fast.pyx"]),
      Extension("parsebench.metrics._resample_fast",
                ["src/parsebench/metrics/_resample_fast.pyx"])],
     compiler_directives={"language_level": "3"})

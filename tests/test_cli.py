@@ -218,3 +218,52 @@ def test_outputs_are_checked_before_the_work(tmp_path: Path) -> None:
     assert sorted(x.name for x in tmp_path.iterdir()) == ["exp.toml", "ok.conllu",
                                                            "ok.conllu.speed.json", "parsed",
                                                            "pipe"]
+
+
+def _command_paths() -> list[list[str]]:
+    from typing import Any
+
+    from parsebench.cli import _app
+
+    def name(c: Any) -> str:
+        return str(c.name or c.callback.__name__.lower().replace("_", "-"))
+
+    paths = [[name(c)] for c in _app.app.registered_commands]
+    for g in _app.app.registered_groups:
+        sub: Any = g.typer_instance
+        paths += [[str(g.name), name(c)] for c in sub.registered_commands]
+    return paths
+
+
+def test_a_command_made_alone_helps_and_fails_as_in_the_whole_application(
+        capsys: object, monkeypatch: object) -> None:
+    """main() makes only the command it runs (typer's reading of every command's
+    signature cost every run 0.06 s): its help and usage errors are the same."""
+    import pytest
+
+    from parsebench.cli import _app
+
+    paths = _command_paths()
+    assert ["eval", "deps"] in paths and ["run"] in paths and len(paths) > 10
+    assert _app._just(["eval", "deps", "a", "b"]) is not _app.app
+    assert _app._just(["eval", "--help"]) is _app.app  # a group's help lists its commands
+
+    def outcome(args: list[str], whole: bool) -> tuple[object, str, str]:
+        with pytest.MonkeyPatch.context() as mp:
+            if whole:
+                mp.setattr(_app, "_just", lambda argv: _app.app)
+            try:
+                _app.main(args)
+                code: object = None
+            except SystemExit as e:
+                code = e.code
+        out = capsys.readouterr()  # type: ignore[attr-defined]
+        return code, out.out, out.err
+
+    for path in paths:
+        for extra in (["--help"], ["--no-such-option"]):
+            alone = outcome([*path, *extra], whole=False)
+            assert alone == outcome([*path, *extra], whole=True), path
+            assert alone[1] or alone[2]
+    for args in (["eval", "dpes"], ["nosuch"], ["--version"], ["eval"]):
+        assert outcome(args, whole=False) == outcome(args, whole=True)

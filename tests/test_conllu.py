@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import conllu
 import pytest
 from conftest import shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+import parsebench.formats.conllu as conllu_module
+from parsebench.errors import InputError, iter_lines
 from parsebench.formats.conllu import (
     NO_HEAD,
     iter_conllu,
@@ -85,3 +89,106 @@ def test_streaming_reader_gives_the_same_sentences_and_errors(tmp_path: Path) ->
     f.write_bytes(text.encode() + b"1\t\xff\t_\t_\t_\t_\t0\troot\t_\t_\n")
     with pytest.raises(InputError, match=r"x.conllu:6: not valid UTF-8"):
         list(iter_conllu(f))
+
+
+# The compiled reader (formats/_conllu_fast.pyx) against the reference, conllu._read:
+# the same Sentences, the same errors at the same lines.
+
+def _compiled() -> None:
+    if not conllu_module.ACCELERATED:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the compiled CoNLL-U reader was not built")
+        pytest.skip("the compiled CoNLL-U reader is not built (no C compiler at install time)")
+
+
+def _both(lines: list[str]) -> tuple[object, object]:
+    """What each reader makes of LINES: its sentences, or its error's text."""
+    out = []
+    for read in (conllu_module.iter_sentences, conllu_module._read):
+        try:
+            out.append(list(read(iter(lines), "x.conllu")))
+        except InputError as e:
+            out.append(str(e))
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("rel", ["data/ud-english-ewt/en_ewt-ud-dev.conllu",
+                                 "data/ud-english-ewt/en_ewt-ud-test.conllu",
+                                 "data/ud-swedish-talbanken/sv_talbanken-ud-dev.conllu",
+                                 "data/tweebank-v2/en-ud-tweet-dev.fixed.conllu"])
+def test_compiled_reader_gives_the_references_sentences(rel: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """...and reads a well-formed treebank without handing a sentence to the reference."""
+    _compiled()
+    path = shared_path(rel)
+    reference = list(conllu_module._read(iter_lines(path), str(path)))
+
+    def refused(*args: object) -> None:
+        raise AssertionError("handed to the reference")
+
+    monkeypatch.setattr(conllu_module, "_read", refused)
+    assert list(iter_conllu(path)) == reference
+
+
+GOOD = ["# newdoc id = email-x", "# sent_id = email-x-1", "# text = ab c",
+        "1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_", "1\ta\ta\tX\tX\t_\t3\tnsubj\t3:nsubj\t_",
+        "2\tb\tb\tX\tX\t_\t1\tflat\t1:flat\t_", "2.1\tz\t_\t_\t_\t_\t_\t_\t1:dep\t_",
+        "3\tc\tc\tX\tX\t_\t0\troot\t0:root\tSpaceAfter=No", "",
+        "# genre = news", "1\td\t_\t_\t_\t_\t_\t_\t_\t_", ""]
+
+
+@pytest.mark.parametrize("lines", [
+    GOOD,
+    GOOD[:-1],  # no blank line at the end
+    ["", "", *GOOD, "", ""],  # blank lines between sentences
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "01\tb\t_\t_\t_\t_\t1\tx\t_\t_", ""],  # id 01: read
+    ["1\ta\t_\t_\t_\t_\t00\troot\t_\t_", "2\tb\t_\t_\t_\t_\t01\tx\t_\t_", ""],  # heads 00, 01
+    ["0.1\tz\t_\t_\t_\t_\t_\t_\t_\t_", "# late but before the words",
+     "1\ta\t_\t_\t_\t_\t0\troot\t_\t_", ""],
+    ["0.1\tz\t_\t_\t_\t_\t_\t_\t_\t_", ""],  # empty nodes only, at the end: nothing
+    ["0.1\tz\t_\t_\t_\t_\t_\t_\t_\t_"],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "2\tb\t_\t_\t_\t_\t3\tx\t_\t_", ""],  # outside
+    ["1-3\tab\t_\t_\t_\t_\t_\t_\t_\t_", "1\ta\t_\t_\t_\t_\t0\troot\t_\t_",
+     "2\tb\t_\t_\t_\t_\t1\tx\t_\t_", ""],  # a range past the end
+    ["# only a comment", ""], ["# only a comment"], ["1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_"],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "# late", ""],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_", ""], ["1\ta\t_\t_\t_\t_\t\troot\t_\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "3\tb\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t1234567890123456789\troot\t_\t_", ""],
+    ["0000000000000000001\ta\t_\t_\t_\t_\t0\troot\t_\t_", ""],
+    ["1-0000000000000000002\tab\t_\t_\t_\t_\t_\t_\t_\t_", "1\ta\t_\t_\t_\t_\t0\troot\t_\t_",
+     "2\tb\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    [*GOOD[:8], "x\tc\tc\tX\tX\t_\t0\troot\t0:root\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "1.2.3\tz\t_\t_\t_\t_\t_\t_\t_\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "2-1\tz\t_\t_\t_\t_\t_\t_\t_\t_", ""],
+    ["\u00b2\ta\t_\t_\t_\t_\t0\troot\t_\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t\u00b9\troot\t_\t_", ""],
+])
+def test_compiled_reader_agrees_on_odd_and_malformed_input(lines: list[str]) -> None:
+    _compiled()
+    fast, reference = _both(lines)
+    assert fast == reference
+
+
+_LINE = st.sampled_from([
+    "", "# sent_id = a-1", "# newdoc id = weblog-x", "# genre = fiction", "# category = ",
+    "1\ta\ta\tX\tX\t_\t0\troot\t0:root\t_", "2\tb\tb\tX\tX\tA=1\t1\tdep\t1:dep\t_",
+    "3\tc\t_\t_\t_\t_\t_\t_\t_\t_", "2\tb\t_\t_\t_\t_\t5\tdep\t_\t_",
+    "1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_", "2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_",
+    "1.1\tz\t_\t_\t_\t_\t_\t_\t_\t_", "02\tb\t_\t_\t_\t_\t1\tx\t_\t_",
+    "1\ta\t_", "x\ty", "1\ta\t_\t_\t_\t_\tq\troot\t_\t_"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINE, max_size=14))
+def test_compiled_reader_agrees_on_random_lines(lines: list[str]) -> None:
+    _compiled()
+    fast, reference = _both(lines)
+    assert fast == reference
+
+
+def test_without_the_compiled_reader_the_reference_reads(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.setattr(conllu_module, "_read_sentences", None)
+    assert parse_conllu(GOOD) == list(conllu_module._read(GOOD))
+    assert [s.category for s in parse_conllu(GOOD)] == ["email", "news"]

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parsebench.metrics.deps_counts as deps_counts
+import parsebench.metrics.enhanced as enhanced
 import parsebench.metrics.tree_checks as tree_checks
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
 from parsebench.metrics.deps import SentenceCounts, evaluate_deps
@@ -159,6 +160,8 @@ def outputs(gold: list[Sentence], system: list[Sentence], accelerated: bool,
         if not accelerated:
             m.setattr(deps_counts, "_RowCounter", None)
             m.setattr(tree_checks, "_tree_faults", None)
+            m.setattr(tree_checks, "_head_summary", None)
+            m.setattr(enhanced, "_deps_rows", None)
         g, s = pb.Treebank(gold, "gold.conllu"), pb.Treebank(system, "system.conllu")
         labels = tmp_path / "labels.txt"
         labels.write_text("subj nsubj obj\nobl obl:tmod\n")
@@ -226,7 +229,9 @@ def test_misspelled_rows_and_retokenized_files_agree(monkeypatch: pytest.MonkeyP
 
 
 PURE = ("import sys, parsebench.metrics.deps_counts as d, parsebench.metrics.tree_checks as t;"
-        "d._RowCounter = None; t._tree_faults = None;"
+        "import parsebench.metrics.enhanced as e, parsebench.formats.conllu as c;"
+        "d._RowCounter = None; t._tree_faults = None; t._head_summary = None;"
+        "e._deps_rows = None; c._read_sentences = None;"
         "from parsebench.cli import main; sys.argv[0] = 'parsebench'; main()")
 
 
@@ -236,7 +241,8 @@ def test_the_command_prints_the_same_with_and_without_the_kernel(tmp_path: Path)
     for path, sents in ((g, gold), (s, damaged(gold, 5))):
         with path.open("w", encoding="utf-8") as fh:
             write_conllu(sents, fh)
-    for extra in ([], ["--json"], ["--no-punct", "--json"], ["--by", "deprel"]):
+    for extra in ([], ["--json"], ["--no-punct", "--json"], ["--by", "deprel"],
+                  ["--invalid", "zero"]):
         runs = []
         for pure in (False, True):
             rows = tmp_path / f"rows-{pure}.tsv"
@@ -296,6 +302,70 @@ def test_tree_faults_in_c_are_the_python_ones(heads: list[int]) -> None:
     from parsebench.metrics._deps_fast import tree_faults
 
     assert tree_faults(heads) == faults(heads)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(-3, 10) | st.sampled_from([2**70, -2**70, 2**40]), max_size=10))
+def test_head_summary_in_c_is_the_python_one(heads: list[int],
+                                             ) -> None:
+    from parsebench.metrics._deps_fast import head_summary
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(tree_checks, "_head_summary", None)
+        want = tree_checks.head_summary(heads)
+    assert head_summary(heads) == want
+    assert head_summary((0,)) is None and head_summary([True]) is None  # type: ignore[arg-type]
+
+
+DEPS_VALUES = ("_", "0:root", "1:nsubj", "2:obj", "1:nsubj|2:nsubj:xsubj", "2:obl:in",
+               "1:conj:and|3:obl", "1.1:dep", "1:dep|1.1:dep", "9:dep", "x", "1:", "3:nmod",
+               "1:a|", "|1:a", "01:dep", "1.:x", ".1:x", "a:b", "\uff11:dep", "2:conj>obl:x.y",
+               "12345678901234567890:dep", "0:root|0:root", "", "1:obl:on", "1:obl", "01:obl:in",
+               "2:nsubj:pass", "02:nsubj")
+
+
+@st.composite
+def deps_pairs(draw: st.DrawFn) -> tuple[Sentence, Sentence]:
+    """Two sentences with the same rows and any DEPS: edges to empty nodes, malformed
+    values, heads past the sentence."""
+    n = draw(st.integers(1, 5))
+
+    def one() -> Sentence:
+        deps = draw(st.lists(st.sampled_from(DEPS_VALUES), min_size=n, max_size=n))
+        empty = [(1, ["1.1", "z", "_", "_", "_", "_", "_", "_",
+                      draw(st.sampled_from(["_", "2:dep", "1:a|2:b"])), "_"])] \
+            if draw(st.booleans()) else []
+        return Sentence([f"w{i}" for i in range(n)], ["_"] * n, ["X"] * n, ["_"] * n,
+                        ["_"] * n, [0] * n, ["dep"] * n, deps, ["_"] * n, [], [], empty, 1)
+
+    return one(), one()
+
+
+@settings(max_examples=400, deadline=None)
+@given(deps_pairs(), st.booleans())
+def test_elas_rows_in_c_are_the_python_ones(pair: tuple[Sentence, Sentence],
+                                            no_empty_nodes: bool) -> None:
+    """EnhancedCounter.rows with the C count of DEPS as written and without: the same
+    counts, edges left out, malformed values noted, errors."""
+    from parsebench.errors import InputError
+    from parsebench.metrics.conll18 import F1Count
+    from parsebench.metrics.enhanced import Enhanced, EnhancedCounter
+
+    gold, system = pair
+    got = []
+    for c_kernel in (True, False):
+        with pytest.MonkeyPatch.context() as m:
+            if not c_kernel:
+                m.setattr(enhanced, "_deps_rows", None)
+            counter = EnhancedCounter(Enhanced(no_empty_nodes=no_empty_nodes), "g", "s")
+            e, u = F1Count(), F1Count()
+            try:
+                counter.rows(gold, system, e, u)
+                counter.rows(system, gold, e, u)
+                got.append((e, u, counter.skipped, counter.bad))
+            except InputError as exc:
+                got.append(str(exc))
+    assert got[0] == got[1]
 
 
 def test_what_the_kernel_leaves_to_count_stretch() -> None:

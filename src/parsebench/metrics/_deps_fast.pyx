@@ -18,7 +18,11 @@ Python objects (strings compare at C speed), relations through a cache of their
 base relation (an id), and whether it is a content or a functional relation.
 """
 
-from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
+from cpython.long cimport (
+    PyLong_AsLongAndOverflow,
+    PyLong_AsLongLongAndOverflow,
+    PyLong_CheckExact,
+)
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.object cimport Py_EQ, PyObject_RichCompareBool
 from libc.string cimport memset
@@ -433,3 +437,196 @@ def tree_faults(heads):
         return out
     finally:
         PyMem_Free(up)
+
+
+def head_summary(heads):
+    """Validity's look at one sentence's heads: (words without a head, roots, whether a
+    head is outside the sentence, whether the heads have a cycle); None where HEADS is
+    not a list of ints (validity.py then looks itself)."""
+    if type(heads) is not list:
+        return None
+    cdef list hs = heads
+    cdef Py_ssize_t n = len(hs), i, roots = 0, missing = 0
+    cdef long v
+    cdef int overflow = 0
+    cdef bint outside = False, cycle = False
+    cdef int* up = <int*>PyMem_Realloc(NULL, (2 * n + 1) * sizeof(int))
+    cdef int* seen = up + n
+    cdef int node, walk
+    if not up:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            h = hs[i]
+            if not PyLong_CheckExact(h):
+                return None
+            v = PyLong_AsLongAndOverflow(h, &overflow)
+            if overflow:
+                v = n + 1 if overflow > 0 else -2  # outside, either way
+            roots += v == 0
+            missing += v == -1
+            outside |= v > n or v < -1
+            up[i] = <int>(v - 1) if 0 < v <= n else -1  # 0-based head; -1 ends a path
+            seen[i] = -1
+        for i in range(n):  # as tree_faults: a walk up that meets its own mark loops
+            if seen[i] >= 0:
+                continue
+            node = <int>i
+            walk = <int>i
+            while node >= 0 and seen[node] < 0:
+                seen[node] = walk
+                node = up[node]
+            if node >= 0 and seen[node] == walk:
+                cycle = True
+                break
+        return missing, roots, outside, cycle
+    finally:
+        PyMem_Free(up)
+
+
+cdef bint digits(str text, Py_ssize_t a, Py_ssize_t b):
+    """Whether TEXT[a:b] is ASCII digits, at least one."""
+    cdef Py_ssize_t i
+    cdef Py_UCS4 ch
+    if b <= a:
+        return False
+    for i in range(a, b):
+        ch = text[i]
+        if ch < u'0' or ch > u'9':
+            return False
+    return True
+
+
+cdef bint learn(str deps, dict edges, dict skipped, dict top) except -1:
+    """enhanced._learn of one DEPS value, the common cases: False, learning nothing,
+    where the value is malformed, its heads too long for C or the caches full (then
+    enhanced.py learns it, or says what is wrong)."""
+    cdef Py_ssize_t n = len(deps), a = 0, b, colon, dot, i
+    cdef long long count = 0, skip = 0, highest = 0, h
+    if len(edges) >= 100_000:
+        return False
+    while a <= n:
+        b = deps.find("|", a)
+        if b < 0:
+            b = n
+        colon = deps.find(":", a, b)
+        if colon < 0 or colon + 1 >= b:  # no label
+            return False
+        dot = deps.find(".", a, colon)
+        if dot >= 0:
+            if not (digits(deps, a, dot) and digits(deps, dot + 1, colon)):
+                return False
+            skip += 1
+        else:
+            if not digits(deps, a, colon) or colon - a > 15:
+                return False
+            h = 0
+            for i in range(a, colon):
+                h = h * 10 + (<long long>deps[i] - 48)
+            if h > highest:
+                highest = h
+            count += 1
+        a = b + 1
+    edges[deps] = count
+    skipped[deps] = skip
+    top[deps] = highest
+    return True
+
+
+cdef long long highest_head(object value) except? -1:
+    """A value's highest head as C reads it: a head too large for C is past any
+    sentence."""
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return 1LL << 62 if overflow else v
+
+
+def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_words,
+              dict edges, dict skipped, dict top):
+    """ELAS and EULAS of two sentences with the same rows, DEPS as written (enhanced.py's
+    _rows_as_written): (gold edges, system edges, ELAS's and EULAS's correct edges,
+    gold's and system's edges to empty nodes, the rows left to enhanced.py's _matched:
+    DEPS that differ, both with edges, not one plain edge each). EDGES, SKIPPED and TOP are what is known of each DEPS value (its
+    edges, its edges to empty nodes, its highest head), learnt here where a value is
+    new; None where one is not learnt (enhanced.py then learns it), False where a head
+    points past the sentence (enhanced.py then looks closer)."""
+    cdef Py_ssize_t n = len(gold), i
+    cdef long long g_n = 0, s_n = 0, same = 0, universal = 0, g_skip = 0, s_skip = 0, ge, se
+    cdef int m
+    cdef long long g_top = 0, s_top = 0, t
+    cdef list differ = []
+    if len(system) != n:
+        return False
+    for i in range(n):
+        g = gold[i]
+        s = system[i]
+        got = edges.get(g)
+        if got is None:
+            if type(g) is not str or not learn(<str>g, edges, skipped, top):
+                return None
+            got = edges[g]
+        ge = got
+        g_skip += <long long>skipped[g]
+        t = highest_head(top[g])
+        if t > g_top:
+            g_top = t
+        g_n += ge
+        if s is g or eq(s, g):
+            same += ge
+            s_n += ge
+            s_skip += <long long>skipped[g]
+            if t > s_top:
+                s_top = t
+            continue
+        got = edges.get(s)
+        if got is None:
+            if type(s) is not str or not learn(<str>s, edges, skipped, top):
+                return None
+            got = edges[s]
+        se = got
+        s_skip += <long long>skipped[s]
+        t = highest_head(top[s])
+        if t > s_top:
+            s_top = t
+        s_n += se
+        if ge and se:
+            m = one_edge_match(g, s) if ge == 1 and se == 1 else -1
+            if m < 0:
+                differ.append(i)
+            else:
+                same += m == 2
+                universal += m >= 1
+    if g_top > gold_words or s_top > system_words:
+        return False
+    return g_n, s_n, same, same + universal, g_skip, s_skip, differ
+
+
+cdef int one_edge_match(str gold, str system) except -2:
+    """enhanced._matched of two DEPS values of one edge each, ``HEAD:LABEL`` with no
+    empty node and no path: 2 the same edge, 1 the same head and universal relation, 0
+    neither; -1 for anything else (enhanced.py then matches them)."""
+    cdef Py_ssize_t gc = gold.find(":"), sc = system.find(":")
+    cdef Py_ssize_t gu, su
+    if gc < 1 or sc < 1 or gc > 15 or sc > 15 or "|" in gold or "|" in system \
+            or "." in gold[:gc] or "." in system[:sc] or ">" in gold or ">" in system:
+        return -1
+    if head_value(gold, gc) != head_value(system, sc):
+        return 0
+    if gold[gc + 1:] == system[sc + 1:]:
+        return 2
+    gu = gold.find(":", gc + 1)
+    su = system.find(":", sc + 1)
+    if gu < 0:
+        gu = len(gold)
+    if su < 0:
+        su = len(system)
+    return 1 if gold[gc + 1:gu] == system[sc + 1:su] else 0
+
+
+cdef long long head_value(str text, Py_ssize_t end):
+    """The number TEXT[:end] (ASCII digits: the value was learnt as a DEPS value)."""
+    cdef long long v = 0
+    cdef Py_ssize_t i
+    for i in range(end):
+        v = v * 10 + (<long long>text[i] - 48)
+    return v

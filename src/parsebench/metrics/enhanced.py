@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from parsebench.errors import InputError
@@ -143,6 +143,13 @@ def _learn(deps: str) -> bool:
         _EDGES[deps], _SKIP[deps], _TOP[deps] = len(got[0]), got[1], got[2]
         return True
     return False
+
+
+_deps_rows: Callable[..., tuple[int, int, int, int, int, int, list[int]] | bool | None] | None
+try:
+    from parsebench.metrics._deps_fast import deps_rows as _deps_rows
+except ImportError:  # built without a C compiler: _rows_as_written counts in Python
+    _deps_rows = None
 
 
 def word_line(s: Sentence, i: int) -> int:
@@ -344,6 +351,25 @@ class EnhancedCounter:
         past the sentence, an empty node with --no-empty-nodes): sentence_edges then
         says what is wrong."""
         gd, sd = gold.deps, system.deps
+        if _deps_rows is not None:
+            got = _deps_rows(gd, sd, len(gold), len(system), _EDGES, _SKIP, _TOP)
+            if got is None:  # values not seen before
+                for d in (*gd, *sd):
+                    if d not in _EDGES and not _learn(d):
+                        return False
+                got = _deps_rows(gd, sd, len(gold), len(system), _EDGES, _SKIP, _TOP)
+            if not isinstance(got, tuple):
+                return False
+            g_n, s_n, c_l, c_u, g_skip, s_skip, differ = got
+            if self.opts.no_empty_nodes and (g_skip or s_skip or gold.empty_nodes
+                                             or system.empty_nodes):
+                return False
+            for i in differ:
+                x, y = _matched((_split(gd[i]) or _NONE)[0], (_split(sd[i]) or _NONE)[0])
+                c_l += x
+                c_u += y
+            self._add(gold, system, g_skip, s_skip, g_n, s_n, c_l, c_u, elas, eulas)
+            return True
         known = _EDGES.__contains__
         if not (all(map(known, gd)) and all(map(known, sd))):
             for d in (*gd, *sd):
@@ -368,6 +394,12 @@ class EnhancedCounter:
                     x, y = _matched((_split(gd[i]) or _NONE)[0], (_split(sd[i]) or _NONE)[0])
                     c_l += x
                     c_u += y
+        self._add(gold, system, g_skip, s_skip, g_n, s_n, c_l, c_u, elas, eulas)
+        return True
+
+    def _add(self, gold: Sentence, system: Sentence, g_skip: int, s_skip: int, g_n: int,
+             s_n: int, c_l: int, c_u: int, elas: F1Count, eulas: F1Count) -> None:
+        """The counts of _rows_as_written added: edges left out, ELAS's and EULAS's."""
         for s, k in ((gold, 0), (system, 1)):
             for _, cols in s.empty_nodes:
                 if cols[8] not in ("_", ""):
@@ -378,7 +410,6 @@ class EnhancedCounter:
             c.correct += right
             c.gold += g_n
             c.system += s_n
-        return True
 
     def stretch(self, gold: Sequence[Sentence], system: Sequence[Sentence],
                 sys2gold: list[int], sentence_of_system: list[int],

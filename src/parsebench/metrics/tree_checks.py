@@ -25,10 +25,12 @@ CYCLE = 4
 """Following the heads can loop."""
 
 _tree_faults: Callable[[list[int]], int] | None
+_head_summary: Callable[[list[int]], tuple[int, int, bool, bool] | None] | None
 try:
+    from parsebench.metrics._deps_fast import head_summary as _head_summary
     from parsebench.metrics._deps_fast import tree_faults as _tree_faults
 except ImportError:  # built without a C compiler
-    _tree_faults = None
+    _tree_faults = _head_summary = None
 
 
 class TreeCheck:
@@ -116,6 +118,18 @@ def faults(heads: list[int]) -> int:
     missing = heads.count(NO_HEAD)
     out = FRAGMENT if missing else MULTI_ROOT if heads.count(0) != 1 else 0
     return (out | CYCLE) if _has_cycle(heads) else out
+
+
+def head_summary(heads: list[int]) -> tuple[int, int, bool, bool]:
+    """What the validity policy asks of a sentence's HEADS: (words without a head,
+    roots, whether a head is outside the sentence, whether the heads have a cycle); in C
+    where it was built."""
+    got = _head_summary(heads) if _head_summary is not None else None
+    if got is not None:
+        return got
+    n = len(heads)
+    return (heads.count(NO_HEAD), heads.count(0), any(h > n or h < NO_HEAD for h in heads),
+            _has_cycle(heads))
 
 
 def _has_cycle(heads: list[int]) -> bool:

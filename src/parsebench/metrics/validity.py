@@ -21,7 +21,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.tree_checks import CYCLE, faults
+from parsebench.metrics.tree_checks import head_summary
 
 POLICIES = ("warn", "error", "zero")
 """What ``--invalid`` can say; the first is the default."""
@@ -58,12 +58,10 @@ class Validity:
         self.sentences += 1
         heads = s.heads
         n = len(heads)
-        missing = heads.count(NO_HEAD)
+        missing, roots, outside, cycle = head_summary(heads)
         if missing == n:
             return s
         self.headed = True
-        outside = any(h > n or h < NO_HEAD for h in heads)
-        roots = heads.count(0)
         faults_ = []
         if missing or outside:
             self.bad_heads += 1
@@ -75,7 +73,7 @@ class Validity:
         elif roots > 1 and not self.multiple_roots_okay:
             self.multiple_roots += 1
             faults_.append(f"{roots} roots")
-        if faults(heads) & CYCLE:
+        if cycle:
             self.cycles += 1
             faults_.append("a cycle")
         if not faults_:
