@@ -339,8 +339,8 @@ def _headline(v: dict[str, Any]) -> str:
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
                 "under f1", scores=SCORES,
-                sections=("parsebench.report.sections:deps_section",
-                          "parsebench.report.sections:where_section"),
+                sections=("parsebench.report.accuracy:deps_section",
+                          "parsebench.report.accuracy:where_section"),
                 section_title="accuracy against the gold key",
                 anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
                 default=DepsSettings(),

@@ -73,5 +73,5 @@ SCORES = (Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees
                  file_stats=file_stats),)
 
 METHOD = as_method(CLEAN_KEY, SCORES,
-                   sections=("parsebench.report.sections:brackets_section",),
+                   sections=("parsebench.report.accuracy:brackets_section",),
                    section_title="brackets under noise", anchor=lambda r: "brackets")

@@ -44,5 +44,5 @@ METHOD = as_method(flat.CLEAN_KEY, SCORES, settings=_settings, default=FlatSetti
                    record=lambda st: str(st.rules) if st.rules else st.on,
                    restore=lambda v: FlatSettings(True, Path(v)) if isinstance(v, str)
                    else FlatSettings(bool(v)),
-                   sections=("parsebench.report.sections:brackets_section",),
+                   sections=("parsebench.report.accuracy:brackets_section",),
                    section_title="brackets under noise", anchor=lambda r: "brackets")
