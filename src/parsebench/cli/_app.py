@@ -154,6 +154,24 @@ WorkersOpt = Annotated[int, typer.Option("--workers", help="Parser processes.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds one sentence may take; "
                                            "then it is a failure.")]
 BatchOpt = Annotated[int, typer.Option("--batch-size", help="Sentences per batch.")]
+# how a dependency parse is scored, the same in eval deps and compare
+AlignOpt = Annotated[str | None, typer.Option(
+    "--align", help="words: score a system whose words differ from the gold's (a "
+    "corrector, a normaliser, an LLM) over words aligned by edit distance.")]
+InvalidOpt = Annotated[str, typer.Option(
+    "--invalid", help="A sentence that is not a tree: warn (scored as it is), zero "
+    "(no word attached: CoNLL 2018's policy) or error.")]
+EnhancementsOpt = Annotated[str, typer.Option(
+    "--enhancements", help="ELAS/EULAS: the enhancements the gold lacks, digits as "
+    "udeval takes them: 0 all present, 1 gapping, 2 shared parents, 3 shared "
+    "dependents, 4 control, 5 external arguments of relative clauses, 6 case "
+    "information; 12 = 1 and 2.")]
+NoEmptyNodesOpt = Annotated[bool, typer.Option(
+    "--no-empty-nodes", help="The empty nodes were collapsed: one left is an error "
+    "(without it they are left out of ELAS/EULAS, as udeval).")]
+MultipleRootsOpt = Annotated[bool, typer.Option(
+    "--multiple-roots-okay", help="A sentence with several roots is a valid tree "
+    "(no warning; as udeval's option).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on standard "
                                         "error (bars on a terminal, else a line every "
                                         "10 s).")]

@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import JsonOpt, QuietOpt, _progress, _show, app
+from parsebench.cli._app import (
+    AlignOpt,
+    EnhancementsOpt,
+    InvalidOpt,
+    JsonOpt,
+    MultipleRootsOpt,
+    NoEmptyNodesOpt,
+    QuietOpt,
+    _progress,
+    _show,
+    app,
+)
 
 
 @app.command("compare")
@@ -27,21 +38,11 @@ def compare_cmd(
                                          "1 - alpha.")] = 0.05,
     all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Test every pair, not only "
                                             "each system against the first.")] = False,
-    align: Annotated[str | None, typer.Option(
-        "--align", help="words: score systems whose words differ from the gold's over "
-        "words aligned by edit distance (as eval deps --align words).")] = None,
-    invalid: Annotated[str, typer.Option(
-        "--invalid", help="A sentence that is not a tree: warn (scored as it is), zero "
-        "(no word attached: CoNLL 2018's policy) or error.")] = "warn",
-    enhancements: Annotated[str, typer.Option(
-        "--enhancements", help="ELAS/EULAS: the enhancements the gold lacks, digits 0-6 "
-        "as eval deps takes them (6: no case information; 12 = 1 and 2).")] = "0",
-    no_empty_nodes: Annotated[bool, typer.Option(
-        "--no-empty-nodes", help="ELAS/EULAS: the empty nodes were collapsed; one left "
-        "is an error.")] = False,
-    multiple_roots_okay: Annotated[bool, typer.Option(
-        "--multiple-roots-okay", help="A sentence with several roots is a valid tree.")
-    ] = False,
+    align: AlignOpt = None,
+    invalid: InvalidOpt = "warn",
+    enhancements: EnhancementsOpt = "0",
+    no_empty_nodes: NoEmptyNodesOpt = False,
+    multiple_roots_okay: MultipleRootsOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:

@@ -9,7 +9,19 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import BY_FIELDS, JsonOpt, _show, _warn, app, eval_app
+from parsebench.cli._app import (
+    BY_FIELDS,
+    AlignOpt,
+    EnhancementsOpt,
+    InvalidOpt,
+    JsonOpt,
+    MultipleRootsOpt,
+    NoEmptyNodesOpt,
+    _show,
+    _warn,
+    app,
+    eval_app,
+)
 from parsebench.errors import atomic_output, check_output
 
 
@@ -34,23 +46,11 @@ def eval_deps(
     head_rules: Annotated[str | None, typer.Option(
         "--head-rules", help="Either file may be bracketed trees, converted first with "
         "this head table: collins, penn2malt or a table file (Lin's procedure).")] = None,
-    align: Annotated[str | None, typer.Option(
-        "--align", help="words: score a system whose words differ from the gold's (a "
-        "corrector, a normaliser, an LLM) over words aligned by edit distance.")] = None,
-    invalid: Annotated[str, typer.Option(
-        "--invalid", help="A sentence that is not a tree: warn (scored as it is), zero "
-        "(no word attached: CoNLL 2018's policy) or error.")] = "warn",
-    enhancements: Annotated[str, typer.Option(
-        "--enhancements", help="ELAS/EULAS: the enhancements the gold lacks, digits as "
-        "udeval takes them: 0 all present, 1 gapping, 2 shared parents, 3 shared "
-        "dependents, 4 control, 5 external arguments of relative clauses, 6 case "
-        "information; 12 = 1 and 2.")] = "0",
-    no_empty_nodes: Annotated[bool, typer.Option(
-        "--no-empty-nodes", help="The empty nodes were collapsed: one left is an error "
-        "(without it they are left out of ELAS/EULAS, as udeval).")] = False,
-    multiple_roots_okay: Annotated[bool, typer.Option(
-        "--multiple-roots-okay", help="A sentence with several roots is a valid tree "
-        "(no warning; as udeval's option).")] = False,
+    align: AlignOpt = None,
+    invalid: InvalidOpt = "warn",
+    enhancements: EnhancementsOpt = "0",
+    no_empty_nodes: NoEmptyNodesOpt = False,
+    multiple_roots_okay: MultipleRootsOpt = False,
     counts: Annotated[bool, typer.Option(
         "--counts", help="udeval's table of correct/gold/predicted/aligned counts instead "
         "of scores (and the counts in the JSON).")] = False,
