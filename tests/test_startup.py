@@ -33,3 +33,28 @@ def test_help_imports_no_metric_and_no_numpy() -> None:
 def test_the_help_names_the_fields_the_code_has() -> None:
     assert cli.BY_FIELDS == lin.BY_FIELDS
     assert cli.PROJECTIONS == parses.PROJECTIONS
+
+
+def _front_door(args: list[str], columns: str, imports: bool = False
+                ) -> subprocess.CompletedProcess[str]:
+    """The console script as installed (parsebench.console:main) with ARGS."""
+    code = ("import sys; from parsebench.console import main; sys.argv[1:] = "
+            f"{args!r}; main()" + ("; print(sorted(sys.modules))" if imports else ""))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, COLUMNS=columns))
+
+
+def test_the_quick_help_is_the_command_lines_own() -> None:
+    """``parsebench --help`` is answered without typer from the text the command line
+    writes at 80 columns (click wraps at 80 on any wider terminal); a narrower one, and
+    anything else, goes to the command line."""
+    full = subprocess.run([sys.executable, "-m", "parsebench.cli", "--help"],
+                          capture_output=True, text=True, env=dict(os.environ, COLUMNS="120"))
+    quick = _front_door(["--help"], "120", imports=True)
+    assert quick.stdout.startswith(full.stdout), \
+        "the help changed: run parsebench.console.write_help_text()"
+    assert "typer" not in quick.stdout[len(full.stdout):]
+    narrow = subprocess.run([sys.executable, "-m", "parsebench.cli", "--help"],
+                            capture_output=True, text=True, env=dict(os.environ, COLUMNS="60"))
+    assert _front_door(["--help"], "60").stdout == narrow.stdout != full.stdout
+    assert _front_door(["eval", "--help"], "120").stdout.startswith("Usage: parsebench eval")
