@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import conllu
@@ -192,3 +193,21 @@ def test_without_the_compiled_reader_the_reference_reads(monkeypatch: pytest.Mon
     monkeypatch.setattr(conllu_module, "_read_sentences", None)
     assert parse_conllu(GOOD) == list(conllu_module._read(GOOD))
     assert [s.category for s in parse_conllu(GOOD)] == ["email", "news"]
+
+
+def test_the_reader_asked_again_after_its_end_ends_again() -> None:
+    """``yield from`` the reader after a ``for`` loop has emptied it (the check that a
+    file is no noise output does so) raised StopIteration out of Cython's generator: an
+    empty system file gave a traceback."""
+    from parsebench.formats.conllu import iter_sentences
+
+    def watching(lines: list[str]) -> Iterator[object]:
+        it = iter_sentences(iter(lines), "x")
+        yield from it
+        yield from it  # (ended: nothing more, no error)
+
+    def again(lines: list[str]) -> list[object]:
+        return list(watching(lines))
+
+    assert again([]) == []
+    assert len(again(["1\ta\ta\tX\tX\t_\t0\troot\t_\t_", ""])) == 1

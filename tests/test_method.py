@@ -137,16 +137,16 @@ def test_a_level_is_scored_against_the_gold_in_one_pass(tmp_path: Path,
     """Its replicates one after the other, as before the one interface: the level's
     warnings (another scheme, trees that are not trees, with their counts) are counted
     over all of them once, not repeated with other counts once a replicate."""
-    from parsebench.metrics import deps_method
+    from parsebench.metrics import deps_scoring
 
     calls: list[int] = []
-    real = deps_method.evaluate_deps
+    real = deps_scoring.evaluate_deps
 
     def counted(gold: list, system: list, **kw: object) -> object:
         calls.append(len(gold))
         return real(gold, system, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(deps_method, "evaluate_deps", counted)
+    monkeypatch.setattr(deps_scoring, "evaluate_deps", counted)
     res = _run(tmp_path, "per_sentence = [1]")
     n = res[("deps", "deprel", "clean")]["gold_sentences"]
     assert calls == [n, 2 * n]  # the clean text, then the level's two replicates at once

@@ -130,7 +130,15 @@ def iter_sentences(lines: Iterable[str], path: str = "<input>") -> Iterator[Sent
     whatever is not well-formed to :func:`_read`), else by ``_read``."""
     if _read_sentences is None:
         return _read(lines, path)
-    return _read_sentences(lines, path, Sentence, _read, _category_of)
+    return _python_generator(_read_sentences(lines, path, Sentence, _read, _category_of))
+
+
+def _python_generator(sentences: Iterator[Sentence]) -> Iterator[Sentence]:
+    """SENTENCES behind a Python generator: asked again once it has ended (``yield from``
+    after a ``for`` loop, as :meth:`parsebench.inputs.Holds.watching` does), Cython's
+    generator raises StopIteration out of ``yield from`` (Cython 3.3), which a Python
+    generator then turns into a RuntimeError."""
+    yield from sentences
 
 
 def _read(lines: Iterable[str], path: str = "<input>", start: int = 1,
