@@ -10,6 +10,8 @@ import platform
 import re
 from pathlib import Path
 
+from parsebench.errors import atomic_output
+
 
 def pct(x: float | None, sign: bool = False) -> str:
     """A share as a percentage with two decimals; n/a when it cannot be computed."""
@@ -51,6 +53,5 @@ def fill(template: str, parts: dict[str, str]) -> str:
 
 def write(path: Path, text: str) -> None:
     """Write PATH whole or not at all."""
-    tmp = path.with_name("." + path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    with atomic_output(path) as fh:
+        fh.write(text)

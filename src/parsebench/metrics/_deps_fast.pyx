@@ -541,6 +541,17 @@ cdef long long highest_head(object value) except? -1:
     return 1LL << 62 if overflow else v
 
 
+cdef long long known_edges(object value, dict edges, dict skipped, dict top) except -2:
+    """VALUE's number of edges, learnt first where it is new; -1 where it cannot be
+    learnt here (enhanced.py then learns it)."""
+    got = edges.get(value)
+    if got is None:
+        if type(value) is not str or not learn(<str>value, edges, skipped, top):
+            return -1
+        got = edges[value]
+    return <long long>got
+
+
 def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_words,
               dict edges, dict skipped, dict top):
     """ELAS and EULAS of two sentences with the same rows, DEPS as written (enhanced.py's
@@ -560,12 +571,9 @@ def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_w
     for i in range(n):
         g = gold[i]
         s = system[i]
-        got = edges.get(g)
-        if got is None:
-            if type(g) is not str or not learn(<str>g, edges, skipped, top):
-                return None
-            got = edges[g]
-        ge = got
+        ge = known_edges(g, edges, skipped, top)
+        if ge < 0:
+            return None
         g_skip += <long long>skipped[g]
         t = highest_head(top[g])
         if t > g_top:
@@ -578,12 +586,9 @@ def deps_rows(list gold, list system, Py_ssize_t gold_words, Py_ssize_t system_w
             if t > s_top:
                 s_top = t
             continue
-        got = edges.get(s)
-        if got is None:
-            if type(s) is not str or not learn(<str>s, edges, skipped, top):
-                return None
-            got = edges[s]
-        se = got
+        se = known_edges(s, edges, skipped, top)
+        if se < 0:
+            return None
         s_skip += <long long>skipped[s]
         t = highest_head(top[s])
         if t > s_top:

@@ -16,9 +16,17 @@ from parsebench.report.plots import (
     heatmap,
     relation_bars,
 )
-from parsebench.report.sections import CI_NOTE, _by, _sig, ci95
 from parsebench.report.summary import level_order
-from parsebench.report.tables import Section, Table, pct, safe_name
+from parsebench.report.tables import (
+    CI_NOTE,
+    Section,
+    Table,
+    ci95,
+    level_free_signature,
+    pct,
+    results_of,
+    safe_name,
+)
 from parsebench.scored import Scored
 
 
@@ -43,7 +51,7 @@ TOP = {"deprel": 15, "preposition": 10, "word": 15}
 
 
 def deps_section(results: list[Scored]) -> Section | None:
-    rs = _by(results, "deps")
+    rs = results_of(results, "deps")
     if not rs:
         return None
     sec = Section("Dependency evaluation against the gold key (Lin; CoNLL 2018 UAS/LAS)")
@@ -89,7 +97,7 @@ def deps_section(results: list[Scored]) -> Section | None:
         if by == "deprel":
             bars[r.parser] = {k: b["labeled"]["recall"] for k, b in items
                                  if b["labeled"]["recall"] is not None}
-    t.notes.append("signature: " + _sig(rs[0]))
+    t.notes.append("signature: " + level_free_signature(rs[0]))
     sec.tables.insert(0, t)
     if bars:
         sec.images.append(("relations.png", "Labeled recall by relation (clean text, the 15 "
@@ -106,7 +114,7 @@ def where_section(results: list[Scored]) -> Section | None:
     """Where the errors fall, clean and noisy (MaltEval's breakdowns): labeled F1 of the
     arcs by their length and by the length of their sentence, and each parser's
     relation confusions on the clean text."""
-    rs = [r for r in _by(results, "deps") if r.projection == "deprel"
+    rs = [r for r in results_of(results, "deps") if r.projection == "deprel"
           and isinstance(r.value, dict) and r.value.get("breakdowns")]
     if not rs:
         return None
@@ -162,8 +170,8 @@ def _group_ci(v: dict[str, Any], breakdown: str, group: str) -> list[float] | No
 def brackets_section(results: list[Scored]) -> Section | None:
     """EVALB's brackets and the flat key of a constituency parser's noisy parses, each
     against its clean parse (no gold trees needed)."""
-    ev = {(r.parser, r.level): r for r in _by(results, "evalb")}
-    fl = {(r.parser, r.level): r for r in _by(results, "flat")}
+    ev = {(r.parser, r.level): r for r in results_of(results, "evalb")}
+    fl = {(r.parser, r.level): r for r in results_of(results, "flat")}
     keys = sorted(set(ev) | set(fl), key=lambda k: (k[0], level_order(k[1])))
     if not keys:
         return None
@@ -190,7 +198,7 @@ def brackets_section(results: list[Scored]) -> Section | None:
                 "unlabeled spans (flattened by the experiment's rules, if any). A failed "
                 "noisy parse is the flat (PARSE-FAILED ...) tree: it matches little and "
                 "crosses nothing. Replicates pooled.", CI_NOTE]
-    t.notes += ["signature: " + _sig(r) for r in (next(iter(ev.values()), None),
+    t.notes += ["signature: " + level_free_signature(r) for r in (next(iter(ev.values()), None),
                                                   next(iter(fl.values()), None)) if r]
     sec = Section("Brackets under noise (EVALB; flat keys, Gaizauskas et al.)", [t])
     if series:

@@ -8,7 +8,6 @@ number's signature is printed under its table; a 95% interval stands beside its 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -24,7 +23,15 @@ from parsebench.report.plots import (
     time_by_length,
 )
 from parsebench.report.summary import SIGNIFICANCE_SAMPLES, level_order
-from parsebench.report.tables import Section, Table, pct
+from parsebench.report.tables import (
+    CI_NOTE,
+    Section,
+    Table,
+    ci95,
+    level_free_signature,
+    pct,
+    results_of,
+)
 from parsebench.scored import Scored
 
 
@@ -35,27 +42,8 @@ def _dig(d: Any, path: tuple[str, ...]) -> Any:
     return d
 
 
-CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
-           "a sentence together); a share of sentences (exact match, an attack's success) "
-           "has the Wilson score interval, with n the sentences; it measures the sample of "
-           "sentences, the ± the noise")
-
-
-ci95 = interval
-
-
-def _sig(r: Scored) -> str:
-    """A result's signature without its level, for a table that has one row a level."""
-    return re.sub(r"level:[^|]*\|", "", r.signature)
-
-
-def _by(results: list[Scored], metric: str) -> list[Scored]:
-    return sorted((r for r in results if r.metric == metric),
-                  key=lambda r: (r.parser, r.projection, level_order(r.level)))
-
-
 def rows_section(results: list[Scored]) -> Section | None:
-    rows = _by(results, "rows")
+    rows = results_of(results, "rows")
     if not rows:
         return None
     sec = Section("Degradation, row by row (Bigert et al., Tables 3-12)")
@@ -108,7 +96,7 @@ def rows_section(results: list[Scored]) -> Section | None:
                     t.notes.append(note)
         t.notes += [CI_NOTE + "; the estimate's interval is parse differs' scaled as the "
                     "estimate is (3/4 of it over the clean accuracy, which is fixed)",
-                    "signature: " + _sig(rs[0])]
+                    "signature: " + level_free_signature(rs[0])]
         sec.tables += [t, acc]
         points = lines.setdefault(proj, {})
         for r in rs:
@@ -178,7 +166,7 @@ def _bounds_check(groups: dict[tuple[str, str], list[Scored]]) -> Table | None:
 
 
 def sentences_section(results: list[Scored]) -> Section | None:
-    rs = _by(results, "sentences")
+    rs = results_of(results, "sentences")
     if not rs:
         return None
     sec = Section("Sentence robustness (Kakkonen, Table 1)")
@@ -199,7 +187,7 @@ def sentences_section(results: list[Scored]) -> Section | None:
                 series.setdefault(f"{r.parser} @ {key}", []).append(
                     (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals),
                      *iv[:2]))
-    t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
+    t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0])]
     sec.tables.append(t)
     if series:
         sec.images.append(("robustness.png", "Sentence robustness against error level: one "
@@ -219,7 +207,7 @@ def _lowest_f1_first(r: Scored) -> list[tuple[str, dict[str, Any]]]:
 def types_section(results: list[Scored]) -> Section | None:
     """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
     LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
-    rs = [r for r in _by(results, "f1") if r.level != "corrected"]
+    rs = [r for r in results_of(results, "f1") if r.level != "corrected"]
     if not rs:
         return None
     rs.sort(key=lambda r: (r.parser, level_order(r.level)))
@@ -231,7 +219,7 @@ def types_section(results: list[Scored]) -> Section | None:
                 pct(r.value["f1"]), ci95(r.value, "f1"),
                 pct((r.value.get("accuracy") or {}).get("las")),
                 ci95(r.value, "aligned_las")] for r in rs], anchor="types")
-    t.notes += [CI_NOTE, "signature: " + _sig(rs[0])]
+    t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0])]
     by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
                                             "95% CI", "aligned LAS", "LAS 95% CI"], [],
@@ -254,7 +242,7 @@ def types_section(results: list[Scored]) -> Section | None:
 
 
 def f1_section(results: list[Scored]) -> Section | None:
-    rs = [r for r in _by(results, "f1") if r.level == "corrected"]
+    rs = [r for r in results_of(results, "f1") if r.level == "corrected"]
     if not rs:
         return None
     t = Table("Robustness F1 of ungrammatical sentences against their corrections",
@@ -306,7 +294,7 @@ def _error_bins(by_errors: dict[str, dict[str, Any]]) -> list[list[str]]:
 
 
 def _speed_section(results: list[Scored]) -> Section | None:
-    rs = _by(results, "speed")
+    rs = results_of(results, "speed")
     if not rs:
         return None
     t = Table("Parser speed on the distinct sentences of the corpus (clean and noisy)",
@@ -329,7 +317,7 @@ def _speed_section(results: list[Scored]) -> Section | None:
 def _attack_section(results: list[Scored]) -> Section | None:
     """``[attack]``: the worst case at each budget beside random misspellings at the same
     budget (docs/attack.md); the attacked sentences are drawn with the examples."""
-    rs = _by(results, "attack")
+    rs = results_of(results, "attack")
     if not rs:
         return None
 

@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.present import percent
+from parsebench.present import interval, percent
 from parsebench.report.plots import Plot
+from parsebench.report.summary import level_order
+from parsebench.scored import Scored
 
 
 @dataclass
@@ -39,6 +41,25 @@ class Section:
     """(file name, caption, the plot); its anchor is ``plot-`` and the file name."""
     html_extra: list[str] = field(default_factory=list)
     md_extra: list[str] = field(default_factory=list)
+
+
+CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the replicates of "
+           "a sentence together); a share of sentences (exact match, an attack's success) "
+           "has the Wilson score interval, with n the sentences; it measures the sample of "
+           "sentences, the ± the noise")
+
+ci95 = interval
+
+
+def level_free_signature(r: Scored) -> str:
+    """A result's signature without its level, for a table that has one row a level."""
+    return re.sub(r"level:[^|]*\|", "", r.signature)
+
+
+def results_of(results: list[Scored], metric: str) -> list[Scored]:
+    """METRIC's results, by parser, projection and level (clean first): a section's rows."""
+    return sorted((r for r in results if r.metric == metric),
+                  key=lambda r: (r.parser, r.projection, level_order(r.level)))
 
 
 def pct(x: Any, digits: int = 2) -> str:
