@@ -170,6 +170,24 @@ def test_in_process_adapter_crash_and_hang_restart_the_worker(workers: int) -> N
     assert run.restarts == 2
 
 
+@pytest.mark.parametrize("batch_size", [1, 2, 4])
+def test_restarting_a_dead_part_is_not_charged_to_the_next_sentence(batch_size: int) -> None:
+    """A Java parser's JVM that dies with a sentence is started again between
+    sentences, under the load timeout: the sentence after it keeps its own timeout.
+    Before, the reload ran inside the next sentence's deadline and that sentence timed
+    out too when the machine was busy."""
+    sys.path.insert(0, str(FIXTURES))
+    try:
+        sents = _words("a b", "DIE now", "c d e", "DIE", "f", "g h")
+        run = parse_sentences(sents, "python:flaky_adapter:SlowReload", timeout=1,
+                              batch_size=batch_size)
+    finally:
+        sys.path.remove(str(FIXTURES))
+    reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else "ok" for t in run.timed]
+    assert reasons == ["ok", "died", "ok", "died", "ok", "ok"]
+    assert run.restarts == 0
+
+
 def test_precomputed_round_trip_and_wrong_file(tmp_path: Path) -> None:
     dev = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
     sents = read_conllu(dev)[:50]

@@ -49,6 +49,17 @@ class Adapter(ABC):
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         """One outcome per item, in order."""
 
+    def needs_reload(self) -> bool:
+        """True when what the adapter runs has died with a sentence and must be started
+        again (a Java parser's JVM): the pool then gives the reload its start-up time,
+        not the next sentence's timeout."""
+        return False
+
+    def reload(self) -> None:
+        """Start again what :meth:`needs_reload` found dead; a failure here is left for
+        the next sentence to report."""
+        return None
+
     @classmethod
     def check_input(cls, arg: str | None, items: Sequence[Item]) -> None:
         """Refuse, before any worker starts, an input this parser cannot answer (parses

@@ -8,7 +8,8 @@ later) loads the model once and answers one sentence at a time over a pipe. The
 JVM is a child of the pool's worker, in its process group: a hang is ended by the
 pool's timeout, which kills the worker and the JVM with it; a JVM that dies on a
 sentence costs that sentence (a :class:`Failure` with its exit code and last line
-of standard error) and is started again for the next.
+of standard error) and is started again before the next, under the pool's load
+timeout (:meth:`JavaAdapter.reload`), so the next sentence keeps its own timeout.
 
 Specs: ``NAME:MODEL[,KEY=VALUE...]``; the keys each adapter knows (``jar``,
 ``tagger``) are its options, so a model path may hold commas but not ``,jar=``.
@@ -247,6 +248,13 @@ class JavaAdapter(Adapter):
     def rows(self, words: Sequence[str], tags: Any) -> list[str]:
         """A sentence as the bridge reads it, from its words and the tagger's columns."""
         raise NotImplementedError
+
+    def needs_reload(self) -> bool:
+        return self.bridge.proc is None or self.bridge.proc.poll() is not None
+
+    def reload(self) -> None:
+        with contextlib.suppress(InputError):  # the next sentence's ask says why
+            self.bridge.start()
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         for item in batch:

@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.parsers.base import Failure, Item, Timed, make_adapter
+from parsebench.parsers.base import Adapter, Failure, Item, Timed, make_adapter
 
 LOAD_TIMEOUT = 900.0
 """Seconds a worker may take to load its model (or train, for TnT)."""
@@ -65,6 +65,9 @@ def _worker(spec: str, timeout: float, tokenize: bool, conn: _Duplex) -> None:
                     t0 = t1
                     if adapter.streaming:
                         conn.send(("result", *done[-1]))
+                        if adapter.needs_reload():
+                            _reload(adapter, conn)
+                            t0 = time.perf_counter()
                 failed = None
             except InputError as exc:
                 conn.send(("fatal", exc.message, exc.path, exc.line))
@@ -84,6 +87,16 @@ def _worker(spec: str, timeout: float, tokenize: bool, conn: _Duplex) -> None:
                 todo = todo[len(done) + 1:]
             else:
                 todo = []
+            if adapter.needs_reload():
+                _reload(adapter, conn)
+
+
+def _reload(adapter: Adapter, conn: _Duplex) -> None:
+    """Start the adapter's dead part again between sentences, telling the pool, which
+    gives it the load timeout rather than the next sentence's."""
+    conn.send(("loading",))
+    adapter.reload()
+    conn.send(("loaded",))
 
 
 def main() -> None:
@@ -283,6 +296,13 @@ class Pool:
                     if msg[0] == "fatal":
                         self.close()
                         raise InputError(msg[1], msg[2], msg[3])
+                    if msg[0] == "loading":  # restarting its parser: the load timeout
+                        w.deadline = time.monotonic() + LOAD_TIMEOUT
+                        continue
+                    if msg[0] == "loaded":
+                        if w.pending:
+                            self._arm(w)
+                        continue
                     _, index, outcome, seconds = msg
                     record(Timed(index, outcome, seconds))
                     w.pending = [it for it in w.pending if it.index != index]
