@@ -136,15 +136,71 @@ def test_a_cached_rerun_scores_nothing_again_unless_settings_or_code_changed(
         return real(ctx)  # type: ignore[arg-type]
 
     monkeypatch.setattr(runner, "score", counted)
+    pages = _pages(store)
+    decoded = _count_decodes(monkeypatch)
     run(tmp_path, [TOY], store, "r2", monkeypatch)
     assert calls == [] and _reused(store) == ["p0"]
     assert results(store) == first
+    # speed, examples and the browser's data come back with the scores: no parse is read
+    assert decoded == [] and _pages(store) == pages
     with contextlib.closing(sqlite3.connect(store)) as db:
         assert db.execute("SELECT count(*) FROM statistics").fetchone()[0] > 0
     monkeypatch.setattr(runner, "scoring_digest", lambda: "other code")
     run(tmp_path, [TOY], store, "r3", monkeypatch)
     assert calls == ["score"] and _reused(store) == []
-    assert results(store) == first
+    assert results(store) == first and _pages(store) == pages and decoded
+
+
+def _pages(store: Path) -> list[tuple[str, ...]]:
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        return db.execute("SELECT parser, kind, projection, level, value FROM pages ORDER "
+                          "BY rowid").fetchall()
+
+
+def _count_decodes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from parsebench import store as module
+
+    seen: list[str] = []
+    real = module.decode
+
+    def counting(text: str) -> object:
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(module, "decode", counting)
+    return seen
+
+
+def test_a_cached_parse_that_does_not_read_is_one_error(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """A parse whose checksum holds but whose text is not a parse (a crafted store) is
+    read only when its scores are needed, and is then one line naming the store."""
+    from parsebench.run import runner
+    from parsebench.store import checksum
+
+    store = tmp_path / "s.sqlite"
+    run(tmp_path, [TOY], store, "r1", monkeypatch)
+    with contextlib.closing(sqlite3.connect(store)) as db, db:
+        db.execute("UPDATE parses SET outcome='[1, 2]', checksum=? WHERE sentence=(SELECT "
+                   "min(sentence) FROM parses)", (checksum("[1, 2]"),))
+    run(tmp_path, [TOY], store, "r2", monkeypatch)  # its scores are reused: not read
+    monkeypatch.setattr(runner, "scoring_digest", lambda: "other code")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()), \
+            pytest.raises(SystemExit) as done:
+        main(["run", str(experiment(tmp_path, [TOY])), "--store", str(store),
+              "--report", str(tmp_path / "r3")])
+    assert done.value.code == 2
+    assert err.getvalue().splitlines()[-1] == (
+        f"parsebench: {store}: a cached parse of parser "
+        f"{_parser_key(store)} is not what parsebench writes (damaged store?); delete the "
+        "store or use another")
+
+
+def _parser_key(store: Path) -> str:
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        return str(db.execute("SELECT min(parser) FROM parses").fetchone()[0])
 
 
 def test_a_report_written_again_draws_only_what_changed(tmp_path: Path,

@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -112,14 +112,6 @@ def encode(outcome: Outcome) -> str:
                        if getattr(outcome, k) is not None}, ensure_ascii=False)
 
 
-def _decodes(text: str) -> bool:
-    try:
-        decode(text)
-    except (ValueError, TypeError, KeyError):
-        return False
-    return True
-
-
 def decode(text: str) -> Outcome:
     d = json.loads(text)
     if "failed" in d:
@@ -128,6 +120,46 @@ def decode(text: str) -> Outcome:
         if k in d:
             d[k] = [tuple(x) for x in d[k]]
     return Analysis(**d)
+
+
+class ParseCache(Mapping[str, tuple[Outcome, float]]):
+    """One parser's cached parses by sentence key: read at once with their checksums
+    checked, each decoded only when asked for, so a re-run whose scores are reused
+    decodes none. A parse whose checksum holds but whose text does not read (a crafted
+    store) is one clear error when it is needed."""
+
+    def __init__(self, raw: dict[str, tuple[str, float]], parser: str, path: Path) -> None:
+        self._raw = raw
+        self._got: dict[str, tuple[Outcome, float]] = {}
+        self.parser, self.path = parser, path
+
+    def __getitem__(self, key: str) -> tuple[Outcome, float]:
+        got = self._got.get(key)
+        if got is None:
+            text, seconds = self._raw.pop(key)
+            try:
+                got = (decode(text), seconds)
+            except (ValueError, TypeError, KeyError):
+                raise InputError(f"a cached parse of parser {self.parser} is not what "
+                                 "parsebench writes (damaged store?); delete the store or "
+                                 "use another", self.path) from None
+            self._got[key] = got
+        return got
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._got or key in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._got
+        yield from self._raw
+
+    def __len__(self) -> int:
+        return len(self._got) + len(self._raw)
+
+    def add(self, key: str, outcome: Outcome, seconds: float) -> None:
+        """A parse made in this run (already stored)."""
+        self._raw.pop(key, None)
+        self._got[key] = (outcome, seconds)
 
 
 class Store:
@@ -337,20 +369,20 @@ class Store:
         row = self.db.execute("SELECT kind FROM parsers WHERE key=?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def cached_keys(self, parser: str) -> set[str]:
-        """The sentences whose parse is in the cache and intact (a damaged one is parsed
-        again)."""
-        keys, bad = set(), 0
-        for k, o, c in self.db.execute("SELECT sentence, outcome, checksum FROM parses "
-                                       "WHERE parser=?", (parser,)):
-            if c == checksum(o) and _decodes(o):
-                keys.add(k)
+    def parse_cache(self, parser: str) -> ParseCache:
+        """The parser's cached parses whose checksum holds (a damaged one is left out,
+        so it is parsed again)."""
+        raw, bad = {}, 0
+        for k, o, sec, c in self.db.execute("SELECT sentence, outcome, seconds, checksum "
+                                            "FROM parses WHERE parser=?", (parser,)):
+            if c == checksum(o) and isinstance(o, str):
+                raw[k] = (o, sec)
             else:
                 bad += 1
         if bad:
             self.warnings.append(f"{bad} cached parse(s) were damaged in the store; parsed "
                                  "again")
-        return keys
+        return ParseCache(raw, parser, self.path)
 
     def add_parses(self, parser: str, rows: Iterable[tuple[str, Outcome, float, int]]) -> None:
         with self.transaction() as db:

@@ -195,6 +195,6 @@ def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Prog
 
 
 def _errant_version(pipeline: str) -> str:
-    from importlib.metadata import version
+    from parsebench.installed import version
 
     return f"{version('errant')}+{pipeline}"

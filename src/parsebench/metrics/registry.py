@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from parsebench.errors import InputError
+from parsebench.installed import entry_points
 from parsebench.metrics import (
     deps_method,
     evalb_method,
@@ -27,7 +28,6 @@ from parsebench.metrics import (
 )
 from parsebench.metrics.deps_scoring import DepsScoring
 from parsebench.metrics.method import Method, Metric
-from parsebench.plugins import entry_points
 
 ENTRY_POINT_GROUP = "parsebench.methods"
 """Where another package lists its methods (``name = "module:METHOD"``)."""

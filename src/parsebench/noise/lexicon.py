@@ -40,7 +40,7 @@ class Lexicon:
                 import wordfreq
             except ImportError:  # pragma: no cover - wordfreq is a core dependency
                 raise InputError("the default lexicon needs the wordfreq package") from None
-            from importlib.metadata import version
+            from parsebench.installed import version
 
             kind = "large" if lang in wordfreq.available_languages("large") else "small"
             if lang not in wordfreq.available_languages(kind):
@@ -78,7 +78,7 @@ class Frequencies:
             import wordfreq
         except ImportError:  # pragma: no cover - wordfreq is a core dependency
             raise InputError("the default lexicon needs the wordfreq package") from None
-        from importlib.metadata import version
+        from parsebench.installed import version
 
         kind = "large" if lang in wordfreq.available_languages("large") else "small"
         paths = wordfreq.available_languages(kind)

@@ -16,11 +16,10 @@ import importlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 from parsebench.errors import InputError
+from parsebench.installed import entry_points
 from parsebench.outcomes import Analysis, Failure, Item, Outcome, Timed
-from parsebench.plugins import entry_points
 
 __all__ = ["Adapter", "Analysis", "Failure", "Item", "Outcome", "Timed", "adapter_class",
            "make_adapter", "spec_identity", "split_spec"]
@@ -82,16 +81,6 @@ class Adapter(ABC):
         if cls.identity is Adapter.identity:
             return {"adapter": cls.name, "arg": arg or ""}
         return None
-
-
-def cache_folder(name: str) -> Path:
-    """parsebench's cache folder NAME: under ``$PARSEBENCH_CACHE``, else
-    ``$XDG_CACHE_HOME/parsebench``, else ``~/.cache/parsebench``."""
-    own = os.environ.get("PARSEBENCH_CACHE")
-    if own:
-        return Path(own) / name
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "parsebench" / name
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:

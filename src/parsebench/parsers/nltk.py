@@ -13,12 +13,12 @@ the data of a grammar-based parser, not bugs.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import read_conllu
+from parsebench.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 

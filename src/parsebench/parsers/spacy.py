@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib.util
 import json
 from collections.abc import Iterator, Sequence
-from importlib.metadata import version
 from pathlib import Path
 
 from parsebench.errors import InputError
+from parsebench.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Item, Outcome
 
 

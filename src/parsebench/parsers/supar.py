@@ -20,10 +20,10 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Iterator, Sequence
-from importlib.metadata import version
 from typing import Any
 
 from parsebench.errors import InputError
+from parsebench.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 

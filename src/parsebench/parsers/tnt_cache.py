@@ -19,11 +19,10 @@ import hashlib
 import json
 import os
 import tempfile
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from parsebench.parsers.base import cache_folder
+from parsebench.installed import cache_folder, version
 
 FORMAT = 2
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, iter_lines
-from parsebench.parsers.base import cache_folder
+from parsebench.installed import cache_folder
 from parsebench.parsers.jvm import java_command
 
 

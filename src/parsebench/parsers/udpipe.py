@@ -8,9 +8,9 @@ input line are joined into one analysis.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from importlib.metadata import version
 
 from parsebench.errors import InputError
+from parsebench.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 

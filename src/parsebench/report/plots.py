@@ -101,7 +101,7 @@ def drawings(folder: Path | None) -> Iterator[Drawings]:
 
 @functools.cache
 def _code() -> str:
-    from importlib.metadata import version  # not matplotlib itself: a reused plot needs none
+    from parsebench.installed import version  # not matplotlib itself: a reused plot needs none
 
     return hashlib.sha256(Path(__file__).read_bytes() + version("matplotlib").encode()
                           + json.dumps(RC, sort_keys=True).encode()).hexdigest()

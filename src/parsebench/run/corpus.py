@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -146,7 +146,7 @@ class Parsed:
     KEYS maps every input Sentence object (by id; they live as long as the run) to
     its cache key, computed once when the work was collected."""
 
-    def __init__(self, kind: str, outcomes: dict[str, tuple[Any, float]],
+    def __init__(self, kind: str, outcomes: Mapping[str, tuple[Any, float]],
                  keys: dict[int, str]) -> None:
         self.kind, self.outcomes, self.keys = kind, outcomes, keys
         self._memo: dict[int, Parse] = {}

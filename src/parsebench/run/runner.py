@@ -44,7 +44,7 @@ from parsebench.run.score import Context, score
 from parsebench.run.versions import noise_versions
 from parsebench.scored import Scored
 from parsebench.signature import signature
-from parsebench.store import Store, parser_key, sentence_key
+from parsebench.store import ParseCache, Store, parser_key, sentence_key
 
 
 class _LazySession:
@@ -75,10 +75,11 @@ class _LazySession:
 
 
 def _parse_missing(session: _LazySession, key: str, needed: dict[str, list[str]],
-                   store: Store, progress: Progress, name: str) -> list[tuple[str, list[str]]]:
-    """Parse the sentences of NEEDED that the cache does not have; return them."""
-    cached = store.cached_keys(key)
-    todo = [(k, w) for k, w in needed.items() if k not in cached]
+                   store: Store, cache: ParseCache, progress: Progress, name: str
+                   ) -> list[tuple[str, list[str]]]:
+    """Parse the sentences of NEEDED that the CACHE (the parser's, in the store) does not
+    have, adding each to both; return them."""
+    todo = [(k, w) for k, w in needed.items() if k not in cache]
     progress.stage(f"parse {name}", len(todo))
     items = [Item(i, words, " ".join(words)) for i, (_, words) in enumerate(todo)]
 
@@ -86,6 +87,7 @@ def _parse_missing(session: _LazySession, key: str, needed: dict[str, list[str]]
         # committed at once: a kill loses no finished parse (about 50 us a commit)
         k, words = todo[t.index]
         store.add_parses(key, [(k, t.outcome, t.seconds, len(words))])
+        cache.add(k, t.outcome, t.seconds)
         progress.advance()
 
     if items:
@@ -112,11 +114,12 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         assert identity is not None
         key = parser_key(identity)
         store.add_parser(key, identity, kind)
+        cache = store.parse_cache(key)
         keys: dict[int, str] = {}
         if meanwhile is not None:
             clean = {keys.setdefault(id(s), sentence_key(s.forms)): s.forms
                      for c in corpora for s in c.sentences}
-            todo += _parse_missing(session, key, clean, store, progress, conf.name)
+            todo += _parse_missing(session, key, clean, store, cache, progress, conf.name)
             meanwhile()
         needed: dict[str, list[str]] = {}
         naive_words = 0
@@ -128,18 +131,17 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
                     if k is None:
                         k = keys[id(s)] = sentence_key(s.forms)
                     needed.setdefault(k, s.forms)
-        todo += _parse_missing(session, key, needed, store, progress, conf.name)
+        todo += _parse_missing(session, key, needed, store, cache, progress, conf.name)
     store.count_run(run_id, len(todo), len(needed) - len(todo))
     if len(todo) < len(needed):
         progress.note(f"{conf.name}: {len(needed) - len(todo)} of {len(needed)} distinct "
                       "sentences came from the cache")
     wall = time.perf_counter() - t0
-    outcomes = store.parses(key, needed)
     stats = {"parser_key": key, "identity": identity, "kind": kind,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
              "parsed_words": sum(len(w) for _, w in todo), "naive_words": naive_words,
-             "parse_seconds": sum(outcomes[k][1] for k, _ in todo), "wall_seconds": wall}
-    return Parsed(kind, outcomes, keys), key, stats
+             "parse_seconds": sum(cache[k][1] for k, _ in todo), "wall_seconds": wall}
+    return Parsed(kind, cache, keys), key, stats
 
 
 def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Store,
@@ -168,11 +170,13 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
     out: list[Scored] = []
     with contextlib.ExitStack() as stack:
         session = _LazySession(conf, executor, store, stack)
+        cache = store.parse_cache(key)
 
         def outcomes(batch: Sequence[Sequence[str]]) -> dict[str, tuple[Any, float]]:
             needed = {sentence_key(list(w)): list(w) for w in batch}
-            _parse_missing(session, key, needed, store, progress, f"{conf.name} (attack)")
-            return store.parses(key, needed)
+            _parse_missing(session, key, needed, store, cache, progress,
+                           f"{conf.name} (attack)")
+            return {k: cache[k] for k in needed}
 
         def parse(batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
             got = outcomes(batch)
@@ -200,6 +204,25 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
                         for (c, n), x in zip(pairs, worst, strict=True)]
             if examples:
                 out.append(Scored(conf.name, "examples", kind, f"attack K={k}", "", examples))
+    return out
+
+
+def _pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData, key: str,
+           stats: dict[str, Any]) -> list[Scored]:
+    """A parser's speed, drawn examples and browser data (:data:`REUSED`)."""
+    out = [Scored(conf.name, "speed", "-", "all",
+                  signature(method="speed", parser=conf.name, model=key[:12]),
+                  {**_speed(parsed, corpus), "identity": stats["identity"]})]
+    examples = _examples(parsed, corpus, exp)
+    if examples:
+        out.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))
+    # the drawings align the words of noise that moves them; the browser shows a noisy
+    # parse over the clean words, so it needs noise that keeps them
+    moves = KINDS[exp.kind].moves_words
+    if len(corpus.versions) > 1 and (not moves or all(
+            v.alignments is not None for v in corpus.versions[1:])):
+        out.append(Scored(conf.name, "browser", parsed.kind, "all", "",
+                          browser_data(parsed, corpus)))
     return out
 
 
@@ -461,11 +484,18 @@ def scoring_digest() -> str:
     return h.hexdigest()[:16]
 
 
+REUSED = ("speed", "examples", "browser")
+"""Besides the methods' scores, what a parser with no new parse gets back from the last
+run: its speed, its drawn examples (not the attack's: the attack runs again) and the
+browser's data, each a function of the same parses, corpus and settings."""
+
+
 def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, list[Scored]]:
     """The stored scores of EXP by parser, when the run that wrote them finished with the
     same settings and the same code: a parser none of whose parses is new this run gets
     them back instead of being scored again (every score comes from its parses, settings
-    and code alone). Anything else (no such run, a damaged record): {}."""
+    and code alone), with what :data:`REUSED` names, so that its parses are not even
+    read. Anything else (no such run, a damaged record): {}."""
     from parsebench.metrics.registry import METHODS
 
     last = dict(store.experiments()).get(exp.name)
@@ -478,9 +508,10 @@ def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, lis
             return {}
         out: dict[str, list[Scored]] = {}
         for r in store.results(exp.name):
-            if r.metric in METHODS:
+            if r.metric in METHODS or (r.metric in REUSED and not r.level.startswith("attack")):
                 out.setdefault(r.parser, []).append(r)
-        return out
+        order = {m: k for k, m in enumerate(REUSED, 1)}  # as a scoring run makes them
+        return {p: sorted(rs, key=lambda r: order.get(r.metric, 0)) for p, rs in out.items()}
     except (InputError, ValueError):
         return {}
 
@@ -560,20 +591,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                     exp, conf, parsed, corpus, versions_by_level(corpus),
                     _base(exp, conf, key[:12], corpus), None if cal is None else
                     (cal, parsed), None if corr is None else (corr, parsed)))
-            speed = _speed(parsed, corpus)
-            results.append(Scored(conf.name, "speed", "-", "all",
-                                  signature(method="speed", parser=conf.name, model=key[:12]),
-                                  {**speed, "identity": stats["identity"]}))
-            # the drawings align the words of noise that moves them; the browser shows a
-            # noisy parse over the clean words, so it needs noise that keeps them
-            moves = KINDS[exp.kind].moves_words
-            examples = _examples(parsed, corpus, exp)
-            if examples:
-                results.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))
-            if len(corpus.versions) > 1 and (not moves or all(
-                    v.alignments is not None for v in corpus.versions[1:])):
-                results.append(Scored(conf.name, "browser", parsed.kind, "all", "",
-                                browser_data(parsed, corpus)))
+                results += _pages(exp, conf, parsed, corpus, key, stats)
             progress.advance()
             spent = time.perf_counter() - ts
             score_seconds += spent
