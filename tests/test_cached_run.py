@@ -215,24 +215,43 @@ def test_a_report_written_again_draws_only_what_changed(tmp_path: Path,
 
     store = tmp_path / "s.sqlite"
     run(tmp_path, [TOY], store, "r1", monkeypatch)
-    drawn = plots.DRAWN[0]
+    drawn, computed = plots.DRAWN[0], plots.COMPUTED[0]
     folder = tmp_path / "again"
     with Store(store) as st:
         write_report(st, folder)
         first = plots.DRAWN[0] - drawn
         pngs = {p.name: p.read_bytes() for p in (folder / "plots").iterdir()}
         html = (folder / "index.html").read_bytes()
+        results_json = (folder / "results.json").read_bytes()
         assert first >= 3 and len(list((folder / DRAWINGS).glob("*.svg"))) == first
+        # the paired tests and the headline's intervals: computed once, then kept
+        assert plots.COMPUTED[0] - computed == 2
+        assert len(list((folder / DRAWINGS).glob("*.value"))) == 2
         write_report(st, folder)  # nothing changed: nothing drawn, the same bytes
-        assert plots.DRAWN[0] - drawn == first
+        assert plots.DRAWN[0] - drawn == first and plots.COMPUTED[0] - computed == 2
         assert {p.name: p.read_bytes() for p in (folder / "plots").iterdir()} == pngs
         assert (folder / "index.html").read_bytes() == html
+        assert (folder / "results.json").read_bytes() == results_json
         # a damaged or edited drawing is not trusted: that one plot is drawn again
         victim = next((folder / DRAWINGS).glob("*.svg"))
         victim.write_bytes(b"<svg/>")
         write_report(st, folder)
         assert plots.DRAWN[0] - drawn == first + 1
         assert (folder / "index.html").read_bytes() == html
+        # nor a kept value: an edited one is computed again, to the same report
+        for k, value in enumerate((folder / DRAWINGS).glob("*.value")):
+            text = value.read_text()
+            value.write_text(text.replace("0", "1", 1) if k else text[:-5])
+        write_report(st, folder)
+        assert plots.COMPUTED[0] - computed == 4
+        assert (folder / "index.html").read_bytes() == html
+        assert (folder / "results.json").read_bytes() == results_json
+    # a new result (another run's) changes the stored results: computed again
+    run(tmp_path, [TOY, TNT], store, "r2", monkeypatch)
+    computed = plots.COMPUTED[0]
+    with Store(store) as st:
+        write_report(st, folder)
+    assert plots.COMPUTED[0] - computed == 2
     # a plot whose inputs changed is drawn; the others are reused; the unused dropped
     from parsebench.report.colours import for_parsers
 
@@ -246,3 +265,24 @@ def test_a_report_written_again_draws_only_what_changed(tmp_path: Path,
         assert d.drawn == 1
     d.save(folder / DRAWINGS)
     assert len(list((folder / DRAWINGS).glob("*.svg"))) == 1  # the unused ones dropped
+
+
+def test_a_cached_rerun_imports_no_numpy(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing new, nothing is resampled: the scores and the report's paired tests
+    are kept, so NumPy (a tenth of a cached re-run's time) is not even imported."""
+    import json
+    import os
+    import subprocess
+
+    store = tmp_path / "s.sqlite"
+    run(tmp_path, [TOY], store, "r1", monkeypatch)
+    code = ("import sys\nfrom parsebench.cli import main\ntry:\n    main(sys.argv[1:])\n"
+            "except SystemExit as e:\n    assert e.code == 0\n"
+            "print('numpy' in sys.modules)")
+    args = ["run", str(experiment(tmp_path, [TOY])), "--store", str(store), "--report",
+            str(tmp_path / "r1")]
+    env = {"PYTHONPATH": str(FIXTURES)}
+    got = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         env={**os.environ, **env}, check=True)
+    assert json.loads(got.stdout.splitlines()[-1].lower()) is False, got.stderr

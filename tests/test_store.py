@@ -275,7 +275,7 @@ def test_everything_from_a_store_is_escaped_in_the_report(store: Path, tmp_path:
     rep = tmp_path / "rep"
     assert all(p.parent == rep / "plots" for p in rep.rglob("*.png")
                if p.parent != rep / ".drawings")
-    assert all(re.fullmatch(r"[0-9a-f]{32}\.(png|svg|json)", p.name)
+    assert all(re.fullmatch(r"[0-9a-f]{32}\.(png|svg|json|value)", p.name)
                for p in (rep / ".drawings").iterdir())
 
 

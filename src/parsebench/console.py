@@ -22,7 +22,7 @@ def main() -> None:
             return
     from parsebench.cli import main as command_line
 
-    command_line()
+    command_line(own_process=True)
 
 
 def write_help_text() -> None:

@@ -111,6 +111,22 @@ def _cache_file() -> Path:
     return cache_folder("installed") / f"{h.hexdigest()[:24]}.json"
 
 
+_code: list[str] = []
+
+
+def code_digest() -> str:
+    """A digest of parsebench's own code (every module of the package): what was
+    computed by other code is computed again, never reused."""
+    if not _code:
+        h = hashlib.sha256()
+        root = Path(__file__).resolve().parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+        _code.append(h.hexdigest()[:16])
+    return _code[0]
+
+
 def entry_points(group: str) -> list[EntryPoint]:
     """The entry points of GROUP (one of :data:`GROUPS`)."""
     return [EntryPoint(str(n), str(v), str(g)) for n, v, g in _get().data["entry_points"]

@@ -480,6 +480,20 @@ class Store:
         return [(r[0], r[1]) for r in self.db.execute(
             "SELECT experiment, max(run) FROM results GROUP BY experiment ORDER BY max(run)")]
 
+    def results_digest(self, experiment: str) -> str:
+        """A digest of EXPERIMENT's results, statistics and pages as stored, from their
+        checksums (nothing decoded): what the report computes from them (the paired
+        tests) is kept by it."""
+        h = hashlib.sha256(experiment.encode())
+        for table, keys in (("results", "parser, metric, projection, level"),
+                            ("statistics", "parser, metric, projection, level, name"),
+                            ("pages", "parser, kind, projection, level")):
+            h.update(f"\0{table}".encode())
+            for row in self.db.execute(f"SELECT {keys}, checksum FROM {table} WHERE "
+                                       "experiment=? ORDER BY rowid", (experiment,)):
+                h.update(json.dumps(row).encode())
+        return h.hexdigest()[:32]
+
     def statistics(self, experiment: str) -> dict[tuple[str, str, str, str],
                                                   dict[str, list[list[float]]]]:
         """Per-sentence statistics of EXPERIMENT's results by (parser, metric, projection,

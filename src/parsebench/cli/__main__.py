@@ -2,4 +2,4 @@
 
 from parsebench.cli import main
 
-main()
+main(own_process=True)

@@ -314,9 +314,11 @@ def _just(argv: list[str]) -> typer.Typer:
     return app
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, own_process: bool = False) -> None:
     """The console script: every error is one line ``parsebench: ...`` with exit status 2
-    (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C."""
+    (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C.
+    OWN_PROCESS (the console script, ``python -m parsebench.cli``): the process ends
+    with the command, without the interpreter's teardown."""
     try:
         command = _just(sys.argv[1:] if argv is None else argv)
         code = command(args=argv, prog_name="parsebench", standalone_mode=False)
@@ -351,7 +353,23 @@ def main(argv: list[str] | None = None) -> None:
         if type(exc).__name__ == "Abort":  # click's Ctrl-C at a prompt
             sys.exit(130)
         raise
-    sys.exit(code if isinstance(code, int) else 0)
+    code = code if isinstance(code, int) else 0
+    if own_process:
+        _leave(code)
+    sys.exit(code)
+
+
+def _leave(code: int) -> None:
+    """End the process without the interpreter's teardown: by now every store, file,
+    worker and pool is closed, and what teardown would still do that matters is to flush
+    standard output and error. Freeing a run's modules and objects one by one took 60-100
+    ms, a tenth of a cached re-run."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        code = 1
+    os._exit(code)
 
 
 def _fail(message: str) -> None:

@@ -53,8 +53,6 @@ class PairMethod:
 def as_method(pm: PairMethod, scores: tuple[Metric, ...], **report: Any) -> Method:
     """PM as a run's method: each level's pairs scored one by one, the figures from the
     pooled sums, their intervals from SCORES; REPORT: the Method's report fields."""
-    from parsebench.metrics.resample import sentence_interval
-
     score_of = {m.name: m.score for m in scores}
 
     def variants(ctx: Any) -> list[Variant]:
@@ -66,6 +64,8 @@ def as_method(pm: PairMethod, scores: tuple[Metric, ...], **report: Any) -> Meth
             return ({pm.name: pair_stats(p.clean, p.noisy)} for p in rep.pairs)
 
         def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
+            from parsebench.metrics.resample import sentence_interval  # NumPy: scoring
+
             rows = t.rows(pm.name)
             return {**pm.figures(t.sums(pm.name)), "sentences": len(rows),
                     "replicates": t.replicates, "error_level_label": level.short,

@@ -15,8 +15,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.counts import Additive, f_measure
@@ -31,7 +29,6 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scores import f1_of_shared, share
 from parsebench.metrics.wordalign import Alignment, edit_distance, m2_words, unaligned_runs
 from parsebench.parses import Parse, arcs
@@ -196,6 +193,7 @@ class F1Result:
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals over sentence pairs."""
+        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
         out = {"precision": sentence_interval(self.pairs, share(0, 1)),
                "recall": sentence_interval(self.pairs, share(0, 2)),
                "f1": sentence_interval(self.pairs, SCORES_BY_NAME["hashemi-hwa-f1"].score)}
@@ -207,11 +205,13 @@ class F1Result:
 
 
 def _array(rows: Sequence[Sequence[int]]) -> Any:
+    import numpy as np
     return np.asarray(rows, dtype=np.float64).reshape(-1, 3)
 
 
 def _group_intervals(f1_rows: Sequence[Sequence[int]], acc_rows: Sequence[Sequence[int]]
                      ) -> dict[str, list[float] | None]:
+    from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
     return {"f1": sentence_interval(f1_rows, SCORES_BY_NAME["hashemi-hwa-f1"].score),
             "aligned_las": sentence_interval(acc_rows, SCORES_BY_NAME["aligned-las"].score)
             if acc_rows else None}
@@ -316,6 +316,7 @@ def pair_stats(pair: Pair, labeled: bool = False, punct: bool = True, root: bool
 def _ci(stats: LevelStats, group: str, key: str, at: int, gold: bool
         ) -> dict[str, list[float] | None]:
     """The intervals of one group of a breakdown, over the sentences that hold it."""
+    from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
     rows = stats.held(f"{group}={key}")
     return {"f1": sentence_interval([r[at:at + 3] for r in rows],
                                     SCORES_BY_NAME["hashemi-hwa-f1"].score),
@@ -380,6 +381,7 @@ def _levels(ctx: Any) -> Variant:
         return (pair_stats(p) for p in rep.pairs)
 
     def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
+        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
         value = level_figures(t, gold)
         by_type, by_op = value.pop("by_type"), value.pop("by_operation")
         value.update(error_level_label=level.short, by_type=by_type, by_operation=by_op)
@@ -422,6 +424,7 @@ def _corrected(ctx: Any) -> Variant:
         return (pair_stats(p) for p in rep.pairs)
 
     def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
+        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
         value = level_figures(t, False)
         by_type = value.pop("by_type")
         value.pop("by_operation")

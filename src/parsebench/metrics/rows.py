@@ -22,7 +22,6 @@ from parsebench.metrics.method import (
     Metric,
     SentenceStats,
 )
-from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.scheme import scheme_warning
 from parsebench.metrics.scores import loss, share
 from parsebench.parses import Parse, carries, misspelled_rows, project
@@ -407,6 +406,7 @@ def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
 
 def intervals(stats: Mapping[str, Sequence[Sequence[float]]]) -> dict[str, list[float] | None]:
     """95% intervals over sentences of parse differs and the real degradation."""
+    from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
     metric = {"differs": "bigert-differs", "degr_real": "bigert-real-degradation"}
     return {k: sentence_interval(stats[k], SCORES_BY_NAME[m].score) for k, m in metric.items()
             if k in stats}

@@ -9,16 +9,19 @@ importing every other method.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # NumPy is imported where a score is computed, not with the registry
+    import numpy as np
+    import numpy.typing as npt
 
-from parsebench.metrics.resample import Stats
+    from parsebench.metrics.resample import Stats
 
-Score = npt.NDArray[np.float64]
+    Score = npt.NDArray[np.float64]
 
 
 def _ratio(num: Score, den: Score) -> Score:
+    import numpy as np
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
@@ -59,6 +62,7 @@ def loss(num: int, den: int) -> Callable[[Stats], Score]:
 
 def f1_of_shared(s: Stats) -> Score:
     """Columns (shared, precision's denominator, recall's denominator): Hashemi & Hwa."""
+    import numpy as np
     p, r = _ratio(s[..., 0], s[..., 1]), _ratio(s[..., 0], s[..., 2])
     f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
     return np.where(np.isnan(p) | np.isnan(r), np.nan, f)  # n/a stays n/a

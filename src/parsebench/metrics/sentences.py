@@ -26,7 +26,6 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.metrics.resample import sentence_interval
 from parsebench.metrics.robust_f1 import check_alignment, score_pair
 from parsebench.metrics.scores import share
 from parsebench.metrics.wordalign import Alignment, unaligned_runs
@@ -141,6 +140,7 @@ class SentenceScores:
 
     def _intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals of the overall scores, resampling clean sentences."""
+        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
         rows = self.stats()
         out: dict[str, list[float] | None] = {}
         for key in ("unlabeled", "labeled"):

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from parsebench.present import value
 from parsebench.report.summary import (
     ALPHA,
@@ -39,6 +37,8 @@ def _ci(v: dict[str, Any], key: str) -> list[float] | None:
 def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
     """The 95% interval of clean LAS minus noisy LAS: a paired bootstrap over the
     sentences (a noisy sentence's replicates pooled, as the stored statistics are)."""
+    import numpy as np
+
     from parsebench.metrics.registry import REGISTRY
     from parsebench.metrics.resample import paired_bootstrap
 

@@ -26,7 +26,7 @@ from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
 from parsebench.report.headline import headline, headline_table
-from parsebench.report.plots import drawings
+from parsebench.report.plots import drawings, kept
 from parsebench.report.sections import sections
 from parsebench.report.summary import baselines_of, pairwise_tests, summarize
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
@@ -323,8 +323,10 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     outdir = check_folder(outdir)
     try:
         data = collect(store)
+        digests = {str(info["experiment"]): store.results_digest(str(info["experiment"]))
+                   for info, _ in data}
         with drawings(outdir / DRAWINGS) as drawn:
-            md, page, csv_text, images, summaries = _build(data)
+            md, page, csv_text, images, summaries = _build(data, digests)
         json_text = _results_json(data, summaries)
         for text in (md, page, csv_text, json_text):
             text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
@@ -351,16 +353,16 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     return files
 
 
-def _build(data: list[tuple[dict[str, Any], list[Scored]]]
+def _build(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[str, str]
            ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
     """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
     of each experiment of DATA, each parser in one colour throughout (in the order the
-    parsers first appear)."""
+    parsers first appear); DIGESTS: each experiment's :meth:`Store.results_digest`."""
     with for_parsers(dict.fromkeys(r.parser for _, results in data for r in results)):
-        return _build_page(data)
+        return _build_page(data, digests)
 
 
-def _build_page(data: list[tuple[dict[str, Any], list[Scored]]]
+def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[str, str]
                 ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
@@ -373,12 +375,14 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]]
         prefix = anchor(name) + "--"
         # the browser's data goes into the page only, not into the tables, CSV or JSON
         results = [r for r in all_results if r.metric != "browser"]
-        tests = pairwise_tests(results)
+        digest = digests[name]  # what the results are: the resampling is kept by it
+        tests = kept(("pairwise tests", digest), pairwise_tests, results)
         baselines = baselines_of(info["config"])
         summary = summarize(results, tests, baselines)
         base = summary["baseline"] or {}
-        summary["headline"] = headline(results, tests, baselines, base.get("baseline"),
-                                       {v["parser"] for v in base.get("not_beating", [])})
+        best, below = base.get("baseline"), {v["parser"] for v in base.get("not_beating", [])}
+        summary["headline"] = kept(("headline", digest, baselines, best, sorted(below)),
+                                   headline, results, tests, baselines, best, below)
         summaries.append(summary)
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),

@@ -7,7 +7,8 @@ them).
 Drawing is most of a report's time, so a report folder keeps what it drew
 (``.drawings/``, by a digest of each plot's inputs, matplotlib's version and this
 module's code): a report written again draws only the plots whose inputs changed,
-and reuses the bytes of the others (:class:`Drawings`)."""
+and reuses the bytes of the others (:class:`Drawings`). The paired tests' resamples
+are kept there too, by a digest of the stored results they come from (:func:`kept`)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,25 @@ class Drawings:
     used: dict[str, Plot] = field(default_factory=dict)
     drawn: int = 0
     """The plots drawn (not reused) for this report."""
+    values: dict[str, str] = field(default_factory=dict)
+    """The computed values this report uses (:func:`kept`), as JSON, by key."""
+    computed: int = 0
+    """The values computed (not reused) for this report."""
+
+    def value(self, key: str) -> str | None:
+        """The JSON of value KEY kept in the folder, if its record holds."""
+        if self.folder is None:
+            return None
+        try:
+            kept = json.loads((self.folder / f"{key}.value").read_text(encoding="utf-8"))
+            text = kept["json"]
+            if not isinstance(text, str) or \
+                    kept["sha256"] != hashlib.sha256(text.encode()).hexdigest():
+                return None
+            json.loads(text)
+            return text
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def get(self, key: str) -> Plot | None:
         if self.folder is None:
@@ -78,8 +98,14 @@ class Drawings:
                     "sha256": hashlib.sha256(plot.png + plot.svg).hexdigest(),
                     "points": plot.points, "intervals": plot.intervals,
                     "colours": plot.colours}))
+        for key, text in self.values.items():
+            if not (folder / f"{key}.value").exists():
+                (folder / f"{key}.value").write_text(json.dumps({
+                    "sha256": hashlib.sha256(text.encode()).hexdigest(), "json": text}),
+                    encoding="utf-8")
         for f in folder.iterdir():
-            if f.stem not in self.used and f.suffix in (".png", ".svg", ".json"):
+            if (f.stem not in self.used and f.suffix in (".png", ".svg", ".json")) or \
+                    (f.suffix == ".value" and f.stem not in self.values):
                 f.unlink()
 
 
@@ -108,6 +134,30 @@ def _code() -> str:
 
 
 F = TypeVar("F", bound=Callable[..., "Plot"])
+COMPUTED = [0]
+"""Every value :func:`kept` computed in this process (tests count them)."""
+
+
+def kept(what: Any, compute: Callable[..., Any], *args: Any) -> Any:
+    """COMPUTE(*ARGS), a JSON-shaped value, reused from the report folder's drawings when
+    WHAT (JSON: a name and what decides the value, such as the stored results' digest)
+    and parsebench's code are the same: the paired tests' ten thousand resamples are
+    drawn once, not on every report. Reused or not, the value has been through JSON, so
+    both give the same report."""
+    from parsebench.installed import code_digest, version
+
+    d = _DRAWINGS.get()
+    key = hashlib.sha256(json.dumps([code_digest(), version("numpy"), what],
+                                    sort_keys=True).encode()).hexdigest()[:32]
+    text = None if d is None else d.values.get(key) or d.value(key)
+    if text is None:
+        text = json.dumps(compute(*args))
+        COMPUTED[0] += 1
+        if d is not None:
+            d.computed += 1
+    if d is not None:
+        d.values[key] = text
+    return json.loads(text)
 
 
 def _reused(fn: F) -> F:

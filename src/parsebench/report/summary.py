@@ -21,8 +21,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from parsebench.present import value
 from parsebench.scored import Scored
 
@@ -52,6 +50,8 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
     each figure and level (the pairs of parsers compared on it): over a whole study the
     tests number in the hundreds, and with 2,000 resamples no p could then fall below
     0.05."""
+    import numpy as np
+
     from parsebench.metrics.registry import REGISTRY
     from parsebench.metrics.resample import holm, paired_bootstrap
 

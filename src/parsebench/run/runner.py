@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import json
 import os
 import statistics
@@ -476,12 +475,9 @@ class RunOutcome:
 def scoring_digest() -> str:
     """A digest of parsebench's own code: scores stored by a run of other code are
     computed again, never reused."""
-    h = hashlib.sha256()
-    root = Path(__file__).resolve().parent.parent  # the whole package, not run/ alone
-    for path in sorted(root.rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    from parsebench.installed import code_digest
+
+    return code_digest()
 
 
 REUSED = ("speed", "examples", "browser")
