@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,6 +49,20 @@ def needs_java() -> None:
 
 
 _PROGRESS = re.compile(r"\[\d+:\d\d:\d\d\] ")
+
+
+def calls_of(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[Any]:
+    """The first argument of every call of OWNER.NAME from now on (the calls still run):
+    tests count what was done, not the seconds it took."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def counting(first: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(first)
+        return real(first, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counting)
+    return seen
 
 
 def error_lines(stderr: str) -> list[str]:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES
+from conftest import DATA, FIXTURES, calls_of
 
 from parsebench.cli import main
 from parsebench.parsers import pool
@@ -137,7 +137,9 @@ def test_a_cached_rerun_scores_nothing_again_unless_settings_or_code_changed(
 
     monkeypatch.setattr(runner, "score", counted)
     pages = _pages(store)
-    decoded = _count_decodes(monkeypatch)
+    from parsebench import store as module
+
+    decoded = calls_of(monkeypatch, module, "decode")
     run(tmp_path, [TOY], store, "r2", monkeypatch)
     assert calls == [] and _reused(store) == ["p0"]
     assert results(store) == first
@@ -155,20 +157,6 @@ def _pages(store: Path) -> list[tuple[str, ...]]:
     with contextlib.closing(sqlite3.connect(store)) as db:
         return db.execute("SELECT parser, kind, projection, level, value FROM pages ORDER "
                           "BY rowid").fetchall()
-
-
-def _count_decodes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from parsebench import store as module
-
-    seen: list[str] = []
-    real = module.decode
-
-    def counting(text: str) -> object:
-        seen.append(text)
-        return real(text)
-
-    monkeypatch.setattr(module, "decode", counting)
-    return seen
 
 
 def test_a_cached_parse_that_does_not_read_is_one_error(tmp_path: Path,

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES
+from conftest import DATA, FIXTURES, calls_of
 
 from parsebench.formats.conllu import read_conllu
 
@@ -21,15 +21,7 @@ def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from parsebench.parsers import nltk as adapters
 
     monkeypatch.setenv("PARSEBENCH_CACHE", str(tmp_path / "cache"))
-    trained: list[str] = []
-    train = adapters.train_tnt
-
-    def counting(path: str) -> object:
-        trained.append(path)
-        return train(path)
-
-    monkeypatch.setattr(adapters, "train_tnt", counting)
-    return trained
+    return calls_of(monkeypatch, adapters, "train_tnt")
 
 
 def tags(adapter: object) -> list[list[str]]:
