@@ -354,8 +354,8 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> None:
             sys.exit(130)
         raise
     code = code if isinstance(code, int) else 0
-    if own_process:
-        _leave(code)
+    if own_process and sys.gettrace() is None and sys.getprofile() is None:
+        _leave(code)  # (a profiler or coverage writes its data at the teardown)
     sys.exit(code)
 
 
