@@ -64,10 +64,10 @@ class Drawings:
         if self.folder is None:
             return None
         try:
-            kept = json.loads((self.folder / f"{key}.value").read_text(encoding="utf-8"))
-            text = kept["json"]
+            record = json.loads((self.folder / f"{key}.value").read_text(encoding="utf-8"))
+            text = record["json"]
             if not isinstance(text, str) or \
-                    kept["sha256"] != hashlib.sha256(text.encode()).hexdigest():
+                    record["sha256"] != hashlib.sha256(text.encode()).hexdigest():
                 return None
             json.loads(text)
             return text
