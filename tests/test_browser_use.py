@@ -19,7 +19,7 @@ from test_browser import _driver
 from test_report_browser import OVERFLOW
 
 from parsebench.report.colours import PALETTE
-from parsebench.run.runner import changed_most
+from parsebench.run.examples import changed_most
 
 ENV_PATH = [str(ROOT / "src"), str(FIXTURES)]
 WORDS = ["the", "dog", "cat", "park", "house", "garden", "river", "street", "morning",

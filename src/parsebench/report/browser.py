@@ -4,7 +4,7 @@ The run stores, per parser, the clean words once, each noisy version's
 misspelled words (or, for noise that moves words, each changed sentence's noisy
 words, alignment and error types, filterable by type), the clean parse's arcs
 and a noisy parse's arcs only where they differ from the clean ones
-(:func:`parsebench.run.runner.browser_data`). The page carries that as JSON and a
+(:func:`parsebench.run.examples.browser_data`). The page carries that as JSON and a
 small script (no library, no network) that filters the (parser, version,
 sentence) triples as the user asks, shows one page of them at a time, and draws
 the picked sentence's clean and noisy parse as :mod:`parsebench.report.draw` does.
