@@ -15,8 +15,8 @@ UDTOOLS := udtools==0.2.9
 .PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean java-models \
 	java-study
 
-$(STAMP): pyproject.toml setup.py src/parsebench/metrics/_evalb_fast.pyx \
-		src/parsebench/metrics/_deps_fast.pyx src/parsebench/metrics/_resample_fast.pyx \
+$(STAMP): pyproject.toml setup.py src/parsebench/metrics/constituency/_evalb_fast.pyx \
+		src/parsebench/metrics/dependency/_deps_fast.pyx src/parsebench/metrics/core/_resample_fast.pyx \
 		src/parsebench/formats/_conllu_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)

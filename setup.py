@@ -10,12 +10,14 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 extensions = cythonize(
-    [Extension("parsebench.metrics._evalb_fast", ["src/parsebench/metrics/_evalb_fast.pyx"]),
-     Extension("parsebench.metrics._deps_fast", ["src/parsebench/metrics/_deps_fast.pyx"]),
+    [Extension("parsebench.metrics.constituency._evalb_fast",
+               ["src/parsebench/metrics/constituency/_evalb_fast.pyx"]),
+     Extension("parsebench.metrics.dependency._deps_fast",
+               ["src/parsebench/metrics/dependency/_deps_fast.pyx"]),
      Extension("parsebench.formats._conllu_fast",
                ["src/parsebench/formats/_conllu_fast.pyx"]),
-     Extension("parsebench.metrics._resample_fast",
-               ["src/parsebench/metrics/_resample_fast.pyx"])],
+     Extension("parsebench.metrics.core._resample_fast",
+               ["src/parsebench/metrics/core/_resample_fast.pyx"])],
     compiler_directives={"language_level": "3"})
 for ext in extensions:
     ext.optional = True  # cythonize does not carry the flag over from the template

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 from parsebench.formats.conllu import Sentence, read_conllu
-from parsebench.metrics import calibration
-from parsebench.metrics.rows import count_rows, rows_figures
+from parsebench.metrics.robustness import calibration
+from parsebench.metrics.robustness.bigert import count_rows, rows_figures
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.spelling import Corpus, Settings

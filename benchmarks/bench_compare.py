@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from parsebench.metrics.core.resample import bootstrap_scores, interval
 from parsebench.metrics.registry import REGISTRY, sentence_stats
-from parsebench.metrics.resample import bootstrap_scores, interval
 
 
 def main() -> None:

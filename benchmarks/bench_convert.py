@@ -19,8 +19,8 @@ from pathlib import Path
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.formats.conllu import write_conllu
 from parsebench.formats.headrules import Conversion, load_table, read_converted
-from parsebench.metrics.evalb import evaluate_brackets
-from parsebench.metrics.evalb_params import EvalbParams
+from parsebench.metrics.constituency.evalb import evaluate_brackets
+from parsebench.metrics.constituency.evalb_params import EvalbParams
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ptb-sample-nltk"
 
@@ -68,7 +68,7 @@ def main() -> None:
 def shapes() -> None:
     from parsebench.formats.brackets import parse_tree
     from parsebench.formats.headrules import convert_tree
-    from parsebench.metrics.deps import evaluate_deps
+    from parsebench.metrics.dependency.evaluate import evaluate_deps
 
     table = load_table("collins")
     for n in (10_000, 20_000, 100_000):

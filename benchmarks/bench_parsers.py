@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.conll18 import CONLL18
-from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.dependency.conll18 import CONLL18
+from parsebench.metrics.dependency.evaluate import evaluate_deps
 from parsebench.parsers.run import parse_sentences
 from parsebench.parses import to_conllu
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from parsebench.formats.brackets import read_tree_texts
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.evalb import ACCELERATED, EvalbResult, evaluate_brackets
-from parsebench.metrics.evalb_params import read_prm
+from parsebench.metrics.constituency.evalb import ACCELERATED, EvalbResult, evaluate_brackets
+from parsebench.metrics.constituency.evalb_params import read_prm
+from parsebench.metrics.dependency.evaluate import evaluate_deps
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EWT = SHARED / "data" / "ud-english-ewt"

@@ -38,8 +38,8 @@ from collections.abc import Callable, Sequence
 from bench_calibration import LEVELS, REPLICATES, SHARED, noisy_versions, parse
 
 from parsebench.formats.conllu import Sentence, read_conllu
-from parsebench.metrics import calibration
-from parsebench.metrics.rows import _bucket, _distances
+from parsebench.metrics.robustness import calibration
+from parsebench.metrics.robustness.bigert import _bucket, _distances
 from parsebench.parses import from_sentence, misspelled_rows, project
 
 Row = tuple[int, str, bool, bool, bool, str, bool, int]
@@ -174,7 +174,7 @@ def table(title: str, errors: dict[str, list[list[float]]]) -> None:
 
 def same_text(versions: dict[Version, list[Row]], sentences: range, share: float,
               splits: int = 20) -> None:
-    """The shipped calibration (parsebench.metrics.calibration) with a random SHARE of a
+    """The shipped calibration (parsebench.metrics.robustness.calibration) with a random SHARE of a
     text's own sentences as the sample and the rest as the target."""
     errors: list[list[float]] = [[] for _ in LEVELS]
     covered = [0] * len(LEVELS)

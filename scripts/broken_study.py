@@ -29,8 +29,8 @@ import numpy as np
 from doc_template import fill, machine, pct, today, write
 
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.metrics.resample import bootstrap_scores, interval, paired_bootstrap
-from parsebench.metrics.scores import f1_of_counts
+from parsebench.metrics.core.resample import bootstrap_scores, interval, paired_bootstrap
+from parsebench.metrics.core.scores import f1_of_counts
 from parsebench.store import Store
 
 SAMPLES, SEED = 2000, 1

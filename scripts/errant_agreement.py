@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-from parsebench.metrics.errant_types import DEFAULT_PIPELINE, agreement
-from parsebench.metrics.wordalign import read_m2_edits
+from parsebench.metrics.core.word_alignment import read_m2_edits
+from parsebench.metrics.robustness.errant_types import DEFAULT_PIPELINE, agreement
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from parsebench.metrics.errant_types import DEFAULT_PIPELINE, edits, repeated
+from parsebench.metrics.robustness.errant_types import DEFAULT_PIPELINE, edits, repeated
 from parsebench.noise.grammar_types import TYPES
 
 

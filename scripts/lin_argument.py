@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from parsebench.formats.brackets import read_tree_texts
-from parsebench.metrics.resample import bootstrap_scores, interval
-from parsebench.metrics.scores import f1_of_counts, share
+from parsebench.metrics.core.resample import bootstrap_scores, interval
+from parsebench.metrics.core.scores import f1_of_counts, share
 
 SAMPLES, SEED = 2000, 1
 

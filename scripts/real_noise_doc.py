@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from parsebench.metrics.core.resample import bootstrap_scores, interval
 from parsebench.metrics.registry import REGISTRY
-from parsebench.metrics.resample import bootstrap_scores, interval
 from parsebench.store import Store
 
 SAMPLES = 2000

@@ -16,7 +16,7 @@ from conftest import shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.tree_checks import faults
+from parsebench.metrics.dependency.tree_checks import faults
 from parsebench.parsers.base import Item, make_adapter, spec_identity
 from parsebench.parsers.baseline import (
     left_chain,

@@ -120,7 +120,7 @@ def test_grammar_runs_are_browsed_and_filtered_by_error_type(tmp_path: Path) -> 
     type (the counts checked against the exported M2 files, not the page's data)."""
     _run_and_export(tmp_path, 40, 'kind = "grammar"\nper_sentence = [1]\nreplicates = 1\n'
                     "seed = 3")
-    from parsebench.metrics.wordalign import read_m2_edits
+    from parsebench.metrics.core.word_alignment import read_m2_edits
 
     m2 = next((tmp_path / "x" / "exp").rglob("*.m2"))
     blocks = read_m2_edits(m2)

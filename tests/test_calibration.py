@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_rows import write_rows
 
-from parsebench.metrics.calibration import apply, fit
+from parsebench.metrics.robustness.calibration import apply, fit
 
 
 def test_known_ratio_recovered_from_m0n_files(tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ from conftest import FIXTURES, shared_path
 import parsebench as pb
 from parsebench.errors import InputError
 from parsebench.formats.conllu import basic_to_deps, read_conllu, write_conllu
-from parsebench.metrics.deps_method import DepsSettings
-from parsebench.metrics.deps_scoring import DepsScoring
+from parsebench.metrics.dependency.method import DepsSettings
+from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.run.experiment import Experiment, load
 
 Row = tuple[str, int, str] | tuple[str, int, str, str]

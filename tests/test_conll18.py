@@ -13,8 +13,8 @@ import pytest
 from conftest import needs, shared_path
 
 from parsebench.formats.conllu import iter_conllu, parse_conllu
-from parsebench.metrics.conll18 import CONLL18
-from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.dependency.conll18 import CONLL18
+from parsebench.metrics.dependency.evaluate import evaluate_deps
 from parsebench.report.terminal import conll18_table
 
 GOLD = """# text = Don't stop.
@@ -247,7 +247,7 @@ def test_exact_match_punctuation_and_confusion() -> None:
     assert sum(map(sum, d["confusion"]["matrix"])) == 8
     from collections import Counter
 
-    from parsebench.metrics.lin import confusion_table
+    from parsebench.metrics.dependency.lin import confusion_table
     pooled = confusion_table(Counter({("a", "a"): 5, ("a", "b"): 1, ("b", "c"): 2,
                                       ("c", "a"): 1}), top=1)
     assert pooled == {"labels": ["a", "(other)"], "matrix": [[5, 1], [1, 2]]}

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
-from parsebench.metrics.conll18 import CONLL18, SPAN_METRICS
-from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.lin import LabelMap, Selection
+from parsebench.metrics.dependency.conll18 import CONLL18, SPAN_METRICS
+from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.lin import LabelMap, Selection
 
 
 def lin() -> tuple[list[Sentence], list[Sentence]]:
@@ -220,10 +220,10 @@ def test_precision_and_recall_swap_when_key_and_answer_swap(
 
 def _whole(gold: list[Sentence], system: list[Sentence], by: str | None) -> dict[str, Any]:
     """The files aligned and scored in one piece, as before streaming."""
-    from parsebench.metrics.conll18 import absent_metrics
-    from parsebench.metrics.conll18 import held_columns as _columns
-    from parsebench.metrics.deps import DepsResult, SentenceCounts
-    from parsebench.metrics.deps_counts import count_stretch
+    from parsebench.metrics.dependency.conll18 import absent_metrics
+    from parsebench.metrics.dependency.conll18 import held_columns as _columns
+    from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts
+    from parsebench.metrics.dependency.stretch import count_stretch
 
     part = count_stretch(gold, system, (), [by] if by else [], None, "G", "S")
     has: tuple[set[str], set[str]] = (set(), set())
@@ -351,7 +351,7 @@ def _depth_by_walking(heads: list[int], i: int) -> str | None:
 def test_depth_in_one_pass_equals_walking_up_the_heads(heads: list[int]) -> None:
     """Any heads, cycles and fragments included: a 10,000-word chain took 12.9 s."""
     from parsebench.formats.conllu import Sentence
-    from parsebench.metrics.lin import bucket_value as _bucket_value
+    from parsebench.metrics.dependency.lin import bucket_value as _bucket_value
 
     n = len(heads)
     s = Sentence(forms=["w"] * n, lemmas=["_"] * n, upos=["X"] * n, xpos=["_"] * n,

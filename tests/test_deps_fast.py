@@ -1,4 +1,4 @@
-"""The C accelerator of eval deps (metrics/_deps_fast.pyx) against count_stretch, the
+"""The C accelerator of eval deps (metrics/dependency/_deps_fast.pyx) against count_stretch, the
 pure-Python kernel it stands in for: the same SentenceCounts sentence by sentence, the
 same totals, and the same output of ``eval deps`` (text, --json, --per-sentence), on
 EWT against damaged copies of itself, on the bundled files, and on random small trees."""
@@ -20,14 +20,14 @@ from conftest import DATA, FIXTURES, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import parsebench.metrics.deps_counts as deps_counts
-import parsebench.metrics.enhanced as enhanced
-import parsebench.metrics.tree_checks as tree_checks
+import parsebench.metrics.dependency.enhanced as enhanced
+import parsebench.metrics.dependency.stretch as deps_counts
+import parsebench.metrics.dependency.tree_checks as tree_checks
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
-from parsebench.metrics.deps import SentenceCounts, evaluate_deps
-from parsebench.metrics.deps_counts import ACCELERATED, count_stretch, row_counter
-from parsebench.metrics.lin import LabelMap
-from parsebench.metrics.tree_checks import faults
+from parsebench.metrics.dependency.evaluate import SentenceCounts, evaluate_deps
+from parsebench.metrics.dependency.lin import LabelMap
+from parsebench.metrics.dependency.stretch import ACCELERATED, count_stretch, row_counter
+from parsebench.metrics.dependency.tree_checks import faults
 
 
 @pytest.fixture(autouse=True)
@@ -228,8 +228,9 @@ def test_misspelled_rows_and_retokenized_files_agree(monkeypatch: pytest.MonkeyP
             outputs(g, sy, False, monkeypatch, tmp_path)
 
 
-PURE = ("import sys, parsebench.metrics.deps_counts as d, parsebench.metrics.tree_checks as t;"
-        "import parsebench.metrics.enhanced as e, parsebench.formats.conllu as c;"
+PURE = ("import sys, parsebench.metrics.dependency.stretch as d,"
+        " parsebench.metrics.dependency.tree_checks as t;"
+        "import parsebench.metrics.dependency.enhanced as e, parsebench.formats.conllu as c;"
         "d._RowCounter = None; t._tree_faults = None; t._head_summary = None;"
         "e._deps_rows = None; c._read_sentences = None;"
         "from parsebench.cli import main; sys.argv[0] = 'parsebench'; main()")
@@ -299,7 +300,7 @@ def test_random_small_trees_count_the_same(pair: tuple[list[Sentence], list[Sent
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.integers(-3, 10), max_size=10))
 def test_tree_faults_in_c_are_the_python_ones(heads: list[int]) -> None:
-    from parsebench.metrics._deps_fast import tree_faults
+    from parsebench.metrics.dependency._deps_fast import tree_faults
 
     assert tree_faults(heads) == faults(heads)
 
@@ -308,7 +309,7 @@ def test_tree_faults_in_c_are_the_python_ones(heads: list[int]) -> None:
 @given(st.lists(st.integers(-3, 10) | st.sampled_from([2**70, -2**70, 2**40]), max_size=10))
 def test_head_summary_in_c_is_the_python_one(heads: list[int],
                                              ) -> None:
-    from parsebench.metrics._deps_fast import head_summary
+    from parsebench.metrics.dependency._deps_fast import head_summary
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(tree_checks, "_head_summary", None)
@@ -348,8 +349,8 @@ def test_elas_rows_in_c_are_the_python_ones(pair: tuple[Sentence, Sentence],
     """EnhancedCounter.rows with the C count of DEPS as written and without: the same
     counts, edges left out, malformed values noted, errors."""
     from parsebench.errors import InputError
-    from parsebench.metrics.conll18 import F1Count
-    from parsebench.metrics.enhanced import Enhanced, EnhancedCounter
+    from parsebench.metrics.dependency.conll18 import F1Count
+    from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
 
     gold, system = pair
     got = []
@@ -380,11 +381,11 @@ def test_what_the_kernel_leaves_to_count_stretch() -> None:
     total = SentenceCounts()
     fast.flush(total)
     assert total == SentenceCounts()  # nothing was counted
-    from parsebench.metrics.lin import Selection
+    from parsebench.metrics.dependency.lin import Selection
 
     assert row_counter([Selection.parse("upos=N")], (), None, True, None, None) is None
     assert row_counter((), ["deprel"], None, True, None, None) is None
-    from parsebench.metrics._deps_fast import tree_faults
+    from parsebench.metrics.dependency._deps_fast import tree_faults
 
     assert tree_faults([1.0, 0]) == -1  # type: ignore[list-item]
     assert tree_faults((0,)) == -1  # type: ignore[arg-type]

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import parsebench as pb
 from parsebench.formats.conllu import Sentence, basic_to_deps, write_conllu
-from parsebench.metrics.conll18 import F1Count
-from parsebench.metrics.enhanced import Enhanced, EnhancedCounter
+from parsebench.metrics.dependency.conll18 import F1Count
+from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
 GOLD = FIX / "shared-dependents.conllu"

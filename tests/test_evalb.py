@@ -16,8 +16,12 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
-from parsebench.metrics.evalb import ACCELERATED, evaluate_bracket_files, evaluate_brackets
-from parsebench.metrics.evalb_params import EvalbParams, read_prm
+from parsebench.metrics.constituency.evalb import (
+    ACCELERATED,
+    evaluate_bracket_files,
+    evaluate_brackets,
+)
+from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
 
 def texts(*lines: str) -> list[TreeText]:
@@ -297,7 +301,7 @@ def need_accelerator() -> None:
                  st.sampled_from([0.125, 0.375, 12.345, 99.995, 99.994999, 100.0, 0.005])))
 def test_the_report_s_numbers_are_printf_s(x: float) -> None:
     need_accelerator()
-    from parsebench.metrics import _evalb_fast
+    from parsebench.metrics.constituency import _evalb_fast
 
     assert _evalb_fast.fixed2(x) == "%6.2f" % x  # noqa: UP031 (printf's format is the point)
 

@@ -7,7 +7,7 @@ from conftest import shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, parse_tree, read_tree_texts, read_trees
-from parsebench.metrics.flat import (
+from parsebench.metrics.constituency.gaizauskas import (
     evaluate_flat,
     flatten,
     parse_rule,

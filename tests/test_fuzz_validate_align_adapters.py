@@ -39,7 +39,12 @@ import parsebench as pb
 from parsebench.cli import app
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, parse_conllu, read_conllu
-from parsebench.metrics.word_align_eval import CLOSE, align_forms, evaluate_aligned, similarity
+from parsebench.metrics.dependency.other_words import (
+    CLOSE,
+    align_forms,
+    evaluate_aligned,
+    similarity,
+)
 from parsebench.parsers.base import Analysis, Item, make_adapter, spec_identity
 from parsebench.parsers.openai_chat import _outcome, read_answer
 

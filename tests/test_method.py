@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from test_experiment import write_exp
 from test_one_core import _gold
 
-from parsebench.metrics.method import LevelStats
+from parsebench.metrics.core.method import LevelStats
 from parsebench.metrics.registry import METHODS, columns_of
 from parsebench.parsers.executor import Executor
 from parsebench.run.experiment import load
@@ -137,7 +137,7 @@ def test_a_level_is_scored_against_the_gold_in_one_pass(tmp_path: Path,
     """Its replicates one after the other, as before the one interface: the level's
     warnings (another scheme, trees that are not trees, with their counts) are counted
     over all of them once, not repeated with other counts once a replicate."""
-    from parsebench.metrics import deps_scoring
+    from parsebench.metrics.dependency import settings as deps_scoring
 
     calls: list[int] = []
     real = deps_scoring.evaluate_deps

@@ -14,7 +14,7 @@ from test_experiment import write_exp
 
 from parsebench.formats.brackets import Tree, parse_tree, split_trees
 from parsebench.formats.conllu import read_conllu, write_conllu
-from parsebench.metrics.resample import pool_replicates
+from parsebench.metrics.core.resample import pool_replicates
 from parsebench.parsers.executor import Executor
 from parsebench.run.experiment import load
 from parsebench.run.runner import run_experiment

@@ -12,9 +12,9 @@ from conftest import DATA, FIXTURES, error_lines, needs, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.robust_f1 import score_corpus
-from parsebench.metrics.sentences import score_sentences
+from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.robustness.hashemi_hwa import score_corpus
+from parsebench.metrics.robustness.kakkonen import score_sentences
 from parsebench.parsers.base import Analysis, Failure, adapter_class
 from parsebench.parsers.run import parse_sentences, write_run
 from parsebench.parses import blank, read_input, read_parses, to_conllu

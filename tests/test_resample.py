@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from parsebench.metrics.resample import (
+from parsebench.metrics.core.resample import (
     bootstrap_scores,
     holm,
     interval,
@@ -142,7 +142,7 @@ def test_wilson_intervals_of_proportions_are_never_of_width_zero() -> None:
     (by hand: centre 0.6445, half-width 0.2477); all or none of n is [n / (n + z^2), 1]
     or [0, z^2 / (n + z^2)], never a point; pooled replicates count as one trial a
     sentence."""
-    from parsebench.metrics.proportions import sentence_share, wilson
+    from parsebench.metrics.core.proportions import sentence_share, wilson
 
     z2 = 1.959963984540054 ** 2
     lo, hi = wilson(7, 10)  # type: ignore[misc]
@@ -163,7 +163,7 @@ def test_wilson_intervals_of_proportions_are_never_of_width_zero() -> None:
 def test_the_c_sums_resample_what_the_weights_do(monkeypatch: pytest.MonkeyPatch) -> None:
     """The C kernel sums the sentences each resample draws; NumPy's path counts the same
     draws and multiplies: the same scores, to the last bit on counts."""
-    import parsebench.metrics.resample as resample
+    import parsebench.metrics.core.resample as resample
 
     if resample._resample_sums is None:
         pytest.skip("built without the C accelerator")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree
-from parsebench.metrics.rows import (
+from parsebench.metrics.robustness.bigert import (
     aggregate,
     count_rows,
     deviations,
@@ -338,7 +338,7 @@ def test_unchanged_sentences_shared_with_the_clean_parse_count_as_compared_ones(
 
     from conftest import DATA
 
-    from parsebench.metrics.sentences import score_sentences
+    from parsebench.metrics.robustness.kakkonen import score_sentences
 
     gold = read_parses(DATA / "lin-key.conllu")
     clean = read_parses(DATA / "lin-answer.conllu")

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import iter_conllu
-from parsebench.metrics import resample
-from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.core import resample
+from parsebench.metrics.core.scores import f1_of_counts
+from parsebench.metrics.core.word_alignment import iter_alignments, read_alignments
+from parsebench.metrics.dependency.evaluate import evaluate_deps
 from parsebench.metrics.registry import REGISTRY, sentence_stats
-from parsebench.metrics.robust_f1 import score_corpus
-from parsebench.metrics.scores import f1_of_counts
-from parsebench.metrics.wordalign import iter_alignments, read_alignments
+from parsebench.metrics.robustness.hashemi_hwa import score_corpus
 from parsebench.parses import iter_parses, read_parses
 
 LEARNER = FIXTURES / "learner.conllu"

@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import needs, shared_path
 
 from parsebench.formats.conllu import iter_conllu, write_conllu
-from parsebench.metrics.scheme import scheme_warning
+from parsebench.metrics.dependency.scheme import scheme_warning
 
 UD = ["nsubj", "obj", "obl", "case", "det", "root", "punct", "nmod", "cop", "amod"] * 10
 CLEAR = ["nsubj", "dobj", "prep", "pobj", "det", "ROOT", "punct", "poss", "attr", "amod"] * 10

@@ -12,7 +12,7 @@ from test_experiment import write_exp
 
 from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree
-from parsebench.metrics.flat import spans
+from parsebench.metrics.constituency.gaizauskas import spans
 from parsebench.parsers.executor import Executor
 from parsebench.report.pages import write_report
 from parsebench.run.experiment import METRICS_KEYS, load

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsebench.errors import InputError
-from parsebench.metrics.robust_f1 import score_corpus, score_pair
-from parsebench.metrics.sentences import relative_drop, score_sentences
-from parsebench.metrics.wordalign import edit_distance, read_alignments
+from parsebench.metrics.core.word_alignment import edit_distance, read_alignments
+from parsebench.metrics.robustness.hashemi_hwa import score_corpus, score_pair
+from parsebench.metrics.robustness.kakkonen import relative_drop, score_sentences
 from parsebench.parses import Parse, read_parses
 
 
@@ -299,7 +299,7 @@ def test_the_relative_drop_skips_bins_too_small_to_say_anything(tmp_path: Path) 
     """Two sentences with 4 errors, both failing, made "relative drop from 1 to 4
     errors: 100.0%": the drop runs between the fewest and most errors with at least
     MIN_BIN (30) pairs, and the text names no JSON field."""
-    from parsebench.metrics.sentences import MIN_BIN
+    from parsebench.metrics.robustness.kakkonen import MIN_BIN
 
     assert MIN_BIN == 30
     spec = [(0, "labeled", 5), (1, "labeled", 30), (1, "none", 10), (2, "labeled", 20),

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from parsebench import cli, parses
-from parsebench.metrics import lin
+from parsebench.metrics.dependency import lin
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 

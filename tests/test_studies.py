@@ -15,7 +15,7 @@ from conftest import FIXTURES, ROOT, needs, needs_java, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.deps import evaluate_deps
+from parsebench.metrics.dependency.evaluate import evaluate_deps
 from parsebench.parsers.executor import Executor
 from parsebench.report.sections import _bounds_check
 from parsebench.run.corpus import corrected_typos

@@ -12,7 +12,7 @@ import pytest
 import parsebench as pb
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu
-from parsebench.metrics.validity import Validity
+from parsebench.metrics.dependency.validity import Validity
 
 
 def conll(*sentences: list[tuple[str, int | str, str]]) -> str:

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsebench.formats.conllu import Sentence, parse_conllu
-from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.word_align_eval import align_forms, evaluate_aligned, similarity
+from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.other_words import align_forms, evaluate_aligned, similarity
 
 
 def conll(*sentences: list[tuple[str, int | str, str]]) -> str:

@@ -19,7 +19,7 @@ order in which workers answer, so 1 and 2 workers give the same output.
 Random misspellings at the same budget (``noise --per-sentence K`` with the same seed)
 are parsed as the baseline: the attack's damage against theirs says how far the
 average case is from the worst. Intervals are 95% percentile bootstraps over sentences
-(:mod:`parsebench.metrics.resample`).
+(:mod:`parsebench.metrics.core.resample`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ import numpy.typing as npt
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics.proportions import METHOD as WILSON
-from parsebench.metrics.proportions import wilson
-from parsebench.metrics.resample import sentence_interval
+from parsebench.metrics.core.proportions import METHOD as WILSON
+from parsebench.metrics.core.proportions import wilson
+from parsebench.metrics.core.resample import sentence_interval
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.spelling import (

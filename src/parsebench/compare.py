@@ -4,7 +4,7 @@ Each system's score gets a 95% percentile-bootstrap interval over sentences (a s
 of sentences, exact match, the Wilson score interval: never of width zero); each
 system is tested against the first (or every pair against each other) with a
 paired test on the same sentences; with several pairs the p-values are Holm-
-corrected. Definitions are in :mod:`parsebench.metrics.resample`.
+corrected. Definitions are in :mod:`parsebench.metrics.core.resample`.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.limits import check
-from parsebench.metrics.deps_scoring import DepsScoring
-from parsebench.metrics.proportions import METHOD as WILSON
-from parsebench.metrics.proportions import sentence_share
-from parsebench.metrics.registry import COMPARABLE, REGISTRY, sentence_stats
-from parsebench.metrics.resample import (
+from parsebench.metrics.core.proportions import METHOD as WILSON
+from parsebench.metrics.core.proportions import sentence_share
+from parsebench.metrics.core.resample import (
     bootstrap_scores,
     holm,
     interval,
     paired_bootstrap,
     randomization,
 )
+from parsebench.metrics.dependency.settings import DepsScoring
+from parsebench.metrics.registry import COMPARABLE, REGISTRY, sentence_stats
 from parsebench.progress import Progress, Quiet
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}

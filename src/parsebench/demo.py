@@ -18,11 +18,11 @@ from typing import Any
 
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.deps import evaluate_deps
-from parsebench.metrics.evalb import evaluate_brackets
-from parsebench.metrics.evalb_params import EvalbParams
-from parsebench.metrics.flat import flatten, read_rules, score_spans, spans
-from parsebench.metrics.lin import Selection
+from parsebench.metrics.constituency.evalb import evaluate_brackets
+from parsebench.metrics.constituency.evalb_params import EvalbParams
+from parsebench.metrics.constituency.gaizauskas import flatten, read_rules, score_spans, spans
+from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.lin import Selection
 from parsebench.report.terminal import deps_table, flat_table
 from parsebench.signature import signature
 

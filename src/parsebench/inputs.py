@@ -24,7 +24,7 @@ T = TypeVar("T", Parse, Sentence)
 COLUMNS = {"heads": "heads", "upos": "UPOS tags", "xpos": "XPOS tags", "feats": "features",
            "lemmas": "lemmas"}
 """The columns of a CoNLL-U file a metric can need, and how a warning names them (the
-CoNLL 2018 metrics say which they need: ``metrics.conll18.METRIC_NEEDS``)."""
+CoNLL 2018 metrics say which they need: ``metrics.dependency.conll18.METRIC_NEEDS``)."""
 
 NEEDS = {**COLUMNS, "labels": "dependency relations", "deps": "enhanced graphs (DEPS)"}
 """What a method can need of a parse file, and how a message names it."""

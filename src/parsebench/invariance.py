@@ -24,7 +24,7 @@ gets at most one edit of each type, at a seeded site among those with a substitu
 An edit *fails* when the parser's parse of the words that were not edited changes
 (head or relation, as ``attack`` and Bigert et al. count them) against its own parse
 of the original sentence. The failure rate of each
-type has a 95% Wilson score interval (:mod:`parsebench.metrics.proportions`: never of
+type has a 95% Wilson score interval (:mod:`parsebench.metrics.core.proportions`: never of
 width zero); the share of untouched words that changed, a percentile-bootstrap one over
 the sentences tested.
 """
@@ -38,9 +38,9 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics.proportions import METHOD as WILSON
-from parsebench.metrics.proportions import wilson
-from parsebench.metrics.resample import sentence_interval
+from parsebench.metrics.core.proportions import METHOD as WILSON
+from parsebench.metrics.core.proportions import wilson
+from parsebench.metrics.core.resample import sentence_interval
 from parsebench.noise.spelling import Change
 from parsebench.noise.spelling_output import apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed

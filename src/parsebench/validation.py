@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsebench.errors import InputError, iter_lines
-from parsebench.metrics.tree_checks import CYCLE, faults
+from parsebench.metrics.dependency.tree_checks import CYCLE, faults
 
 ERROR, WARNING = "error", "warning"
 

@@ -30,7 +30,7 @@ def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
     they make no sense for METRIC."""
     from parsebench.compare import compare as score
     from parsebench.compare import compare_table
-    from parsebench.metrics.deps_scoring import DepsScoring
+    from parsebench.metrics.dependency.settings import DepsScoring
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
                              multiple_roots_okay)

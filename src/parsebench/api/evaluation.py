@@ -48,18 +48,22 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     breakdown; LABELS a file of label equivalences; PER_SENTENCE a TSV file to write;
     HEAD_RULES converts bracketed trees first (collins, penn2malt or a file).
     ALIGN ``"words"`` scores a system whose words differ from the gold's over words
-    aligned by edit distance (:mod:`parsebench.metrics.word_align_eval`; both inputs are
+    aligned by edit distance (:mod:`parsebench.metrics.dependency.other_words`; both inputs are
     then read whole); INVALID (warn, error, zero) is what a sentence that is not a tree
-    gets (:mod:`parsebench.metrics.validity`). ENHANCEMENTS, NO_EMPTY_NODES,
+    gets (:mod:`parsebench.metrics.dependency.validity`). ENHANCEMENTS, NO_EMPTY_NODES,
     MULTIPLE_ROOTS_OKAY and COUNTS are udeval's options (digits 0-6 of the enhancements
     the gold lacks, e.g. ``12``; empty nodes collapsed; several roots meant, so a valid
     tree; counts in the JSON and udeval's counts table as the text). Otherwise both
     inputs are read a sentence at a time: memory stays flat in their size."""
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
-    from parsebench.metrics.conll18 import TSV_METRICS, sentence_tsv_header, sentence_tsv_row
-    from parsebench.metrics.deps import SentenceCounts
-    from parsebench.metrics.deps_scoring import DepsScoring
-    from parsebench.metrics.lin import LabelMap, Selection
+    from parsebench.metrics.dependency.conll18 import (
+        TSV_METRICS,
+        sentence_tsv_header,
+        sentence_tsv_row,
+    )
+    from parsebench.metrics.dependency.evaluate import SentenceCounts
+    from parsebench.metrics.dependency.lin import LabelMap, Selection
+    from parsebench.metrics.dependency.settings import DepsScoring
     from parsebench.report.terminal import deps_table
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
@@ -159,8 +163,8 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
-    from parsebench.metrics.evalb import evaluate_bracket_files
-    from parsebench.metrics.evalb_params import EvalbParams, read_prm
+    from parsebench.metrics.constituency.evalb import evaluate_bracket_files
+    from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
     params = read_prm(prm) if prm else EvalbParams()
     got = evaluate_bracket_files(gold, test, params)
@@ -186,7 +190,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     with these labels (a comma-separated string or a list); MAX_DEPTH only those this
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
-    from parsebench.metrics.flat import evaluate_flat as score
+    from parsebench.metrics.constituency.gaizauskas import evaluate_flat as score
     from parsebench.report.terminal import flat_table
 
     names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
@@ -243,8 +247,8 @@ def flatten(trees: PathLike, rules: PathLike) -> list[str]:
     """Flatter keys from treebank trees by flattening rules (``flatten``): one
     bracketed tree a string, as the command prints them a line each."""
     from parsebench.formats.brackets import read_trees
-    from parsebench.metrics.flat import flatten as flat
-    from parsebench.metrics.flat import read_rules
+    from parsebench.metrics.constituency.gaizauskas import flatten as flat
+    from parsebench.metrics.constituency.gaizauskas import read_rules
 
     rule_list = read_rules(rules)
     return [str(flat(t, rule_list)) for t in read_trees(trees)]

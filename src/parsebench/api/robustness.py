@@ -52,8 +52,8 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
     """Bigert et al.'s degradation bounds and estimates, row by row, with and without
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval."""
-    from parsebench.metrics import calibration
-    from parsebench.metrics.rows import calibration_sample, rows_report
+    from parsebench.metrics.robustness import calibration
+    from parsebench.metrics.robustness.bigert import calibration_sample, rows_report
     from parsebench.parses import PROJECTIONS, default_projection
     from parsebench.report.terminal import rows_table
 
@@ -92,8 +92,8 @@ def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | 
     """Kakkonen's unlabeled and labeled sentence robustness scores, by number of errors
     (``robustness sentences``); several NOISY parses are pooled. ALIGNMENT: for noise
     that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse."""
-    from parsebench.metrics.sentences import score_sentences
-    from parsebench.metrics.wordalign import read_alignments
+    from parsebench.metrics.core.word_alignment import read_alignments
+    from parsebench.metrics.robustness.kakkonen import score_sentences
     from parsebench.report.terminal import sentences_table
 
     clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
@@ -119,8 +119,8 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     corrections' (``robustness f1``), error-related dependencies excluded. ALIGNMENT: a
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
     from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
-    from parsebench.metrics.robust_f1 import score_corpus
-    from parsebench.metrics.wordalign import iter_alignments
+    from parsebench.metrics.core.word_alignment import iter_alignments
+    from parsebench.metrics.robustness.hashemi_hwa import score_corpus
     from parsebench.parses import from_sentence, iter_parses
     from parsebench.report.terminal import f1_table
 
@@ -181,7 +181,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
 def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Progress
                        ) -> list[Any]:
     """ERRANT's alignment of every ungrammatical/corrected pair, with progress."""
-    from parsebench.metrics.errant_types import alignment, annotator
+    from parsebench.metrics.robustness.errant_types import alignment, annotator
 
     if len(u) != len(g):
         return []  # score_corpus says which file is short

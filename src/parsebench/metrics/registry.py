@@ -1,6 +1,6 @@
 """Every method, listed once; everything else about methods is derived from this list.
 
-A paper's method is one object (:class:`parsebench.metrics.method.Method`) in its own
+A paper's method is one object (:class:`parsebench.metrics.core.method.Method`) in its own
 module: Bigert et al.'s rows (``rows_method``), Kakkonen (``sentences``), Lin's and CoNLL
 2018's scores against a gold key (``deps_method``), Hashemi & Hwa (``robust_f1``),
 EVALB and the flat key (``evalb_method``, ``flat_method``). Methods of other packages
@@ -18,16 +18,11 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.installed import entry_points
-from parsebench.metrics import (
-    deps_method,
-    evalb_method,
-    flat_method,
-    robust_f1,
-    rows_method,
-    sentences,
-)
-from parsebench.metrics.deps_scoring import DepsScoring
-from parsebench.metrics.method import Method, Metric
+from parsebench.metrics.constituency import evalb_method, gaizauskas_method
+from parsebench.metrics.core.method import Method, Metric
+from parsebench.metrics.dependency import method as deps_method
+from parsebench.metrics.dependency.settings import DepsScoring
+from parsebench.metrics.robustness import bigert_method, hashemi_hwa, kakkonen
 
 ENTRY_POINT_GROUP = "parsebench.methods"
 """Where another package lists its methods (``name = "module:METHOD"``)."""
@@ -44,8 +39,8 @@ def _plugins() -> list[Method]:
 
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    rows_method.METHOD, sentences.METHOD, deps_method.METHOD, robust_f1.METHOD, evalb_method.METHOD,
-    flat_method.METHOD, *_plugins())}
+    bigert_method.METHOD, kakkonen.METHOD, deps_method.METHOD, hashemi_hwa.METHOD,
+    evalb_method.METHOD, gaizauskas_method.METHOD, *_plugins())}
 """Every method a run can score, by its key in ``[metrics]`` and its results' name."""
 
 REGISTRY: dict[str, Metric] = {s.name: s for m in METHODS.values() for s in m.scores}

@@ -87,7 +87,7 @@ class Grammar:
                 changes: Sequence[Sequence[Any]]) -> Rebuilt:
         """The noisy version that stored edits ([sentence, start, end, noisy words, type,
         links]) make of SENTENCES; a sentence without an error is the clean one itself."""
-        from parsebench.metrics.wordalign import Alignment
+        from parsebench.metrics.core.word_alignment import Alignment
         from parsebench.noise.grammar_output import noisy_sentence
 
         by: dict[int, list[Edit]] = {}

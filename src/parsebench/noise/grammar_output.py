@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.wordalign import m2_words
+from parsebench.metrics.core.word_alignment import m2_words
 from parsebench.noise.grammar_types import Edit
 
 

@@ -21,7 +21,7 @@ TYPES = ("M:DET", "U:DET", "R:DET", "M:PREP", "U:PREP", "R:PREP", "R:VERB:SVA",
 """The kinds of error this module makes, by ERRANT's type names. ``U:REPEAT`` (a word
 written twice) is not one of ERRANT's (it types the extra word by its class, U:NOUN...):
 it is recorded as U:REPEAT everywhere, as the default weights count it
-(:func:`parsebench.metrics.errant_types.repeated`)."""
+(:func:`parsebench.metrics.robustness.errant_types.repeated`)."""
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     # How often ERRANT 3.0.2 (with spaCy's en_core_web_sm 3.8.0) finds each type between

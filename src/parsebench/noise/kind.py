@@ -27,7 +27,7 @@ from parsebench.noise.source import CorpusLike
 from parsebench.progress import Progress
 
 if TYPE_CHECKING:
-    from parsebench.metrics.wordalign import Alignment
+    from parsebench.metrics.core.word_alignment import Alignment
 
 
 class Level(Protocol):

@@ -39,8 +39,8 @@ def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
     sentences (a noisy sentence's replicates pooled, as the stored statistics are)."""
     import numpy as np
 
+    from parsebench.metrics.core.resample import paired_bootstrap
     from parsebench.metrics.registry import REGISTRY
-    from parsebench.metrics.resample import paired_bootstrap
 
     metric = REGISTRY[LAS.method]
     assert metric.stored is not None

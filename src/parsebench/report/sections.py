@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from parsebench.metrics.robust_f1 import F1Counts
+from parsebench.metrics.robustness.hashemi_hwa import F1Counts
 from parsebench.present import anchor, interval, value
 from parsebench.report.examples import examples_section
 from parsebench.report.plots import (

@@ -52,8 +52,8 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
     0.05."""
     import numpy as np
 
+    from parsebench.metrics.core.resample import holm, paired_bootstrap
     from parsebench.metrics.registry import REGISTRY
-    from parsebench.metrics.resample import holm, paired_bootstrap
 
     figures = [m for m in REGISTRY.values() if m.stored]
     groups: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}

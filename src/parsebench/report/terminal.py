@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parsebench.metrics.conll18 import CONLL18_NAMES, ENHANCED_NAMES, SPAN_METRICS
-from parsebench.metrics.deps import DepsResult
-from parsebench.metrics.lin import ROOT_ARC_FIELDS
+from parsebench.metrics.dependency.conll18 import CONLL18_NAMES, ENHANCED_NAMES, SPAN_METRICS
+from parsebench.metrics.dependency.evaluate import DepsResult
+from parsebench.metrics.dependency.lin import ROOT_ARC_FIELDS
 from parsebench.present import interval, percent, value
 from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
     from collections.abc import Sequence
 
-    from parsebench.metrics.flat import FlatCounts
+    from parsebench.metrics.constituency.gaizauskas import FlatCounts
 
 
 def _pct(x: float | None) -> str:
@@ -345,7 +345,7 @@ def times_table(stages: list[list[Any]], wall: float) -> str:
 
 def summary_table(results: list[Scored]) -> str:
     """The end-of-run table on the terminal: the headline of every result whose method
-    has one (:attr:`parsebench.metrics.method.Method.headline`), and parse speed."""
+    has one (:attr:`parsebench.metrics.core.method.Method.headline`), and parse speed."""
     from parsebench.metrics.registry import METHODS
 
     lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]

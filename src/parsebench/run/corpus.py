@@ -17,7 +17,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.wordalign import Alignment
+from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.noise.spelling import Change
 from parsebench.parses import Parse, from_outcome, iter_input, misc_value, to_conllu
 from parsebench.run.experiment import Experiment, Level

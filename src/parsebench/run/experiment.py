@@ -15,7 +15,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.limits import problem
-from parsebench.metrics.method import on
+from parsebench.metrics.core.method import on
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.grammar_types import DEFAULT_WEIGHTS
 from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
@@ -121,7 +121,7 @@ class Experiment:
     parsers: list[ParserConf] = field(default_factory=list)
     metrics: dict[str, Any] = field(default_factory=dict)
     """Each method's settings, by its key in ``[metrics]``, as the method reads them
-    (:attr:`parsebench.metrics.method.Method.settings`); a method absent here has its
+    (:attr:`parsebench.metrics.core.method.Method.settings`); a method absent here has its
     ``default``."""
     examples: list[int] = field(default_factory=list)
     """Sentences the report draws, each at the lowest level where it is misspelled."""

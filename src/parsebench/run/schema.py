@@ -171,7 +171,7 @@ class At:
 
     def path(self, value: str) -> Path:
         """The file the key names, from the file's folder (a method's settings reader's
-        :class:`parsebench.metrics.method.Where`)."""
+        :class:`parsebench.metrics.core.method.Where`)."""
         got = self.reader.path_of(self.values, self.table, self.key, True)
         assert got is not None
         return got

@@ -2,7 +2,7 @@
 
 The runner gives :func:`score` one parser's parses; every method of
 :data:`METHODS` (one a paper, each in its own module under ``metrics/``) says
-which variants of it apply there (:class:`parsebench.metrics.method.Method`),
+which variants of it apply there (:class:`parsebench.metrics.core.method.Method`),
 and this loop feeds each variant its levels' replicates, pair by pair, pools
 each sentence's statistics over the replicates the same way for every method,
 and turns them into a result: its figures, its per-sentence statistics
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.metrics.method import LevelStats, Pair, Replicate, ScoredLevel
+from parsebench.metrics.core.method import LevelStats, Pair, Replicate, ScoredLevel
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import KINDS
 from parsebench.parses import Parse, from_sentence
@@ -111,7 +111,7 @@ def applicability(kind: str) -> dict[str, str]:
 def score(ctx: Context) -> list[Scored]:
     """The results of every method the experiment asks for that fits CTX: for each of a
     method's variants and levels, each replicate's per-sentence statistics, pooled
-    (:class:`parsebench.metrics.method.LevelStats`), then its figures and signature."""
+    (:class:`parsebench.metrics.core.method.LevelStats`), then its figures and signature."""
     out: list[Scored] = []
     for m in METHODS.values():
         if ctx.moves_words and m.moved_words is None:

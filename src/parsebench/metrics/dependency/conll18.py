@@ -9,8 +9,8 @@ UAS, LAS (relation subtypes ignored), and over content relations CLAS, MLAS
 as precision, recall, F1 and accuracy on the aligned words. Their counts, which
 columns each needs (a file without them gets n/a, not 0), the content and
 functional relations and the universal features live here; the words are
-aligned in :mod:`parsebench.metrics.align` and counted, in the same pass as
-Lin's dependencies, by :func:`parsebench.metrics.deps.evaluate_deps`.
+aligned in :mod:`parsebench.metrics.dependency.tokenization` and counted, in the same pass as
+Lin's dependencies, by :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.counts import Additive
+from parsebench.metrics.core.counts import Additive
 
 CONTENT_DEPRELS = frozenset({
     "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
@@ -90,8 +90,8 @@ the 0 (or 100) of comparing ``_`` with ``_``."""
 
 
 ENHANCED = ("elas", "eulas")
-"""The IWPT 2020/2021 metrics of the enhanced graphs (:mod:`parsebench.metrics.enhanced`),
-which udeval prints after the thirteen."""
+"""The IWPT 2020/2021 metrics of the enhanced graphs
+(:mod:`parsebench.metrics.dependency.enhanced`), which udeval prints after the thirteen."""
 ENHANCED_NAMES = {"elas": "ELAS", "eulas": "EULAS"}
 
 

@@ -1,6 +1,6 @@
 """EVALB in a run, one object: each noisy parse's brackets against the clean parse's
 (Bigert et al.'s idea in brackets, no gold trees needed), its score, its report
-section. Apart from :mod:`parsebench.metrics.evalb` so that ``eval brackets`` starts
+section. Apart from :mod:`parsebench.metrics.constituency.evalb` so that ``eval brackets`` starts
 without NumPy or the run's modules (parses, methods)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from parsebench.formats.brackets import TreeText
-from parsebench.metrics.evalb import evaluate_bracket_files, evaluate_brackets
-from parsebench.metrics.evalb_params import EvalbParams
-from parsebench.metrics.method import Metric
-from parsebench.metrics.pairs import PairMethod, as_method
-from parsebench.metrics.scores import f1_of_counts
+from parsebench.metrics.constituency.evalb import evaluate_bracket_files, evaluate_brackets
+from parsebench.metrics.constituency.evalb_params import EvalbParams
+from parsebench.metrics.core.method import Metric
+from parsebench.metrics.core.pairs import PairMethod, as_method
+from parsebench.metrics.core.scores import f1_of_counts
 from parsebench.parses import Parse, tree_text
 
 

@@ -1,14 +1,14 @@
 """Bigert et al.'s rows in a run, one object: projection by projection, each level's
 replicates compared with the clean parse (and the gold), their figures a mean over the
 replicates; its settings (the projections), report section and end-of-run line. The
-counting itself is :mod:`parsebench.metrics.rows`."""
+counting itself is :mod:`parsebench.metrics.robustness.bigert`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from parsebench.metrics.method import (
+from parsebench.metrics.core.method import (
     LevelStats,
     Method,
     Replicate,
@@ -16,7 +16,7 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.metrics.rows import (
+from parsebench.metrics.robustness.bigert import (
     SCORES,
     _not_applicable,
     _scheme,

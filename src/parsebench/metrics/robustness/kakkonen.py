@@ -15,8 +15,8 @@ from typing import Any
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.inputs import same_words
-from parsebench.metrics.counts import Additive
-from parsebench.metrics.method import (
+from parsebench.metrics.core.counts import Additive
+from parsebench.metrics.core.method import (
     Headline,
     LevelStats,
     Method,
@@ -26,9 +26,9 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.metrics.robust_f1 import check_alignment, score_pair
-from parsebench.metrics.scores import share
-from parsebench.metrics.wordalign import Alignment, unaligned_runs
+from parsebench.metrics.core.scores import share
+from parsebench.metrics.core.word_alignment import Alignment, unaligned_runs
+from parsebench.metrics.robustness.hashemi_hwa import check_alignment, score_pair
 from parsebench.parses import Parse, misspelled_rows, structure
 from parsebench.present import percent
 
@@ -140,7 +140,7 @@ class SentenceScores:
 
     def _intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals of the overall scores, resampling clean sentences."""
-        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+        from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
         rows = self.stats()
         out: dict[str, list[float] | None] = {}
         for key in ("unlabeled", "labeled"):

@@ -2,7 +2,7 @@
 
 Keys are read as EVALB reads them: a line of fewer than three characters or one that
 starts with ``#`` is skipped, numbers as C's ``atoi`` reads them, an unknown key or an
-empty value a warning, not an error. :mod:`parsebench.metrics.evalb` scores with the
+empty value a warning, not an error. :mod:`parsebench.metrics.constituency.evalb` scores with the
 settings.
 """
 

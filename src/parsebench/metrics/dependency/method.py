@@ -5,7 +5,7 @@ with every breakdown the experiment asks for (by genre also with words per
 second, Lin's Table 18.2), and each error level's parses with the breakdowns
 that show where noise hurts (relation, arc length, sentence length); every
 metric's and every breakdown group's counts are kept a sentence. The scoring
-itself is :func:`parsebench.metrics.deps.evaluate_deps`.
+itself is :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
 """
 
 from __future__ import annotations
@@ -16,18 +16,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import basic_to_deps
-from parsebench.metrics.conll18 import (
-    CONLL18,
-    CONLL18_NAMES,
-    ENHANCED,
-    ENHANCED_NAMES,
-    METRIC_NEEDS,
-    F1Count,
-)
-from parsebench.metrics.deps import DepsResult, SentenceCounts
-from parsebench.metrics.deps_scoring import KEYS, DepsScoring, file_stats
-from parsebench.metrics.lin import PR, Bucket
-from parsebench.metrics.method import (
+from parsebench.metrics.core.method import (
     Headline,
     LevelStats,
     Method,
@@ -37,8 +26,19 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.metrics.scores import f1_of_counts, f1_of_pr
-from parsebench.metrics.word_align_eval import AlignedResult
+from parsebench.metrics.core.scores import f1_of_counts, f1_of_pr
+from parsebench.metrics.dependency.conll18 import (
+    CONLL18,
+    CONLL18_NAMES,
+    ENHANCED,
+    ENHANCED_NAMES,
+    METRIC_NEEDS,
+    F1Count,
+)
+from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts
+from parsebench.metrics.dependency.lin import PR, Bucket
+from parsebench.metrics.dependency.other_words import AlignedResult
+from parsebench.metrics.dependency.settings import KEYS, DepsScoring, file_stats
 from parsebench.present import percent
 
 WHERE_ERRORS_FALL = ("arc-length", "sentence-length")
@@ -180,8 +180,8 @@ def _variants(ctx: Any) -> list[Variant]:
 
     def figures(by: str, fields: list[str]) -> Any:
         def make(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
-            from parsebench.metrics.proportions import sentence_share
-            from parsebench.metrics.resample import sentence_interval  # NumPy: runs only
+            from parsebench.metrics.core.proportions import sentence_share
+            from parsebench.metrics.core.resample import sentence_interval  # NumPy: runs only
 
             found = facts[level.label]
             scored = result_of(t, fields, "deprel", found)
@@ -277,7 +277,7 @@ SCORING_KEYS = KEYS
 
 
 def _by(value: Any, where: Any) -> tuple[str, ...]:
-    from parsebench.metrics.lin import BY_FIELDS
+    from parsebench.metrics.dependency.lin import BY_FIELDS
 
     if not isinstance(value, list):
         raise where.fail(f"deps: by must be a list, not {value!r}")

@@ -2,17 +2,17 @@
 metrics in one pass over both files.
 
 The files are read a stretch at a time and their words aligned as the CoNLL 2018
-script aligns them (:mod:`parsebench.metrics.align`); each gold sentence gets its
-counts of every CoNLL 2018 metric (:mod:`parsebench.metrics.conll18`) and of
+script aligns them (:mod:`parsebench.metrics.dependency.tokenization`); each gold sentence gets its
+counts of every CoNLL 2018 metric (:mod:`parsebench.metrics.dependency.conll18`) and of
 Lin's precision and recall, with the breakdowns asked for
-(:mod:`parsebench.metrics.lin`). Unlike the script, an answer with cycles,
+(:mod:`parsebench.metrics.dependency.lin`). Unlike the script, an answer with cycles,
 several roots or missing heads is scored (with a warning,
-:mod:`parsebench.metrics.tree_checks`) rather than rejected, and a tagger's
+:mod:`parsebench.metrics.dependency.tree_checks`) rather than rejected, and a tagger's
 output gets its tag scores with every attachment score n/a. Each stretch is
-counted by :func:`parsebench.metrics.deps_counts.count_stretch`, a sentence with
+counted by :func:`parsebench.metrics.dependency.stretch.count_stretch`, a sentence with
 the same rows on both sides by its compiled twin where that was built
-(:func:`parsebench.metrics.deps_counts.row_counter`); the run's method that uses
-this pass is :mod:`parsebench.metrics.deps_method`.
+(:func:`parsebench.metrics.dependency.stretch.row_counter`); the run's method that uses
+this pass is :mod:`parsebench.metrics.dependency.method`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from typing import Any
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.inputs import COLUMNS
-from parsebench.metrics.align import by_rows, check_same_text, text_length
-from parsebench.metrics.conll18 import (
+from parsebench.metrics.dependency.conll18 import (
     CONLL18,
     CONLL18_NAMES,
     ENHANCED,
@@ -37,10 +36,8 @@ from parsebench.metrics.conll18 import (
     base,
     held_columns,
 )
-from parsebench.metrics.deps_counts import SentenceCounts as SentenceCounts
-from parsebench.metrics.deps_counts import count_stretch, row_counter
-from parsebench.metrics.enhanced import Enhanced, EnhancedCounter
-from parsebench.metrics.lin import (
+from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
+from parsebench.metrics.dependency.lin import (
     BY_FIELDS,
     CONFUSION_FIELDS,
     PR,
@@ -48,9 +45,12 @@ from parsebench.metrics.lin import (
     Selection,
     confusion_table,
 )
-from parsebench.metrics.scheme import scheme_warning
-from parsebench.metrics.tree_checks import TreeCheck
-from parsebench.metrics.validity import Validity
+from parsebench.metrics.dependency.scheme import scheme_warning
+from parsebench.metrics.dependency.stretch import SentenceCounts as SentenceCounts
+from parsebench.metrics.dependency.stretch import count_stretch, row_counter
+from parsebench.metrics.dependency.tokenization import by_rows, check_same_text, text_length
+from parsebench.metrics.dependency.tree_checks import TreeCheck
+from parsebench.metrics.dependency.validity import Validity
 
 
 @dataclass
@@ -74,7 +74,7 @@ class DepsResult:
     """Every breakdown counted, ``by``'s included."""
     replicates: int = 1
     """The gold was scored against R noisy versions in a row: per-sentence statistics are
-    pooled over them (:func:`parsebench.metrics.resample.pool_replicates`)."""
+    pooled over them (:func:`parsebench.metrics.core.resample.pool_replicates`)."""
     failed: int = 0
     """System sentences the parser failed on: scored, every attachment in them wrong."""
     enhanced: Enhanced = field(default_factory=Enhanced)
@@ -87,8 +87,8 @@ class DepsResult:
     def group_intervals(self, breakdown: str) -> dict[str, list[float] | None]:
         """95% intervals over sentences of each group's labeled F1 (Lin's F1 of the arcs
         in the group), replicates pooled."""
-        from parsebench.metrics.resample import pool_replicates, sentence_interval
-        from parsebench.metrics.scores import f1_of_pr
+        from parsebench.metrics.core.resample import pool_replicates, sentence_interval
+        from parsebench.metrics.core.scores import f1_of_pr
 
         names = sorted({g for c in self.per_sentence or () for f, g in c.groups
                         if f == breakdown})
@@ -111,16 +111,16 @@ class DepsResult:
         """METRIC's (correct, gold, system) of each gold sentence, replicates pooled."""
         rows = [[getattr(c, metric).correct, getattr(c, metric).gold,
                  getattr(c, metric).system] for c in self.per_sentence or ()]
-        from parsebench.metrics.resample import pool_replicates  # numpy: only when pooling
+        from parsebench.metrics.core.resample import pool_replicates  # numpy: only when pooling
 
         return pool_replicates(rows, self.replicates)
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals of the CoNLL 2018 F1 scores over gold sentences; the
         exact-match shares of sentences (UCM, LCM) get a Wilson score interval."""
-        from parsebench.metrics.proportions import sentence_share
-        from parsebench.metrics.resample import sentence_interval
-        from parsebench.metrics.scores import f1_of_counts
+        from parsebench.metrics.core.proportions import sentence_share
+        from parsebench.metrics.core.resample import sentence_interval
+        from parsebench.metrics.core.scores import f1_of_counts
 
         return {k: sentence_share(self.sentence_rows(k), 0, 1) if k in ("ucm", "lcm") else
                 sentence_interval(self.sentence_rows(k), f1_of_counts)
@@ -196,7 +196,7 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     ``accelerated=False`` counts every stretch with count_stretch, the reference, where
     the compiled kernel would count the sentences with the same rows.
     VALIDITY is the policy the system's sentences went through on their way here
-    (:mod:`parsebench.metrics.validity`): under ``zero`` it, not the tree check, says
+    (:mod:`parsebench.metrics.dependency.validity`): under ``zero`` it, not the tree check, says
     which are not trees, and a system whose heads it took away still had heads.
     ENHANCED: how ELAS and EULAS read the DEPS column (udeval's ``--enhancements`` and
     ``--no-empty-nodes``); MULTIPLE_ROOTS_OKAY: no warning for a sentence with several

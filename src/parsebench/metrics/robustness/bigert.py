@@ -17,13 +17,13 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.inputs import same_words
-from parsebench.metrics.method import (
+from parsebench.metrics.core.method import (
     Headline,
     Metric,
     SentenceStats,
 )
-from parsebench.metrics.scheme import scheme_warning
-from parsebench.metrics.scores import loss, share
+from parsebench.metrics.core.scores import loss, share
+from parsebench.metrics.dependency.scheme import scheme_warning
 from parsebench.parses import Parse, carries, misspelled_rows, project
 
 Number = float | Fraction
@@ -361,7 +361,7 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
                 cache: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The rows result of one clean parse against NOISY (path, parses) replicates.
 
-    CALIBRATION is a fitted :class:`~parsebench.metrics.calibration.Calibration`
+    CALIBRATION is a fitted :class:`~parsebench.metrics.robustness.calibration.Calibration`
     with the sample's clean accuracy, used when neither ACCURACY nor GOLD gives one.
     One replicate gives its figures; several give {mean, std, min, max} and
     ``replicates``.
@@ -386,7 +386,7 @@ def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
               calibration: tuple[Any, float] | None, scheme: str | None) -> dict[str, Any]:
     """The figures of a level from each replicate's (path, counts): one replicate's
     figures, or of several {mean, std, min, max} and ``replicates``."""
-    from parsebench.metrics import calibration as cal_mod
+    from parsebench.metrics.robustness import calibration as cal_mod
 
     objs = []
     for path, c in counts:
@@ -406,7 +406,7 @@ def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
 
 def intervals(stats: Mapping[str, Sequence[Sequence[float]]]) -> dict[str, list[float] | None]:
     """95% intervals over sentences of parse differs and the real degradation."""
-    from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+    from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
     metric = {"differs": "bigert-differs", "degr_real": "bigert-real-degradation"}
     return {k: sentence_interval(stats[k], SCORES_BY_NAME[m].score) for k, m in metric.items()
             if k in stats}
@@ -504,7 +504,7 @@ def calibration_sample(gold: Sequence[Parse], clean: Sequence[Parse],
                        clean_path: str = "CALIBRATION-CLEAN",
                        gold_path: str = "CALIBRATION-GOLD") -> tuple[Any, float]:
     """Fit the calibration on an annotated sample; also return its clean accuracy."""
-    from parsebench.metrics import calibration as cal_mod
+    from parsebench.metrics.robustness import calibration as cal_mod
 
     sample: list[tuple[int, int, int]] = []
     agree = total = 0

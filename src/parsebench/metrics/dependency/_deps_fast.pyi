@@ -2,7 +2,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics.deps_counts import SentenceCounts
+from parsebench.metrics.dependency.stretch import SentenceCounts
 
 class RowCounter:
     pairs: Counter[tuple[str, str]] | None

@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.metrics.wordalign import Alignment, from_edits, m2_words
+from parsebench.metrics.core.word_alignment import Alignment, from_edits, m2_words
 
 DEFAULT_PIPELINE = "en_core_web_sm"
 """The spaCy pipeline ERRANT is built for (``python -m spacy download en_core_web_sm``)."""

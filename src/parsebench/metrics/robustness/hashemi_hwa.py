@@ -17,8 +17,8 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
-from parsebench.metrics.counts import Additive, f_measure
-from parsebench.metrics.method import (
+from parsebench.metrics.core.counts import Additive, f_measure
+from parsebench.metrics.core.method import (
     Headline,
     LevelStats,
     Method,
@@ -29,8 +29,13 @@ from parsebench.metrics.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.metrics.scores import f1_of_shared, share
-from parsebench.metrics.wordalign import Alignment, edit_distance, m2_words, unaligned_runs
+from parsebench.metrics.core.scores import f1_of_shared, share
+from parsebench.metrics.core.word_alignment import (
+    Alignment,
+    edit_distance,
+    m2_words,
+    unaligned_runs,
+)
 from parsebench.parses import Parse, arcs
 from parsebench.present import percent
 
@@ -193,7 +198,7 @@ class F1Result:
 
     def intervals(self) -> dict[str, list[float] | None]:
         """95% bootstrap intervals over sentence pairs."""
-        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+        from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
         out = {"precision": sentence_interval(self.pairs, share(0, 1)),
                "recall": sentence_interval(self.pairs, share(0, 2)),
                "f1": sentence_interval(self.pairs, SCORES_BY_NAME["hashemi-hwa-f1"].score)}
@@ -211,7 +216,7 @@ def _array(rows: Sequence[Sequence[int]]) -> Any:
 
 def _group_intervals(f1_rows: Sequence[Sequence[int]], acc_rows: Sequence[Sequence[int]]
                      ) -> dict[str, list[float] | None]:
-    from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+    from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
     return {"f1": sentence_interval(f1_rows, SCORES_BY_NAME["hashemi-hwa-f1"].score),
             "aligned_las": sentence_interval(acc_rows, SCORES_BY_NAME["aligned-las"].score)
             if acc_rows else None}
@@ -316,7 +321,7 @@ def pair_stats(pair: Pair, labeled: bool = False, punct: bool = True, root: bool
 def _ci(stats: LevelStats, group: str, key: str, at: int, gold: bool
         ) -> dict[str, list[float] | None]:
     """The intervals of one group of a breakdown, over the sentences that hold it."""
-    from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+    from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
     rows = stats.held(f"{group}={key}")
     return {"f1": sentence_interval([r[at:at + 3] for r in rows],
                                     SCORES_BY_NAME["hashemi-hwa-f1"].score),
@@ -381,7 +386,7 @@ def _levels(ctx: Any) -> Variant:
         return (pair_stats(p) for p in rep.pairs)
 
     def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
-        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+        from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
         value = level_figures(t, gold)
         by_type, by_op = value.pop("by_type"), value.pop("by_operation")
         value.update(error_level_label=level.short, by_type=by_type, by_operation=by_op)
@@ -408,7 +413,7 @@ def _corrected(ctx: Any) -> Variant:
     g = corr_parsed.parses(corr.versions[0])
     aligns: list[Alignment] | None = None
     if ctx.exp.alignment == "errant":
-        from parsebench.metrics.errant_types import alignment
+        from parsebench.metrics.robustness.errant_types import alignment
 
         aligns = [alignment(u.forms, c.forms, ctx.exp.errant_pipeline)
                   for u, c in zip(ctx.clean, g, strict=True)]
@@ -424,7 +429,7 @@ def _corrected(ctx: Any) -> Variant:
         return (pair_stats(p) for p in rep.pairs)
 
     def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
-        from parsebench.metrics.resample import sentence_interval  # NumPy: when scoring
+        from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
         value = level_figures(t, False)
         by_type = value.pop("by_type")
         value.pop("by_operation")

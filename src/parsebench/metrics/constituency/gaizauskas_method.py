@@ -1,6 +1,7 @@
 """Gaizauskas et al.'s flat key in a run, one object: each noisy parse against the
 clean parse made a flat key, its recall and conformance, its report section. Apart
-from :mod:`parsebench.metrics.flat` so that ``eval flat`` starts without NumPy."""
+from :mod:`parsebench.metrics.constituency.gaizauskas` so that ``eval flat`` starts
+without NumPy."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsebench.metrics import flat
-from parsebench.metrics.method import Metric
-from parsebench.metrics.pairs import as_method
-from parsebench.metrics.scores import conformance, flat_recall
+from parsebench.metrics.constituency import gaizauskas as flat
+from parsebench.metrics.core.method import Metric
+from parsebench.metrics.core.pairs import as_method
+from parsebench.metrics.core.scores import conformance, flat_recall
 
 _COLUMNS = ("key", "response", "matched", "violated")
 SCORES = (

@@ -27,7 +27,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.object cimport Py_EQ, PyObject_RichCompareBool
 from libc.string cimport memset
 
-from parsebench.metrics.conll18 import (
+from parsebench.metrics.dependency.conll18 import (
     CONTENT_DEPRELS,
     FUNCTIONAL_DEPRELS,
     base,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.conll18 import F1Count, base
+from parsebench.metrics.dependency.conll18 import F1Count, base
 
 ENHANCEMENTS = {
     1: "no gapping",
@@ -147,7 +147,7 @@ def _learn(deps: str) -> bool:
 
 _deps_rows: Callable[..., tuple[int, int, int, int, int, int, list[int]] | bool | None] | None
 try:
-    from parsebench.metrics._deps_fast import deps_rows as _deps_rows
+    from parsebench.metrics.dependency._deps_fast import deps_rows as _deps_rows
 except ImportError:  # built without a C compiler: _rows_as_written counts in Python
     _deps_rows = None
 

@@ -35,7 +35,7 @@ ScoreFn = Callable[[Stats], npt.NDArray[np.float64]]
 
 _resample_sums: Callable[[npt.NDArray[np.int64], Stats], Stats] | None
 try:
-    from parsebench.metrics._resample_fast import resample_sums as _resample_sums
+    from parsebench.metrics.core._resample_fast import resample_sums as _resample_sums
 except ImportError:  # built without a C compiler: NumPy's weights, the same numbers
     _resample_sums = None
 

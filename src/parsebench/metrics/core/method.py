@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsebench.metrics.wordalign import Alignment
+from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.parses import Parse
 from parsebench.scored import Scored
 

@@ -29,10 +29,10 @@ from functools import cached_property
 
 from parsebench.errors import read_bytes
 from parsebench.formats.brackets import TreeText, read_tree_texts
-from parsebench.metrics.evalb_params import EvalbParams
+from parsebench.metrics.constituency.evalb_params import EvalbParams
 
 try:
-    from parsebench.metrics import _evalb_fast as _fast
+    from parsebench.metrics.constituency import _evalb_fast as _fast
 except ImportError:  # built without a C compiler: the pure-Python scorer only
     _fast = None  # type: ignore[assignment]
 

@@ -19,7 +19,7 @@ sentences are scored and the sentence boundaries are the gold's:
 A pair is a match (the same form, case aside) or a substitution; a gold word left
 unpaired is a deletion, a system word an insertion (the "hallucinated" words of
 LLM-parsing papers). Every metric is then counted as CoNLL 2018 counts it over aligned
-words (:func:`parsebench.metrics.deps_counts.count_stretch`): precision over the
+words (:func:`parsebench.metrics.dependency.stretch.count_stretch`): precision over the
 system's words, recall over the gold's, an arc right when the word and its head are
 aligned to the gold word and its gold head. A system word counts in the gold sentence of
 its aligned word (an inserted one in that of the aligned word before it). Tokens and
@@ -40,7 +40,7 @@ from typing import Any
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.inputs import COLUMNS
-from parsebench.metrics.conll18 import (
+from parsebench.metrics.dependency.conll18 import (
     CONLL18,
     CONLL18_NAMES,
     METRIC_NEEDS,
@@ -48,12 +48,12 @@ from parsebench.metrics.conll18 import (
     base,
     held_columns,
 )
-from parsebench.metrics.deps import DepsResult
-from parsebench.metrics.deps_counts import SentenceCounts, count_stretch
-from parsebench.metrics.lin import BY_FIELDS, CONFUSION_FIELDS, Bucket, Selection
-from parsebench.metrics.scheme import scheme_warning
-from parsebench.metrics.tree_checks import TreeCheck
-from parsebench.metrics.validity import Validity
+from parsebench.metrics.dependency.evaluate import DepsResult
+from parsebench.metrics.dependency.lin import BY_FIELDS, CONFUSION_FIELDS, Bucket, Selection
+from parsebench.metrics.dependency.scheme import scheme_warning
+from parsebench.metrics.dependency.stretch import SentenceCounts, count_stretch
+from parsebench.metrics.dependency.tree_checks import TreeCheck
+from parsebench.metrics.dependency.validity import Validity
 
 CLOSE = 0.5
 """The least normalized Indel similarity of two lower-cased forms that can be paired."""
@@ -175,8 +175,8 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                      counts: bool = False) -> AlignedResult:
     """Score SYSTEM against GOLD over words aligned by :func:`align_forms` (both read
     whole: the alignment runs over the files, not a sentence at a time). The settings
-    are :func:`parsebench.metrics.deps.evaluate_deps`'s; ELAS and EULAS (ENHANCED) are
-    not given over aligned words."""
+    are :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`'s; ELAS and EULAS
+    (ENHANCED) are not given over aligned words."""
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
             raise InputError(f"--by {f!r}: expected one of " + ", ".join(BY_FIELDS))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parsebench.metrics.method import (
+from parsebench.metrics.core.method import (
     LevelStats,
     Method,
     Metric,
@@ -64,7 +64,7 @@ def as_method(pm: PairMethod, scores: tuple[Metric, ...], **report: Any) -> Meth
             return ({pm.name: pair_stats(p.clean, p.noisy)} for p in rep.pairs)
 
         def figures(level: ScoredLevel, t: LevelStats) -> dict[str, Any]:
-            from parsebench.metrics.resample import sentence_interval  # NumPy: scoring
+            from parsebench.metrics.core.resample import sentence_interval  # NumPy: scoring
 
             rows = t.rows(pm.name)
             return {**pm.figures(t.sums(pm.name)), "sentences": len(rows),

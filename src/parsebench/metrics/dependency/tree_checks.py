@@ -8,7 +8,7 @@ without a single head (a tagger's output, which the scorer names itself) gets no
 fragment warning at all.
 
 The look at one sentence is :func:`faults`; where the accelerator of eval deps was
-built (:mod:`parsebench.metrics.deps_counts`) its ``tree_faults`` does it in C.
+built (:mod:`parsebench.metrics.dependency.stretch`) its ``tree_faults`` does it in C.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ CYCLE = 4
 _tree_faults: Callable[[list[int]], int] | None
 _head_summary: Callable[[list[int]], tuple[int, int, bool, bool] | None] | None
 try:
-    from parsebench.metrics._deps_fast import head_summary as _head_summary
-    from parsebench.metrics._deps_fast import tree_faults as _tree_faults
+    from parsebench.metrics.dependency._deps_fast import head_summary as _head_summary
+    from parsebench.metrics.dependency._deps_fast import tree_faults as _tree_faults
 except ImportError:  # built without a C compiler
     _tree_faults = _head_summary = None
 

@@ -3,11 +3,11 @@ defaults: one object for ``eval deps``, ``compare`` and a run's ``deps`` method,
 that each option means the same everywhere and is checked in one place.
 
 - ``align``: ``words`` scores a system whose words differ from the gold's over words
-  aligned by edit distance (:mod:`parsebench.metrics.word_align_eval`);
+  aligned by edit distance (:mod:`parsebench.metrics.dependency.other_words`);
 - ``invalid``: what a sentence that is not a tree gets, ``warn``, ``zero`` (the CoNLL
-  2018 policy) or ``error`` (:mod:`parsebench.metrics.validity`);
+  2018 policy) or ``error`` (:mod:`parsebench.metrics.dependency.validity`);
 - ``enhanced``: how ELAS and EULAS read the DEPS column, udeval's ``--enhancements``
-  and ``--no-empty-nodes`` (:mod:`parsebench.metrics.enhanced`);
+  and ``--no-empty-nodes`` (:mod:`parsebench.metrics.dependency.enhanced`);
 - ``multiple_roots_okay``: several roots make a valid tree (udeval's option).
 
 :func:`file_stats` is what ``compare`` resamples: a metric's rows, a gold sentence each,
@@ -23,11 +23,11 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics.conll18 import CONLL18, ENHANCED
-from parsebench.metrics.deps import DepsResult, SentenceCounts, evaluate_deps
-from parsebench.metrics.enhanced import Enhanced
-from parsebench.metrics.validity import POLICIES, Validity
-from parsebench.metrics.word_align_eval import evaluate_aligned
+from parsebench.metrics.dependency.conll18 import CONLL18, ENHANCED
+from parsebench.metrics.dependency.enhanced import Enhanced
+from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.dependency.other_words import evaluate_aligned
+from parsebench.metrics.dependency.validity import POLICIES, Validity
 
 ALIGNS = ("words",)
 """What ``--align`` can say (absent: the CoNLL 2018 alignment of the same text)."""
@@ -104,7 +104,7 @@ class DepsScoring:
               validity: Validity, **kw: Any) -> DepsResult:
         """SYSTEM against GOLD under these settings: the system's sentences through
         VALIDITY's policy, then the scorer ALIGN names; KW are
-        :func:`parsebench.metrics.deps.evaluate_deps`'s other settings."""
+        :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`'s other settings."""
         scorer = evaluate_aligned if self.align == "words" else evaluate_deps
         return scorer(gold, validity.watching(system), validity=validity,
                       enhanced=self.enhanced, multiple_roots_okay=self.multiple_roots_okay,

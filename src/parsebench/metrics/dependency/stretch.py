@@ -1,12 +1,12 @@
 """The counts of one stretch of a gold key and a parse, a gold sentence at a time: the
-kernel of :func:`parsebench.metrics.deps.evaluate_deps`.
+kernel of :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
 
 Each gold sentence gets its counts of every CoNLL 2018 metric
-(:mod:`parsebench.metrics.conll18`), Tokens and Sentences from the spans of the
+(:mod:`parsebench.metrics.dependency.conll18`), Tokens and Sentences from the spans of the
 text, and Lin's precision and recall with the breakdowns asked for
-(:mod:`parsebench.metrics.lin`), in one loop over the gold words (recall) and one
+(:mod:`parsebench.metrics.dependency.lin`), in one loop over the gold words (recall) and one
 over the system words (precision); the words are aligned row by row or as the
-CoNLL 2018 script aligns them (:mod:`parsebench.metrics.align`).
+CoNLL 2018 script aligns them (:mod:`parsebench.metrics.dependency.tokenization`).
 
 count_stretch is the reference. Sentences with the same rows, in a run without
 selections or breakdowns, are counted by the compiled kernel :func:`row_counter`
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.align import align_words, by_rows, strip_spaces
-from parsebench.metrics.conll18 import (
+from parsebench.metrics.core.counts import Additive
+from parsebench.metrics.dependency.conll18 import (
     BASES,
     CONTENT_DEPRELS,
     FUNCTIONAL_DEPRELS,
@@ -32,16 +32,16 @@ from parsebench.metrics.conll18 import (
     base,
     universal_feats,
 )
-from parsebench.metrics.counts import Additive
-from parsebench.metrics.lin import PR, ROOT_ARC_FIELDS, Bucket, Selection, bucket_value
+from parsebench.metrics.dependency.lin import PR, ROOT_ARC_FIELDS, Bucket, Selection, bucket_value
+from parsebench.metrics.dependency.tokenization import align_words, by_rows, strip_spaces
 
 if TYPE_CHECKING:
-    from parsebench.metrics._deps_fast import RowCounter
-    from parsebench.metrics.enhanced import EnhancedCounter
+    from parsebench.metrics.dependency._deps_fast import RowCounter
+    from parsebench.metrics.dependency.enhanced import EnhancedCounter
 
 _RowCounter: type[RowCounter] | None
 try:
-    from parsebench.metrics._deps_fast import RowCounter as _RowCounter
+    from parsebench.metrics.dependency._deps_fast import RowCounter as _RowCounter
 except ImportError:  # built without a C compiler: count_stretch counts every sentence
     _RowCounter = None
 
@@ -78,7 +78,8 @@ class SentenceCounts(Additive):
     lcm: F1Count = field(default_factory=F1Count)
     """Every head and relation (subtypes ignored) right."""
     elas: F1Count = field(default_factory=F1Count)
-    """The enhanced graph's edges (DEPS), labels whole (:mod:`parsebench.metrics.enhanced`)."""
+    """The enhanced graph's edges (DEPS), labels whole
+    (:mod:`parsebench.metrics.dependency.enhanced`)."""
     eulas: F1Count = field(default_factory=F1Count)
     """The same, labels' universal parts only."""
     line: int = 0

@@ -24,8 +24,8 @@ from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.brackets import OPEN, WORD, Tree, TreeText, parse_tree
-from parsebench.metrics.counts import Additive
-from parsebench.metrics.pairs import PairMethod
+from parsebench.metrics.core.counts import Additive
+from parsebench.metrics.core.pairs import PairMethod
 from parsebench.parses import Parse
 
 NONE_TAG = "-NONE-"

@@ -10,7 +10,7 @@ reproduces the numbers of his section 4 (:class:`Selection`); breakdowns group
 them the same way (:func:`bucket_value`: his relation groups and prepositions,
 and MaltEval's arc length, direction, depth and sentence length). The pass over
 the files that counts them, with the CoNLL 2018 metrics, is
-:func:`parsebench.metrics.deps.evaluate_deps`.
+:func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.conllu import Sentence
-from parsebench.metrics.conll18 import base
-from parsebench.metrics.counts import Additive, f_measure
+from parsebench.metrics.core.counts import Additive, f_measure
+from parsebench.metrics.dependency.conll18 import base
 
 # Lin's Table 18.3 relation groups in UD terms; select them with deprel=@NAME.
 DEPREL_GROUPS: dict[str, frozenset[str]] = {

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # NumPy is imported where a score is computed, not with the r
     import numpy as np
     import numpy.typing as npt
 
-    from parsebench.metrics.resample import Stats
+    from parsebench.metrics.core.resample import Stats
 
     Score = npt.NDArray[np.float64]
 

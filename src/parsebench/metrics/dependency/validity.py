@@ -21,7 +21,7 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.metrics.tree_checks import head_summary
+from parsebench.metrics.dependency.tree_checks import head_summary
 
 POLICIES = ("warn", "error", "zero")
 """What ``--invalid`` can say; the first is the default."""

@@ -1,0 +1,1 @@
+"""Bracketed trees: EVALB's Parseval and Gaizauskas et al.'s flat keys."""

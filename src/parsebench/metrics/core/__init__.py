@@ -1,0 +1,1 @@
+"""The interface every method shares: the Method, counts that add, scores from sums, resampling."""
