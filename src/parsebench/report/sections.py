@@ -170,7 +170,7 @@ def sentences_section(results: list[Scored]) -> Section | None:
     if not rs:
         return None
     sec = Section("Sentence robustness (Kakkonen, Table 1)")
-    t = Table("Robustness: share of a noisy sentence's structure kept from the clean parse",
+    t = Table("Robustness: share of noisy sentences whose parse is the clean parse's",
               ["parser", "error level", "sentences", "failures", "unlabeled", "95% CI",
                "labeled", "95% CI"], [], anchor="sentences")
     series: dict[str, LevelSeries] = {}

@@ -6,6 +6,7 @@ report shares."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import re
@@ -89,34 +90,22 @@ def safe_name(name: str) -> str:
     return f"{slug}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
-LEGEND = {
-    "misspelled": "share of the words misspelled at this level (measured)",
-    "parse differs": "share of rows whose parse changed (Bigert et al.'s differs)",
-    "95% CI": "[lo, hi] beside a figure: its 95% interval over sentences",
-    "degr. lower": "lower bound of the degradation (Bigert et al., eq. 8)",
-    "degr. upper": "upper bound of the degradation (eq. 11)",
-    "degr. estimate": "the unsupervised estimate of the degradation (eq. 22)",
-    "acc. lower": "lower bound of the noisy accuracy", "acc. upper": "its upper bound",
-    "acc. estimate": "the estimated noisy accuracy",
-    "real degr.": "degradation measured against the gold key",
-    "real acc.": "noisy accuracy measured against the gold key",
-    "within bounds": "whether the real degradation lies within the bounds",
-    "calibrated degr.": "the estimate calibrated on an annotated sample",
-    "95% interval": "the calibration's interval",
-    "unlabeled": "share of the clean parse's arcs kept (Kakkonen)",
-    "labeled": "the same with their labels",
-    "failures": "sentences whose parse failed (counted as non-matches)",
-    "UAS": "CoNLL 2018 unlabeled attachment F1", "LAS": "labeled attachment F1",
-    "LAS 95% CI": "95% interval over sentences of LAS",
-    "unlabeled P": "Lin's unlabeled precision", "unlabeled R": "his unlabeled recall",
-    "labeled P": "Lin's labeled precision", "labeled R": "his labeled recall",
-    "key deps": "dependencies in the key", "answer deps": "dependencies in the answer",
-    "x_aab": "share of rows right in the clean parse and changed in the noisy one",
-    "F1": "robustness F1 (Hashemi & Hwa): dependencies kept, error words left out",
-    "aligned LAS": "LAS against the gold key of the words the alignment pairs with it",
-    "type": "ERRANT's error type (M: missing, U: unnecessary, R: replaced)",
-}
-"""What a column holds: every table says it under itself, once a column."""
+LEGEND = {"95% CI": "[lo, hi] beside a figure: its 95% interval over sentences"}
+"""What a column that no method owns holds; a method's columns are its own
+(:attr:`parsebench.metrics.core.method.Method.legend`)."""
+
+
+@functools.cache
+def legend() -> dict[str, str]:
+    """What each column of the report holds: every table says it under itself, once a
+    column."""
+    from parsebench.metrics.registry import METHODS
+
+    out = dict(LEGEND)
+    for m in METHODS.values():
+        out.update(m.legend)
+    return out
+
 
 
 CI_HEADERS = ("95% CI", "LAS 95% CI", "95% interval")
@@ -170,7 +159,8 @@ _NUMBER = re.compile(r"^[-+]?[\d.,]+%?( ± [\d.,]+)?( \[[-\d., ]+\])?$|^\[[-\d.,
 
 def _legend(t: Table) -> list[str]:
     """A line saying what each column holds, for the columns LEGEND knows."""
-    known = [f"{h}: {LEGEND[h]}" for h in dict.fromkeys(t.headers) if h in LEGEND]
+    texts = legend()
+    known = [f"{h}: {texts[h]}" for h in dict.fromkeys(t.headers) if h in texts]
     return ["Columns: " + "; ".join(known) + "."] if known else []
 
 

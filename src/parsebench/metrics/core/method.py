@@ -22,7 +22,7 @@ figures are a mean over replicates (Bigert et al.'s).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -191,6 +191,11 @@ class Method:
     """A result -> the id of the report table that shows it (the summary's links)."""
     headline: Callable[[dict[str, Any]], str] | None = None
     """A result's value -> its line in the terminal's end-of-run table."""
+    legend: Mapping[str, str] = field(default_factory=dict)
+    """What each column of its report tables holds (header -> what the number is),
+    written under every table that shows it: the method says what its figures mean,
+    once; a header means one thing in the whole report (a test), and a test computes
+    on a tiny case the number each text states."""
 
 
 @dataclass

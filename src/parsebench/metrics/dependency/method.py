@@ -336,12 +336,21 @@ def _headline(v: dict[str, Any]) -> str:
             f"LAS {percent(v['las']['f1'], spread=True)}")
 
 
+LEGEND = {
+    "UAS": "CoNLL 2018 unlabeled attachment F1", "LAS": "labeled attachment F1",
+    "LAS 95% CI": "95% interval over sentences of LAS",
+    "unlabeled P": "Lin's unlabeled precision", "unlabeled R": "his unlabeled recall",
+    "labeled P": "Lin's labeled precision", "labeled R": "his labeled recall",
+    "key deps": "dependencies in the key", "answer deps": "dependencies in the answer",
+}
+"""What the columns of the accuracy tables hold."""
+
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
                 "under f1", scores=SCORES,
                 sections=("parsebench.report.accuracy:deps_section",
                           "parsebench.report.accuracy:where_section"),
-                section_title="accuracy against the gold key",
+                section_title="accuracy against the gold key", legend=LEGEND,
                 anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
                 default=DepsSettings(),
                 record=_record, restore=_restore,

@@ -147,9 +147,28 @@ def _headline(v: dict[str, Any]) -> str:
             + (f"  calibrated {_pct(v['degr_calibrated'])}" if "degr_calibrated" in v else ""))
 
 
+LEGEND = {
+    "misspelled": "share of the words misspelled at this level (measured)",
+    "parse differs": "share of rows whose parse changed (Bigert et al.'s differs)",
+    "degr. lower": "lower bound of the degradation, half the upper (Bigert et al., eq. 9)",
+    "degr. upper": "upper bound of the degradation, (1 - acr_0n) / acr (eq. 6)",
+    "degr. estimate": "the unsupervised estimate of the degradation, 3/4 of the upper "
+                      "bound (eq. 16)",
+    "acc. lower": "lower bound of the noisy accuracy, acr (1 - degr. upper) (eq. 18)",
+    "acc. upper": "its upper bound, acr (1 - degr. lower) (eq. 19)",
+    "acc. estimate": "the estimated noisy accuracy, acr (1 - degr. estimate) (eq. 20)",
+    "real degr.": "degradation measured against the gold key",
+    "real acc.": "noisy accuracy measured against the gold key",
+    "within bounds": "whether the real degradation lies within the bounds",
+    "calibrated degr.": "the estimate calibrated on an annotated sample",
+    "95% interval": "the calibration's interval",
+    "x_aab": "share of rows right in the clean parse and changed in the noisy one",
+}
+"""What the columns of Bigert et al.'s tables hold: shares of rows (words)."""
+
 METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
                 sections=("parsebench.report.sections:rows_section",),
-                section_title="Bigert et al.'s degradation",
+                section_title="Bigert et al.'s degradation", legend=LEGEND,
                 anchor=lambda r: anchor("rows", r.parser, r.projection),
                 headline=_headline, settings=_settings, default=[], columns={
     "differs": ("rows", "changed rows"),

@@ -475,12 +475,19 @@ def _headline(v: dict[str, Any]) -> str:
     return f"P {_pct(v['precision'])}  R {_pct(v['recall'])}  F1 {_pct(v['f1'])}"
 
 
+LEGEND = {
+    "F1": "robustness F1 (Hashemi & Hwa): dependencies kept, error words left out",
+    "aligned LAS": "LAS against the gold key of the words the alignment pairs with it",
+    "type": "ERRANT's error type (M: missing, U: unnecessary, R: replaced)",
+}
+"""What the columns of Hashemi & Hwa's tables hold."""
+
 METHOD = Method("f1", "Hashemi & Hwa", _variants,
                 "scored through the alignment, by error type, with the attachment against the "
                 "gold key", scores=SCORES,
                 sections=("parsebench.report.sections:f1_section",
                           "parsebench.report.sections:types_section"),
-                section_title="robustness F1", anchor=lambda r: "types",
+                section_title="robustness F1", anchor=lambda r: "types", legend=LEGEND,
                 headline=_headline, columns={
                     "f1": ("shared", "ungrammatical deps", "grammatical deps"),
                     "aligned": ("gold words aligned", "heads right", "heads and labels right"),

@@ -267,7 +267,7 @@ _PAIRS = ("pairs", "unlabeled matches", "labeled matches")
 SCORES = (
     Metric("kakkonen-unlabeled", "Kakkonen unlabeled", "run", _PAIRS, share(1, 0),
            ("sentences", "pairs"),
-           headline=Headline("unlabeled sentence robustness (Kakkonen)",
+           headline=Headline("sentences whose parse is unchanged (Kakkonen, unlabeled)",
                              lambda v: v.get("unlabeled"), "unlabeled", True, 3)),
     Metric("kakkonen-labeled", "Kakkonen labeled", "run", _PAIRS, share(2, 0),
            ("sentences", "pairs")),
@@ -280,11 +280,19 @@ def _headline(v: dict[str, Any]) -> str:
             f"labeled {percent(v['labeled'], spread=True)}")
 
 
+LEGEND = {
+    "unlabeled": "share of noisy sentences whose parse is unchanged: every word's head as "
+                 "in the clean parse (Kakkonen); not a share of arcs",
+    "labeled": "share of noisy sentences whose every head and label is the clean parse's",
+    "failures": "sentences whose parse failed (counted as non-matches)",
+}
+"""What Kakkonen's columns hold: shares of whole sentences."""
+
 METHOD = Method("sentences", "Kakkonen", _variants,
                 "scored through the alignment (a match: the same dependencies away from the "
                 "error words)", scores=SCORES,
                 sections=("parsebench.report.sections:sentences_section",),
-                section_title="Kakkonen's sentence robustness",
+                section_title="Kakkonen's sentence robustness", legend=LEGEND,
                 anchor=lambda r: "sentences", headline=_headline, columns={
                     "pairs": ("pairs with an error", "unlabeled matches", "labeled matches"),
                     "all pairs": ("pairs", "unlabeled matches", "labeled matches"),
