@@ -86,9 +86,9 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     boot = bootstrap_scores(stats, m.score, samples, seed)
     bar.advance()
     share = metric in SENTENCE_SHARES
-    out_systems = [{"file": str(path), "score": m.corpus(s),
+    out_systems = [{"file": str(path), "score": (point := m.corpus(s)),
                     "ci": _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
-                                else interval(b, alpha)),
+                                else None if point is None else interval(b, alpha, point)),
                     "interval": WILSON if share else "percentile bootstrap"}
                    for path, s, b in zip(systems, stats, boot, strict=True)]
     if not scoring.is_default:

@@ -92,13 +92,27 @@ def bootstrap_scores(stats: Sequence[Stats], score: ScoreFn, samples: int, seed:
     return [np.concatenate(x) for x in out]
 
 
-def interval(values: npt.NDArray[np.float64], alpha: float) -> tuple[float, float] | None:
-    """The (alpha/2, 1 - alpha/2) percentile interval; None when no resample has a value."""
-    ok = values[~np.isnan(values)]
-    if not len(ok):
+def interval(values: npt.NDArray[np.float64], alpha: float, point: float | None = None
+             ) -> tuple[float, float] | None:
+    """The (alpha/2, 1 - alpha/2) percentile interval of the resamples' VALUES, around
+    POINT (the figure on the whole sample) when given.
+
+    A resample where the figure is undefined (NaN: a denominator of 0 in every sentence
+    drawn) is counted, not dropped: dropping it would move the interval away from the
+    values it stands for. When more than alpha/2 of the resamples are undefined, a tail
+    of the interval is not known and the interval is n/a (None); so it is when POINT is
+    NaN. Where the percentile interval misses POINT (a skewed figure on few sentences),
+    it is stretched to it: an interval always holds its figure."""
+    defined = ~np.isnan(values)
+    if not len(values) or np.count_nonzero(~defined) > alpha / 2 * len(values):
         return None
-    lo, hi = np.percentile(ok, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return float(lo), float(hi)
+    if point is not None and np.isnan(point):
+        return None
+    lo, hi = (float(x) for x in np.percentile(values[defined],
+                                               [100 * alpha / 2, 100 * (1 - alpha / 2)]))
+    if point is not None:
+        lo, hi = min(lo, float(point)), max(hi, float(point))
+    return lo, hi
 
 
 @dataclass(frozen=True)
@@ -212,9 +226,12 @@ def sentence_interval(rows: Sequence[Sequence[float]], score: ScoreFn,
                       samples: int = REPORT_SAMPLES, alpha: float = 0.05
                       ) -> list[float] | None:
     """The 1 - ALPHA percentile-bootstrap interval of SCORE over sentences, from each
-    sentence's statistics ROWS; None without sentences or without a defined score."""
+    sentence's statistics ROWS, around the score of their sum (:func:`interval`); None
+    without sentences, without a defined score, or where the score is undefined in too
+    many resamples."""
     if not rows:
         return None
     stats = np.asarray(rows, dtype=np.float64)
-    got = interval(bootstrap_scores([stats], score, samples, 1)[0], alpha)
+    point = float(score(stats.sum(axis=0)[None, :])[0])
+    got = interval(bootstrap_scores([stats], score, samples, 1)[0], alpha, point)
     return None if got is None else [got[0], got[1]]

@@ -32,10 +32,17 @@ def f1_of_counts(s: Stats) -> Score:
 
 
 def f1_of_pr(s: Stats) -> Score:
-    """Columns (key, answer, key matched, answer matched): Lin's F1 of precision and recall."""
-    p = _ratio(s[..., 3], s[..., 1])
-    r = _ratio(s[..., 2], s[..., 0])
-    return _ratio(2 * p * r, p + r)
+    """Columns (key, answer, key matched, answer matched): Lin's F1 of precision and
+    recall; 0 where both are 0 (a key and an answer with nothing in common), n/a only
+    where precision or recall is (no key or no answer)."""
+    return _f1(_ratio(s[..., 3], s[..., 1]), _ratio(s[..., 2], s[..., 0]))
+
+
+def _f1(p: Score, r: Score) -> Score:
+    """The harmonic mean of P and R: 0 where both are 0, NaN where either is NaN."""
+    import numpy as np
+    f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+    return np.where(np.isnan(p) | np.isnan(r), np.nan, f)
 
 
 def flat_recall(s: Stats) -> Score:
@@ -62,7 +69,4 @@ def loss(num: int, den: int) -> Callable[[Stats], Score]:
 
 def f1_of_shared(s: Stats) -> Score:
     """Columns (shared, precision's denominator, recall's denominator): Hashemi & Hwa."""
-    import numpy as np
-    p, r = _ratio(s[..., 0], s[..., 1]), _ratio(s[..., 0], s[..., 2])
-    f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
-    return np.where(np.isnan(p) | np.isnan(r), np.nan, f)  # n/a stays n/a
+    return _f1(_ratio(s[..., 0], s[..., 1]), _ratio(s[..., 0], s[..., 2]))
