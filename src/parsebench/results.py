@@ -58,6 +58,14 @@ def _headline(values: Mapping[str, Any]) -> str | None:
     return next((k for k in HEADLINES if k in values), None)
 
 
+SETTINGS = ("samples", "seed", "alpha")
+"""Numbers of a command's object that are its settings, not figures: no rows."""
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _is_figure(v: Any) -> bool:
     """A mapping whose values are numbers or None (a figure), not a nested table."""
     return isinstance(v, Mapping) and bool(v) and all(
@@ -125,19 +133,48 @@ class Result:
 
     def rows(self) -> list[dict[str, Any]]:
         """One row a figure's value: figure, measure, value, and the interval's bounds
-        beside the figure's headline measure."""
+        beside the figure's headline measure. A figure that is one number (Bigert's
+        ``differs`` of one file) is a row with measure ``value``; a comparison's systems
+        and pairs are rows with a ``system`` column."""
         out = []
-        for f in self.figures():
-            head = _headline(f.values)
-            for k, v in f.values.items():
-                lo, hi = f.ci if f.ci is not None and k == head else (None, None)
-                out.append({"figure": f.name, "measure": k, "value": v,
+        for name, v in self.data.items():
+            if _is_number(v) and name not in SETTINGS:
+                lo, hi = self._interval(name) or (None, None)
+                out.append({"figure": name, "measure": "value", "value": v,
                             "ci_low": lo, "ci_high": hi})
+            elif _is_figure(v):
+                f = Figure(name, dict(v), self._interval(name))
+                head = _headline(f.values)
+                for k, x in f.values.items():
+                    lo, hi = f.ci if f.ci is not None and k == head else (None, None)
+                    out.append({"figure": f.name, "measure": k, "value": x,
+                                "ci_low": lo, "ci_high": hi})
+        return out + self._compared()
+
+    def _compared(self) -> list[dict[str, Any]]:
+        """``compare``'s rows: each system's score, each pair's difference."""
+        systems = self.data.get("systems")
+        if not isinstance(systems, list):
+            return []
+        metric = str(self.data.get("metric", "score"))
+        files = [str(s.get("file")) for s in systems]
+        out = [{"system": s.get("file"), "figure": metric, "measure": "score",
+                "value": s.get("score"), "ci_low": (s.get("ci") or [None, None])[0],
+                "ci_high": (s.get("ci") or [None, None])[1]} for s in systems]
+        for p in self.data.get("pairs") or []:
+            a, b = p.get("baseline"), p.get("system")
+            ci = p.get("ci") or [None, None]
+            out.append({"system": f"{files[b]} - {files[a]}", "figure": metric,
+                        "measure": "difference", "value": p.get("delta"),
+                        "ci_low": ci[0], "ci_high": ci[1]})
         return out
 
     def to_pandas(self) -> Any:
-        """A DataFrame, one row a figure's value (pandas, an optional extra)."""
-        return dataframe(self.rows(), ["figure", "measure", "value", "ci_low", "ci_high"])
+        """A DataFrame, one row a figure's value (pandas, an optional extra); a
+        comparison's rows name their system first."""
+        rows = self.rows()
+        lead = ["system"] if any("system" in r for r in rows) else []
+        return dataframe(rows, [*lead, "figure", "measure", "value", "ci_low", "ci_high"])
 
     def _repr_html_(self) -> str:
         """A notebook's view: the figures as a table (every string escaped)."""
