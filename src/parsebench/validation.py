@@ -85,6 +85,9 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
                         else "a blank line before the first sentence", WARNING)
                 continue
             blank_run = 0
+            if "\0" in line:
+                add(lineno, "nul-byte", "a NUL byte (\\0) in the line: no CoNLL-U column "
+                    "holds one")
             if "\r" in line:  # (a CR LF line end is gone by now)
                 add(lineno, "non-unix-newline", "a carriage return inside a line (the "
                     "official scorer reads it as a line end)")
@@ -284,7 +287,9 @@ def validate_files(paths: Iterable[str | os.PathLike[str]], level: int = 1,
     findings: list[Finding] = []
     for f in files:
         if not Path(f).is_file():
-            raise InputError("no such file", f)
+            raise InputError("is a directory, expected a CoNLL-U file" if Path(f).is_dir()
+                             else "is not a regular file (a device or a pipe?), expected a "
+                             "CoNLL-U file" if Path(f).exists() else "no such file", f)
         findings += check_file(f)
         if program is not None:
             findings += run_udvalidate(program, f, level, lang)
