@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,13 +104,19 @@ def _compiled() -> None:
 
 
 def _both(lines: list[str]) -> tuple[object, object]:
-    """What each reader makes of LINES: its sentences, or its error's text."""
-    out = []
-    for read in (conllu_module.iter_sentences, conllu_module._read):
-        try:
-            out.append(list(read(iter(lines), "x.conllu")))
-        except InputError as e:
-            out.append(str(e))
+    """What each reader makes of LINES: its sentences, or its error's text, and the
+    warnings it gives of what it reads where the official scorer would not."""
+    out: list[object] = []
+    for read in (lambda it: conllu_module.iter_sentences(it, "x.conllu", warn=True),
+                 lambda it: conllu_module._read(it, "x.conllu",
+                                                notes=conllu_module.Leniency("x.conllu"))):
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                got: object = list(read(iter(lines)))
+            except InputError as e:
+                got = str(e)
+        out.append((got, [str(w.message) for w in said]))
     return out[0], out[1]
 
 
@@ -164,6 +171,27 @@ GOOD = ["# newdoc id = email-x", "# sent_id = email-x-1", "# text = ab c",
     ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "2-1\tz\t_\t_\t_\t_\t_\t_\t_\t_", ""],
     ["\u00b2\ta\t_\t_\t_\t_\t0\troot\t_\t_", ""],
     ["1\ta\t_\t_\t_\t_\t\u00b9\troot\t_\t_", ""],
+    # what the official scorer refuses: empty FORMs, overlapping tokens, an empty node
+    # between a token's line and its first word (refused); blank lines that end no
+    # sentence, no blank line at the end (read, with a warning)
+    ["1\t\t_\t_\t_\t_\t0\troot\t_\t_", ""], ["1\t \t_\t_\t_\t_\t0\troot\t_\t_", ""],
+    ["1\t\u3000\t_\t_\t_\t_\t0\troot\t_\t_", ""],
+    ["1\t a\t_\t_\t_\t_\t0\troot\t_\t_", "2\t\u00a0\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    ["1\t\x85\t_\t_\t_\t_\t0\troot\t_\t_", ""],  # NEL is no Zs: read, as the scorer
+    ["1-2\t\t_\t_\t_\t_\t_\t_\t_\t_", "1\ta\t_\t_\t_\t_\t0\troot\t_\t_",
+     "2\tb\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    ["1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_", "1\ta\t_\t_\t_\t_\t0\troot\t_\t_",
+     "2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_", "2\tb\t_\t_\t_\t_\t1\tx\t_\t_",
+     "3\tc\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    ["1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_", "1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_",
+     "1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "2\tb\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_",
+     "1.1\tz\t_\t_\t_\t_\t_\t_\t_\t_", "2\tb\t_\t_\t_\t_\t1\tx\t_\t_",
+     "3\tc\t_\t_\t_\t_\t1\tx\t_\t_", ""],
+    ["1\ta\t_\t_\t_\t_\t0\troot\t_\t_", "2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_",
+     "2\tb\t_\t_\t_\t_\t1\tx\t_\t_", "2.1\tz\t_\t_\t_\t_\t_\t_\t_\t_",
+     "3\tc\t_\t_\t_\t_\t1\tx\t_\t_", ""],  # inside the token, after its first word: read
+    ["", *GOOD, "", *GOOD[:-1]],
 ])
 def test_compiled_reader_agrees_on_odd_and_malformed_input(lines: list[str]) -> None:
     _compiled()
@@ -177,7 +205,9 @@ _LINE = st.sampled_from([
     "3\tc\t_\t_\t_\t_\t_\t_\t_\t_", "2\tb\t_\t_\t_\t_\t5\tdep\t_\t_",
     "1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_", "2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_",
     "1.1\tz\t_\t_\t_\t_\t_\t_\t_\t_", "02\tb\t_\t_\t_\t_\t1\tx\t_\t_",
-    "1\ta\t_", "x\ty", "1\ta\t_\t_\t_\t_\tq\troot\t_\t_"])
+    "1\ta\t_", "x\ty", "1\ta\t_\t_\t_\t_\tq\troot\t_\t_",
+    "2\t \t_\t_\t_\t_\t1\tx\t_\t_", "1-3\tabc\t_\t_\t_\t_\t_\t_\t_\t_",
+    "2\t b\t_\t_\t_\t_\t1\tx\t_\t_"])
 
 
 @settings(max_examples=400, deadline=None)

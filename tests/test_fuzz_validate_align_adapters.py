@@ -271,8 +271,8 @@ def misspelt(form: str, how: int) -> str:
         return form[:1] + "#" + form[2:]
     if how == 1:
         return form + "#"
-    if how == 2:
-        return form[1:]
+    if how == 2:  # (not a one-letter word's: an empty FORM is refused, as udeval does)
+        return form[1:] or form + "#"
     return form.upper() if form.upper().lower() == form else form + "#"
 
 

@@ -15,6 +15,7 @@ import udeval_ref
 
 import parsebench as pb
 from parsebench.errors import InputError
+from parsebench.formats.conllu import ConlluWarning
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
 
@@ -81,8 +82,10 @@ def test_146_roots_of_the_basic_tree_named() -> None:
 
 
 def test_60_two_blank_lines() -> None:
-    """Two blank lines end one sentence (udeval: "a sentence with 0 tokens")."""
-    assert counts("double-blank-line.conllu")["las"] == (2, 2, 2)
+    """Two blank lines end one sentence (udeval: "a sentence with 0 tokens"), with a
+    warning naming the extra line."""
+    with pytest.warns(ConlluWarning, match=r"double-blank-line.conllu:3: 1 blank line"):
+        assert counts("double-blank-line.conllu")["las"] == (2, 2, 2)
     v = pb.validate(FIX / "double-blank-line.conllu")
     assert [(f.line, f.kind) for f in v.findings] == [(3, "blank-line")]
     if reference():

@@ -100,3 +100,19 @@ def test_without_udvalidate_level_2_says_so(monkeypatch: pytest.MonkeyPatch,
     assert r.valid and r.to_dict()["udvalidate"] is None
     assert any("udvalidate is not installed" in w for w in r.warnings)
     assert os.environ["PATH"] == str(tmp_path)
+
+
+def test_nul_bytes_and_what_is_no_file(tmp_path: Path) -> None:
+    """A NUL byte is an error in any column (it was only seen in ID); a directory and a
+    device are named for what they are, not "no such file" (issue 48, item 13)."""
+    f = tmp_path / "nul.conllu"
+    f.write_text("# sent_id = 1\n# text = a\n1\ta\ta\tA\0UX\t_\t_\t0\troot\t_\t_\n\n",
+                 encoding="utf-8")
+    r = pb.validate(f)
+    assert not r.valid and [(x.line, x.kind) for x in r.findings] == [(3, "nul-byte")]
+    for where, said in ((tmp_path, "is a directory, expected a CoNLL-U file"),
+                        (Path("/dev/null"), "is not a regular file (a device or a pipe?)")):
+        got = cli("validate", str(where))
+        assert got.returncode == 2
+        assert got.stderr.startswith(f"parsebench: {where}: {said}") and \
+            got.stderr.count("\n") == 1, got.stderr

@@ -53,8 +53,21 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         return cast(bytes, fh.read())
 
 
-def read_lines(path: str | os.PathLike[str]) -> list[str]:
-    """All lines of a UTF-8 file without their line ends."""
+LONE_CR = "a carriage return inside a line (the official UD scorer reads it as a line end)"
+
+
+def lone_cr(lines: list[str], path: str | os.PathLike[str], first: int = 1) -> None:
+    """Raise at the first of LINES (line FIRST onwards) that still holds a carriage
+    return once its line end is gone: a CoNLL-U file whose lines would be cut
+    otherwise by a reader that takes CR for a line end, as the official scorer does."""
+    for k, ln in enumerate(lines):
+        if "\r" in ln:
+            raise InputError(LONE_CR, path, first + k)
+
+
+def read_lines(path: str | os.PathLike[str], lone_cr_ok: bool = True) -> list[str]:
+    """All lines of a UTF-8 file without their line ends; LONE_CR_OK False: a carriage
+    return elsewhere than before a line feed is an error (:func:`lone_cr`)."""
     with open_text(path) as fh:
         try:
             text = fh.read()
@@ -66,15 +79,18 @@ def read_lines(path: str | os.PathLike[str]) -> list[str]:
         lines.pop()
     if "\r" not in text:  # the common case, spared a pass over every line
         return lines
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if not lone_cr_ok and text.count("\r") != text.count("\r\n"):
+        lone_cr(lines, path)
+    return lines
 
 
-def iter_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+def iter_lines(path: str | os.PathLike[str], lone_cr_ok: bool = True) -> Iterator[str]:
     """The lines of a UTF-8 file one at a time, without their line ends.
 
     Lines are split on ``\\n`` only and a trailing ``\\r`` is dropped, as
     :func:`read_lines` does, so streaming and whole-file readers see the same lines;
-    memory stays flat in the file's size.
+    memory stays flat in the file's size. LONE_CR_OK False: as :func:`read_lines`.
     """
     with _open(path, binary=True) as fh:
         # whole lines a block at a time, decoded and split at once: a line at a time
@@ -103,6 +119,13 @@ def iter_lines(path: str | os.PathLike[str]) -> Iterator[str]:
                 raise InputError("not valid UTF-8", path,
                                  n + block.count(b"\n", 0, good) + 1) from None
             lines = _block_lines(text)
+            if not lone_cr_ok and "\r" in text and text.count("\r") != text.count("\r\n"):
+                try:
+                    lone_cr(lines, path, n + 1)
+                except InputError as exc:  # the lines before the bad one, then say so
+                    assert exc.line is not None
+                    yield from lines[:exc.line - n - 1]
+                    raise
             n += len(lines)
             yield from lines
 

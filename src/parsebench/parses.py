@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsebench.errors import InputError, iter_lines, read_lines
+from parsebench.errors import InputError, iter_lines, lone_cr, read_lines
 from parsebench.formats.brackets import (
     CLOSE,
     FAILED_TREE,
@@ -150,7 +150,8 @@ def read_parses(path: str | os.PathLike[str]) -> list[Parse]:
     lines = read_lines(path)
     p = str(path)
     if looks_like_conllu(path, lines):
-        return [from_sentence(s, p) for s in parse_conllu(lines, p)]
+        lone_cr(lines, p)
+        return [from_sentence(s, p) for s in parse_conllu(lines, p, warn=True)]
     first = next((ln.lstrip() for ln in lines if ln.strip()), "")
     if first.startswith("("):
         return [from_tree(parse_tree(t.text, p, t.line), t.line)

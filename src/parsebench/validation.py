@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsebench.errors import InputError, iter_lines
+from parsebench.formats.conllu import blank_form
 from parsebench.metrics.dependency.tree_checks import CYCLE, faults
 
 ERROR, WARNING = "error", "warning"
@@ -84,6 +85,12 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
                         else "a blank line before the first sentence", WARNING)
                 continue
             blank_run = 0
+            if "\0" in line:
+                add(lineno, "nul-byte", "a NUL byte (\\0) in the line: no CoNLL-U column "
+                    "holds one")
+            if "\r" in line:  # (a CR LF line end is gone by now)
+                add(lineno, "non-unix-newline", "a carriage return inside a line (the "
+                    "official scorer reads it as a line end)")
             if line.startswith("#"):
                 if rows:
                     add(lineno, "format", "a comment inside a sentence")
@@ -122,16 +129,19 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
                 add(lineno, "ids", f"word id {wid}, expected {expect}")
             expect = int(wid) + 1
             words.append((lineno, cols))
-            if not cols[1]:
-                add(lineno, "format", "empty FORM")
+            _check_form(lineno, cols[1], add)
         elif "-" in wid:
             a, _, b = wid.partition("-")
             x, y = _number(a), _number(b)
             if x is None or y is None or x != expect or y < x:
                 add(lineno, "multiword", f"bad multiword token range {wid!r} (the next word "
                     f"is {expect})")
+            elif ranges and ranges[-1][2] >= x:
+                add(lineno, "overlapping-word-intervals", f"multiword token {wid} overlaps "
+                    f"{ranges[-1][1]}-{ranges[-1][2]}")
             else:
                 ranges.append((lineno, x, y))
+            _check_form(lineno, cols[1], add)
         elif "." in wid:
             a, _, b = wid.partition(".")
             x, y = _number(a), _number(b)
@@ -142,6 +152,10 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
                     (last_empty[0] != x and y != 1):
                 add(lineno, "empty-node", f"empty node {wid} out of order (after word "
                     f"{expect - 1})")
+            if ranges and ranges[-1][1] == expect:
+                add(lineno, "misplaced-empty-node", f"empty node {wid} between multiword "
+                    f"token {ranges[-1][1]}-{ranges[-1][2]} and its first word (it goes "
+                    "before the token's line)")
             last_empty = (x, y)
             empties.add(wid)
             if cols[6] != "_" or cols[7] != "_":
@@ -201,6 +215,15 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
             elif int(head) > n:
                 add(lineno, "deps", f"DEPS head {head} points outside the sentence of {n} "
                     "words")
+
+
+def _check_form(lineno: int, form: str, add: object) -> None:
+    """An empty FORM, or one of spaces only (the official scorer refuses both)."""
+    assert callable(add)
+    if not form:
+        add(lineno, "empty-column", "empty FORM")
+    elif form[0].isspace() and blank_form(form):
+        add(lineno, "leading-whitespace", f"FORM {form!r} is only spaces")
 
 
 def udvalidate_program() -> str | None:
@@ -264,7 +287,9 @@ def validate_files(paths: Iterable[str | os.PathLike[str]], level: int = 1,
     findings: list[Finding] = []
     for f in files:
         if not Path(f).is_file():
-            raise InputError("no such file", f)
+            raise InputError("is a directory, expected a CoNLL-U file" if Path(f).is_dir()
+                             else "is not a regular file (a device or a pipe?), expected a "
+                             "CoNLL-U file" if Path(f).exists() else "no such file", f)
         findings += check_file(f)
         if program is not None:
             findings += run_udvalidate(program, f, level, lang)

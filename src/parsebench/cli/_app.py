@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -319,6 +320,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> None:
     (bad input and usage errors alike), no traceback for a closed pipe or Ctrl-C.
     OWN_PROCESS (the console script, ``python -m parsebench.cli``): the process ends
     with the command, without the interpreter's teardown."""
+    warnings.showwarning = _show_warning
     try:
         command = _just(sys.argv[1:] if argv is None else argv)
         code = command(args=argv, prog_name="parsebench", standalone_mode=False)
@@ -357,6 +359,20 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> None:
     if own_process and sys.gettrace() is None and sys.getprofile() is None:
         _leave(code)  # (a profiler or coverage writes its data at the teardown)
     sys.exit(code)
+
+
+_python_showwarning = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: Any = None, line: str | None = None) -> None:
+    """What the CoNLL-U reader reads where the official scorer refuses the file
+    (formats.conllu.ConlluWarning, named so the reader is not imported at start-up) as
+    a ``warning:`` line like the commands' own; any other warning as Python shows it."""
+    if category.__name__ == "ConlluWarning":
+        typer.echo(f"warning: {message}", err=True)
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
 
 
 def _leave(code: int) -> None:

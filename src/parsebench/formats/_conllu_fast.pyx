@@ -5,7 +5,9 @@ lines into the Sentences the pure-Python reader makes.
 ``formats/conllu.py``'s ``_read`` stays the reference and the only one that says
 what is wrong with a file: at the first line this module does not take as it is (a
 malformed line, a word id that is not the next number as written, a HEAD that is
-not a number or ``_``, a comment inside a sentence), and at a sentence end whose
+not a number or ``_``, a FORM that is empty or starts with a space, a multiword token
+that overlaps the one before, an empty node between a token's line and its first word,
+a comment inside a sentence), and at a sentence end whose
 heads or ranges point past the sentence, the lines of the sentence under way and
 all that follow go to ``_read``, from the state it would have had there. So the
 sentences, the errors and the lines they name are the reference's; the tests read
@@ -16,6 +18,10 @@ in Python was half of ``eval deps``'s time.
 from itertools import chain
 
 from cpython.list cimport PyList_Append
+
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
 
 cdef object NEWDOC = "# newdoc"
 cdef object GENRE = "# genre = "
@@ -71,24 +77,26 @@ cdef object categorize(object s, list comments, object doc_category):
     return doc_category
 
 
-def read_sentences(lines, str path, sentence, reference, category_of):
+def read_sentences(lines, str path, sentence, reference, category_of, notes=None):
     """The Sentences of LINES (CoNLL-U, without line ends) as ``reference(lines, path,
-    start, doc_category)`` reads them, which it calls where a sentence needs a closer
-    look (START: the line number of the first of LINES; DOC_CATEGORY: the document's
-    category so far); SENTENCE is the Sentence class, CATEGORY_OF conllu._category_of.
-    A HEAD written ``_`` is -1 (conllu.NO_HEAD)."""
+    start, doc_category, notes)`` reads them, which it calls where a sentence needs a
+    closer look (START: the line number of the first of LINES; DOC_CATEGORY: the
+    document's category so far); SENTENCE is the Sentence class, CATEGORY_OF
+    conllu._category_of, NOTES None or a conllu.Leniency (told of blank lines that end
+    no sentence and of a last sentence without its blank line, and asked to say so at the
+    end). A HEAD written ``_`` is -1 (conllu.NO_HEAD)."""
     cdef list buf = []            # the lines of the sentence under way, from START
     cdef Py_ssize_t start = 1     # the line number of buf[0]
     cdef Py_ssize_t lineno = 0
     cdef Py_ssize_t first = 0
     cdef Py_ssize_t n = 0         # words read of the sentence under way
-    cdef long v, h, a, b, top = 0, last = -1
+    cdef long v, h, a, b, top = 0, last = -1, mwfirst = -1
     cdef Py_ssize_t dash, dot
     cdef list comments = [], multiword = [], empty_nodes = []
     cdef list forms = [], lemmas = [], upos = [], xpos = [], feats = [], heads = []
     cdef list deprels = [], deps = [], misc = []
     cdef list cols
-    cdef str line, wid, hc
+    cdef str line, wid, hc, form
     doc_category = None
     doc_at_start = None           # doc_category where the sentence under way began
     it = iter(lines)
@@ -102,6 +110,8 @@ def read_sentences(lines, str path, sentence, reference, category_of):
             if not (n or comments or multiword or empty_nodes):
                 buf = []
                 start = lineno + 1
+                if notes is not None:
+                    notes.blank(lineno)
                 continue
             if not n or top > n or last >= n:
                 break  # no words, or a head or range past the end: the reference says so
@@ -115,6 +125,7 @@ def read_sentences(lines, str path, sentence, reference, category_of):
             n = 0
             top = 0
             last = -1
+            mwfirst = -1
             buf = []
             start = lineno + 1
             doc_at_start = doc_category
@@ -138,6 +149,9 @@ def read_sentences(lines, str path, sentence, reference, category_of):
         if v >= 0:  # a word: the next id (01 too, as the reference), its head a number or _
             if v != n + 1:
                 break
+            form = cols[1]
+            if not form or Py_UNICODE_ISSPACE(form[0]):
+                break  # an empty FORM, or one of spaces only, which the reference refuses
             hc = cols[6]
             if hc == UNDERSCORE:
                 h = -1
@@ -164,14 +178,19 @@ def read_sentences(lines, str path, sentence, reference, category_of):
         if dash >= 0:
             a = number(wid[:dash])
             b = number(wid[dash + 1:])
-            if a < 0 or b < 0 or a != n + 1 or b < a:
+            if a < 0 or b < 0 or a != n + 1 or b < a or n <= last:
+                break  # (n <= last: it overlaps the token before)
+            form = cols[1]
+            if not form or Py_UNICODE_ISSPACE(form[0]):
                 break
+            mwfirst = n
             if b - 1 > last:
                 last = b - 1
             PyList_Append(multiword, (a - 1, b - 1, cols))
             continue
         dot = wid.find(".")
-        if dot >= 0 and number(wid[:dot]) >= 0 and number(wid[dot + 1:]) >= 0:
+        if dot >= 0 and number(wid[:dot]) >= 0 and number(wid[dot + 1:]) >= 0 \
+                and mwfirst != n:  # (not between a token's line and its first word)
             PyList_Append(empty_nodes, (n, cols))
             continue
         break
@@ -180,9 +199,15 @@ def read_sentences(lines, str path, sentence, reference, category_of):
             s = sentence(forms, lemmas, upos, xpos, feats, heads, deprels, deps, misc,
                          comments, multiword, empty_nodes, first)
             doc_category = categorize(s, comments, doc_category)
+            if notes is not None:
+                notes.unended = lineno
             yield s
+            if notes is not None:
+                notes.done()
             return
         if not (n or comments or multiword):
+            if notes is not None:
+                notes.done()
             return
     # the reference reads the rest, from the start of the sentence under way
-    yield from reference(chain(buf, it), path, start, doc_at_start)
+    yield from reference(chain(buf, it), path, start, doc_at_start, notes)

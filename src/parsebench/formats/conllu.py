@@ -99,19 +99,68 @@ def looks_like_conllu(path: str | os.PathLike[str], lines: Iterable[str]) -> boo
     return False
 
 
+class ConlluWarning(UserWarning):
+    """What the reader reads where the official scorer (``conll18_ud_eval.py``, udtools'
+    ``udeval``) refuses the file: ``FILE:LINE: what``. The command line prints it as a
+    ``warning:`` line (docs/correctness.md lists these cases)."""
+
+
+class Leniency:
+    """The blank lines that end no sentence and a last sentence without its blank line
+    in one file, said once the file is read (a warning each, with the first line)."""
+
+    __slots__ = ("blanks", "first_blank", "path", "unended")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.blanks = 0
+        self.first_blank = 0
+        self.unended = 0
+
+    def blank(self, line: int) -> None:
+        """A blank line at LINE that ends no sentence (two in a row, or one first)."""
+        if not self.blanks:
+            self.first_blank = line
+        self.blanks += 1
+
+    def done(self) -> None:
+        import warnings
+
+        if self.blanks:
+            warnings.warn(ConlluWarning(
+                f"{self.path}:{self.first_blank}: {self.blanks} blank line(s) that end no "
+                "sentence (two in a row, or one before the first sentence; the first here): "
+                "skipped, where the official scorer refuses the file"), stacklevel=2)
+        if self.unended:
+            warnings.warn(ConlluWarning(
+                f"{self.path}:{self.unended}: the file does not end with a blank line: its "
+                "last sentence is read as if it did, where the official scorer refuses the "
+                "file"), stacklevel=2)
+
+
 def read_conllu(path: str | os.PathLike[str]) -> list[Sentence]:
-    """Read a CoNLL-U file; raise InputError with the file and line on malformed input."""
-    lines = read_lines(path)
-    return parse_conllu(lines, str(path))
+    """Read a CoNLL-U file; raise InputError with the file and line on malformed input,
+    warn (:class:`ConlluWarning`) of what it reads where the official scorer would not."""
+    lines = read_lines(path, lone_cr_ok=False)
+    return list(iter_sentences(lines, str(path), warn=True))
 
 
 def iter_conllu(path: str | os.PathLike[str]) -> Iterator[Sentence]:
     """The sentences of a CoNLL-U file one at a time: memory flat in the file's size."""
-    return iter_sentences(iter_lines(path), str(path))
+    return iter_sentences(iter_lines(path, lone_cr_ok=False), str(path), warn=True)
 
 
-def parse_conllu(lines: Iterable[str], path: str = "<input>") -> list[Sentence]:
-    return list(iter_sentences(lines, path))
+def parse_conllu(lines: Iterable[str], path: str = "<input>",
+                 warn: bool = False) -> list[Sentence]:
+    return list(iter_sentences(lines, path, warn))
+
+
+def blank_form(form: str) -> bool:
+    """Whether FORM is empty once its spaces (Unicode Zs) are gone, as the official
+    scorer reads it: a word with no text, which it refuses."""
+    import unicodedata
+
+    return all(unicodedata.category(c) == "Zs" for c in form)
 
 
 def _number(text: str) -> int | None:
@@ -124,13 +173,18 @@ _IDS: list[str] = []
 """The word ids "1", "2"... as written, as many as the longest sentence read so far."""
 
 
-def iter_sentences(lines: Iterable[str], path: str = "<input>") -> Iterator[Sentence]:
+def iter_sentences(lines: Iterable[str], path: str = "<input>",
+                   warn: bool = False) -> Iterator[Sentence]:
     """Sentences from CoNLL-U lines, each checked as soon as its blank line is read: by
     the compiled reader where it was built (the same Sentences and errors: it hands
-    whatever is not well-formed to :func:`_read`), else by ``_read``."""
+    whatever is not well-formed to :func:`_read`), else by ``_read``. WARN (a file's
+    lines, not a program's answer): a :class:`ConlluWarning` for extra blank lines and
+    a missing last one once the lines are read."""
+    notes = Leniency(path) if warn else None
     if _read_sentences is None:
-        return _read(lines, path)
-    return _python_generator(_read_sentences(lines, path, Sentence, _read, _category_of))
+        return _read(lines, path, notes=notes)
+    return _python_generator(_read_sentences(lines, path, Sentence, _read, _category_of,
+                                             notes))
 
 
 def _python_generator(sentences: Iterator[Sentence]) -> Iterator[Sentence]:
@@ -142,9 +196,11 @@ def _python_generator(sentences: Iterator[Sentence]) -> Iterator[Sentence]:
 
 
 def _read(lines: Iterable[str], path: str = "<input>", start: int = 1,
-          doc_category: str | None = None) -> Iterator[Sentence]:
+          doc_category: str | None = None, notes: Leniency | None = None
+          ) -> Iterator[Sentence]:
     """The reference reader: sentences from LINES, the first of them line START of PATH,
-    in a document whose category so far is DOC_CATEGORY."""
+    in a document whose category so far is DOC_CATEGORY; NOTES, where given, gets the
+    extra blank lines and a missing last one, and says so at the end."""
     # A sentence's parts are kept in locals, its words as rows of columns, and made a
     # Sentence (columns transposed at once) at its blank line, where the word ids and
     # heads are checked a column at a time: appending to nine lists and converting two
@@ -169,6 +225,9 @@ def _read(lines: Iterable[str], path: str = "<input>", start: int = 1,
                 raise InputError(f"word id {wid}, expected {k + 1}", path, row_lines[k])
             if _number(head) is None and head != "_":
                 raise InputError(f"HEAD {head!r} is not a number or _", path, row_lines[k])
+            if not cols[1] or (cols[1][0].isspace() and blank_form(cols[1])):
+                raise InputError("empty FORM" + (f" (only spaces: {cols[1]!r})" if cols[1]
+                                                 else ""), path, row_lines[k])
 
     def finish() -> Sentence:
         nonlocal comments, multiword, empty_nodes, rows, row_lines, doc_category
@@ -177,7 +236,7 @@ def _read(lines: Iterable[str], path: str = "<input>", start: int = 1,
             _IDS.append(str(len(_IDS) + 1))
         ids, forms, lemmas, upos, xpos, feats, head_col, deprels, deps, misc = zip(
             *rows, strict=True)
-        if list(ids) != _IDS[:n]:
+        if list(ids) != _IDS[:n] or "" in forms or any(f[0].isspace() for f in forms):
             check_rows()  # raises, unless ids like "01" (that int() reads as 1)
         joined = "".join(head_col)
         try:
@@ -218,6 +277,8 @@ def _read(lines: Iterable[str], path: str = "<input>", start: int = 1,
                 if not rows:
                     raise InputError("sentence has no words", path, lineno)
                 yield finish()
+            elif notes is not None:
+                notes.blank(lineno)
             continue
         if line[0] == "#":
             if not rows:
@@ -244,18 +305,30 @@ def _read(lines: Iterable[str], path: str = "<input>", start: int = 1,
             if first_w is None or last_w is None or first_w != len(rows) + 1 \
                     or last_w < first_w:
                 raise fail(f"bad multiword token range {wid!r}")
+            if multiword and multiword[-1][1] >= len(rows):
+                raise fail(f"multiword token {wid} overlaps {multiword[-1][2][0]}")
+            if not cols[1] or (cols[1][0].isspace() and blank_form(cols[1])):
+                raise fail("empty FORM" + (f" (only spaces: {cols[1]!r})" if cols[1]
+                                           else ""))
             multiword.append((first_w - 1, last_w - 1, cols))
         elif "." in wid:
             a, _, b = wid.partition(".")
             if _number(a) is None or _number(b) is None:
                 raise fail(f"bad empty node id {wid!r}")
+            if multiword and multiword[-1][0] == len(rows):
+                raise fail(f"empty node {wid} between multiword token {multiword[-1][2][0]} "
+                           "and its first word (it goes before the token's line)")
             empty_nodes.append((len(rows), cols))
         else:
             raise fail(f"bad word id {wid!r}")
     if rows:
+        if notes is not None:
+            notes.unended = lineno
         yield finish()
     elif comments or multiword:
         raise InputError("sentence has no words", path, lineno)
+    if notes is not None:
+        notes.done()
 
 
 _read_sentences: Callable[..., Iterator[Sentence]] | None
