@@ -41,9 +41,8 @@ def test_lines_say_what_how_far_the_rate_and_the_time_left() -> None:
     clock.now += 10
     p.advance(80)  # 100 of 400 in 12 s: 8.3/s, 300 left, 36 s
     p.note("x")
-    p.stage("A", 100)  # the same stage asked again (the attack): continued
     clock.now += 3
-    p.advance(400)
+    p.advance(300)
     p.stage("B", None)
     clock.now += 1
     p.advance(5)
@@ -57,10 +56,10 @@ def test_lines_say_what_how_far_the_rate_and_the_time_left() -> None:
     p.advance(10)  # a stage done within two seconds says nothing
     p.close()
     assert out.getvalue().splitlines() == [
-        "[0:00:02] A: started, 380 to do",
+        "[0:00:02] A: started, 400 to do",  # (the count it ends with, 20 being done)
         "[0:00:12] A: 100/400 (25%), 8.3/s, about 36 s left",
         "[0:00:12] x",
-        "[0:00:15] A: 500/500 done in 15 s (33/s)",
+        "[0:00:15] A: 400/400 done in 15 s (27/s)",
         "[0:00:18] B: started",
         "[0:00:30] B: 36 done, 2.4/s",
         "[0:00:30] B: 36 done in 15 s (2.4/s)",
@@ -99,10 +98,22 @@ def test_a_stage_of_one_step_says_only_how_long() -> None:
     out, clock = io.StringIO(), Clock()
     with Lines(out, clock=clock) as p:
         p.stage("write the report", 1)
+        clock.now += 13
+        p._due()  # (what the ticking thread does between steps)
+        p.advance()
+    assert out.getvalue().splitlines() == ["[0:00:13] write the report: started",
+                                           "[0:00:13] write the report: done in 13 s"]
+    out, clock = io.StringIO(), Clock()
+    with Lines(out, clock=clock) as p:
+        p.stage("write the report", 1)
         clock.now += 3
+        p._due()
+        clock.now += 10
+        p._due()
         p.advance()
     assert out.getvalue().splitlines() == ["[0:00:03] write the report: started",
-                                           "[0:00:03] write the report: done in 3.0 s"]
+                                           "[0:00:13] write the report: 13 s so far",
+                                           "[0:00:13] write the report: done in 13 s"]
 
 
 def test_an_error_ends_the_lines_without_a_stage_done() -> None:
@@ -112,7 +123,23 @@ def test_an_error_ends_the_lines_without_a_stage_done() -> None:
         clock.now += 5
         p.advance()
         raise ValueError
-    assert out.getvalue() == "[0:00:05] parsing: started, 9 to do\n"
+    assert out.getvalue() == "[0:00:05] parsing: started, 10 to do\n"
+
+
+def test_a_stage_named_again_is_a_new_stage_with_its_own_count() -> None:
+    """A stage's count never grows under the reader: "started, 4 to do" then "7/7" (the
+    clean text, then the noisy one, once counted as one stage) read as a wrong number."""
+    out, clock = io.StringIO(), Clock()
+    with Lines(out, first=0, clock=clock) as p:
+        p.stage("parse", 4)
+        clock.now += 1
+        p.advance(4)
+        p.stage("parse", 3)
+        clock.now += 2
+        p.advance(3)
+    assert out.getvalue().splitlines() == [
+        "[0:00:00] parse: started, 4 to do", "[0:00:01] parse: 4/4 done in 1.0 s (4.0/s)",
+        "[0:00:01] parse: started, 3 to do", "[0:00:03] parse: 3/3 done in 2.0 s (1.5/s)"]
 
 
 def test_durations_read_as_a_person_says_them() -> None:
@@ -182,7 +209,47 @@ def test_every_long_command_logs_its_progress_and_quiet_silences_it(
 def test_run_lines_name_each_stage(tmp_path: Path) -> None:
     lines = _progress_lines(_cli(*_commands(tmp_path)["run"]).stderr)
     stages = [re.sub(r"^\[[^]]*\] ", "", x).split(":")[0] for x in lines]
-    assert "parse weak" in stages and "score weak" in stages
+    assert {"load weak", "score weak"} <= set(stages), stages
+    assert any(s.startswith("parse weak") for s in stages), stages
+
+
+def _seconds(text: str) -> float:
+    """A :func:`duration` read back (to the second above 10 s)."""
+    m = re.fullmatch(r"(?:(\d+) h )?(?:(\d+) min ?)?(?:([\d.]+) s)?", text.strip())
+    assert m is not None, text
+    h, mins, s = (float(g) if g else 0.0 for g in m.groups())
+    return 3600 * h + 60 * mins + s
+
+
+def test_a_run_gives_each_stage_one_count_and_one_clock(tmp_path: Path) -> None:
+    """The log and the end-of-run times name the same stages; each stage's first line
+    announces the count its every later line counts to, and its last line the time the
+    summary gives it (a run logged "parse: started, 4 to do" then "7/7", and scoring
+    that the summary timed at 0.1 s ran in the log until the next stage began)."""
+    exp = tmp_path / "exp.toml"
+    exp.write_text(_commands(tmp_path)["run"][1].read_text().replace(
+        "[[parsers]]", "[attack]\nbudget = [1]\nqueries = 10\n[[parsers]]", 1)
+        + '[[parsers]]\nname = "casey"\nspec = "python:toy_parsers:Casey"\n')
+    p = _cli("run", exp, "--store", tmp_path / "s.sqlite", "--report", tmp_path / "r")
+    logged: dict[str, float] = {}
+    for line in _progress_lines(p.stderr):
+        name, _, rest = re.sub(r"^\[[^]]*\] ", "", line).partition(": ")
+        if rest.startswith("started"):
+            assert name not in logged, f"{name}: two stages of one name"
+            m = re.search(r", ([\d,]+) to do$", rest)
+            announced = m.group(1) if m else None
+        else:
+            counts = re.findall(r"^[\d,]+/([\d,]+)", rest)
+            assert counts == ([announced] if announced else []), (line, announced)
+            m = re.search(r"done in (.*?)(?: \(|$)", rest)
+            if m:
+                logged[name] = _seconds(m.group(1))
+    times = re.findall(r"^  (\S.*?) +([\d.]+ s|[\d]+ min(?: \d+ s)?)(?:  \(|$)",
+                       p.stdout, re.M)
+    summary = {name: _seconds(t) for name, t in times if name != "other"}
+    assert list(summary) == list(logged), (summary, logged)
+    for name, seconds in summary.items():
+        assert abs(seconds - logged[name]) <= 0.1 + 0.01 * seconds, (name, seconds, logged)
 
 
 def test_quick_work_prints_no_progress(tmp_path: Path) -> None:

@@ -39,7 +39,10 @@ spec = "python:toy_parsers:Casey"
     outer = time.perf_counter() - t0
     d = r.to_dict()
     stages = [t["stage"] for t in d["times"]]
-    assert stages == ["load the corpus", "noise", "parse weak", "score weak", "attack weak",
+    # the noise made beside the first parser's clean text (a core is free), or before
+    first = ["load weak", "parse weak (clean text)", "noise", "parse weak (noisy text)"] \
+        if stages[1] == "load weak" else ["noise", "load weak", "parse weak"]
+    assert stages == ["load the corpus", *first, "score weak", "attack weak", "load casey",
                       "parse casey", "score casey", "attack casey", "store the results",
                       "write the report", "other"]
     seconds = [t["seconds"] for t in d["times"]]
@@ -47,7 +50,8 @@ spec = "python:toy_parsers:Casey"
     assert sum(seconds) == pytest.approx(d["wall_seconds"], abs=1e-6)
     # the whole call, the report's writing included: nothing left out but the return
     assert d["wall_seconds"] <= outer and outer - d["wall_seconds"] < 0.5
-    assert d["times"][2]["remark"] == "7 sentences"
+    parsed = [t["remark"] for t in d["times"] if t["stage"].startswith("parse weak")]
+    assert parsed in (["7 sentences"], ["4 sentences", "3 sentences"])
     text = str(r)
     assert re.search(r"^time: .* from the start to the report written$", text, re.M)
     for name in stages:

@@ -66,8 +66,10 @@ class Lines:
     is and how much it has to do, then one every INTERVAL seconds (how far, the rate,
     the time left) and one when it ends, each after the time since the start. Work done
     within FIRST seconds prints nothing (a quick command stays quiet, and its error
-    stays one line). A stage named as the one before it (a parser asked again and
-    again by the attack) continues it. With TICK (seconds), a thread writes the lines
+    stays one line). A stage has one count, the TOTAL it was given, from its first line
+    to its last (the first says "started, TOTAL to do" even when it is written once
+    some are done), and one clock, from its ``stage`` call to the next stage's (or the
+    end). With TICK (seconds), a thread writes the lines
     on time while the work is between steps (a model loading, a report being drawn),
     so that a working run is told from a hung one."""
 
@@ -108,9 +110,6 @@ class Lines:
 
     def stage(self, name: str, total: int | None) -> None:
         with self.lock:
-            if name == self.name and total is not None and self.total is not None:
-                self.total += total
-                return
             self.close()
             self.name, self.total, self.done, self.shown = name, total, 0, False
             self.start = self.last = self.clock()
@@ -123,7 +122,7 @@ class Lines:
             self.shown = True
             self.last = self.clock()
             todo = "" if self.total is None or self.total == 1 else \
-                f", {self.total - self.done:,} to do"
+                f", {self.total:,} to do"
             self._write(f"{self.name}: started{todo}")
 
     def advance(self, n: int = 1) -> None:
@@ -145,6 +144,8 @@ class Lines:
 
     def _far(self, now: float) -> str:
         spent = now - self.start
+        if self.total == 1:  # one step: no count (its first line gave none), the time
+            return f"{duration(spent)} so far"
         if self.total is None:
             return f"{self.done:,} done, {_rate(self.done, spent)}"
         pct = 100 * self.done / self.total if self.total else 100.0

@@ -78,15 +78,16 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
             tr = time.perf_counter()
             files = write_report(st, report_dir)
             bar.advance()
-            report_seconds = time.perf_counter() - tr
             info = st.run_info(outcome.run_id)
             warnings = list(st.warnings)
     except BaseException:
         if new_store:
             _drop_if_empty(store_path)
         raise
-    wall = time.perf_counter() - t0
-    stages = [*outcome.stats["stages"], ["write the report", report_seconds, ""]]
+    end = time.perf_counter()
+    wall = end - t0
+    # to the end, as the progress lines time the stage: it ends when the run does
+    stages = [*outcome.stats["stages"], ["write the report", end - tr, ""]]
     other = wall - sum(s[1] for s in stages)
     stages.append(["other", max(other, 0.0), "the imports, reading the experiment, "
                    "opening the store"])

@@ -222,8 +222,8 @@ def _progress(quiet: bool = False, transient: bool = False) -> Any:
 
 
 class _Bars:
-    """Rich progress bars on standard error, one per stage; a stage named as the one
-    before it continues its bar."""
+    """Rich progress bars on standard error, one per stage, its total the one it was
+    given."""
 
     def __init__(self, transient: bool = False) -> None:
         from rich.console import Console
@@ -249,10 +249,6 @@ class _Bars:
         self.bar.__exit__(None, None, None)
 
     def stage(self, name: str, total: int | None) -> None:
-        if self.task is not None and self.bar.tasks[self.task].description == name \
-                and total is not None and self.bar.tasks[self.task].total is not None:
-            self.bar.update(self.task, total=self.bar.tasks[self.task].total + total)
-            return
         if self.task is not None:
             self.bar.update(self.task, completed=self.bar.tasks[self.task].total)
         self.task = self.bar.add_task(name, total=total)

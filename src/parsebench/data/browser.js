@@ -48,6 +48,19 @@ function draw(words, arcs, other, gold, marked, undirected, labels) {
   }
   return svg;
 }
+function scrollTo(box, x) {
+  // a drawing whose point X is out of view opens scrolled so that X stands about 200 px
+  // in, at the left edge of a word: no word is cut (the first one read "'hat" for
+  // "What" when the box was scrolled by a few pixels)
+  if (x + 60 <= box.clientWidth) { box.scrollLeft = 0; return; }
+  const most = Math.min(x - 200, box.scrollWidth - box.clientWidth);
+  let left = 0;
+  for (const t of box.querySelectorAll('text.word')) {
+    const b = t.getBBox();
+    if (b.x - 6 <= most) left = Math.max(left, b.x - 6);
+  }
+  box.scrollLeft = left;
+}
 function alignment(noisy, clean, pairs) {
   // the noisy words above the clean ones, a line for each aligned pair; a word with no
   // partner (added above, missing below) or another form is red
@@ -227,7 +240,7 @@ function browser(root) {
     }
     // a long sentence opens scrolled to its first misspelled word, both drawings alike
     const miss = out.querySelector('text.miss');
-    if (miss) for (const box of out.querySelectorAll('.drawn')) box.scrollLeft = Math.max(0, +miss.getAttribute('x') - 200);
+    if (miss) for (const box of out.querySelectorAll('.drawn')) scrollTo(box, +miss.getAttribute('x'));
     if (!still) detail.scrollIntoView({block: detail.getBoundingClientRect().height > innerHeight ? 'start' : 'nearest'});
   }
   for (const s of Object.values(f)) s.addEventListener(s.tagName === 'INPUT' ? 'input' : 'change', refilter);
@@ -241,8 +254,6 @@ function browser(root) {
   refilter();
 }
 for (const root of document.querySelectorAll('.browser')) browser(root);
-})();
-(function () {
-  // a long drawn sentence opens scrolled to its first error
-  for (const box of document.querySelectorAll('.drawn[data-scroll]')) box.scrollLeft = +box.dataset.scroll;
+// a long drawn sentence of the examples opens scrolled to its first error
+  for (const box of document.querySelectorAll('.drawn[data-scroll]')) scrollTo(box, +box.dataset.scroll + 200);
 })();

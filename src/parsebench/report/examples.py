@@ -63,7 +63,9 @@ def _example_html(parser: str, ex: dict[str, Any]) -> str:
             ex["noisy_words"], noisy, other=clean, gold=gold, undirected=links,
             marked=marked, tags=ntags, other_tags=ctags,
             title=f"{title}: the noisy parse"), x))
-    out += ["<details><summary>as a table</summary><table class='side'><tr><th>#</th>"
+    # in a scroll box, as every table: opened, it widened a phone's page to 465 px
+    out += ["<details><summary>as a table</summary><div class='tablewrap'>"
+            "<table class='side'><tr><th>#</th>"
             "<th>clean word</th><th>clean parse</th><th>noisy word</th><th>noisy parse</th>"
             "</tr>"]
     for i, (cw, nw, cp, np_, miss) in enumerate(_side_rows(ex), 1):
@@ -71,7 +73,7 @@ def _example_html(parser: str, ex: dict[str, Any]) -> str:
         out.append(f"<tr><td>{i}</td><td>{e(cw)}</td><td>{e(cp)}</td>"
                    f"<td{' class=miss' if miss else ''}>{e(nw)}</td>"
                    f"<td{' class=changed' if changed else ''}>{e(np_)}</td></tr>")
-    out.append("</table></details>")
+    out.append("</table></div></details>")
     return "\n".join(out)
 
 

@@ -158,7 +158,14 @@ gap:0 8px;align-items:center;min-height:20px}
 margin-left:-4px}.rk .val{text-align:right;font-variant-numeric:tabular-nums}
 .rk .letters{color:#555}.rk.axis .scale{display:flex;justify-content:space-between;
 color:#777;height:auto}
-.drawn svg text.tag{fill:#2a6f97;font-size:11px}"""
+.drawn svg text.tag{fill:#2a6f97;font-size:11px}
+@media (max-width:600px){table.stacked,table.stacked caption,table.stacked tbody,
+table.stacked tr,table.stacked td{display:block}table.stacked thead{display:none}
+table.stacked tr{border:1px solid #ccc;margin:0 0 .5em}table.stacked td{border:0;
+border-top:1px solid #eee;white-space:normal;overflow:hidden}
+table.stacked td:first-child{background:#f3f3f3;font-weight:bold;border-top:0}
+table.stacked td[data-label]:not(:first-child)::before{content:attr(data-label);
+float:left;margin-right:1em;font-weight:bold;color:#444}}"""
 
 
 def _ranking_html(item: dict[str, Any]) -> str:

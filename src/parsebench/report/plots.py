@@ -195,7 +195,10 @@ LevelSeries = list[tuple[Any, ...]]
 interval over sentences (lo, hi)."""
 
 
-def _figure(width: float = 8.0, height: float = 4.5) -> Any:
+def _figure(width: float = 6.0, height: float = 3.6) -> Any:
+    """A figure at most about 6 in (432 pt) wide: the page draws it at its natural size on
+    a screen, and on a phone's (343 px for it at 390) scales it down; 8 in brought
+    the 10 pt tick labels there to 6 px and less, 6 in keeps them near 8."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -294,7 +297,7 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Pl
 @_reused
 def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
     """Grouped bars: recall by relation, one colour per parser."""
-    plt, fig, ax = _figure(9.0, 4.5)
+    plt, fig, ax = _figure(6.8, 4.0)
     relations: list[str] = []
     for d in bars.values():
         relations += [r for r in d if r not in relations]
@@ -372,7 +375,7 @@ def by_group(title: str, ylabel: str, groups: Sequence[str],
 @_reused
 def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> Plot:
     """A confusion matrix, each gold row as shares of its words (the diagonal: right)."""
-    plt, fig, ax = _figure(7.5, 6.5)
+    plt, fig, ax = _figure(6.0, 5.4)
     shares = [[n / max(1, sum(row)) for n in row] for row in matrix]
     im = ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
     ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right")
@@ -382,7 +385,7 @@ def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) 
     for i, row in enumerate(shares):
         for j, v in enumerate(row):
             if v >= 0.01:
-                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=9,
                         color="white" if v > 0.5 else "black")
     fig.colorbar(im, ax=ax, fraction=0.046)
     ax.set_title(title)

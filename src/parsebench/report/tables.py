@@ -164,20 +164,25 @@ def _legend(t: Table) -> list[str]:
     return ["Columns: " + "; ".join(known) + "."] if known else []
 
 
-def _cell_html(c: str, ci: str, mark: str, numeric: bool) -> str:
+def _cell_html(c: str, ci: str, mark: str, numeric: bool, label: str = "") -> str:
+    """A cell; LABEL, its column's header, is what a phone shows beside it (a stacked
+    table is laid out there a card a row)."""
     e = html.escape
     inner = f"<span class='fig'>{e(c)}</span>" + (f" <span class='mark'>{e(mark)}</span>"
                                                    if mark else "") \
         + (f" <span class='ci'>{e(ci)}</span>" if ci else "")
-    return f"<td class='num'>{inner}</td>" if numeric and _NUMBER.match(c) else \
-        f"<td>{inner}</td>"
+    at = f" data-label='{e(label)}'" if label else ""
+    return f"<td class='num'{at}>{inner}</td>" if numeric and _NUMBER.match(c) else \
+        f"<td{at}>{inner}</td>"
 
 
 def table_html(t: Table, prefix: str = "") -> str:
     headers, rows = _merged(t)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(_cell_html(c, ci, mark, t.numeric)
-                                    for c, ci, mark in row) + "</tr>" for row in rows)
+    labels = headers if t.stacked else [""] * len(headers)
+    body = "".join("<tr>" + "".join(_cell_html(c, ci, mark, t.numeric, h)
+                                    for (c, ci, mark), h in zip(row, labels, strict=False))
+                   + "</tr>" for row in rows)
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in _legend(t) + t.notes)
     ident = f" id='{prefix}{t.anchor}'" if t.anchor else ""
     cls = " class='settings'" if not t.numeric else " class='stacked'" if t.stacked else ""

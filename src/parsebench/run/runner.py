@@ -71,13 +71,42 @@ class _LazySession:
         return self.session
 
 
-def _parse_missing(session: _LazySession, key: str, needed: dict[str, list[str]],
-                   store: Store, cache: ParseCache, progress: Progress, name: str
-                   ) -> list[tuple[str, list[str]]]:
-    """Parse the sentences of NEEDED that the CACHE (the parser's, in the store) does not
-    have, adding each to both; return them."""
-    todo = [(k, w) for k, w in needed.items() if k not in cache]
-    progress.stage(f"parse {name}", len(todo))
+class Stages:
+    """The run's stages, each both a progress stage and a line of the final summary's
+    times (``[name, seconds, remark]``), on one clock: a stage ends when the next begins,
+    as the progress lines time it, so that a log and the summary give a stage the same
+    count and the same time, and the lines add up to the run."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.lines: list[list[Any]] = []
+        self.since: float | None = None
+
+    def begin(self, name: str, total: int | None, remark: str = "") -> None:
+        now = time.perf_counter()
+        self._end(now)
+        self.progress.stage(name, total)
+        self.lines.append([name, 0.0, remark])
+        self.since = now
+
+    def _end(self, now: float) -> None:
+        if self.since is not None:
+            self.lines[-1][1] = now - self.since
+
+    def end(self) -> None:
+        """The last stage's time so far (again at the end: the next stage is not the
+        run's)."""
+        self._end(time.perf_counter())
+
+
+def _missing(needed: dict[str, list[str]], cache: ParseCache) -> list[tuple[str, list[str]]]:
+    return [(k, w) for k, w in needed.items() if k not in cache]
+
+
+def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, list[str]]],
+                   store: Store, cache: ParseCache, progress: Progress) -> None:
+    """Parse TODO (sentences the CACHE, the parser's in the store, does not have), adding
+    each to both; each parse advances the current stage of PROGRESS."""
     items = [Item(i, words, " ".join(words)) for i, (_, words) in enumerate(todo)]
 
     def on_result(t: Timed) -> None:
@@ -89,22 +118,25 @@ def _parse_missing(session: _LazySession, key: str, needed: dict[str, list[str]]
 
     if items:
         session.get().parse(items, on_result)
-    return todo
 
 
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
-              executor: Executor, run_id: int, progress: Progress,
+              executor: Executor, run_id: int, stages: Stages,
               meanwhile: Callable[[], None] | None = None
               ) -> tuple[Parsed, str, dict[str, Any]]:
     """Parse every distinct sentence of CORPORA not yet cached; return all outcomes.
 
-    With MEANWHILE (which waits for the noisy versions being made in the
-    background), the clean texts are parsed first, then MEANWHILE is called,
-    then the noisy versions are parsed. A parser with nothing to parse is not
-    started.
+    The stages: "load NAME" (the parser's identity and cache, which sentences it
+    lacks), then "parse NAME", whose count is those sentences. With MEANWHILE (which
+    waits for the noisy versions being made in the background), the clean texts are
+    parsed first ("parse NAME (clean text)"), then MEANWHILE is called, then the noisy
+    versions are parsed ("parse NAME (noisy text)"): each stage's count is known when
+    it begins. A parser with nothing to parse is not started.
     """
     t0 = time.perf_counter()
+    progress = stages.progress
     todo: list[tuple[str, list[str]]] = []
+    stages.begin(f"load {conf.name}", 1)
     with contextlib.ExitStack() as stack:
         session = _LazySession(conf, executor, store, stack)
         identity, kind = session.identity, session.kind
@@ -116,7 +148,11 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         if meanwhile is not None:
             clean = {keys.setdefault(id(s), sentence_key(s.forms)): s.forms
                      for c in corpora for s in c.sentences}
-            todo += _parse_missing(session, key, clean, store, cache, progress, conf.name)
+            part = _missing(clean, cache)
+            stages.begin(f"parse {conf.name} (clean text)", len(part),
+                         f"{len(part):,} sentences")
+            _parse_missing(session, key, part, store, cache, progress)
+            todo += part
             meanwhile()
         needed: dict[str, list[str]] = {}
         naive_words = 0
@@ -128,11 +164,17 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
                     if k is None:
                         k = keys[id(s)] = sentence_key(s.forms)
                     needed.setdefault(k, s.forms)
-        todo += _parse_missing(session, key, needed, store, cache, progress, conf.name)
+        part = _missing(needed, cache)
+        stages.begin(f"parse {conf.name}" + (" (noisy text)" if meanwhile else ""),
+                     len(part), f"{len(part):,} sentences")
+        _parse_missing(session, key, part, store, cache, progress)
+        todo += part
     store.count_run(run_id, len(todo), len(needed) - len(todo))
-    if len(todo) < len(needed):
-        progress.note(f"{conf.name}: {len(needed) - len(todo)} of {len(needed)} distinct "
-                      "sentences came from the cache")
+    hits = len(needed) - len(todo)
+    if hits:
+        stages.lines[-1][2] += f", {hits:,} from the cache"
+        progress.note(f"{conf.name}: {hits} of {len(needed)} distinct sentences came from "
+                      "the cache")
     wall = time.perf_counter() - t0
     stats = {"parser_key": key, "identity": identity, "kind": kind,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
@@ -142,18 +184,21 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
 
 
 def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Store,
-               executor: Executor, key: str, kind: str, progress: Progress
+               executor: Executor, key: str, kind: str, stages: Stages
                ) -> list[Scored]:
     """``[attack]``: the worst-case misspellings of each budget K for one parser, as
     ``parsebench attack`` finds them (the same search, seed and results), every parse
     through the store's cache; the sentences the attack hurt most are drawn beside the
-    random noise's examples."""
+    random noise's examples. One stage, "attack NAME", counts the sentences parsed (how
+    many it will take is not known before)."""
     if exp.attack is None:
         return []
+    progress = stages.progress
     if kind != "deps":
         progress.note(f"{conf.name}: the attack compares heads and relations; a {kind} "
                       "parser is not attacked")
         return []
+    stages.begin(f"attack {conf.name}", None)
     from parsebench.attack import Options
     from parsebench.attack import attack as search
     from parsebench.noise.keyboard import Keyboard
@@ -171,8 +216,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
 
         def outcomes(batch: Sequence[Sequence[str]]) -> dict[str, tuple[Any, float]]:
             needed = {sentence_key(list(w)): list(w) for w in batch}
-            _parse_missing(session, key, needed, store, cache, progress,
-                           f"{conf.name} (attack)")
+            _parse_missing(session, key, _missing(needed, cache), store, cache, progress)
             return {k: cache[k] for k in needed}
 
         def parse(batch: Sequence[tuple[str, ...]]) -> list[CachedParse]:
@@ -295,18 +339,26 @@ def run_experiment(exp: Experiment, store: Store, executor: Executor,
                    progress: Progress | None = None) -> RunOutcome:
     """Run EXP into STORE. The cyclic garbage collector is paused meanwhile: the run
     builds hundreds of thousands of small objects and no cycles, and the collector's
-    passes over them took a third of the toolkit's own time."""
+    passes over them took a third of the toolkit's own time. The young generation it
+    then holds is collected here, within the last stage (its first allocation would
+    otherwise do it in the next stage, outside the run's clock)."""
     enabled = gc.isenabled()
     gc.disable()
+    stages = Stages(progress or Quiet())
     try:
-        return _run(exp, store, executor, progress or Quiet())
+        outcome = _run(exp, store, executor, stages)
     finally:
         if enabled:
             gc.enable()
+            gc.collect(0)
+    stages.end()
+    return outcome
 
 
-def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) -> RunOutcome:
+def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> RunOutcome:
+    progress = stages.progress
     t0 = time.perf_counter()
+    stages.begin("load the corpus", 1)  # where the time went, a stage a line
     run_id = store.start_run(exp.name, exp.config())
     corpus = load_corpus(exp.corpus, exp.limit, store, exp.gold, exp.typos_only, exp.natural)
     cal = None
@@ -323,37 +375,31 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                              f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
-    loaded = time.perf_counter() - t0
+    progress.advance()
+    if not free_core:
+        stages.begin("noise", 1)
     noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path, free_core)
     results: list[Scored] = []
     parser_stats = {}
     score_seconds = 0.0
-    # where the time went, a stage a line: [name, seconds, remark]
-    stages: list[list[Any]] = [["load the corpus", loaded, ""]]
-    waited = [0.0]
 
     def wait_for_noise() -> None:
-        tw = time.perf_counter()
+        """The time the run waits for the noise made beside the first parser's clean
+        text (the noisy versions' keys are then listed within it)."""
+        stages.begin("noise", 1, "")
         noise.wait()
-        waited[0] = time.perf_counter() - tw
+        progress.advance()
+        stages.lines[-1][2] = (f"{noise.seconds:.1f} s in all, beside the first parser's "
+                               "clean text")
     digest = scoring_digest()
     earlier: dict[str, list[Scored]] | None = None  # read once a parser has no new parse
     with executor:
         for k, conf in enumerate(exp.parsers):
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
-            parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, progress,
-                                           wait_for_noise if k == 0 else None)
-            if k == 0:  # the time the run waited for it: made meanwhile, or before
-                stages.append(["noise", waited[0] if free_core else noise.seconds,
-                               f"{noise.seconds:.1f} s in all, beside the first parser's "
-                               "clean text" if free_core else ""])
-            hits = stats["distinct_sentences"] - stats["parsed_sentences"]
-            stages.append([f"parse {conf.name}", stats["wall_seconds"] - waited[0],
-                           f"{stats['parsed_sentences']:,} sentences"
-                           + (f", {hits:,} from the cache" if hits else "")])
-            waited[0] = 0.0
+            parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, stages,
+                                           wait_for_noise if k == 0 and free_core else None)
             ts = time.perf_counter()
-            progress.stage(f"score {conf.name}", 1)
+            stages.begin(f"score {conf.name}", 1)
             reused = None
             if stats["parsed_sentences"] == 0:
                 if earlier is None:
@@ -361,6 +407,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                 reused = earlier.get(conf.name)
             if reused is not None:  # the same parses, settings and code: the same scores
                 results += reused
+                stages.lines[-1][2] = "scores reused"
             else:
                 results += score(Context(
                     exp, conf, parsed, corpus, versions_by_level(corpus),
@@ -368,25 +415,22 @@ def _run(exp: Experiment, store: Store, executor: Executor, progress: Progress) 
                     (cal, parsed), None if corr is None else (corr, parsed)))
                 results += pages(exp, conf, parsed, corpus, key, stats)
             progress.advance()
-            spent = time.perf_counter() - ts
-            score_seconds += spent
-            stages.append([f"score {conf.name}", spent, "scores reused" if reused else ""])
+            score_seconds += time.perf_counter() - ts
             if exp.attack is not None:
-                ta = time.perf_counter()
                 results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
-                                      progress)
-                stages.append([f"attack {conf.name}", time.perf_counter() - ta, ""])
+                                      stages)
             parser_stats[conf.name] = stats
     noise.wait()
-    tw = time.perf_counter()
+    stages.begin("store the results", 1)
     store.replace_results(run_id, exp.name, results)
-    stages.append(["store the results", time.perf_counter() - tw, ""])
+    stages.end()  # (as stored: the record cannot time its own writing)
     stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
              "score_seconds": score_seconds, "parsers": parser_stats,
              "workers": executor.workers, "executor": executor.kind, "scoring": digest,
              "corpus": corpus.digest,
              "scores_reused": sorted(n for n in parser_stats if n in (earlier or {})
                                      and parser_stats[n]["parsed_sentences"] == 0),
-             "stages": stages}
+             "stages": stages.lines}
     store.finish_run(run_id, stats)
-    return RunOutcome(run_id, results, stats)
+    progress.advance()
+    return RunOutcome(run_id, results, stats)  # (its last stage ended by run_experiment)
