@@ -22,7 +22,7 @@ from parsebench.metrics.constituency.evalb import evaluate_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
 from parsebench.metrics.constituency.gaizauskas import flatten, read_rules, score_spans, spans
 from parsebench.metrics.dependency.evaluate import evaluate_deps
-from parsebench.metrics.dependency.lin import Selection
+from parsebench.metrics.dependency.lin import SIGNATURE, Selection
 from parsebench.report.terminal import deps_table, flat_table
 from parsebench.signature import signature
 
@@ -35,12 +35,12 @@ def run_paper_examples() -> None:
         gold_c, ans_c = read_conllu(key), read_conllu(answer)
         out.write("== Lin: dependency-based evaluation, Tables 18.1 and 18.5 together ==\n")
         res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer))
-        out.write(deps_table(res, key.name, answer.name, signature(method="lin-deps")))
+        out.write(deps_table(res, key.name, answer.name, signature(method=SIGNATURE)))
         out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")
         sel = [Selection.parse("deprel=obj1,obj2")]
         res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel)
         out.write(deps_table(res, key.name, answer.name,
-                             signature(method="lin-deps", select="deprel=obj1,obj2")))
+                             signature(method=SIGNATURE, select="deprel=obj1,obj2")))
         out.write("\n" + lin_beside_the_paper(gold_c, ans_c))
 
         gold_t, test_t = d / "demo-gold.mrg", d / "demo-test.mrg"

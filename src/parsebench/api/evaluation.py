@@ -62,7 +62,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
         sentence_tsv_row,
     )
     from parsebench.metrics.dependency.evaluate import SentenceCounts
-    from parsebench.metrics.dependency.lin import LabelMap, Selection
+    from parsebench.metrics.dependency.lin import SIGNATURE, LabelMap, Selection
     from parsebench.metrics.dependency.settings import DepsScoring
     from parsebench.report.terminal import deps_table
 
@@ -119,7 +119,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                 for i in gone:
                     cells[i] = "n/a"
                 tsv.write("\t".join(cells) + "\n")
-    sig = signature(method="lin-deps",
+    sig = signature(method=SIGNATURE,
                     select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
                     labels=os.path.basename(labels) if labels else None, by=by,
                     punct=punct,

@@ -53,7 +53,11 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval."""
     from parsebench.metrics.robustness import calibration
-    from parsebench.metrics.robustness.bigert import calibration_sample, rows_report
+    from parsebench.metrics.robustness.bigert import (
+        SIGNATURE,
+        calibration_sample,
+        rows_report,
+    )
     from parsebench.parses import PROJECTIONS, default_projection
     from parsebench.report.terminal import rows_table
 
@@ -78,7 +82,7 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
     out = rows_report(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
                       name_of(clean), gold_name, cal)
     out["acr_given"] = accuracy
-    out["signature"] = signature(method="bigert-rows", projection=proj,
+    out["signature"] = signature(method=SIGNATURE, projection=proj,
                                  acr=accuracy if accuracy is not None else "gold" if gold
                                  else None, replicates=len(noisy),
                                  calibration=None if cal is None else
@@ -93,7 +97,7 @@ def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | 
     (``robustness sentences``); several NOISY parses are pooled. ALIGNMENT: for noise
     that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse."""
     from parsebench.metrics.core.word_alignment import read_alignments
-    from parsebench.metrics.robustness.kakkonen import score_sentences
+    from parsebench.metrics.robustness.kakkonen import SIGNATURE, score_sentences
     from parsebench.report.terminal import sentences_table
 
     clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
@@ -104,7 +108,7 @@ def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | 
                              [str(a) for a in alignment or ()])
     out = scores.as_dict()
     kinds = sorted({p.kind for p in c})
-    out["signature"] = signature(method="kakkonen-sentences", structure=kinds,
+    out["signature"] = signature(method=SIGNATURE, structure=kinds,
                                  files=len(noisy))
     return result("robustness sentences", out,
                   lambda: sentences_table(out, name_of(clean), names), out["warnings"])

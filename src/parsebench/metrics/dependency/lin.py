@@ -34,6 +34,8 @@ DEPREL_GROUPS: dict[str, frozenset[str]] = {
     "conjunction": frozenset({"conj"}),
 }
 
+SIGNATURE = "lin-deps"
+"""The method's name in every signature of its figures (a run's and the command's)."""
 SELECT_FIELDS = ("deprel", "upos", "word")
 BY_FIELDS = ("deprel", "upos", "word", "category", "group", "preposition", "arc-length",
              "direction", "depth", "sentence-length")

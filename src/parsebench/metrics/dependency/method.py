@@ -37,6 +37,7 @@ from parsebench.metrics.dependency.conll18 import (
 )
 from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts
 from parsebench.metrics.dependency.lin import PR, Bucket
+from parsebench.metrics.dependency.lin import SIGNATURE as LIN
 from parsebench.metrics.dependency.other_words import AlignedResult
 from parsebench.metrics.dependency.settings import KEYS, DepsScoring, file_stats
 from parsebench.present import percent
@@ -221,7 +222,7 @@ def _variants(ctx: Any) -> list[Variant]:
         return make
 
     def sig(by: str) -> Any:
-        return lambda level: {"method": "lin-deps", "by": by, "level": level.label,
+        return lambda level: {"method": LIN, "by": by, "level": level.label,
                               **scoring.signature()}
 
     clean = [ctx.clean_level()]

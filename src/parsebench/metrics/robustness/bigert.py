@@ -65,6 +65,8 @@ def warnings_for(acr: float) -> list[str]:
 
 
 _METHOD = "Bigert et al.'s row-by-row comparison"
+SIGNATURE = "bigert-rows"
+"""The method's name in every signature of its figures (a run's and the command's)."""
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from parsebench.metrics.core.method import (
 )
 from parsebench.metrics.robustness.bigert import (
     SCORES,
+    SIGNATURE,
     _not_applicable,
     _scheme,
     calibration_sample,
@@ -96,7 +97,7 @@ def _variant(ctx: Any, proj: str, gold: Sequence[Parse] | None, acc: float | Non
         return value
 
     def sig(level: ScoredLevel) -> dict[str, Any]:
-        return {"method": "bigert-rows", "projection": proj, "level": level.label,
+        return {"method": SIGNATURE, "projection": proj, "level": level.label,
                 "acr": acc if acc is not None else "gold" if gold else None,
                 "calibration": None if level.label not in cals else
                 f"ratio-to-upper-bound:{cals[level.label][0].sample_sentences}"}

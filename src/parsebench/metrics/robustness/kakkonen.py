@@ -32,6 +32,9 @@ from parsebench.metrics.robustness.hashemi_hwa import check_alignment, score_pai
 from parsebench.parses import Parse, misspelled_rows, structure
 from parsebench.present import percent
 
+SIGNATURE = "kakkonen-sentences"
+"""The method's name in every signature of its figures (a run's and the command's)."""
+
 
 @dataclass(slots=True)
 class Tally(Additive):
@@ -259,7 +262,7 @@ def _variants(ctx: Any) -> list[Variant]:
         return s
 
     return [Variant(ctx.kind, ctx.noisy_levels(), stats, figures,
-                    lambda level: {"method": "kakkonen-sentences", "structure": ctx.kind,
+                    lambda level: {"method": SIGNATURE, "structure": ctx.kind,
                                    "level": level.label})]
 
 
