@@ -5,6 +5,7 @@ the end-of-run table and the export carry both, as they carry parsebench's own."
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -64,6 +65,11 @@ rootkept = true
     md = (tmp_path / "r" / "index.md").read_text()
     assert "Root kept (a method from outside parsebench)" in md
     assert "words in capitals" in md
+    # what its column holds, in its own words, under its table
+    assert "root kept: share of noisy sentences whose root word is the clean parse's" in md
+    # results.json: its figures beside parsebench's own
+    results = json.loads((tmp_path / "r" / "results.json").read_text())
+    assert "rootkept" in json.dumps(results)
     # a bad value of its [metrics] key is refused like any method's
     exp.write_text(exp.read_text().replace("rootkept = true", "rootkept = 3"))
     bad = _cli(env, "run", exp, "--store", tmp_path / "t.sqlite", cwd=tmp_path)
