@@ -30,8 +30,9 @@ def percent(x: Any, width: int = 0, digits: int = 2, spread: bool = False) -> st
     return f"{100 * v:{width}.{digits}f}"
 
 
-def interval(result: Any, key: str) -> str:
-    """The 95% interval over sentences stored with a result (``ci95``), in percent."""
+def ci95(result: Any, key: str) -> str:
+    """The 95% interval over sentences stored with a result (``ci95``), as text in percent
+    (:func:`parsebench.metrics.core.resample.interval` computes one)."""
     iv = (result.get("ci95") or {}).get(key) if isinstance(result, dict) else None
     if not isinstance(iv, list) or len(iv) != 2 or None in iv:
         return "n/a"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from parsebench.present import ci95
 from parsebench.report.plots import (
     GroupPoint,
     LevelSeries,
@@ -21,7 +22,6 @@ from parsebench.report.tables import (
     CI_NOTE,
     Section,
     Table,
-    ci95,
     level_free_signature,
     pct,
     results_of,

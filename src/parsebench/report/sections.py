@@ -13,7 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from parsebench.metrics.robustness.hashemi_hwa import F1Counts
-from parsebench.present import anchor, interval, value
+from parsebench.present import anchor, ci95, value
 from parsebench.report.examples import examples_section
 from parsebench.report.plots import (
     DegradationPoint,
@@ -27,7 +27,6 @@ from parsebench.report.tables import (
     CI_NOTE,
     Section,
     Table,
-    ci95,
     level_free_signature,
     pct,
     results_of,
@@ -325,7 +324,7 @@ def _attack_section(results: list[Scored]) -> Section | None:
         return pct(x["rate"]) if isinstance(x, dict) else "n/a"
 
     def iv(x: Any) -> str:
-        return interval({"ci95": {"x": x.get("ci95") if isinstance(x, dict) else None}},
+        return ci95({"ci95": {"x": x.get("ci95") if isinstance(x, dict) else None}},
                         "x")
 
     rows = []

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.present import interval, percent
+from parsebench.present import percent
 from parsebench.report.plots import Plot
 from parsebench.report.summary import level_order
 from parsebench.scored import Scored
@@ -49,7 +49,6 @@ CI_NOTE = ("95% CI: percentile bootstrap over sentences (1,000 resamples, the re
            "has the Wilson score interval, with n the sentences; it measures the sample of "
            "sentences, the ± the noise")
 
-ci95 = interval
 
 
 def level_free_signature(r: Scored) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from parsebench.metrics.dependency.conll18 import CONLL18_NAMES, ENHANCED_NAMES, SPAN_METRICS
 from parsebench.metrics.dependency.evaluate import DepsResult
 from parsebench.metrics.dependency.lin import ROOT_ARC_FIELDS
-from parsebench.present import interval, percent, value
+from parsebench.present import ci95, percent, value
 from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
@@ -243,7 +243,7 @@ def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str)
     return "\n".join(lines) + "\n"
 
 
-_ci = interval
+_ci = ci95
 
 
 def _within(x: Any) -> str:
