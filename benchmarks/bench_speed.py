@@ -1,7 +1,8 @@
 """Where users wait (issue 28): each line of the table against its reference, whole
 processes, in one run, the median of several runs interleaved with the reference's.
 
-    python benchmarks/bench_speed.py [--runs 5] [--only cached,compare,deps,brackets,help]
+    python benchmarks/bench_speed.py [--runs 5]
+        [--only cached,compare,deps,raw,udeval,brackets,help]
 
 The references are found through the environment, and skipped with a message when
 absent:
@@ -11,6 +12,8 @@ absent:
   precomputed LAS is the reference of ``compare GOLD A B C --samples 10000``.
 - ``CONLL18_EVAL``: a copy of ``conll18_ud_eval.py`` (CoNLL 2018 shared task), run
   with ``-v`` (all metrics) against ``eval deps`` (all thirteen and Lin's).
+  The same on UDPipe's parse of EWT test from raw text (its own tokens and
+  sentences; needs ufal.udpipe and ../shared/models/en_ewt.udpipe).
 - ``UDEVAL``: udtools' ``udeval`` (``make test`` installs it into ``.venv-ref``), run
   with ``-v`` (all fifteen metrics) against ``eval deps`` with ELAS and EULAS, on a
   system whose enhanced graph is its basic tree copied.
@@ -152,6 +155,45 @@ def bench_deps(tmp: Path, runs: int) -> None:
     line("eval deps, EWT test, all 13 metrics", a, "conll18_ud_eval.py -v", b, "at most 0.25x")
 
 
+def udpipe_raw(out: Path) -> bool:
+    """UDPipe 1 tokenizing, splitting and parsing EWT test's raw text itself (paragraphs
+    of five sentences), as in the CoNLL 2018 shared task; False without UDPipe."""
+    try:
+        from ufal.udpipe import Model, Pipeline, ProcessingError  # type: ignore[import-untyped]
+    except ImportError:
+        return False
+    if not UDPIPE.exists():
+        return False
+    texts = [line[9:].rstrip("\n") for line in
+             (EWT / "en_ewt-ud-test.conllu").open(encoding="utf-8")
+             if line.startswith("# text = ")]
+    raw = "\n\n".join(" ".join(texts[i:i + 5]) for i in range(0, len(texts), 5))
+    err = ProcessingError()
+    got = Pipeline(Model.load(str(UDPIPE)), "tokenize", Pipeline.DEFAULT, Pipeline.DEFAULT,
+                   "conllu").process(raw, err)
+    if err.occurred():
+        return False
+    out.write_text(got, encoding="utf-8")
+    return True
+
+
+def bench_deps_raw(tmp: Path, runs: int) -> None:
+    """eval deps on a parser's own tokenization (words aligned on characters in about 400
+    stretches, issue 49), against the script on the same files."""
+    gold = EWT / "en_ewt-ud-test.conllu"
+    system = tmp / "udpipe-raw.conllu"
+    if not udpipe_raw(system):
+        print("eval deps, UDPipe from raw text: not run (needs ufal.udpipe and "
+              f"{UDPIPE})")
+        return
+    script = os.environ.get("CONLL18_EVAL")
+    ref_cmd = [sys.executable, script, "-v", str(gold), str(system)] if script else None
+    a, b = side_by_side(runs, lambda: timed([*PB, "eval", "deps", str(gold), str(system)]),
+                        (lambda: timed(ref_cmd)) if ref_cmd else None)
+    line("eval deps, EWT test, UDPipe from raw text (its own tokens and sentences)", a,
+         "conll18_ud_eval.py -v", b, "at most 0.2x")
+
+
 def bench_udeval(tmp: Path, runs: int) -> None:
     from parsebench.formats.conllu import basic_to_deps, read_conllu, write_conllu
 
@@ -208,7 +250,7 @@ def bench_help(runs: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", default="cached,compare,deps,udeval,brackets,help")
+    ap.add_argument("--only", default="cached,compare,deps,raw,udeval,brackets,help")
     args = ap.parse_args()
     if not EWT.exists():
         sys.exit(f"benchmarks need {EWT}")
@@ -222,6 +264,8 @@ def main() -> None:
             bench_compare(tmp, args.runs)
         if "deps" in only:
             bench_deps(tmp, args.runs)
+        if "raw" in only:
+            bench_deps_raw(tmp, args.runs)
         if "udeval" in only:
             bench_udeval(tmp, args.runs)
         if "brackets" in only:

@@ -308,3 +308,24 @@ def test_breakdowns_in_one_pass_equal_one_at_a_time() -> None:
         assert together["unlabeled"] == evaluate_deps(
             parse_conllu(GOLD.splitlines(), "g"),
             parse_conllu(system.splitlines(), "s")).as_dict()["unlabeled"]
+
+
+def test_text_length_and_spans_of_plain_and_other_text() -> None:
+    """The ASCII shortcut of text_length and word_spans counts what the general path
+    counts: spaces inside forms dropped, a no-break space (Zs) too, multiword tokens by
+    their own form."""
+    from parsebench.metrics.dependency.tokenization import text_length, word_spans
+
+    rows = ["1\tNew York\t_\tPROPN\t_\t_\t0\troot\t_\t_",
+            "2\tcafé\u00a0x\t_\tNOUN\t_\t_\t1\tdep\t_\t_",
+            "3-4\tdon't\t_\t_\t_\t_\t_\t_\t_\t_", "3\tdo\t_\tAUX\t_\t_\t1\tdep\t_\t_",
+            "4\tn't\t_\tPART\t_\t_\t1\tdep\t_\t_", ""]
+    plain = ["1\tNew\t_\tPROPN\t_\t_\t0\troot\t_\t_", "2\tYork\t_\tPROPN\t_\t_\t1\tdep\t_\t_", ""]
+    for text in (rows, plain):
+        (s,) = parse_conllu(text)
+        spans = word_spans([s])
+        assert text_length(s) == len(spans.chars)
+    (s,) = parse_conllu(rows)
+    assert word_spans([s]).chars == "NewYorkcaféxdon't"
+    (s,) = parse_conllu(plain)
+    assert word_spans([s]).chars == "NewYork" and word_spans([s]).end == [3, 7]

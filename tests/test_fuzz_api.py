@@ -188,3 +188,36 @@ def test_a_damaged_sentence_is_named_in_one_line() -> None:
     with pytest.raises(pb.InputError, match=f"sentence 2: heads has {n - 1} values for its "
                        f"{n} words"):
         pb.noise(sents, rate=0.3, lexicon=LEX)
+
+
+class _Text(str):
+    """A str subclass: not a plain string, which the check wants."""
+
+
+@pytest.mark.parametrize("how", [*DAMAGE, "bool head", "huge head", "str subclass",
+                                 "tuple column", "newline in misc"])
+def test_the_compiled_check_agrees_with_the_python_one(how: str) -> None:
+    """check_sentences' C pass says sound exactly where the word-by-word check finds no
+    problem (it hands everything else to that check, which words the error)."""
+    from parsebench.formats.conllu import Sentence
+    from parsebench.treebank import _problem, _sound_sentences
+
+    if _sound_sentences is None:
+        pytest.skip("built without the C accelerators")
+    sents = read_conllu(TYPOS)
+    assert _sound_sentences(sents, Sentence)
+    s = sents[1]
+    if how == "bool head":
+        s = replace(s, heads=[True, *s.heads[1:]])
+    elif how == "huge head":
+        s = replace(s, heads=[2 ** 80, *s.heads[1:]])
+    elif how == "str subclass":
+        s = replace(s, lemmas=[_Text("x"), *s.lemmas[1:]])
+    elif how == "tuple column":
+        s = replace(s, upos=tuple(s.upos))  # type: ignore[arg-type]
+    elif how == "newline in misc":
+        s = replace(s, misc=["a\nb", *s.misc[1:]])
+    else:
+        s = _damage(s, how, 3)
+    assert (_problem(s) is None) == _sound_sentences([sents[0], s], Sentence), how
+    assert _problem(s) is not None or how == "empty word", how

@@ -168,3 +168,52 @@ def test_api_align_words() -> None:
                          align="words")
     assert r.to_dict()["uas"]["recall"] == 9 / 11
     assert r.to_dict()["alignment"]["inserted"] == 1
+
+
+# The same text tokenized otherwise at the ends of sentences: "etc." split into "etc"
+# and ".", "Mr" for "Mr.". Every sentence boundary is the gold's.
+RETOKENIZED_GOLD = conll(
+    [("apples", 0, "root"), (",", 3, "punct"), ("pears", 1, "conj"), ("etc.", 1, "conj")],
+    [("Mr.", 2, "nsubj"), ("Smith", 3, "flat"), ("left", 0, "root")])
+RETOKENIZED = conll(
+    [("apples", 0, "root"), (",", 3, "punct"), ("pears", 1, "conj"), ("etc", 1, "conj"),
+     (".", 1, "punct")],
+    [("Mr", 2, "nsubj"), ("Smith", 3, "flat"), ("left", 0, "root")])
+
+
+def test_sentences_are_boundaries_not_words() -> None:
+    """A sentence whose last word is inserted or whose first is substituted still has the
+    gold's boundaries: Sentences is 100 here, as the script's character spans give; the
+    odd words are Words' to count."""
+    d = evaluate_aligned(sents(RETOKENIZED_GOLD), sents(RETOKENIZED)).as_dict()
+    assert d["sentences"]["f1"] == 1.0
+    assert (d["words"]["precision"], d["words"]["recall"]) == (7 / 8, 1.0)
+    plain = evaluate_deps(sents(RETOKENIZED_GOLD), sents(RETOKENIZED)).as_dict()
+    assert plain["sentences"]["f1"] == 1.0
+
+
+def test_sentences_split_or_merged_across_deleted_words() -> None:
+    gold = sents(conll([("a", 0, "root"), ("b", 1, "dep")], [("c", 0, "root")],
+                       [("d", 0, "root"), ("e", 1, "dep")]))
+    # "b" deleted, the first two sentences merged; "x" inserted as a sentence of its own
+    system = sents(conll([("a", 0, "root"), ("c", 1, "dep")], [("x", 0, "root")],
+                         [("d", 0, "root"), ("e", 1, "dep")]))
+    t = evaluate_aligned(gold, system).total
+    assert (t.sentences.correct, t.sentences.gold, t.sentences.system) == (1, 3, 3)
+
+
+def test_the_aligned_table_is_not_titled_as_the_scripts(tmp_path: Path) -> None:
+    g, s = tmp_path / "gold.conllu", tmp_path / "sys.conllu"
+    g.write_text(RETOKENIZED_GOLD)
+    s.write_text(RETOKENIZED)
+    for extra in ((), ("--counts",)):
+        p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps", str(g),
+                            str(s), "--align", "words", *extra], capture_output=True,
+                           text=True)
+        assert p.returncode == 0, p.stderr
+        assert "the table of" not in p.stdout
+        assert "over words aligned by edit distance (parsebench's, not" in p.stdout
+        assert "Sentences: sentences whose" in p.stdout
+    plain = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps", str(g),
+                            str(s)], capture_output=True, text=True)
+    assert "CoNLL 2018 (the table of conll18_ud_eval.py -v)" in plain.stdout

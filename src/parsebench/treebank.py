@@ -8,7 +8,7 @@ CoNLL-U string, Sentence objects or the ``conllu`` library's TokenLists.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from parsebench.errors import InputError
@@ -134,10 +134,21 @@ def check_sentences(sentences: Iterable[object], name: str) -> None:
     lengths than the words, a HEAD outside the sentence or not a number, a value that
     is not a string or holds a tab or a line break. A Sentence is a plain object that
     can be changed after it was read, so it is looked at where the API takes it."""
+    items = sentences.sentences if type(sentences) is Treebank else sentences
+    if _sound_sentences is not None and type(items) is list \
+            and _sound_sentences(items, Sentence):
+        return  # the common case, in C; else word by word, to say what is wrong
     for k, s in enumerate(sentences, 1):
         problem = _problem(s)
         if problem is not None:
             raise InputError(f"sentence {k}: {problem}", name)
+
+
+_sound_sentences: Callable[[list[Any], type[Any]], bool] | None
+try:
+    from parsebench.formats._conllu_fast import sound_sentences as _sound_sentences
+except ImportError:  # built without a C compiler
+    _sound_sentences = None
 
 
 def _problem(s: object) -> str | None:

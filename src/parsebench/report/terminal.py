@@ -44,7 +44,15 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
     lines.append("recall = key arcs in the answer / key; precision = answer arcs in the key "
                  "/ answer")
     whole = "; all words: --select does not restrict it" if selected else ""
-    if result.counts:
+    if "alignment" in figures:  # --align words: no character spans, not the script's
+        lines += ["", ("CoNLL 2018 counts" if result.counts else "CoNLL 2018 metrics")
+                  + " over words aligned by edit distance (parsebench's, not "
+                  + ("udeval's" if result.counts else "conll18_ud_eval.py's")
+                  + ", which aligns on characters)" + whole,
+                  *(counts_table(figures, result.graphs) if result.counts
+                    else conll18_table(figures, result.graphs)),
+                  *ALIGNED_ROWS]
+    elif result.counts:
         lines += ["", "CoNLL 2018 and IWPT counts (the table of udeval --counts)" + whole,
                   *counts_table(figures, result.graphs)]
     else:
@@ -85,6 +93,15 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
         lines += ["", *notes]
     lines += ["", f"signature: {sig}"]
     return "\n".join(lines) + "\n"
+
+
+ALIGNED_ROWS = [
+    "Words: system words paired with a gold word (matched or substituted); Tokens: tokens",
+    "whose words pair, in order, with a gold token's words; Sentences: sentences whose",
+    "paired words are all of one gold sentence's paired words (the boundaries alone); the",
+    "other rows over the paired words, an arc right when both ends pair with the gold's."]
+"""What the rows of ``eval deps --align words``'s table are: none is the script's (it pairs
+words on characters, this table by edit distance)."""
 
 
 def _share(x: dict[str, Any]) -> str:

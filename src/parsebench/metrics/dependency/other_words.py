@@ -22,11 +22,16 @@ LLM-parsing papers). Every metric is then counted as CoNLL 2018 counts it over a
 words (:func:`parsebench.metrics.dependency.stretch.count_stretch`): precision over the
 system's words, recall over the gold's, an arc right when the word and its head are
 aligned to the gold word and its gold head. A system word counts in the gold sentence of
-its aligned word (an inserted one in that of the aligned word before it). Tokens and
-Sentences, which CoNLL 2018 compares as character spans, are compared as spans of aligned
-words: a system token (a multiword token, or a word outside one) is right when its words
-are aligned, in order, to the words of a gold token; a system sentence is right when it
-starts on a gold sentence's first word and ends on its last. MultiLexNorm's
+its aligned word (an inserted one in that of the aligned word before it). Tokens,
+Sentences and Words, which CoNLL 2018 compares as character spans, have no character
+spans here; they are parsebench's own figures over the aligned words, not the script's:
+a system word is right (Words) when it is paired with a gold word, so Words is the
+alignment's pairs over the system's and over the gold's words; a system token (a
+multiword token, or a word outside one) is right when its words are aligned, in order, to
+the words of a gold token; a system sentence is right when its aligned words all fall in
+one gold sentence and no other system sentence has an aligned word there (the boundaries
+agree: a word inserted, deleted or substituted does not move them, which Words already
+counts). MultiLexNorm's
 aligned scores (a-LAS, a-UAS, a-POS) are the recall of LAS, UAS and UPOS here.
 """
 
@@ -266,21 +271,44 @@ def _span_counts(gold: Sequence[Sentence], system: Sequence[Sentence],
     g_tokens, g_sents = _spans(gold)
     s_tokens, s_sents = _spans(system)
     starts = [a for a, _ in g_sents]
-    for name, g_spans, s_spans in (("tokens", g_tokens, s_tokens),
-                                   ("sentences", g_sents, s_sents)):
-        where_gold = {span: bisect.bisect_right(starts, span[0]) - 1 for span in g_spans}
-        for k in where_gold.values():
-            getattr(per_sentence[k], name).gold += 1
-        last = 0
-        for a, b in s_spans:
-            words = sys2gold[a:b + 1]
-            aligned = [g for g in words if g >= 0]
-            if aligned:
-                last = bisect.bisect_right(starts, aligned[0]) - 1
-            if not per_sentence:
-                break
-            getattr(per_sentence[last], name).system += 1
-            if words and len(aligned) == len(words) \
-                    and words == list(range(words[0], words[-1] + 1)) \
-                    and (words[0], words[-1]) in where_gold:
-                getattr(per_sentence[last], name).correct += 1
+    where_gold = {span: bisect.bisect_right(starts, span[0]) - 1 for span in g_tokens}
+    for k in where_gold.values():
+        per_sentence[k].tokens.gold += 1
+    for c in per_sentence:
+        c.sentences.gold += 1
+    last = 0
+    for a, b in s_tokens:
+        words = sys2gold[a:b + 1]
+        aligned = [g for g in words if g >= 0]
+        if aligned:
+            last = bisect.bisect_right(starts, aligned[0]) - 1
+        if not per_sentence:
+            break
+        per_sentence[last].tokens.system += 1
+        if words and len(aligned) == len(words) \
+                and words == list(range(words[0], words[-1] + 1)) \
+                and (words[0], words[-1]) in where_gold:
+            per_sentence[last].tokens.correct += 1
+    # Sentences: the gold sentences that the aligned words of each system sentence fall
+    # in (the alignment keeps the order, so the first and last aligned word bound them)
+    reach: list[tuple[int, int] | None] = []
+    touched = [0] * len(per_sentence)
+    for a, b in s_sents:
+        aligned = [g for g in sys2gold[a:b + 1] if g >= 0]
+        if not aligned:
+            reach.append(None)
+            continue
+        first = bisect.bisect_right(starts, aligned[0]) - 1
+        here = sorted({bisect.bisect_right(starts, g) - 1 for g in aligned})
+        for k in here:
+            touched[k] += 1
+        reach.append((first, here[-1]))
+    last = 0
+    for r in reach:
+        if r is not None:
+            last = r[0]
+        if not per_sentence:
+            break
+        per_sentence[last].sentences.system += 1
+        if r is not None and r[0] == r[1] and touched[r[0]] == 1:
+            per_sentence[last].sentences.correct += 1

@@ -33,7 +33,12 @@ from parsebench.metrics.dependency.conll18 import (
     universal_feats,
 )
 from parsebench.metrics.dependency.lin import PR, ROOT_ARC_FIELDS, Bucket, Selection, bucket_value
-from parsebench.metrics.dependency.tokenization import align_words, by_rows, strip_spaces
+from parsebench.metrics.dependency.tokenization import (
+    align_words,
+    by_rows,
+    plain_text,
+    strip_spaces,
+)
 
 if TYPE_CHECKING:
     from parsebench.metrics.dependency._deps_fast import RowCounter
@@ -442,6 +447,11 @@ def _span_counts(gold: Sequence[Sentence], system: Sequence[Sentence],
         out = []
         pos = 0
         for k, s in enumerate(sents):
+            if not s.multiword and plain_text(s.forms):  # a word a token, each its own text
+                for form in s.forms:
+                    out.append((pos, pos + len(form), k))
+                    pos += len(form)
+                continue
             mw = {a: b for a, b, _ in s.multiword}
             forms = {a: cols[1] for a, _, cols in s.multiword}
             i = 0

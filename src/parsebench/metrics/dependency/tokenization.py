@@ -38,6 +38,13 @@ def strip_spaces(form: str) -> str:
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
+def plain_text(forms: list[str]) -> bool:
+    """Whether FORMS are ASCII without a space (they are then their own text: the only
+    ASCII space separator is " ")."""
+    joined = "".join(forms)
+    return joined.isascii() and " " not in joined
+
+
 def word_spans(sentences: Sequence[Sentence]) -> WordSpans:
     start: list[int] = []
     end: list[int] = []
@@ -47,6 +54,17 @@ def word_spans(sentences: Sequence[Sentence]) -> WordSpans:
     lines: list[int] = []
     pos = 0
     for s in sentences:
+        if not s.multiword and plain_text(s.forms):  # a word a token, each its own text
+            n = len(s.forms)
+            for form in s.forms:
+                start.append(pos)
+                pos += len(form)
+                end.append(pos)
+            multi += [False] * n
+            forms += [f.lower() for f in s.forms]
+            lines += [s.line] * n
+            pieces += s.forms
+            continue
         mw = {a: (b, cols[1]) for a, b, cols in s.multiword}
         i = 0
         n = len(s.forms)
@@ -160,6 +178,10 @@ def check_same_text(gold: Sequence[Sentence], system: Sequence[Sentence],
 def text_length(s: Sentence) -> int:
     """Characters of the sentence's text without spaces, as :func:`word_spans` counts
     them: where both files end a sentence at the same count, a stretch can end."""
+    if not s.multiword:
+        joined = "".join(s.forms)
+        if joined.isascii():
+            return len(joined) - joined.count(" ")
     mw = {a: (b, cols[1]) for a, b, cols in s.multiword}
     n = len(s.forms)
     i = total = 0
