@@ -312,3 +312,48 @@ def test_rates_are_exact_and_each_misspelling_one_edit(case: tuple[str, list[lis
         check_script(lang, c.orig, c.new)
 
 
+
+def _experiment(tmp: Path, corpus: str, noise: str) -> Path:
+    f = tmp / "exp.toml"
+    f.write_text(f'name = "x"\n[corpus]\npath = "{LANGS / "de.txt"}"\n{corpus}[noise]\n{noise}'
+                 '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\n',
+                 encoding="utf-8")
+    return f
+
+
+def test_a_corpus_lang_gives_a_runs_noise_its_defaults(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from parsebench.noise.kinds import KINDS
+    from parsebench.noise.source import words_only
+    from parsebench.run.experiment import Level, load
+
+    exp = load(_experiment(tmp_path, 'lang = "de"\n', "rates = [0.3]\n"))
+    assert (exp.lang, exp.keyboard) == ("de", "de-qwertz")
+    assert exp.config()["lang"] == "de" and exp.config()["keyboard"] == "de-qwertz"
+    lines = (LANGS / "de.txt").read_text(encoding="utf-8").splitlines()
+    corpus = SimpleNamespace(paths=[LANGS / "de.txt"],
+                             sentences=[words_only(x.split(), k) for k, x in enumerate(lines)])
+    kb = Keyboard.load("de-qwertz")
+    changes, summary = KINDS["spelling"].planner(exp, corpus, kb)(Level("rate", 0.3), 1)
+    assert summary["misspelled"] == int(0.3 * summary["words"] + 0.5) == len(changes)
+    for _, _, op, old, new in changes:
+        assert is_keyboard_edit(kb, op, old, new) and new not in Lexicon.load(None, "de")
+    # [noise] lang says the same, or it is refused at its line
+    assert load(_experiment(tmp_path, 'lang = "de"\n', 'lang = "de"\nrates = [0.1]\n')
+                ).lang == "de"
+    with pytest.raises(InputError, match=r"exp.toml:6: lang: \[noise\] lang = 'fr' but "
+                                         r"\[corpus\] lang = 'de'"):
+        load(_experiment(tmp_path, 'lang = "de"\n', 'lang = "fr"\nrates = [0.1]\n'))
+
+
+def test_a_run_in_japanese_refuses_misspellings_at_the_lang_line(tmp_path: Path) -> None:
+    from parsebench.run.experiment import load
+
+    with pytest.raises(InputError) as exc:
+        load(_experiment(tmp_path, 'lang = "ja"\n', "rates = [0.1]\n"))
+    assert exc.value.line == 4 and "input method" in exc.value.message
+    assert "\n" not in str(exc.value)
+    with pytest.raises(InputError) as exc:
+        load(_experiment(tmp_path, "", 'rates = [0.1]\nlang = "zh"\n'))
+    assert exc.value.line == 6
