@@ -26,13 +26,17 @@ def noise_cmd(
     replicates: Annotated[int, typer.Option("--replicates", help="Files from seeds "
                                             "S..S+N-1.")] = 1,
     lang: Annotated[str, typer.Option("--lang", help="Language of the default lexicon and "
-                                      "keyboard.")] = "en",
+                                      "keyboard: de, en, fa, fi, fr, ga, id, ko, ru, sv, tr "
+                                      "(ja, zh refused: typed through an input method; "
+                                      "--kind grammar: en only).")] = "en",
     lexicon: Annotated[str | None, typer.Option(
-        "--lexicon", help="wordfreq:LANG (default), a word list file, or a hunspell .dic."
-    )] = None,
+        "--lexicon", help="wordfreq:LANG (default; Irish, which wordfreq lacks: the "
+        "corpus's own words only), a word list file, a hunspell .dic, or a CoNLL-U file "
+        "(its words, e.g. the treebank's train split).")] = None,
     keyboard: Annotated[str | None, typer.Option(
-        "--keyboard", help="us-qwerty, sv-qwerty, or a layout file (default: by --lang).")
-    ] = None,
+        "--keyboard", help="de-qwertz, fa-isiri, fi-qwerty, fr-azerty, ga-qwerty, "
+        "ko-dubeolsik, ru-jcuken, sv-qwerty, tr-q, us-qwerty (default: by --lang), or a "
+        "layout file.")] = None,
     weights: Annotated[str | None, typer.Option(
         "--weights", help="Operation weights, e.g. sub=2,ins=1,del=1,trans=1; with --kind "
         "grammar type weights over the defaults, e.g. R:WO=2,M:DET=1.")] = None,

@@ -4,20 +4,24 @@ that and Zipf frequencies."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import cache
 from pathlib import Path
 
 from parsebench.errors import InputError, read_lines
+from parsebench.noise.languages import CORPUS_WORDS, folding, lexicon_for
 
 
 class Lexicon:
-    """Words of the language, lower-cased: misspellings must not be one of them."""
+    """Words of the language, folded (lower-cased, or as wordfreq folds them: see
+    :func:`parsebench.noise.languages.folding`): misspellings must not be one of them."""
 
-    def __init__(self, words: Iterable[str], name: str) -> None:
-        self.words: AbstractSet[str] = {w.lower() for w in words}
+    def __init__(self, words: Iterable[str], name: str,
+                 fold: Callable[[str], str] = str.lower) -> None:
+        self.words: AbstractSet[str] = {fold(w) for w in words}
         self.name = name
+        self.fold = fold
 
     @classmethod
     def of(cls, freqs: Frequencies) -> Lexicon:
@@ -29,11 +33,21 @@ class Lexicon:
         return lex
 
     def __contains__(self, word: str) -> bool:
-        return word.lower() in self.words
+        return self.fold(word) in self.words
+
+    @property
+    def corpus_only(self) -> bool:
+        """Whether it is the default of a language wordfreq lacks: no words of its own."""
+        return self.name.startswith(CORPUS_WORDS + ":")
 
     @classmethod
     def load(cls, spec: str | None, lang: str) -> Lexicon:
-        """SPEC: None (wordfreq for LANG), ``wordfreq:LANG``, a word list, or a hunspell .dic."""
+        """SPEC: None (LANG's default: wordfreq's list, or none for a language wordfreq
+        lacks), ``wordfreq:LANG``, a word list, a hunspell .dic, or a CoNLL-U file (its
+        words: a treebank's train split). Words are compared folded as LANG's are."""
+        fold = folding(lang)
+        if spec is None and lexicon_for(lang) == CORPUS_WORDS:
+            return cls((), f"{CORPUS_WORDS}:{lang}", fold)
         if spec is None or spec.startswith("wordfreq"):
             lang = spec.split(":", 1)[1] if spec and ":" in spec else lang
             try:
@@ -46,16 +60,24 @@ class Lexicon:
             if lang not in wordfreq.available_languages(kind):
                 raise InputError(f"wordfreq has no word list for language {lang!r}")
             # the list changes between releases: the version is part of the setting
-            return cls(wordfreq.iter_wordlist(lang, kind),
-                       f"wordfreq-{version('wordfreq')}-{kind}:{lang}")
+            name = f"wordfreq-{version('wordfreq')}-{kind}:{lang}"
+            if fold is str.lower:
+                return cls(wordfreq.iter_wordlist(lang, kind), name)
+            lex = cls((), name, fold)  # wordfreq's words are folded as fold folds
+            lex.words = set(wordfreq.iter_wordlist(lang, kind))
+            return lex
         lines = read_lines(spec)
-        if spec.endswith(".dic"):
+        if spec.endswith(".conllu"):
+            # FORM of every word and multiword token; comments and blank lines skipped
+            words = (cols[1] for ln in lines if ln[:1].isdigit()
+                     for cols in [ln.split("\t")] if len(cols) > 1)
+        elif spec.endswith(".dic"):
             # hunspell: first line is the entry count, then word[/FLAGS]
             body = lines[1:] if lines and lines[0].strip().isdigit() else lines
             words = (ln.split("/", 1)[0].strip() for ln in body)
         else:
             words = (ln.strip() for ln in lines)
-        return cls((w for w in words if w and not w.startswith("#")), Path(spec).name)
+        return cls((w for w in words if w and not w.startswith("#")), Path(spec).name, fold)
 
 
 class Frequencies:

@@ -53,40 +53,43 @@ def check_positions(words: int) -> None:
                          "parts")
 
 
-def _subs(word: str, near: dict[str, str]) -> list[str]:
+def _subs(word: str, near: Mapping[str, str], skip: frozenset[str]) -> list[str]:
     out = []
     for i, ch in enumerate(word):
-        for nb in near.get(ch.lower(), ""):
-            out.append(word[:i] + (nb.upper() if ch.isupper() else nb) + word[i + 1:])
+        for nb in near[ch]:
+            out.append(word[:i] + nb + word[i + 1:])
     return out
 
 
-def _inss(word: str, near: dict[str, str]) -> list[str]:
+def _inss(word: str, near: Mapping[str, str], skip: frozenset[str]) -> list[str]:
     out = []
     n = len(word)
     for i in range(n + 1):
         seen: set[str] = set()
         for j in (i - 1, i):
             if 0 <= j < n:
-                ch = word[j]
-                for nb in near.get(ch.lower(), ""):
-                    ins = nb.upper() if ch.isupper() else nb
+                for ins in near[word[j]]:
                     if ins not in seen:
                         seen.add(ins)
                         out.append(word[:i] + ins + word[i:])
     return out
 
 
-def _dels(word: str, near: dict[str, str]) -> list[str]:
-    return [word[:i] + word[i + 1:] for i in range(len(word))] if len(word) > 1 else []
+def _dels(word: str, near: Mapping[str, str], skip: frozenset[str]) -> list[str]:
+    return [word[:i] + word[i + 1:] for i in range(len(word)) if word[i] not in skip] \
+        if len(word) > 1 else []
 
 
-def _transs(word: str, near: dict[str, str]) -> list[str]:
+def _transs(word: str, near: Mapping[str, str], skip: frozenset[str]) -> list[str]:
     return [word[:i] + word[i + 1] + word[i] + word[i + 2:]
-            for i in range(len(word) - 1) if word[i] != word[i + 1]]
+            for i in range(len(word) - 1) if word[i] != word[i + 1]
+            and word[i] not in skip and word[i + 1] not in skip]
 
 
 _MAKERS = {"sub": _subs, "ins": _inss, "del": _dels, "trans": _transs}
+"""Each operation's edits of a word, in a fixed order. NEAR (:attr:`Keyboard.near`) gives
+a character's neighbours already in its case or level; SKIP: characters no edit
+touches (a joiner)."""
 
 LAZY_FROM = 64
 """Words this long or longer get their edits made one at a time (:class:`_LazyEdits`):
@@ -99,18 +102,23 @@ class _LazyEdits:
     swapped with the last one through a dict (a lazy Fisher-Yates), so that the draws,
     and the random numbers they use, are those of the list of strings exactly."""
 
-    def __init__(self, op: str, word: str, near: dict[str, str]) -> None:
+    def __init__(self, op: str, word: str, near: Mapping[str, str],
+                 skip: frozenset[str] = frozenset()) -> None:
         self.op, self.word, self.near = op, word, near
         n = len(word)
         self.pos: list[int] = []
         self.cum: list[int] = []
+        self.skips = bool(skip)
         if op == "del":
-            self.size = n if n > 1 else 0
+            if skip:
+                self.pos = [i for i in range(n) if word[i] not in skip] if n > 1 else []
+            self.size = len(self.pos) if skip else n if n > 1 else 0
         elif op == "trans":
-            self.pos = [i for i in range(n - 1) if word[i] != word[i + 1]]
+            self.pos = [i for i in range(n - 1) if word[i] != word[i + 1]
+                        and word[i] not in skip and word[i + 1] not in skip]
             self.size = len(self.pos)
         else:
-            per = [len(near.get(ch.lower(), "")) for ch in word] if op == "sub" else \
+            per = [len(near[ch]) for ch in word] if op == "sub" else \
                 [len(self._inserts(i)) for i in range(n + 1)]
             self.cum = list(accumulate(per, initial=0))
             self.size = self.cum[-1]
@@ -131,9 +139,7 @@ class _LazyEdits:
         word, out = self.word, []
         for j in (i - 1, i):
             if 0 <= j < len(word):
-                ch = word[j]
-                for nb in self.near.get(ch.lower(), ""):
-                    ins = nb.upper() if ch.isupper() else nb
+                for ins in self.near[word[j]]:
                     if ins not in out:
                         out.append(ins)
         return out
@@ -141,16 +147,15 @@ class _LazyEdits:
     def _make(self, idx: int) -> str:
         w = self.word
         if self.op == "del":
-            return w[:idx] + w[idx + 1:]
+            i = self.pos[idx] if self.skips else idx
+            return w[:i] + w[i + 1:]
         if self.op == "trans":
             i = self.pos[idx]
             return w[:i] + w[i + 1] + w[i] + w[i + 2:]
         i = bisect_right(self.cum, idx) - 1
         off = idx - self.cum[i]
         if self.op == "sub":
-            ch = w[i]
-            nb = self.near[ch.lower()][off]
-            return w[:i] + (nb.upper() if ch.isupper() else nb) + w[i + 1:]
+            return w[:i] + self.near[w[i]][off] + w[i + 1:]
         return w[:i] + self._inserts(i)[off] + w[i:]
 
 
@@ -159,9 +164,15 @@ def edits(word: str, kb: Keyboard) -> list[tuple[str, str]]:
 
     A substituted letter keeps the case of the letter it replaces, an inserted
     one takes the case of its neighbour, a transposition swaps characters as
-    they are: every result is one edit from WORD, case-sensitively.
+    they are: every result is one edit from WORD, case-sensitively. On a layout of
+    its own script (Hangul) the edit is of the keys typed, and an edit whose keys make
+    no word is left out.
     """
-    return [(op, new) for op in OPERATIONS for new in _MAKERS[op](word, kb.neighbours)]
+    keys = kb.typed(word)
+    got = [(op, new) for op in OPERATIONS for new in _MAKERS[op](keys, kb.near, kb.joiners)]
+    if kb.plain:
+        return got
+    return [(op, shown) for op, new in got if (shown := kb.shown(new)) is not None]
 
 
 @dataclass
@@ -250,15 +261,19 @@ def sampled_edits(word: str, kb: Keyboard, rng: random.Random) -> Iterator[tuple
     them, but in a seeded random order and made only when drawn: a sample of a few costs
     a few times the word's length, where listing them all first costs its square (a
     9,000-letter word's took 845 MB)."""
-    lazy = [_LazyEdits(op, word, kb.neighbours) for op in OPERATIONS]
+    lazy = [_LazyEdits(op, kb.typed(word), kb.near, kb.joiners) for op in OPERATIONS]
     cum = list(accumulate((len(x) for x in lazy), initial=0))
     moved: dict[int, int] = {}
+    plain = kb.plain
     for left in range(cum[-1], 0, -1):  # a lazy Fisher-Yates over all the edits' numbers
         k = int(rng.random() * left)
         idx = moved.get(k, k)
         moved[k] = moved.pop(left - 1, left - 1)
         o = bisect_right(cum, idx) - 1
-        yield OPERATIONS[o], lazy[o]._make(idx - cum[o])
+        new = lazy[o]._make(idx - cum[o])
+        shown = new if plain else kb.shown(new)
+        if shown is not None:
+            yield OPERATIONS[o], shown
 
 
 def operation_mix(realised: Mapping[str, int], weights: Mapping[str, float]) -> str:
@@ -317,7 +332,9 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
     """
     ops = [op for op in OPERATIONS if weights.get(op, 0) > 0 and only in (None, op)]
     made: dict[str, list[str] | _LazyEdits] = {}
-    words = lexicon.words
+    words, fold = lexicon.words, lexicon.fold
+    keys = kb.typed(word)
+    shown = None if kb.plain else kb.shown
     while ops:
         total = sum(weights[op] for op in ops)
         x = rng.random() * total
@@ -329,8 +346,8 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
                 break
         cands = made.get(op)
         if cands is None:
-            cands = made[op] = _LazyEdits(op, word, kb.neighbours) if len(word) >= LAZY_FROM \
-                else _MAKERS[op](word, kb.neighbours)
+            cands = made[op] = _LazyEdits(op, keys, kb.near, kb.joiners) \
+                if len(keys) >= LAZY_FROM else _MAKERS[op](keys, kb.near, kb.joiners)
         while cands:
             k = int(rng.random() * len(cands))
             if isinstance(cands, _LazyEdits):
@@ -339,7 +356,12 @@ def misspell(word: str, rng: random.Random, kb: Keyboard, lexicon: Lexicon,
                 new = cands[k]
                 cands[k] = cands[-1]
                 cands.pop()
-            low = new.lower()
+            if shown is not None:
+                made_word = shown(new)
+                if made_word is None:  # keys that make no word: as good as a real word
+                    continue
+                new = made_word
+            low = fold(new)
             if low not in words and low not in input_words:
                 return op, new
         ops.remove(op)
@@ -384,15 +406,19 @@ class Corpus:
     """The seed-independent part of planning, done once for all levels and replicates."""
 
     def __init__(self, sentences: Sequence[Sequence[str]],
-                 blocked: Sequence[set[int]] | None = None) -> None:
+                 blocked: Sequence[set[int]] | None = None,
+                 eligible: Callable[[str], bool] = str.isalpha,
+                 fold: Callable[[str], str] = str.lower) -> None:
+        """ELIGIBLE: whether a word may be misspelled (:attr:`Keyboard.eligible`); FOLD:
+        how its words are compared with the lexicon's (:attr:`Lexicon.fold`)."""
         self.sentences = sentences
         self.flat = [w for toks in sentences for w in toks]
         self.starts = list(accumulate((len(t) for t in sentences), initial=0))
-        self.input_words = {w.lower() for w in set(self.flat)}
+        self.input_words = {fold(w) for w in set(self.flat)}
         # Eligible: alphabetic, at least min_length letters (never numbers, punctuation,
         # URLs), outside multiword tokens. A C-level filter: this pass touches every
         # word, everything after it only the chosen ones.
-        alpha = list(compress(range(len(self.flat)), map(str.isalpha, self.flat)))
+        alpha = list(compress(range(len(self.flat)), map(eligible, self.flat)))
         if blocked:
             out = {self.starts[si] + ti for si, b in enumerate(blocked) for ti in b}
             alpha = [i for i in alpha if i not in out]
@@ -451,7 +477,9 @@ class StreamedCorpus:
     time (about one pass per seed: a pick that has no non-word edit is rare).
     """
 
-    def __init__(self, read: Reader, min_length: int) -> None:
+    def __init__(self, read: Reader, min_length: int,
+                 eligible: Callable[[str], bool] = str.isalpha,
+                 fold: Callable[[str], str] = str.lower) -> None:
         self.read, self.min_length = read, min_length
         self.starts = array(POSITION)
         self.pool = array(POSITION)
@@ -461,8 +489,8 @@ class StreamedCorpus:
             check_positions(words + len(forms))
             self.starts.append(words)
             for t, w in enumerate(forms):
-                vocab.add(w.lower())
-                if w.isalpha() and t not in blocked and len(w) >= min_length:
+                vocab.add(fold(w))
+                if eligible(w) and t not in blocked and len(w) >= min_length:
                     self.pool.append(words + t)
             words += len(forms)
         self.starts.append(words)
@@ -526,7 +554,7 @@ class StreamedCorpus:
 def plan(sentences: Sequence[Sequence[str]], settings: Settings, kb: Keyboard,
          lexicon: Lexicon, blocked: Sequence[set[int]] | None = None) -> Report:
     """Decide every misspelling. SENTENCES are token forms; BLOCKED tokens never change."""
-    return Corpus(sentences, blocked).plan(settings, kb, lexicon)
+    return Corpus(sentences, blocked, kb.eligible, lexicon.fold).plan(settings, kb, lexicon)
 
 
 def parse_weights(text: str | Mapping[str, float] | None,

@@ -12,7 +12,7 @@ from typing import Any
 from parsebench.errors import InputError, atomic_output
 from parsebench.formats.conllu import Sentence
 from parsebench.limits import check
-from parsebench.noise.keyboard import KEYBOARDS, Keyboard
+from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import (
     Level,
     Options,
@@ -22,6 +22,7 @@ from parsebench.noise.kind import (
     RunCorpus,
     RunSettings,
 )
+from parsebench.noise.languages import LANGUAGES, folding, keyboard_for, lexicon_for
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.source import CorpusLike, Source, write_sentence
 from parsebench.noise.spelling import (
@@ -46,7 +47,7 @@ class Spelling:
     types: tuple[str, ...] = ()
 
     def key(self, exp: RunSettings, kb: Keyboard) -> str:
-        return signature(lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name,
+        return signature(lexicon=exp.lexicon or lexicon_for(exp.lang), keyboard=kb.name,
                          weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
                          min_length=exp.min_length,
                          # only when on: the versions stored before it keep their key
@@ -56,7 +57,7 @@ class Spelling:
         lexicon = Lexicon.load(exp.lexicon, exp.lang)
         plan = Corpus([s.forms for s in corpus.sentences],
                       [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
-                       for s in corpus.sentences])
+                       for s in corpus.sentences], kb.eligible, lexicon.fold)
         weights = dict(exp.weights)
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
@@ -83,6 +84,14 @@ class Spelling:
         return Misspelled(corpus, options, progress)
 
 
+def corpus_only(lang: str) -> str:
+    """The warning of a language wordfreq lacks, given no lexicon."""
+    name = LANGUAGES[lang].name if lang in LANGUAGES else lang
+    return (f"wordfreq has no {name} word list: misspellings are kept off the corpus's own "
+            "words only; --lexicon TRAIN.conllu (the treebank's train split), a word list "
+            "or a hunspell .dic adds a lexicon")
+
+
 class Misspelled:
     """The noise command's misspellings of one corpus: every replicate planned from
     passes over it (:class:`.spelling.StreamedCorpus`), written a sentence at a time."""
@@ -94,11 +103,13 @@ class Misspelled:
         check("seed", o.seed)
         w = parse_weights(o.weights)
         Settings(o.rate, o.per_sentence, o.seed, w, o.min_length, o.keep_mix).check()
-        kb = Keyboard.load(o.keyboard or KEYBOARDS.get(o.lang, "us-qwerty"))
+        default = keyboard_for(o.lang)  # refuses a language typed through an input method
+        kb = Keyboard.load(o.keyboard or default)
         self.options, self.weights, self.progress = o, w, progress
         self.source = source = Source(corpus)
         self.conllu = source.conllu
-        self.corpus = StreamedCorpus(source.words, o.min_length)
+        self.corpus = StreamedCorpus(source.words, o.min_length, kb.eligible,
+                                     folding(o.lang))
         t0 = time.perf_counter()
         self.lexicon = lex = Lexicon.load(o.lexicon, o.lang)
         t_lex = time.perf_counter() - t0
@@ -128,7 +139,7 @@ class Misspelled:
             min_length=o.min_length, drop_short=o.drop_short,
             **({"keep_mix": True} if o.keep_mix else {}))
         self.timing = ""
-        self.warnings: list[str] = []
+        self.warnings: list[str] = [corpus_only(o.lang)] if lex.corpus_only else []
 
     def settle(self, replicate: Replicate) -> None:
         pass  # a plan's report is final

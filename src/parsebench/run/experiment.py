@@ -19,9 +19,9 @@ from parsebench.metrics.core.method import on
 from parsebench.metrics.registry import METHODS
 from parsebench.noise.grammar_types import DEFAULT_WEIGHTS
 from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
-from parsebench.noise.keyboard import KEYBOARDS
 from parsebench.noise.kind import NoiseKind
 from parsebench.noise.kinds import KINDS
+from parsebench.noise.languages import LANGUAGES, keyboard_for
 from parsebench.noise.spelling import OPERATIONS
 from parsebench.parses import PROJECTIONS
 from parsebench.run import schema
@@ -107,9 +107,13 @@ class Experiment:
     levels: list[Level] = field(default_factory=list)
     replicates: int = 1
     seed: int = 1
+    corpus_lang: str | None = None
+    """``[corpus] lang``: the corpus's language, the noise's default ``lang``."""
     lang: str = "en"
     lexicon: str | None = None
     keyboard: str | None = None
+    """The layout: given, or the language's (None: a language typed through an input
+    method, which has no misspellings)."""
     weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
     min_length: int = 2
     keep_mix: bool = False
@@ -232,12 +236,36 @@ def _seed(at: At) -> int:
     return seed
 
 
+def _lang(at: At) -> str:
+    """``[noise] lang``, or else the corpus's (``[corpus] lang``), or English."""
+    given: str | None = at.get(str)
+    of_corpus = at.got.get("corpus_lang")
+    if given is not None and of_corpus is not None and given != of_corpus:
+        raise at.fail(f"lang: [noise] lang = {given!r} but [corpus] lang = {of_corpus!r}")
+    return given or of_corpus or "en"
+
+
+def _keyboard(at: At) -> str | None:
+    given: str | None = at.get(str)
+    lang = at.got["lang"]
+    if given or (lang in LANGUAGES and LANGUAGES[lang].keyboard is None):
+        return given
+    return keyboard_for(lang)
+
+
 def _kind(at: At) -> str:
     kind: str = at.get(str, "spelling")
     if kind not in KINDS:
         raise at.fail(f"kind: {kind!r} is not " + " or ".join(KINDS))
     if kind == "grammar" and (at.got["natural"] or at.got["lang"] != "en"):
         raise at.fail("kind = \"grammar\" makes English errors, without natural typos")
+    if kind == "spelling" and (at.got["levels"] or at.got["natural"]):
+        try:
+            keyboard_for(at.got["lang"])
+        except InputError as exc:
+            table = "noise" if "lang" in at.values else "corpus"
+            raise at.reader.fail(exc.message.replace("--lang", "lang ="), table,
+                                 "lang") from None
     return kind
 
 
@@ -452,6 +480,7 @@ FIELDS: tuple[Field, ...] = (
     Field("errant_pipeline", "corpus", "errant_pipeline",  # kept in "alignment"
           lambda at: at.get(str, "en_core_web_sm"),
           restore=lambda c: _errant(c) or "en_core_web_sm"),
+    Field("corpus_lang", "corpus", "lang", lambda at: at.get(str)),  # kept as "lang"
     Field("levels", "noise", "rates", _levels, also=("per_sentence",),
           **kept("levels", [], to=lambda v: [lv.label for lv in v],
                  back=lambda v: [Level.of_label(x) for x in v])),
@@ -460,11 +489,9 @@ FIELDS: tuple[Field, ...] = (
     Field("replicates", "noise", "replicates", lambda at: at.positive() or 1,
           **kept("replicates", 1)),
     Field("seed", "noise", "seed", _seed, **kept("seed", 1)),
-    Field("lang", "noise", "lang", lambda at: at.get(str, "en"), **kept("lang", "en")),
+    Field("lang", "noise", "lang", _lang, **kept("lang", "en")),
     Field("lexicon", "noise", "lexicon", lambda at: at.get(str), **kept("lexicon")),
-    Field("keyboard", "noise", "keyboard",
-          lambda at: at.get(str) or KEYBOARDS.get(at.got["lang"], "us-qwerty"),
-          **kept("keyboard")),
+    Field("keyboard", "noise", "keyboard", _keyboard, **kept("keyboard")),
     Field("kind", "noise", "kind", _kind, lambda v, _: {"kind": v},
           _restored_kind),
     Field("types", "noise", "types", _types,
