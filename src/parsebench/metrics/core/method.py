@@ -87,6 +87,58 @@ class Variant:
     fitted per replicate); of the others only pooled rows and replicate sums are kept."""
 
 
+class RunContext(Protocol):
+    """What a method sees of a run, for one parser (:class:`parsebench.run.score.Context`
+    is the one implementation): declared here so that a method's ``variants`` is typed
+    without the metrics importing the run."""
+
+    @property
+    def exp(self) -> Any:
+        """The experiment (``exp.wants(name)``, ``exp.metrics[name]``: its settings)."""
+
+    @property
+    def conf(self) -> Any:
+        """The parser's settings in the experiment."""
+
+    @property
+    def parsed(self) -> Any:
+        """The parser's parses of the corpus's versions."""
+
+    @property
+    def corpus(self) -> Any:
+        """The corpus: its sentences, versions and files."""
+
+    @property
+    def levels(self) -> Mapping[Any, Sequence[Any]]:
+        """Each error level's noisy versions."""
+
+    @property
+    def calibration(self) -> tuple[Any, Any] | None: ...
+
+    @property
+    def corrected(self) -> tuple[Any, Any] | None: ...
+
+    @property
+    def kind(self) -> str:
+        """What the parser gives: ``deps`` or ``trees``."""
+
+    @property
+    def moves_words(self) -> bool:
+        """Whether the noise adds, drops or moves words."""
+
+    @property
+    def clean(self) -> list[Parse]: ...
+
+    @property
+    def gold(self) -> list[Parse] | None: ...
+
+    def noisy_levels(self, with_gold: bool = False) -> list[ScoredLevel]: ...
+
+    def clean_level(self) -> ScoredLevel: ...
+
+    def calibration_levels(self) -> Mapping[Any, Sequence[Any]]: ...
+
+
 class Where(Protocol):
     """Where a method's ``[metrics]`` value was read: to refuse it, or to resolve a path
     in it against the experiment file."""
@@ -159,7 +211,7 @@ class Method:
     name: str
     """Its key in ``[metrics]`` and the name of its results."""
     paper: str
-    variants: Callable[[Any], list[Variant]]
+    variants: Callable[[RunContext], list[Variant]]
     """The run's context (:class:`parsebench.run.score.Context`) -> what it scores there;
     [] when it does not apply."""
     moved_words: str | None = None

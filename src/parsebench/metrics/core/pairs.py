@@ -14,6 +14,7 @@ from parsebench.metrics.core.method import (
     Method,
     Metric,
     Replicate,
+    RunContext,
     ScoredLevel,
     SentenceStats,
     Variant,
@@ -55,7 +56,7 @@ def as_method(pm: PairMethod, scores: tuple[Metric, ...], **report: Any) -> Meth
     pooled sums, their intervals from SCORES; REPORT: the Method's report fields."""
     score_of = {m.name: m.score for m in scores}
 
-    def variants(ctx: Any) -> list[Variant]:
+    def variants(ctx: RunContext) -> list[Variant]:
         if not (ctx.exp.wants(pm.name) and ctx.kind == pm.reads and ctx.levels):
             return []
         pair_stats = pm.prepare(ctx.exp)

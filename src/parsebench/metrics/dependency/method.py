@@ -22,6 +22,7 @@ from parsebench.metrics.core.method import (
     Method,
     Metric,
     Replicate,
+    RunContext,
     ScoredLevel,
     SentenceStats,
     Variant,
@@ -102,7 +103,7 @@ def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
                       True, breakdowns, t.replicates)
 
 
-def _system_sentences(ctx: Any, v: Any, scoring: DepsScoring, where: str) -> list[Any]:
+def _system_sentences(ctx: RunContext, v: Any, scoring: DepsScoring, where: str) -> list[Any]:
     """The parser's sentences of version V as scored against the gold: a parse of the
     words it was given has the gold's words (misspellings then do not upset the
     alignment); one of other words (an LLM's, a normaliser's) keeps its own, for
@@ -121,7 +122,7 @@ def _system_sentences(ctx: Any, v: Any, scoring: DepsScoring, where: str) -> lis
     return out
 
 
-def _variants(ctx: Any) -> list[Variant]:
+def _variants(ctx: RunContext) -> list[Variant]:
     breakdowns = ctx.exp.setting("deps").by
     scoring: DepsScoring = ctx.exp.setting("deps").scoring
     if not (ctx.exp.wants("deps") and ctx.corpus.gold and ctx.kind == "deps"):

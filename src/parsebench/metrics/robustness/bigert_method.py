@@ -12,6 +12,7 @@ from parsebench.metrics.core.method import (
     LevelStats,
     Method,
     Replicate,
+    RunContext,
     ScoredLevel,
     SentenceStats,
     Variant,
@@ -32,7 +33,7 @@ from parsebench.parses import Parse, carries
 from parsebench.present import anchor, percent
 
 
-def _variants(ctx: Any) -> list[Variant]:
+def _variants(ctx: RunContext) -> list[Variant]:
     """Bigert et al.'s rows, projection by projection: each level's replicates compared
     with the clean parse (and the gold), their figures a mean over the replicates."""
     from parsebench.parses import default_projection, from_sentence
@@ -67,7 +68,7 @@ def _variants(ctx: Any) -> list[Variant]:
     return out
 
 
-def _variant(ctx: Any, proj: str, gold: Sequence[Parse] | None, acc: float | None,
+def _variant(ctx: RunContext, proj: str, gold: Sequence[Parse] | None, acc: float | None,
              cals: dict[str, tuple[Any, float]], clean_path: str, path: str) -> Variant:
     clean = ctx.clean
     cache: dict[Any, Any] = {}

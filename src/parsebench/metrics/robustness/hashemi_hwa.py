@@ -25,6 +25,7 @@ from parsebench.metrics.core.method import (
     Metric,
     Pair,
     Replicate,
+    RunContext,
     ScoredLevel,
     SentenceStats,
     Variant,
@@ -357,7 +358,7 @@ def level_figures(stats: LevelStats, gold: bool) -> dict[str, Any]:
     return {**out, "replicates": stats.replicates, "by_type": by_type, "by_operation": by_op}
 
 
-def _variants(ctx: Any) -> list[Variant]:
+def _variants(ctx: RunContext) -> list[Variant]:
     """Hashemi & Hwa's robustness F1: of the text against its corrected version, and of
     each level of learner-like errors against the clean text through the errors'
     alignment (with the attachment against the gold key through it, by error type)."""
@@ -377,7 +378,7 @@ def _check(rep: Replicate, clean_path: str) -> None:
             check_alignment(p.alignment, p.noisy, p.clean, k, rep.label, clean_path, "")
 
 
-def _levels(ctx: Any) -> Variant:
+def _levels(ctx: RunContext) -> Variant:
     path = str(ctx.corpus.path)
     gold = ctx.gold is not None
 
@@ -407,8 +408,9 @@ def _levels(ctx: Any) -> Variant:
                                   "level": level.label})
 
 
-def _corrected(ctx: Any) -> Variant:
+def _corrected(ctx: RunContext) -> Variant:
     """The text's parse (ungrammatical) against its corrected version's (grammatical)."""
+    assert ctx.corrected is not None, "asked only of a run with a corrected text"
     corr, corr_parsed = ctx.corrected
     g = corr_parsed.parses(corr.versions[0])
     aligns: list[Alignment] | None = None

@@ -22,6 +22,7 @@ from parsebench.metrics.core.method import (
     Method,
     Metric,
     Replicate,
+    RunContext,
     ScoredLevel,
     SentenceStats,
     Variant,
@@ -234,7 +235,7 @@ def _scores_of(empty: SentenceScores, stats: LevelStats, replicate: int | None
     return out
 
 
-def _variants(ctx: Any) -> list[Variant]:
+def _variants(ctx: RunContext) -> list[Variant]:
     """Kakkonen's sentence scores at each level, the replicates pooled."""
     if not (ctx.exp.wants("sentences") and ctx.levels):
         return []
