@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 import udeval_ref
+from udeval_ref import udvalidate
 
 import parsebench as pb
+from parsebench.validation import check_file, run_udvalidate
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
 BROKEN = """# text = a b c
@@ -54,11 +56,11 @@ def test_every_finding_with_its_line(tmp_path: Path) -> None:
         (8, "format", "error"),         # four columns
         (10, "roots", "error"),         # no root
         (10, "cycles", "error"),        # 1 -> 2 -> 1
-        (11, "format", "warning"),      # no blank line at the end
+        (11, "missing-empty-line", "error"),  # no blank line at the end (udvalidate's id)
     ]
     assert all(x.source == "parsebench" for x in r.findings)
     assert r.to_dict()["counts"]["ids (parsebench)"] == 2
-    assert r.to_dict()["severity"] == {"error": 12, "warning": 1}
+    assert r.to_dict()["severity"] == {"error": 13, "warning": 0}
 
 
 def test_exit_status_and_json(tmp_path: Path) -> None:
@@ -96,7 +98,9 @@ def test_without_udvalidate_level_2_says_so(monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("PARSEBENCH_UDVALIDATE", raising=False)
-    r = pb.validate(FIX / "empty-node-no-head.conllu", level=3)
+    f = tmp_path / "good.conllu"
+    f.write_text(good(), encoding="utf-8")
+    r = pb.validate(f, level=3)
     assert r.valid and r.to_dict()["udvalidate"] is None
     assert any("udvalidate is not installed" in w for w in r.warnings)
     assert os.environ["PATH"] == str(tmp_path)
@@ -116,3 +120,69 @@ def test_nul_bytes_and_what_is_no_file(tmp_path: Path) -> None:
         assert got.returncode == 2
         assert got.stderr.startswith(f"parsebench: {where}: {said}") and \
             got.stderr.count("\n") == 1, got.stderr
+
+
+def udv_ids(path: Path, level: int) -> list[tuple[int, str]]:
+    """udvalidate's (line, test id) findings in PATH, or [] where it is not installed
+    (the tests then check parsebench's alone)."""
+    prog = udvalidate(required=False)
+    if prog is None:
+        return []
+    return sorted((x.line or 0, x.kind.partition("/")[2])
+                  for x in run_udvalidate(prog, str(path), level, "ud"))
+
+
+def native(path: Path, level: int) -> list[tuple[int, str]]:
+    return sorted((x.line or 0, x.kind) for x in check_file(path, level))
+
+
+GOOD = ("# sent_id = s{n}\n# text = a b\n1\ta\ta\tNOUN\t_\t_\t0\troot\t0:root\t_\n"
+        "2\tb\tb\tNOUN\t_\t{feats}\t1\tnmod\t{deps}\t{misc}\n\n")
+
+
+def good(n: int = 1, feats: str = "_", deps: str = "1:nmod", misc: str = "_") -> str:
+    return GOOD.format(n=n, feats=feats, deps=deps, misc=misc)
+
+
+LEVEL1 = [  # (text, the finding's line, udvalidate's test id)
+    (good().replace("\n2\t", "\n02\t"), 4, "invalid-word-id"),
+    (good()[:-1], 4, "missing-empty-line"),
+    (good().replace("a b\n1\ta\ta", "a b\n1\ta\u0301\ta"), 3, "unicode-normalization"),
+    (good().replace("a b\n1\ta\ta", "a b\n1\ta\t a"), 3, "leading-whitespace"),
+    (good().replace("a b\n1\ta\ta", "a b\n1\ta\ta "), 3, "trailing-whitespace"),
+    (good().replace("\tNOUN\t_\t_\t0", "\tNO UN\t_\t_\t0"), 3, "invalid-whitespace"),
+]
+LEVEL2 = [
+    (good().replace("# text = a b\n1\t", "# text = ab\n1-2\tab\tab\t_\t_\t_\t_\t_\t_\t_\n1\t"),
+     3, "mwt-nonempty-field"),
+    (good(feats="Number=Sing|Case=Nom"), 4, "unsorted-features"),
+    (good(feats="Case=Nom|Case=Acc"), 4, "repeated-feature"),
+    (good(feats="case=Nom"), 4, "invalid-feature"),
+    (good(feats="Case=Nom,Acc"), 4, "unsorted-feature-values"),
+    (good().replace("\tNOUN\t_\t_\t0", "\tnoun\t_\t_\t0"), 3, "unknown-upos"),
+    (good().replace("\tnmod\t", "\tNMOD\t"), 4, "invalid-deprel"),
+    (good(deps="1:nmod|0:root"), 4, "unsorted-deps"),
+    (good(deps="1:nmod|1:nmod"), 4, "repeated-deps"),
+    (good(deps="1:nmod|2:dep"), 4, "deps-self-loop"),
+    (good().replace("# sent_id = s1\n", ""), 2, "missing-sent-id"),
+    (good().replace("# text", "# sent_id = t\n# text"), 4, "multiple-sent-id"),
+    (good() + good(), 8, "non-unique-sent-id"),
+    (good(misc="SpaceAfter=Yes"), 4, "spaceafter-value"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "testid"), LEVEL1 + LEVEL2)
+def test_udvalidate_ids_natively(tmp_path: Path, text: str, line: int, testid: str) -> None:
+    """Each language-independent check that parsebench missed, on a small damaged file,
+    with udvalidate's test id at its line and level; udvalidate, where installed, finds
+    the same (issue 49, item 1)."""
+    f = tmp_path / "damaged.conllu"
+    f.write_text(text, encoding="utf-8")
+    level = 1 if (text, line, testid) in LEVEL1 else 2
+    got = native(f, level)
+    assert (line, testid) in got, got
+    if level == 2:  # not at level 1
+        assert (line, testid) not in native(f, 1)
+    ref = udv_ids(f, level)
+    if udvalidate(required=False):
+        assert (line, testid) in ref, ref

@@ -23,8 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsebench.errors import InputError, iter_lines
-from parsebench.formats.conllu import blank_form
 from parsebench.metrics.dependency.tree_checks import CYCLE, faults
+from parsebench.validation_checks import (
+    Metadata,
+    deps_order_checks,
+    deps_parse,
+    line_checks,
+    nfc_check,
+    row_checks,
+    valid_id,
+)
 
 ERROR, WARNING = "error", "warning"
 
@@ -54,10 +62,19 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-def check_file(path: str | os.PathLike[str]) -> list[Finding]:
-    """parsebench's findings in one CoNLL-U file, in file order."""
+def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
+    """parsebench's findings in one CoNLL-U file, in file order: from level 2 up also
+    each line's tags and features and each sentence's metadata."""
     name = str(path)
     out: list[Finding] = []
+    meta = Metadata() if level >= 2 else None
+    comments: list[tuple[int, str]] = []
+
+    def sentence() -> None:
+        _check_sentence(rows, add, level)
+        if meta is not None:
+            meta.check(comments, rows, add)
+        comments.clear()
 
     def add(line: int | None, kind: str, message: str, severity: str = ERROR) -> None:
         out.append(Finding(name, line, kind, message, severity))
@@ -71,12 +88,13 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
             last = lineno
             if not line:  # as the reader: a line of spaces is no blank line
                 if rows:
-                    _check_sentence(rows, add)
+                    sentence()
                     rows = []
                     blank_run = 1
                 elif comments_only:
                     add(lineno, "format", "comments without a sentence")
                     comments_only = False
+                    comments.clear()
                     blank_run = 1
                 else:
                     blank_run += 1
@@ -96,26 +114,30 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
                     add(lineno, "format", "a comment inside a sentence")
                 else:
                     comments_only = True
+                    comments.append((lineno, line))
+                nfc_check(lineno, line, add)
                 continue
             cols = line.split("\t")
             if len(cols) != 10:
                 add(lineno, "format", f"expected 10 tab-separated columns, found {len(cols)}")
                 continue
+            line_checks(lineno, line, cols, add)
             rows.append((lineno, cols))
             comments_only = False
     except InputError as exc:  # not UTF-8, no such file: the file's one finding
         return [Finding(name, exc.line, "file", exc.message)]
     if rows:
-        _check_sentence(rows, add)
-        add(last, "format", "the file does not end with a blank line", WARNING)
+        sentence()
+        add(last, "missing-empty-line", "the file does not end with a blank line")
     elif comments_only:
         add(last, "format", "comments without a sentence")
     out.sort(key=lambda f: f.line or 0)  # a sentence's checks come at its end: file order
     return out
 
 
-def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
-    """The ids, heads, tree, empty nodes and DEPS of one sentence's lines."""
+def _check_sentence(rows: list[tuple[int, list[str]]], add: object, level: int = 1) -> None:
+    """The ids, heads, tree, empty nodes and DEPS of one sentence's lines (from level 2
+    up also each line's tags, features and DEPS order)."""
     assert callable(add)
     words: list[tuple[int, list[str]]] = []
     empties: set[str] = set()
@@ -124,12 +146,14 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
     last_empty: tuple[int, int] = (0, 0)
     for lineno, cols in rows:
         wid = cols[0]
+        if not valid_id(wid):
+            add(lineno, "invalid-word-id", f"bad word id {wid!r}")
+            continue
         if _number(wid) is not None:
             if int(wid) != expect:
                 add(lineno, "ids", f"word id {wid}, expected {expect}")
             expect = int(wid) + 1
             words.append((lineno, cols))
-            _check_form(lineno, cols[1], add)
         elif "-" in wid:
             a, _, b = wid.partition("-")
             x, y = _number(a), _number(b)
@@ -141,7 +165,6 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
                     f"{ranges[-1][1]}-{ranges[-1][2]}")
             else:
                 ranges.append((lineno, x, y))
-            _check_form(lineno, cols[1], add)
         elif "." in wid:
             a, _, b = wid.partition(".")
             x, y = _number(a), _number(b)
@@ -199,6 +222,10 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
             WARNING)
     for lineno, cols in rows:
         d = cols[8]
+        if level >= 2:
+            row_checks(lineno, cols, add)
+            if d and deps_parse(d):
+                deps_order_checks(lineno, cols[0], d, add)
         if d in ("_", ""):
             continue
         for item in d.split("|"):
@@ -215,15 +242,6 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
             elif int(head) > n:
                 add(lineno, "deps", f"DEPS head {head} points outside the sentence of {n} "
                     "words")
-
-
-def _check_form(lineno: int, form: str, add: object) -> None:
-    """An empty FORM, or one of spaces only (the official scorer refuses both)."""
-    assert callable(add)
-    if not form:
-        add(lineno, "empty-column", "empty FORM")
-    elif form[0].isspace() and blank_form(form):
-        add(lineno, "leading-whitespace", f"FORM {form!r} is only spaces")
 
 
 def udvalidate_program() -> str | None:
@@ -290,7 +308,7 @@ def validate_files(paths: Iterable[str | os.PathLike[str]], level: int = 1,
             raise InputError("is a directory, expected a CoNLL-U file" if Path(f).is_dir()
                              else "is not a regular file (a device or a pipe?), expected a "
                              "CoNLL-U file" if Path(f).exists() else "no such file", f)
-        findings += check_file(f)
+        findings += check_file(f, level)
         if program is not None:
             findings += run_udvalidate(program, f, level, lang)
     return Validation(files, findings, level, lang, program)
