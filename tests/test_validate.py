@@ -8,10 +8,12 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import udeval_ref
+from conftest import shared_path
 from udeval_ref import udvalidate
 
 import parsebench as pb
@@ -46,7 +48,7 @@ def test_every_finding_with_its_line(tmp_path: Path) -> None:
     assert got == [
         (3, "ids", "error"),            # 3 where 2 is expected
         (3, "heads", "error"),          # HEAD 7 of 3 words (no tree checks then)
-        (3, "deps", "error"),           # "x" is not HEAD:LABEL
+        (3, "invalid-deps", "error"),   # "x" is not HEAD:LABEL
         (4, "ids", "error"),            # then 2 where 4 is
         (4, "heads", "error"),          # its own head
         (5, "format", "error"),         # a comment inside a sentence
@@ -186,3 +188,37 @@ def test_udvalidate_ids_natively(tmp_path: Path, text: str, line: int, testid: s
     ref = udv_ids(f, level)
     if udvalidate(required=False):
         assert (line, testid) in ref, ref
+
+
+def head_sentences(src: Path, dst: Path, n: int = 300) -> None:
+    """The first N sentences of SRC (comments, lines and their blank line) into DST."""
+    out: list[str] = []
+    for line in src.read_text(encoding="utf-8").splitlines(keepends=True):
+        out.append(line)
+        if not line.strip() and sum(1 for x in out if not x.strip()) >= n:
+            break
+    dst.write_text("".join(out), encoding="utf-8")
+
+
+def test_treebanks_get_udvalidates_findings(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """No false error, no missed one: on the first 300 sentences of every treebank in
+    ../shared/data, `validate --level 2 --json` without udvalidate gives, test id by
+    test id, as many findings as udvalidate at level 2 (issue 49, item 2)."""
+    data = shared_path("data")
+    prog = udvalidate()
+    files = sorted(p for p in data.glob("*/*.conllu"))
+    firsts = {p.parent.name: p for p in reversed(files)}  # each treebank's first file
+    assert len(firsts) >= 10, sorted(firsts)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))  # no udvalidate: native only
+    monkeypatch.delenv("PARSEBENCH_UDVALIDATE", raising=False)
+    for name, src in sorted(firsts.items()):
+        f = tmp_path / f"{name}.conllu"
+        head_sentences(src, f)
+        got = cli("validate", "--level", "2", "--json", str(f))
+        data_ = json.loads(got.stdout)
+        assert data_["udvalidate"] is None
+        native = Counter(x["kind"] for x in data_["findings"])
+        assert prog is not None
+        ref = Counter(x.kind.partition("/")[2] for x in run_udvalidate(prog, str(f), 2, "ud"))
+        assert native == ref, name

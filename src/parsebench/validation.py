@@ -71,9 +71,19 @@ def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
     comments: list[tuple[int, str]] = []
 
     def sentence() -> None:
-        _check_sentence(rows, add, level)
-        if meta is not None:
-            meta.check(comments, rows, add)
+        """As udvalidate: a sentence whose lines, ids, references or tree are wrong
+        gets none of the finer level-2 checks, nor its metadata with a bad FEATS."""
+        _check_sentence(rows, add)
+        start = (comments or rows)[0][0]
+        if meta is not None and not any(
+                f.severity == ERROR for f in reversed(out) if (f.line or 0) >= start):
+            n = len(out)
+            for lineno, cols in rows:
+                row_checks(lineno, cols, add)
+                if cols[8] and deps_parse(cols[8]):
+                    deps_order_checks(lineno, cols[0], cols[8], add)
+            if not any(f.kind == "invalid-feature" for f in out[n:]):
+                meta.check(comments, rows, add)
         comments.clear()
 
     def add(line: int | None, kind: str, message: str, severity: str = ERROR) -> None:
@@ -135,9 +145,8 @@ def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
     return out
 
 
-def _check_sentence(rows: list[tuple[int, list[str]]], add: object, level: int = 1) -> None:
-    """The ids, heads, tree, empty nodes and DEPS of one sentence's lines (from level 2
-    up also each line's tags, features and DEPS order)."""
+def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
+    """The ids, heads, tree, empty nodes and DEPS of one sentence's lines."""
     assert callable(add)
     words: list[tuple[int, list[str]]] = []
     empties: set[str] = set()
@@ -222,25 +231,21 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object, level: int =
             WARNING)
     for lineno, cols in rows:
         d = cols[8]
-        if level >= 2:
-            row_checks(lineno, cols, add)
-            if d and deps_parse(d):
-                deps_order_checks(lineno, cols[0], d, add)
         if d in ("_", ""):
             continue
         for item in d.split("|"):
             head, sep, label = item.partition(":")
             if not sep or not label:
-                add(lineno, "deps", f"DEPS {d!r} is not HEAD:LABEL separated by |")
+                add(lineno, "invalid-deps", f"DEPS {d!r} is not HEAD:LABEL separated by |")
                 break
             if "." in head:
                 if head not in empties:
-                    add(lineno, "deps", f"DEPS head {head!r} is no empty node of the "
+                    add(lineno, "unknown-ehead", f"DEPS head {head!r} is no empty node of the "
                         "sentence")
             elif _number(head) is None:
-                add(lineno, "deps", f"DEPS head {head!r} is not a number")
+                add(lineno, "invalid-ehead", f"DEPS head {head!r} is not a number")
             elif int(head) > n:
-                add(lineno, "deps", f"DEPS head {head} points outside the sentence of {n} "
+                add(lineno, "unknown-ehead", f"DEPS head {head} points outside the sentence of {n} "
                     "words")
 
 
