@@ -25,6 +25,7 @@ from pathlib import Path
 from parsebench.errors import InputError, iter_lines
 from parsebench.metrics.dependency.tree_checks import CYCLE, faults
 from parsebench.validation_checks import (
+    COLUMN_KINDS,
     Metadata,
     deps_order_checks,
     deps_parse,
@@ -141,7 +142,8 @@ def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
         add(last, "missing-empty-line", "the file does not end with a blank line")
     elif comments_only:
         add(last, "format", "comments without a sentence")
-    out.sort(key=lambda f: f.line or 0)  # a sentence's checks come at its end: file order
+    # a sentence's checks come at its end: file order, the reader's own first on a line
+    out.sort(key=lambda f: (f.line or 0, f.kind in COLUMN_KINDS))
     return out
 
 

@@ -31,6 +31,12 @@ _WS = re.compile(r"\s")
 _WS2 = re.compile(r"\s\s")
 
 
+COLUMN_KINDS = frozenset(("invalid-whitespace-mwt", "invalid-whitespace", "empty-column",
+                          "leading-whitespace", "trailing-whitespace", "repeated-whitespace",
+                          "unicode-normalization"))
+"""Each column's characters: on a line, listed after what the reader says first."""
+
+
 def valid_id(wid: str) -> bool:
     """A word (``1``), a multiword token (``1-2``) or an empty node (``1.1``); not
     ``01``, ``0`` or ``1.01``."""
