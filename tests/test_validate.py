@@ -8,12 +8,16 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import udeval_ref
+from conftest import shared_path
+from udeval_ref import udvalidate
 
 import parsebench as pb
+from parsebench.validation import check_file, run_udvalidate
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
 BROKEN = """# text = a b c
@@ -44,7 +48,7 @@ def test_every_finding_with_its_line(tmp_path: Path) -> None:
     assert got == [
         (3, "ids", "error"),            # 3 where 2 is expected
         (3, "heads", "error"),          # HEAD 7 of 3 words (no tree checks then)
-        (3, "deps", "error"),           # "x" is not HEAD:LABEL
+        (3, "invalid-deps", "error"),   # "x" is not HEAD:LABEL
         (4, "ids", "error"),            # then 2 where 4 is
         (4, "heads", "error"),          # its own head
         (5, "format", "error"),         # a comment inside a sentence
@@ -54,11 +58,11 @@ def test_every_finding_with_its_line(tmp_path: Path) -> None:
         (8, "format", "error"),         # four columns
         (10, "roots", "error"),         # no root
         (10, "cycles", "error"),        # 1 -> 2 -> 1
-        (11, "format", "warning"),      # no blank line at the end
+        (11, "missing-empty-line", "error"),  # no blank line at the end (udvalidate's id)
     ]
     assert all(x.source == "parsebench" for x in r.findings)
     assert r.to_dict()["counts"]["ids (parsebench)"] == 2
-    assert r.to_dict()["severity"] == {"error": 12, "warning": 1}
+    assert r.to_dict()["severity"] == {"error": 13, "warning": 0}
 
 
 def test_exit_status_and_json(tmp_path: Path) -> None:
@@ -96,7 +100,9 @@ def test_without_udvalidate_level_2_says_so(monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("PARSEBENCH_UDVALIDATE", raising=False)
-    r = pb.validate(FIX / "empty-node-no-head.conllu", level=3)
+    f = tmp_path / "good.conllu"
+    f.write_text(good(), encoding="utf-8")
+    r = pb.validate(f, level=3)
     assert r.valid and r.to_dict()["udvalidate"] is None
     assert any("udvalidate is not installed" in w for w in r.warnings)
     assert os.environ["PATH"] == str(tmp_path)
@@ -116,3 +122,103 @@ def test_nul_bytes_and_what_is_no_file(tmp_path: Path) -> None:
         assert got.returncode == 2
         assert got.stderr.startswith(f"parsebench: {where}: {said}") and \
             got.stderr.count("\n") == 1, got.stderr
+
+
+def udv_ids(path: Path, level: int) -> list[tuple[int, str]]:
+    """udvalidate's (line, test id) findings in PATH, or [] where it is not installed
+    (the tests then check parsebench's alone)."""
+    prog = udvalidate(required=False)
+    if prog is None:
+        return []
+    return sorted((x.line or 0, x.kind.partition("/")[2])
+                  for x in run_udvalidate(prog, str(path), level, "ud"))
+
+
+def native(path: Path, level: int) -> list[tuple[int, str]]:
+    return sorted((x.line or 0, x.kind) for x in check_file(path, level))
+
+
+GOOD = ("# sent_id = s{n}\n# text = a b\n1\ta\ta\tNOUN\t_\t_\t0\troot\t0:root\t_\n"
+        "2\tb\tb\tNOUN\t_\t{feats}\t1\tnmod\t{deps}\t{misc}\n\n")
+
+
+def good(n: int = 1, feats: str = "_", deps: str = "1:nmod", misc: str = "_") -> str:
+    return GOOD.format(n=n, feats=feats, deps=deps, misc=misc)
+
+
+LEVEL1 = [  # (text, the finding's line, udvalidate's test id)
+    (good().replace("\n2\t", "\n02\t"), 4, "invalid-word-id"),
+    (good()[:-1], 4, "missing-empty-line"),
+    (good().replace("a b\n1\ta\ta", "a b\n1\ta\u0301\ta"), 3, "unicode-normalization"),
+    (good().replace("a b\n1\ta\ta", "a b\n1\ta\t a"), 3, "leading-whitespace"),
+    (good().replace("a b\n1\ta\ta", "a b\n1\ta\ta "), 3, "trailing-whitespace"),
+    (good().replace("\tNOUN\t_\t_\t0", "\tNO UN\t_\t_\t0"), 3, "invalid-whitespace"),
+]
+LEVEL2 = [
+    (good().replace("# text = a b\n1\t", "# text = ab\n1-2\tab\tab\t_\t_\t_\t_\t_\t_\t_\n1\t"),
+     3, "mwt-nonempty-field"),
+    (good(feats="Number=Sing|Case=Nom"), 4, "unsorted-features"),
+    (good(feats="Case=Nom|Case=Acc"), 4, "repeated-feature"),
+    (good(feats="case=Nom"), 4, "invalid-feature"),
+    (good(feats="Case=Nom,Acc"), 4, "unsorted-feature-values"),
+    (good().replace("\tNOUN\t_\t_\t0", "\tnoun\t_\t_\t0"), 3, "unknown-upos"),
+    (good().replace("\tnmod\t", "\tNMOD\t"), 4, "invalid-deprel"),
+    (good(deps="1:nmod|0:root"), 4, "unsorted-deps"),
+    (good(deps="1:nmod|1:nmod"), 4, "repeated-deps"),
+    (good(deps="1:nmod|2:dep"), 4, "deps-self-loop"),
+    (good().replace("# sent_id = s1\n", ""), 2, "missing-sent-id"),
+    (good().replace("# text", "# sent_id = t\n# text"), 4, "multiple-sent-id"),
+    (good() + good(), 8, "non-unique-sent-id"),
+    (good(misc="SpaceAfter=Yes"), 4, "spaceafter-value"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "testid"), LEVEL1 + LEVEL2)
+def test_udvalidate_ids_natively(tmp_path: Path, text: str, line: int, testid: str) -> None:
+    """Each language-independent check that parsebench missed, on a small damaged file,
+    with udvalidate's test id at its line and level; udvalidate, where installed, finds
+    the same (issue 49, item 1)."""
+    f = tmp_path / "damaged.conllu"
+    f.write_text(text, encoding="utf-8")
+    level = 1 if (text, line, testid) in LEVEL1 else 2
+    got = native(f, level)
+    assert (line, testid) in got, got
+    if level == 2:  # not at level 1
+        assert (line, testid) not in native(f, 1)
+    ref = udv_ids(f, level)
+    if udvalidate(required=False):
+        assert (line, testid) in ref, ref
+
+
+def head_sentences(src: Path, dst: Path, n: int = 300) -> None:
+    """The first N sentences of SRC (comments, lines and their blank line) into DST."""
+    out: list[str] = []
+    for line in src.read_text(encoding="utf-8").splitlines(keepends=True):
+        out.append(line)
+        if not line.strip() and sum(1 for x in out if not x.strip()) >= n:
+            break
+    dst.write_text("".join(out), encoding="utf-8")
+
+
+def test_treebanks_get_udvalidates_findings(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """No false error, no missed one: on the first 300 sentences of every treebank in
+    ../shared/data, `validate --level 2 --json` without udvalidate gives, test id by
+    test id, as many findings as udvalidate at level 2 (issue 49, item 2)."""
+    data = shared_path("data")
+    prog = udvalidate()
+    files = sorted(p for p in data.glob("*/*.conllu"))
+    firsts = {p.parent.name: p for p in reversed(files)}  # each treebank's first file
+    assert len(firsts) >= 10, sorted(firsts)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))  # no udvalidate: native only
+    monkeypatch.delenv("PARSEBENCH_UDVALIDATE", raising=False)
+    for name, src in sorted(firsts.items()):
+        f = tmp_path / f"{name}.conllu"
+        head_sentences(src, f)
+        got = cli("validate", "--level", "2", "--json", str(f))
+        data_ = json.loads(got.stdout)
+        assert data_["udvalidate"] is None
+        native = Counter(x["kind"] for x in data_["findings"])
+        assert prog is not None
+        ref = Counter(x.kind.partition("/")[2] for x in run_udvalidate(prog, str(f), 2, "ud"))
+        assert native == ref, name

@@ -29,6 +29,24 @@ def udeval() -> str:
     pytest.skip(msg)
 
 
+def udvalidate(required: bool = True) -> str | None:
+    """The udvalidate program (UDVALIDATE, beside udeval, or on PATH); where it is
+    absent: None, or a skip (a failure in CI) where REQUIRED."""
+    cands = [os.environ.get("UDVALIDATE"), shutil.which("udvalidate")]
+    for ev in (os.environ.get("UDEVAL"), str(ROOT / ".venv-ref" / "bin" / "udeval")):
+        if ev:
+            cands.insert(1, str(Path(ev).with_name("udvalidate")))
+    for cand in cands:
+        if cand and Path(cand).exists():
+            return cand
+    if not required:
+        return None
+    msg = "needs udtools' udvalidate (make test installs it into .venv-ref; or set UDVALIDATE)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
 def run(gold: Path, system: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([udeval(), str(gold), str(system), *options],
                           capture_output=True, text=True, timeout=600, check=False)

@@ -23,8 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsebench.errors import InputError, iter_lines
-from parsebench.formats.conllu import blank_form
 from parsebench.metrics.dependency.tree_checks import CYCLE, faults
+from parsebench.validation_checks import (
+    COLUMN_KINDS,
+    Metadata,
+    deps_order_checks,
+    deps_parse,
+    line_checks,
+    nfc_check,
+    row_checks,
+    valid_id,
+)
 
 ERROR, WARNING = "error", "warning"
 
@@ -54,10 +63,29 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-def check_file(path: str | os.PathLike[str]) -> list[Finding]:
-    """parsebench's findings in one CoNLL-U file, in file order."""
+def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
+    """parsebench's findings in one CoNLL-U file, in file order: from level 2 up also
+    each line's tags and features and each sentence's metadata."""
     name = str(path)
     out: list[Finding] = []
+    meta = Metadata() if level >= 2 else None
+    comments: list[tuple[int, str]] = []
+
+    def sentence() -> None:
+        """As udvalidate: a sentence whose lines, ids, references or tree are wrong
+        gets none of the finer level-2 checks, nor its metadata with a bad FEATS."""
+        _check_sentence(rows, add)
+        start = (comments or rows)[0][0]
+        if meta is not None and not any(
+                f.severity == ERROR for f in reversed(out) if (f.line or 0) >= start):
+            n = len(out)
+            for lineno, cols in rows:
+                row_checks(lineno, cols, add)
+                if cols[8] and deps_parse(cols[8]):
+                    deps_order_checks(lineno, cols[0], cols[8], add)
+            if not any(f.kind == "invalid-feature" for f in out[n:]):
+                meta.check(comments, rows, add)
+        comments.clear()
 
     def add(line: int | None, kind: str, message: str, severity: str = ERROR) -> None:
         out.append(Finding(name, line, kind, message, severity))
@@ -71,12 +99,13 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
             last = lineno
             if not line:  # as the reader: a line of spaces is no blank line
                 if rows:
-                    _check_sentence(rows, add)
+                    sentence()
                     rows = []
                     blank_run = 1
                 elif comments_only:
                     add(lineno, "format", "comments without a sentence")
                     comments_only = False
+                    comments.clear()
                     blank_run = 1
                 else:
                     blank_run += 1
@@ -96,21 +125,25 @@ def check_file(path: str | os.PathLike[str]) -> list[Finding]:
                     add(lineno, "format", "a comment inside a sentence")
                 else:
                     comments_only = True
+                    comments.append((lineno, line))
+                nfc_check(lineno, line, add)
                 continue
             cols = line.split("\t")
             if len(cols) != 10:
                 add(lineno, "format", f"expected 10 tab-separated columns, found {len(cols)}")
                 continue
+            line_checks(lineno, line, cols, add)
             rows.append((lineno, cols))
             comments_only = False
     except InputError as exc:  # not UTF-8, no such file: the file's one finding
         return [Finding(name, exc.line, "file", exc.message)]
     if rows:
-        _check_sentence(rows, add)
-        add(last, "format", "the file does not end with a blank line", WARNING)
+        sentence()
+        add(last, "missing-empty-line", "the file does not end with a blank line")
     elif comments_only:
         add(last, "format", "comments without a sentence")
-    out.sort(key=lambda f: f.line or 0)  # a sentence's checks come at its end: file order
+    # a sentence's checks come at its end: file order, the reader's own first on a line
+    out.sort(key=lambda f: (f.line or 0, f.kind in COLUMN_KINDS))
     return out
 
 
@@ -124,12 +157,14 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
     last_empty: tuple[int, int] = (0, 0)
     for lineno, cols in rows:
         wid = cols[0]
+        if not valid_id(wid):
+            add(lineno, "invalid-word-id", f"bad word id {wid!r}")
+            continue
         if _number(wid) is not None:
             if int(wid) != expect:
                 add(lineno, "ids", f"word id {wid}, expected {expect}")
             expect = int(wid) + 1
             words.append((lineno, cols))
-            _check_form(lineno, cols[1], add)
         elif "-" in wid:
             a, _, b = wid.partition("-")
             x, y = _number(a), _number(b)
@@ -141,7 +176,6 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
                     f"{ranges[-1][1]}-{ranges[-1][2]}")
             else:
                 ranges.append((lineno, x, y))
-            _check_form(lineno, cols[1], add)
         elif "." in wid:
             a, _, b = wid.partition(".")
             x, y = _number(a), _number(b)
@@ -204,26 +238,17 @@ def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
         for item in d.split("|"):
             head, sep, label = item.partition(":")
             if not sep or not label:
-                add(lineno, "deps", f"DEPS {d!r} is not HEAD:LABEL separated by |")
+                add(lineno, "invalid-deps", f"DEPS {d!r} is not HEAD:LABEL separated by |")
                 break
             if "." in head:
                 if head not in empties:
-                    add(lineno, "deps", f"DEPS head {head!r} is no empty node of the "
+                    add(lineno, "unknown-ehead", f"DEPS head {head!r} is no empty node of the "
                         "sentence")
             elif _number(head) is None:
-                add(lineno, "deps", f"DEPS head {head!r} is not a number")
+                add(lineno, "invalid-ehead", f"DEPS head {head!r} is not a number")
             elif int(head) > n:
-                add(lineno, "deps", f"DEPS head {head} points outside the sentence of {n} "
+                add(lineno, "unknown-ehead", f"DEPS head {head} points outside the sentence of {n} "
                     "words")
-
-
-def _check_form(lineno: int, form: str, add: object) -> None:
-    """An empty FORM, or one of spaces only (the official scorer refuses both)."""
-    assert callable(add)
-    if not form:
-        add(lineno, "empty-column", "empty FORM")
-    elif form[0].isspace() and blank_form(form):
-        add(lineno, "leading-whitespace", f"FORM {form!r} is only spaces")
 
 
 def udvalidate_program() -> str | None:
@@ -290,7 +315,7 @@ def validate_files(paths: Iterable[str | os.PathLike[str]], level: int = 1,
             raise InputError("is a directory, expected a CoNLL-U file" if Path(f).is_dir()
                              else "is not a regular file (a device or a pipe?), expected a "
                              "CoNLL-U file" if Path(f).exists() else "no such file", f)
-        findings += check_file(f)
+        findings += check_file(f, level)
         if program is not None:
             findings += run_udvalidate(program, f, level, lang)
     return Validation(files, findings, level, lang, program)
