@@ -222,3 +222,15 @@ def test_treebanks_get_udvalidates_findings(tmp_path: Path,
         assert prog is not None
         ref = Counter(x.kind.partition("/")[2] for x in run_udvalidate(prog, str(f), 2, "ud"))
         assert native == ref, name
+
+
+def test_a_check_made_natively_is_reported_once_beside_udvalidate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    program = udvalidate()
+    assert program is not None
+    monkeypatch.setenv("PARSEBENCH_UDVALIDATE", program)
+    f = tmp_path / "no-id.conllu"
+    f.write_text("1\ta\ta\tNOUN\t_\t_\t0\troot\t_\t_\n\n")
+    found = pb.validate(f, level=2).to_dict()["findings"]
+    ids = [(x["line"], x["kind"].split("/", 1)[-1]) for x in found]
+    assert ("missing-sent-id" in {k for _, k in ids}) and len(ids) == len(set(ids))

@@ -315,7 +315,11 @@ def validate_files(paths: Iterable[str | os.PathLike[str]], level: int = 1,
             raise InputError("is a directory, expected a CoNLL-U file" if Path(f).is_dir()
                              else "is not a regular file (a device or a pipe?), expected a "
                              "CoNLL-U file" if Path(f).exists() else "no such file", f)
-        findings += check_file(f, level)
+        native = check_file(f, level)
+        findings += native
         if program is not None:
-            findings += run_udvalidate(program, f, level, lang)
+            # a check parsebench makes itself is reported once, as its own
+            seen = {(x.line, x.kind) for x in native}
+            findings += [x for x in run_udvalidate(program, f, level, lang)
+                         if (x.line, x.kind.split("/", 1)[-1]) not in seen]
     return Validation(files, findings, level, lang, program)
