@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from parsebench.errors import InputError
 from parsebench.formats.brackets import parse_tree
 from parsebench.metrics.robustness.bigert import (
+    RowCounts,
     aggregate,
     count_rows,
     deviations,
@@ -355,3 +356,13 @@ def test_unchanged_sentences_shared_with_the_clean_parse_count_as_compared_ones(
     a_s = score_sentences(clean, [shared], "c", ["n"]).as_dict()
     b_s = score_sentences(clean, [copied], "c", ["n"]).as_dict()
     assert a_s == b_s and a_s["by_errors"]["0"]["sentences"] == len(clean) - 1
+
+
+def test_bounds_are_capped_where_more_rows_change_than_the_clean_parse_gets_right() -> None:
+    """Clean accuracy 1/3, 2 of 3 rows changed: eq. 6 gives an upper bound of 2 and eq. 18
+    a noisy accuracy of -1/3; reported, they are 1 and 0, with a warning."""
+    c = RowCounts(rows=3, agree_0n=1)
+    r = rows_figures(c, 1 / 3)
+    assert r["degr_upper"] == 1 and r["degr_estimate"] == 1 and r["acc_lower"] == 0
+    assert r["degr_lower"] == 1 and r["acc_estimate"] == 0
+    assert any("capped" in w for w in r["warnings"])

@@ -140,7 +140,7 @@ def _estimate_ci(v: dict[str, Any]) -> list[float] | None:
     acr = value(v.get("acr"))
     if not isinstance(iv, list) or len(iv) != 2 or None in iv or not acr:
         return None
-    return [0.75 * float(iv[0]) / acr, 0.75 * float(iv[1]) / acr]
+    return [min(0.75 * float(iv[0]) / acr, 1), min(0.75 * float(iv[1]) / acr, 1)]
 
 
 def _bounds_check(groups: dict[tuple[str, str], list[Scored]]) -> Table | None:

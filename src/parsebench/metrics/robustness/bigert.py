@@ -32,13 +32,21 @@ DISTANCES = ("0", "1", "2", "3+", "none")
 
 
 def estimates(acr_0n: Number, acr: Number) -> dict[str, Number]:
-    """Equations 6, 9, 16, 18-20: bounds and estimates from acr_0n and clean accuracy acr."""
+    """Equations 6, 9, 16, 18-20: bounds and estimates from acr_0n and clean accuracy acr,
+    as the paper writes them (:func:`rows_figures` reports them capped)."""
     upper = (1 - acr_0n) / acr
     lower = upper / 2
     estimate = 3 * upper / 4
     return {"degr_lower": lower, "degr_upper": upper, "degr_estimate": estimate,
             "acc_lower": acr * (1 - upper), "acc_upper": acr * (1 - lower),
             "acc_estimate": acr * (1 - estimate)}
+
+
+def _capped(e: dict[str, Number]) -> dict[str, Number]:
+    """A degradation is at most 1 (the noisy parse right nowhere) and an accuracy at
+    least 0: where more rows change than the clean parse gets right (1 - acr_0n > acr),
+    eq. 6 gives an upper bound above 1 and eq. 18 a negative accuracy."""
+    return {k: min(v, 1) if k.startswith("degr") else max(v, 0) for k, v in e.items()}
 
 
 def deviations(x: Mapping[str, Number], acr: Number) -> dict[str, Number]:
@@ -289,8 +297,12 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> 
         out.update(dict.fromkeys(("degr_lower", "degr_upper", "degr_estimate", "acc_lower",
                                   "acc_upper", "acc_estimate")))
     else:
-        out.update({k: float(v) for k, v in estimates(acr_0n, acr).items()})
+        out.update({k: float(v) for k, v in _capped(estimates(acr_0n, acr)).items()})
         warnings += warnings_for(acr)
+        if 1 - acr_0n > acr:
+            warnings.append(f"{1 - acr_0n:.1%} of the rows changed, more than the clean "
+                            f"parse gets right ({acr:.1%}): eq. 6's upper bound is above 1, "
+                            "so the bounds are capped at a degradation of 1 and say little")
     if c.has_gold and acr_m0:
         x = {k: v / c.rows for k, v in c.cases.items()}
         acr_mn = (c.cases["aaa"] + c.cases["aba"]) / c.rows
