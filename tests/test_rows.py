@@ -355,3 +355,73 @@ def test_unchanged_sentences_shared_with_the_clean_parse_count_as_compared_ones(
     a_s = score_sentences(clean, [shared], "c", ["n"]).as_dict()
     b_s = score_sentences(clean, [copied], "c", ["n"]).as_dict()
     assert a_s == b_s and a_s["by_errors"]["0"]["sentences"] == len(clean) - 1
+
+
+def _failed_conllu(path: Path, n: int) -> None:
+    """N sentences the parser failed on, as `parsebench parse` writes them."""
+    path.write_text("".join(f"# sent_id = s{k}\n# parse_status = failed\n"
+                            f"# parse_error = timeout\n1\tw{k}\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                            f"2\tx\t_\t_\t_\t_\t_\t_\t_\t_\n\n" for k in range(n)),
+                    encoding="utf-8")
+
+
+def test_rows_of_parses_that_all_failed_are_na_with_the_failures_named(tmp_path: Path
+                                                                        ) -> None:
+    import subprocess
+    import sys
+
+    clean, noisy = tmp_path / "clean.conllu", tmp_path / "noisy.conllu"
+    _failed_conllu(clean, 3)
+    _failed_conllu(noisy, 3)
+    r = rows_figures(count_rows(read_parses(clean), read_parses(noisy), None, "head",
+                                (str(clean), str(noisy), "")), 0.8, str(noisy), str(clean))
+    assert r["differs"] is None and r["degr_estimate"] is None  # n/a, not 0
+    assert r["warnings"] == [f"every sentence failed on one side (3 sentences in {clean} "
+                             f"and 3 sentences in {noisy}): no row was compared, so parse "
+                             "differs and the estimates are n/a"]
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "robustness", "rows",
+                        str(clean), str(noisy), "--accuracy", "0.8"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    row = next(ln for ln in p.stdout.splitlines() if ln.lstrip().startswith("n/a")
+               or ln.lstrip()[:1].isdigit())
+    assert row.split()[1] == "n/a", p.stdout  # the parse differs column
+    assert "every sentence failed" in p.stdout + p.stderr
+    # some failed: the figure stays, and the warning names them
+    _failed_conllu(noisy, 1)
+    with noisy.open("a", encoding="utf-8") as f:
+        f.write("1\tw1\t_\tX\t_\t_\t0\troot\t_\t_\n2\tx\t_\tX\t_\t_\t1\tdep\t_\t_\n\n"
+                "1\tw2\t_\tX\t_\t_\t0\troot\t_\t_\n2\tx\t_\tX\t_\t_\t1\tdep\t_\t_\n\n")
+    r = rows_figures(count_rows(read_parses(clean), read_parses(noisy), None, "head",
+                                (str(clean), str(noisy), "")), 0.8, str(noisy), str(clean))
+    assert r["differs"] is None  # the clean parse failed everywhere: nothing compared
+
+
+def test_a_run_whose_parser_always_fails_gives_no_parse_differs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from test_experiment import write_exp
+
+    fixture = Path(__file__).parent / "fixtures" / "typos.conllu"
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{fixture}"
+limit = 3
+[noise]
+rates = [0.2]
+replicates = 2
+seed = 3
+[[parsers]]
+name = "dead"
+spec = "command:sh -c 'exit 3'"
+[metrics]
+deps = true
+rows = true
+''')
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    line = next(ln for ln in p.stdout.splitlines() if ln.split()[:2] == ["dead", "rows"])
+    assert "differs n/a" in line and "every sentence failed on one side" in line, line
