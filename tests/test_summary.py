@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from test_experiment import write_exp
 
 from parsebench.report.summary import letter_names, letters
+from parsebench.scored import Scored
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]
 HEADS = [2, 3, 0, 6, 6, 3]
@@ -162,3 +163,21 @@ def test_a_letter_never_contradicts_a_pairwise_test(case: tuple[list[str], list[
                 assert any(frozenset((p, q)) in {frozenset(x) for x, f in
                                                   zip(pairs, flags, strict=True) if f}
                            for q in g)
+
+
+def _deps(parser: str, level: str, las: float) -> Scored:
+    return Scored(parser, "deps", "deprel", level, "", {"las": {"f1": las}})
+
+
+def test_each_parser_s_worst_level_is_its_own() -> None:
+    # two parsers both worst at 20%: "udpipe loses most LAS at 20%" beside "spacy-ud
+    # loses most LAS at 20%" read as a contradiction
+    from parsebench.report.summary import _hurts
+
+    rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
+          _deps("spacy-ud", "clean", 0.78), _deps("spacy-ud", "rate=0.2", 0.70)]
+    got = [h["sentence"] for h in _hurts(rs, {})]
+    assert got == ["udpipe's own worst level is 20%: LAS 80.0% on clean text, 74.9% there "
+                   "(5.1 points of LAS lost).",
+                   "spacy-ud's own worst level is 20%: LAS 78.0% on clean text, 70.0% there "
+                   "(8.0 points of LAS lost)."]

@@ -413,7 +413,9 @@ def _baseline(results: list[Scored], tests: list[dict[str, Any]],
 
 
 def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Where the noise hurts most: each parser's LAS lost at the worst level; the arc
+    """Where the noise hurts most: each parser's LAS lost at its own worst level (each
+    parser's sentence says "its own": two parsers that "lose most" at one level read as
+    a contradiction); the arc
     lengths that lose most; with learner-like errors, the types with the lowest F1. Not
     for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
@@ -433,9 +435,9 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
         worst, r = min(noisy, key=lambda t: t[0])
         out.append({"parser": parser, "level": r.level, "figure": "LAS",
                     "clean": c_las, "noisy": worst, "loss": c_las - worst,
-                    "sentence": f"{parser} loses most LAS at {level_label(r)}: "
-                                f"{_pc(c_las)} on clean text, {_pc(worst)} with the noise "
-                                f"({100 * (c_las - worst):.1f} points).",
+                    "sentence": f"{parser}'s own worst level is {level_label(r)}: LAS "
+                                f"{_pc(c_las)} on clean text, {_pc(worst)} there "
+                                f"({100 * (c_las - worst):.1f} points of LAS lost).",
                     "link": "deps-accuracy"})
         groups = _arc_f1(c.value)
         noisy_groups = _arc_f1(r.value)
