@@ -181,3 +181,28 @@ def test_each_parser_s_worst_level_is_its_own() -> None:
                    "(5.1 points of LAS lost).",
                    "spacy-ud's own worst level is 20%: LAS 78.0% on clean text, 70.0% there "
                    "(8.0 points of LAS lost)."]
+
+
+def _sentences(parser: str, level: str, share: float) -> Scored:
+    return Scored(parser, "sentences", "deps", level, "",
+                  {"unlabeled": share, "error_level_label": "20%"})
+
+
+def test_the_baselines_follow_the_parsers_in_a_robustness_sentence() -> None:
+    # the sentence led with baseline:right, the most robust because it ignores the words
+    from parsebench.report.summary import _robustness
+
+    rs = [_deps("udpipe", "clean", 0.80), _deps("right", "clean", 0.05),
+          _deps("spacy-ud", "clean", 0.78),
+          _sentences("udpipe", "rate=0.2", 0.40), _sentences("right", "rate=0.2", 1.0),
+          _sentences("spacy-ud", "rate=0.2", 0.30)]
+    item = _robustness(rs, [], {"right": "baseline:right"})[0]
+    assert [e["parser"] for e in item["ranking"]] == ["udpipe", "spacy-ud", "right"]
+    text = item["sentence"]
+    assert text.startswith("Robustness at 20% (")
+    assert "): udpipe has the highest " in text and " of the parsers, udpipe 40.0%, " \
+        "spacy-ud 30.0%, right (baseline) 100.0%." in text, text
+    assert text.endswith(" The baseline right (baseline:right, LAS on clean text 5.0%) "
+                         "scores better: an uninformed baseline's parse does not depend on "
+                         "what the words are, so it looks robust; read robustness beside "
+                         "accuracy."), text

@@ -182,16 +182,29 @@ def letter_names(ranking: list[str], groups: list[list[str]]) -> dict[str, str]:
     return out
 
 
-def _letters_text(ranking: list[str], names: dict[str, str]) -> str:
-    return ", ".join(f"{p} {names[p]}" for p in ranking)
+def _letters_text(ranking: list[str], names: dict[str, str],
+                  shown: Callable[[str], str] = str) -> str:
+    return ", ".join(f"{shown(p)} {names[shown(p)]}" for p in ranking)
 
 
 def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
-            tests: list[dict[str, Any]], link: str) -> dict[str, Any] | None:
-    """One question answered: FIG's ranking among RS (one result a parser) at LEVEL."""
+            tests: list[dict[str, Any]], link: str,
+            baselines: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """One question answered: FIG's ranking among RS (one result a parser) at LEVEL.
+    The BASELINES follow the real parsers, marked as baselines: a parser that ignores
+    the words is the most robust and would otherwise lead every robustness sentence."""
     entries = [_entry(r, fig) for r in rs]
     known = sorted((e for e in entries if e["value"] is not None),
                    key=lambda e: -e["value"] if fig.higher_is_better else e["value"])
+    base = set(baselines or ())
+    known = [e for e in known if e["parser"] not in base] + \
+        [e for e in known if e["parser"] in base]
+    for e in known:
+        if e["parser"] in base:
+            e["baseline"] = True
+
+    def shown(p: str) -> str:
+        return f"{p} (baseline)" if p in base else p
     missing = [e["parser"] for e in entries if e["value"] is None]
     if not known:
         return None
@@ -201,22 +214,25 @@ def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
     groups = letters(order, mine)
     names = letter_names(order, groups)
     best = known[0]
-    figs = ", ".join(f"{e['parser']} {_pc(e['value'])}{_ci_text(e['ci95'])}" for e in known)
+    figs = ", ".join(f"{shown(e['parser'])} {_pc(e['value'])}{_ci_text(e['ci95'])}"
+                     for e in known)
     if len(known) == 1:
         text = f"{what}: {figs}."
     else:
         word = "highest" if fig.higher_is_better else "lowest"
-        text = f"{what}: {best['parser']} has the {word} {fig.name}, {figs}."
+        among = " of the parsers" if base & set(order) and best["parser"] not in base else ""
+        text = f"{what}: {shown(best['parser'])} has the {word} {fig.name}{among}, {figs}."
         if mine:
-            shown = _letters_text(order, names)
+            shown_letters = _letters_text(order, {shown(p): n for p, n in names.items()},
+                                          shown)
             if all(len(g) == 1 for g in groups):
-                text += f" The paired tests separate every pair: {shown}."
+                text += f" The paired tests separate every pair: {shown_letters}."
             elif len(groups) == 1:
-                text += f" The paired tests separate no pair: {shown}."
+                text += f" The paired tests separate no pair: {shown_letters}."
             else:
                 text += (" Parsers that share a letter are not separated by the paired "
                          f"tests (Holm-corrected, p < {ALPHA}); parsers that share none "
-                         f"are: {shown}.")
+                         f"are: {shown_letters}.")
         else:
             text += " No paired test compares them."
     if missing:
@@ -286,12 +302,33 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
         at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.metric == "rows" else ""
         item = _ranked(fig, at, level, f"Robustness at {level_label(at[0])} "
-                       f"({fig.name}{on})", tests, fig.link(at[0]))
+                       f"({fig.name}{on})", tests, fig.link(at[0]), baselines)
         if item is not None:
             item["sentence"] += _beside_accuracy(item["ranking"][0]["parser"], accuracy,
                                                  baselines)
+            item["sentence"] += _baselines_ahead(item["ranking"], fig, accuracy,
+                                                 baselines or {})
             out.append(item)
     return out
+
+
+def _baselines_ahead(ranking: list[dict[str, Any]], fig: Figure,
+                     accuracy: dict[str, float | None], baselines: Mapping[str, str]) -> str:
+    """The baselines that score better than the best parser: why they look robust."""
+    real = [e for e in ranking if e["parser"] not in baselines]
+    if not real:
+        return ""
+    top = real[0]["value"]
+    ahead = [e["parser"] for e in ranking if e["parser"] in baselines
+             and (e["value"] > top if fig.higher_is_better else e["value"] < top)]
+    if not ahead:
+        return ""
+    named = ", ".join(f"{p} ({baselines[p]}, LAS on clean text {_pc(accuracy.get(p))})"
+                      for p in ahead)
+    many = len(ahead) > 1
+    return (f" The baseline{'s' if many else ''} {named} score{'' if many else 's'} better: "
+            "an uninformed baseline's parse does not depend on what the words are, so it "
+            "looks robust; read robustness beside accuracy.")
 
 
 def _beside_accuracy(robust: str, accuracy: dict[str, float | None],
