@@ -206,3 +206,18 @@ def test_the_baselines_follow_the_parsers_in_a_robustness_sentence() -> None:
                          "scores better: an uninformed baseline's parse does not depend on "
                          "what the words are, so it looks robust; read robustness beside "
                          "accuracy."), text
+
+
+def test_real_degradation_says_it_is_not_points_of_las() -> None:
+    # "5.1 points of LAS lost" beside "real degradation 6.5%": two measures, not one
+    from parsebench.report.summary import _hurts, _robustness
+
+    rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
+          Scored("udpipe", "rows", "head+deprel", "rate=0.2", "",
+                 {"differs": 0.1, "gold": {"degr_real": 0.065}, "error_level_label": "20%"})]
+    rob = _robustness(rs, [], {})[0]["sentence"]
+    assert "real degradation (Bigert et al.) of the head+deprel rows): udpipe 6.5%" in rob
+    assert rob.endswith(" Real degradation is relative, not points of LAS: the share of the "
+                        "head+deprel rows right on clean text that the noise makes wrong "
+                        "(1 - noisy/clean row accuracy)."), rob
+    assert "(5.1 points of LAS lost)" in _hurts(rs, {})[0]["sentence"]

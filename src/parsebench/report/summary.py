@@ -308,8 +308,19 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
                                                  baselines)
             item["sentence"] += _baselines_ahead(item["ranking"], fig, accuracy,
                                                  baselines or {})
+            item["sentence"] += MEASURE_NOTE.get(fig.method, "").format(proj=proj)
             out.append(item)
     return out
+
+
+MEASURE_NOTE = {
+    "bigert-real-degradation": " Real degradation is relative, not points of LAS: the share "
+                               "of the {proj} rows right on clean text that the noise makes "
+                               "wrong (1 - noisy/clean row accuracy).",
+    "bigert-differs": " Parse differs is the share of the {proj} rows whose parse changed, "
+                      "right or wrong: not a loss of accuracy.",
+}
+"""What a robustness figure measures, where it stands beside the points of LAS lost."""
 
 
 def _baselines_ahead(ranking: list[dict[str, Any]], fig: Figure,
