@@ -221,3 +221,19 @@ def test_real_degradation_says_it_is_not_points_of_las() -> None:
                         "head+deprel rows right on clean text that the noise makes wrong "
                         "(1 - noisy/clean row accuracy)."), rob
     assert "(5.1 points of LAS lost)" in _hurts(rs, {})[0]["sentence"]
+
+
+def test_a_warning_of_every_replicate_is_one_line_naming_them() -> None:
+    # "10 warnings, one a cause" repeated one cause a replicate, without saying which
+    from parsebench.report.summary import _warnings
+
+    w = ("every sentence failed on one side (4 sentences in dead:clean and 4 sentences in "
+         "rate=0.2/seed={}): no row was compared, so parse differs and the estimates are n/a")
+    rs = [Scored("dead", "rows", "head+deprel", "rate=0.2", "",
+                 {"warnings": [w.format(3), w.format(4)], "error_level_label": "20%"})]
+    got = _warnings(rs)
+    assert [g["sentence"] for g in got] == [
+        "every sentence failed on one side (4 sentences in the parse and 4 sentences in the "
+        "noisy parse): no row was compared, so parse differs and the estimates are n/a "
+        "(Bigert et al.'s degradation: head+deprel; dead; 20%; replicates seed=3, seed=4)"]
+    assert got[0]["replicates"] == ["seed=3", "seed=4"]

@@ -542,12 +542,22 @@ SECTION_OF = _section_of()
 """Each method's section title and the id of the table a result of it is in."""
 
 
-def _cause(r: Scored, warning: str) -> str:
+def _cause(r: Scored, warning: str) -> tuple[str, list[str]]:
     """A warning without the parse it names (``udpipe:clean has no lemmas``: ``the parse
-    has no lemmas``), so that one cause is one line for every parser and level."""
+    has no lemmas``) nor the replicate (``rate=0.2/seed=3``: ``the noisy parse``), so that
+    one cause is one line for every parser, level and replicate; and the replicates
+    (``seed=3``) it named."""
     import re
 
-    return re.sub(rf"(?<![\w/]){re.escape(r.parser)}:[^\s']+", "the parse", warning)
+    text = re.sub(rf"(?<![\w/]){re.escape(r.parser)}:[^\s']+", "the parse", warning)
+    seeds: list[str] = []
+
+    def replicate(m: re.Match[str]) -> str:
+        seeds.append(m.group(1))
+        return "the noisy parse"
+
+    text = re.sub(rf"(?<![\w/]){re.escape(r.level)}/(seed=\d+)", replicate, text)
+    return text, seeds
 
 
 def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
@@ -559,19 +569,24 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
         if not isinstance(v, dict) or r.metric not in SECTION_OF:
             continue
         for w in v.get("warnings") or []:
-            cause = _cause(r, str(w))
+            cause, seeds = _cause(r, str(w))
             fig, link = SECTION_OF[r.metric]
             item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],
-                                           "projections": [], "levels": [], "link": link(r)})
+                                           "projections": [], "levels": [],
+                                           "replicates": [], "link": link(r)})
             for key, x in (("figures", fig), ("parsers", r.parser),
-                           ("levels", level_label(r)), ("projections", r.projection)):
+                           ("levels", level_label(r)), ("projections", r.projection),
+                           *(("replicates", s) for s in seeds)):
                 if x not in item[key]:
                     item[key].append(x)
     for item in seen.values():
         on = [p for p in item["projections"] if p not in ("-", "deprel", "deps")]
+        reps = item["replicates"]
         item["sentence"] = (f"{item['text']} ({', '.join(item['figures'])}"
                             f"{': ' + ', '.join(on) if on else ''}; "
-                            f"{', '.join(item['parsers'])}; {', '.join(item['levels'])})")
+                            f"{', '.join(item['parsers'])}; {', '.join(item['levels'])}"
+                            + (f"; replicate{'s' if len(reps) > 1 else ''} {', '.join(reps)}"
+                               if reps else "") + ")")
     return list(seen.values())
 
 
