@@ -366,3 +366,97 @@ def test_bounds_are_capped_where_more_rows_change_than_the_clean_parse_gets_righ
     assert r["degr_upper"] == 1 and r["degr_estimate"] == 1 and r["acc_lower"] == 0
     assert r["degr_lower"] == 1 and r["acc_estimate"] == 0
     assert any("capped" in w for w in r["warnings"])
+
+
+def _failed_conllu(path: Path, n: int) -> None:
+    """N sentences the parser failed on, as `parsebench parse` writes them."""
+    path.write_text("".join(f"# sent_id = s{k}\n# parse_status = failed\n"
+                            f"# parse_error = timeout\n1\tw{k}\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                            f"2\tx\t_\t_\t_\t_\t_\t_\t_\t_\n\n" for k in range(n)),
+                    encoding="utf-8")
+
+
+def test_rows_of_parses_that_all_failed_are_na_with_the_failures_named(tmp_path: Path
+                                                                        ) -> None:
+    import subprocess
+    import sys
+
+    clean, noisy = tmp_path / "clean.conllu", tmp_path / "noisy.conllu"
+    _failed_conllu(clean, 3)
+    _failed_conllu(noisy, 3)
+    r = rows_figures(count_rows(read_parses(clean), read_parses(noisy), None, "head",
+                                (str(clean), str(noisy), "")), 0.8, str(noisy), str(clean))
+    assert r["differs"] is None and r["degr_estimate"] is None  # n/a, not 0
+    assert r["warnings"] == [f"every sentence failed on one side (3 sentences in {clean} "
+                             f"and 3 sentences in {noisy}): no row was compared, so parse "
+                             "differs and the estimates are n/a"]
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "robustness", "rows",
+                        str(clean), str(noisy), "--accuracy", "0.8"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    row = next(ln for ln in p.stdout.splitlines() if ln.lstrip().startswith("n/a")
+               or ln.lstrip()[:1].isdigit())
+    assert row.split()[1] == "n/a", p.stdout  # the parse differs column
+    assert "every sentence failed" in p.stdout + p.stderr
+    # some failed: the figure stays, and the warning names them
+    _failed_conllu(noisy, 1)
+    with noisy.open("a", encoding="utf-8") as f:
+        f.write("1\tw1\t_\tX\t_\t_\t0\troot\t_\t_\n2\tx\t_\tX\t_\t_\t1\tdep\t_\t_\n\n"
+                "1\tw2\t_\tX\t_\t_\t0\troot\t_\t_\n2\tx\t_\tX\t_\t_\t1\tdep\t_\t_\n\n")
+    r = rows_figures(count_rows(read_parses(clean), read_parses(noisy), None, "head",
+                                (str(clean), str(noisy), "")), 0.8, str(noisy), str(clean))
+    assert r["differs"] is None  # the clean parse failed everywhere: nothing compared
+
+
+def test_a_run_whose_parser_always_fails_gives_no_parse_differs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from test_experiment import write_exp
+
+    fixture = Path(__file__).parent / "fixtures" / "typos.conllu"
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{fixture}"
+limit = 3
+[noise]
+rates = [0.2]
+replicates = 2
+seed = 3
+[[parsers]]
+name = "dead"
+spec = "command:sh -c 'exit 3'"
+[metrics]
+deps = true
+rows = true
+''')
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    line = next(ln for ln in p.stdout.splitlines() if ln.split()[:2] == ["dead", "rows"])
+    assert "differs n/a" in line and "every sentence failed on one side" in line, line
+
+
+def test_clean_accuracy_says_why_it_is_not_las(tmp_path: Path) -> None:
+    # clean accuracy 79.23% against LAS 79.42 with no word on why: the rows compare the
+    # whole relation (nsubj:pass), LAS only its universal part (nsubj)
+    import subprocess
+    import sys
+
+    def conllu(rel: str, form: str = "cats") -> str:
+        return (f"1\t{form}\t_\tX\t_\t_\t2\t{rel}\t_\t_\n2\twere\t_\tX\t_\t_\t0\troot\t_\t_\n"
+                "3\tseen\t_\tX\t_\t_\t2\tdep\t_\t_\n\n")
+
+    gold, clean, noisy = (tmp_path / f"{n}.conllu" for n in ("g", "c", "n"))
+    gold.write_text(conllu("nsubj:pass") * 2, encoding="utf-8")
+    clean.write_text(conllu("nsubj") + conllu("nsubj:pass"), encoding="utf-8")
+    noisy.write_text(conllu("nsubj", "cuts") + conllu("nsubj:pass"), encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "robustness", "rows",
+                        str(clean), str(noisy), "--gold", str(gold)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    head = p.stdout.splitlines()[1:3]
+    assert head[0].endswith("clean accuracy 83.33% (from the gold)")  # LAS: 100%
+    assert head[1] == ("(rows compare whole relations, subtypes included as in nsubj:pass; "
+                       "LAS compares only the universal part, so it can be higher)")

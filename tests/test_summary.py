@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from test_experiment import write_exp
 
 from parsebench.report.summary import letter_names, letters
+from parsebench.scored import Scored
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]
 HEADS = [2, 3, 0, 6, 6, 3]
@@ -162,3 +163,77 @@ def test_a_letter_never_contradicts_a_pairwise_test(case: tuple[list[str], list[
                 assert any(frozenset((p, q)) in {frozenset(x) for x, f in
                                                   zip(pairs, flags, strict=True) if f}
                            for q in g)
+
+
+def _deps(parser: str, level: str, las: float) -> Scored:
+    return Scored(parser, "deps", "deprel", level, "", {"las": {"f1": las}})
+
+
+def test_each_parser_s_worst_level_is_its_own() -> None:
+    # two parsers both worst at 20%: "udpipe loses most LAS at 20%" beside "spacy-ud
+    # loses most LAS at 20%" read as a contradiction
+    from parsebench.report.summary import _hurts
+
+    rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
+          _deps("spacy-ud", "clean", 0.78), _deps("spacy-ud", "rate=0.2", 0.70)]
+    got = [h["sentence"] for h in _hurts(rs, {})]
+    assert got == ["udpipe's own worst level is 20%: LAS 80.0% on clean text, 74.9% there "
+                   "(5.1 points of LAS lost).",
+                   "spacy-ud's own worst level is 20%: LAS 78.0% on clean text, 70.0% there "
+                   "(8.0 points of LAS lost)."]
+
+
+def _sentences(parser: str, level: str, share: float) -> Scored:
+    return Scored(parser, "sentences", "deps", level, "",
+                  {"unlabeled": share, "error_level_label": "20%"})
+
+
+def test_the_baselines_follow_the_parsers_in_a_robustness_sentence() -> None:
+    # the sentence led with baseline:right, the most robust because it ignores the words
+    from parsebench.report.summary import _robustness
+
+    rs = [_deps("udpipe", "clean", 0.80), _deps("right", "clean", 0.05),
+          _deps("spacy-ud", "clean", 0.78),
+          _sentences("udpipe", "rate=0.2", 0.40), _sentences("right", "rate=0.2", 1.0),
+          _sentences("spacy-ud", "rate=0.2", 0.30)]
+    item = _robustness(rs, [], {"right": "baseline:right"})[0]
+    assert [e["parser"] for e in item["ranking"]] == ["udpipe", "spacy-ud", "right"]
+    text = item["sentence"]
+    assert text.startswith("Robustness at 20% (")
+    assert "): udpipe has the highest " in text and " of the parsers, udpipe 40.0%, " \
+        "spacy-ud 30.0%, right (baseline) 100.0%." in text, text
+    assert text.endswith(" The baseline right (baseline:right, LAS on clean text 5.0%) "
+                         "scores better: an uninformed baseline's parse does not depend on "
+                         "what the words are, so it looks robust; read robustness beside "
+                         "accuracy."), text
+
+
+def test_real_degradation_says_it_is_not_points_of_las() -> None:
+    # "5.1 points of LAS lost" beside "real degradation 6.5%": two measures, not one
+    from parsebench.report.summary import _hurts, _robustness
+
+    rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
+          Scored("udpipe", "rows", "head+deprel", "rate=0.2", "",
+                 {"differs": 0.1, "gold": {"degr_real": 0.065}, "error_level_label": "20%"})]
+    rob = _robustness(rs, [], {})[0]["sentence"]
+    assert "real degradation (Bigert et al.) of the head+deprel rows): udpipe 6.5%" in rob
+    assert rob.endswith(" Real degradation is relative, not points of LAS: the share of the "
+                        "head+deprel rows right on clean text that the noise makes wrong "
+                        "(1 - noisy/clean row accuracy)."), rob
+    assert "(5.1 points of LAS lost)" in _hurts(rs, {})[0]["sentence"]
+
+
+def test_a_warning_of_every_replicate_is_one_line_naming_them() -> None:
+    # "10 warnings, one a cause" repeated one cause a replicate, without saying which
+    from parsebench.report.summary import _warnings
+
+    w = ("every sentence failed on one side (4 sentences in dead:clean and 4 sentences in "
+         "rate=0.2/seed={}): no row was compared, so parse differs and the estimates are n/a")
+    rs = [Scored("dead", "rows", "head+deprel", "rate=0.2", "",
+                 {"warnings": [w.format(3), w.format(4)], "error_level_label": "20%"})]
+    got = _warnings(rs)
+    assert [g["sentence"] for g in got] == [
+        "every sentence failed on one side (4 sentences in the parse and 4 sentences in the "
+        "noisy parse): no row was compared, so parse differs and the estimates are n/a "
+        "(Bigert et al.'s degradation: head+deprel; dead; 20%; replicates seed=3, seed=4)"]
+    assert got[0]["replicates"] == ["seed=3", "seed=4"]

@@ -182,16 +182,29 @@ def letter_names(ranking: list[str], groups: list[list[str]]) -> dict[str, str]:
     return out
 
 
-def _letters_text(ranking: list[str], names: dict[str, str]) -> str:
-    return ", ".join(f"{p} {names[p]}" for p in ranking)
+def _letters_text(ranking: list[str], names: dict[str, str],
+                  shown: Callable[[str], str] = str) -> str:
+    return ", ".join(f"{shown(p)} {names[shown(p)]}" for p in ranking)
 
 
 def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
-            tests: list[dict[str, Any]], link: str) -> dict[str, Any] | None:
-    """One question answered: FIG's ranking among RS (one result a parser) at LEVEL."""
+            tests: list[dict[str, Any]], link: str,
+            baselines: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """One question answered: FIG's ranking among RS (one result a parser) at LEVEL.
+    The BASELINES follow the real parsers, marked as baselines: a parser that ignores
+    the words is the most robust and would otherwise lead every robustness sentence."""
     entries = [_entry(r, fig) for r in rs]
     known = sorted((e for e in entries if e["value"] is not None),
                    key=lambda e: -e["value"] if fig.higher_is_better else e["value"])
+    base = set(baselines or ())
+    known = [e for e in known if e["parser"] not in base] + \
+        [e for e in known if e["parser"] in base]
+    for e in known:
+        if e["parser"] in base:
+            e["baseline"] = True
+
+    def shown(p: str) -> str:
+        return f"{p} (baseline)" if p in base else p
     missing = [e["parser"] for e in entries if e["value"] is None]
     if not known:
         return None
@@ -201,22 +214,25 @@ def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
     groups = letters(order, mine)
     names = letter_names(order, groups)
     best = known[0]
-    figs = ", ".join(f"{e['parser']} {_pc(e['value'])}{_ci_text(e['ci95'])}" for e in known)
+    figs = ", ".join(f"{shown(e['parser'])} {_pc(e['value'])}{_ci_text(e['ci95'])}"
+                     for e in known)
     if len(known) == 1:
         text = f"{what}: {figs}."
     else:
         word = "highest" if fig.higher_is_better else "lowest"
-        text = f"{what}: {best['parser']} has the {word} {fig.name}, {figs}."
+        among = " of the parsers" if base & set(order) and best["parser"] not in base else ""
+        text = f"{what}: {shown(best['parser'])} has the {word} {fig.name}{among}, {figs}."
         if mine:
-            shown = _letters_text(order, names)
+            shown_letters = _letters_text(order, {shown(p): n for p, n in names.items()},
+                                          shown)
             if all(len(g) == 1 for g in groups):
-                text += f" The paired tests separate every pair: {shown}."
+                text += f" The paired tests separate every pair: {shown_letters}."
             elif len(groups) == 1:
-                text += f" The paired tests separate no pair: {shown}."
+                text += f" The paired tests separate no pair: {shown_letters}."
             else:
                 text += (" Parsers that share a letter are not separated by the paired "
                          f"tests (Holm-corrected, p < {ALPHA}); parsers that share none "
-                         f"are: {shown}.")
+                         f"are: {shown_letters}.")
         else:
             text += " No paired test compares them."
     if missing:
@@ -286,12 +302,44 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
         at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.metric == "rows" else ""
         item = _ranked(fig, at, level, f"Robustness at {level_label(at[0])} "
-                       f"({fig.name}{on})", tests, fig.link(at[0]))
+                       f"({fig.name}{on})", tests, fig.link(at[0]), baselines)
         if item is not None:
             item["sentence"] += _beside_accuracy(item["ranking"][0]["parser"], accuracy,
                                                  baselines)
+            item["sentence"] += _baselines_ahead(item["ranking"], fig, accuracy,
+                                                 baselines or {})
+            item["sentence"] += MEASURE_NOTE.get(fig.method, "").format(proj=proj)
             out.append(item)
     return out
+
+
+MEASURE_NOTE = {
+    "bigert-real-degradation": " Real degradation is relative, not points of LAS: the share "
+                               "of the {proj} rows right on clean text that the noise makes "
+                               "wrong (1 - noisy/clean row accuracy).",
+    "bigert-differs": " Parse differs is the share of the {proj} rows whose parse changed, "
+                      "right or wrong: not a loss of accuracy.",
+}
+"""What a robustness figure measures, where it stands beside the points of LAS lost."""
+
+
+def _baselines_ahead(ranking: list[dict[str, Any]], fig: Figure,
+                     accuracy: dict[str, float | None], baselines: Mapping[str, str]) -> str:
+    """The baselines that score better than the best parser: why they look robust."""
+    real = [e for e in ranking if e["parser"] not in baselines]
+    if not real:
+        return ""
+    top = real[0]["value"]
+    ahead = [e["parser"] for e in ranking if e["parser"] in baselines
+             and (e["value"] > top if fig.higher_is_better else e["value"] < top)]
+    if not ahead:
+        return ""
+    named = ", ".join(f"{p} ({baselines[p]}, LAS on clean text {_pc(accuracy.get(p))})"
+                      for p in ahead)
+    many = len(ahead) > 1
+    return (f" The baseline{'s' if many else ''} {named} score{'' if many else 's'} better: "
+            "an uninformed baseline's parse does not depend on what the words are, so it "
+            "looks robust; read robustness beside accuracy.")
 
 
 def _beside_accuracy(robust: str, accuracy: dict[str, float | None],
@@ -413,7 +461,9 @@ def _baseline(results: list[Scored], tests: list[dict[str, Any]],
 
 
 def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Where the noise hurts most: each parser's LAS lost at the worst level; the arc
+    """Where the noise hurts most: each parser's LAS lost at its own worst level (each
+    parser's sentence says "its own": two parsers that "lose most" at one level read as
+    a contradiction); the arc
     lengths that lose most; with learner-like errors, the types with the lowest F1. Not
     for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
@@ -433,9 +483,9 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
         worst, r = min(noisy, key=lambda t: t[0])
         out.append({"parser": parser, "level": r.level, "figure": "LAS",
                     "clean": c_las, "noisy": worst, "loss": c_las - worst,
-                    "sentence": f"{parser} loses most LAS at {level_label(r)}: "
-                                f"{_pc(c_las)} on clean text, {_pc(worst)} with the noise "
-                                f"({100 * (c_las - worst):.1f} points).",
+                    "sentence": f"{parser}'s own worst level is {level_label(r)}: LAS "
+                                f"{_pc(c_las)} on clean text, {_pc(worst)} there "
+                                f"({100 * (c_las - worst):.1f} points of LAS lost).",
                     "link": "deps-accuracy"})
         groups = _arc_f1(c.value)
         noisy_groups = _arc_f1(r.value)
@@ -492,12 +542,22 @@ SECTION_OF = _section_of()
 """Each method's section title and the id of the table a result of it is in."""
 
 
-def _cause(r: Scored, warning: str) -> str:
+def _cause(r: Scored, warning: str) -> tuple[str, list[str]]:
     """A warning without the parse it names (``udpipe:clean has no lemmas``: ``the parse
-    has no lemmas``), so that one cause is one line for every parser and level."""
+    has no lemmas``) nor the replicate (``rate=0.2/seed=3``: ``the noisy parse``), so that
+    one cause is one line for every parser, level and replicate; and the replicates
+    (``seed=3``) it named."""
     import re
 
-    return re.sub(rf"(?<![\w/]){re.escape(r.parser)}:[^\s']+", "the parse", warning)
+    text = re.sub(rf"(?<![\w/]){re.escape(r.parser)}:[^\s']+", "the parse", warning)
+    seeds: list[str] = []
+
+    def replicate(m: re.Match[str]) -> str:
+        seeds.append(m.group(1))
+        return "the noisy parse"
+
+    text = re.sub(rf"(?<![\w/]){re.escape(r.level)}/(seed=\d+)", replicate, text)
+    return text, seeds
 
 
 def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
@@ -509,19 +569,24 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
         if not isinstance(v, dict) or r.metric not in SECTION_OF:
             continue
         for w in v.get("warnings") or []:
-            cause = _cause(r, str(w))
+            cause, seeds = _cause(r, str(w))
             fig, link = SECTION_OF[r.metric]
             item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],
-                                           "projections": [], "levels": [], "link": link(r)})
+                                           "projections": [], "levels": [],
+                                           "replicates": [], "link": link(r)})
             for key, x in (("figures", fig), ("parsers", r.parser),
-                           ("levels", level_label(r)), ("projections", r.projection)):
+                           ("levels", level_label(r)), ("projections", r.projection),
+                           *(("replicates", s) for s in seeds)):
                 if x not in item[key]:
                     item[key].append(x)
     for item in seen.values():
         on = [p for p in item["projections"] if p not in ("-", "deprel", "deps")]
+        reps = item["replicates"]
         item["sentence"] = (f"{item['text']} ({', '.join(item['figures'])}"
                             f"{': ' + ', '.join(on) if on else ''}; "
-                            f"{', '.join(item['parsers'])}; {', '.join(item['levels'])})")
+                            f"{', '.join(item['parsers'])}; {', '.join(item['levels'])}"
+                            + (f"; replicate{'s' if len(reps) > 1 else ''} {', '.join(reps)}"
+                               if reps else "") + ")")
     return list(seen.values())
 
 

@@ -96,6 +96,10 @@ class RowCounts:
     per_sentence_gold: list[tuple[int, int]] = field(default_factory=list)
     """(rows right in the clean parse, rows right in the noisy one) of every sentence,
     with gold: the statistics of the real degradation's interval."""
+    failed: list[int] = field(default_factory=lambda: [0, 0, 0])
+    """[sentences failed in the clean parse, in the noisy one, rows of a sentence that
+    failed on either side]: a failed row reads the same in both parses, so rows that all
+    failed would make "parse differs" 0 when nothing was compared."""
 
 
 def _bucket(d: int | None) -> str:
@@ -158,6 +162,7 @@ def count_rows(clean: Sequence[Parse], noisy: Sequence[Parse], gold: Sequence[Pa
         if "degr_real" in st:
             right = st["degr_real"]
             out.per_sentence_gold.append((int(right[0]), int(right[1])))
+        out.failed = [a + int(b) for a, b in zip(out.failed, st["failed"], strict=True)]
     return out
 
 
@@ -173,6 +178,7 @@ def counts_of(total: Mapping[str, Sequence[float]], calibration: Sequence[Sequen
     for d in DISTANCES:
         out.spread[d] = [int(x) for x in total.get(f"spread={d}", (0, 0, 0))]
     out.per_sentence = [(int(a), int(b), int(c)) for a, b, c in calibration]
+    out.failed = [int(x) for x in total.get("failed", (0, 0, 0))]
     return out
 
 
@@ -183,7 +189,8 @@ def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
     misspelled, 0 and n agree, the five cases of Table 1), ``spread=D`` (rows at
     distance D from a misspelling, those that changed, those of them right in the clean
     parse), ``differs`` (rows, changed), ``calibration`` (rows, changed, net loss x_aab -
-    x_aba) and with gold ``degr_real`` (rows right in the clean parse, in the noisy one).
+    x_aba), ``failed`` (failed in the clean parse, in the noisy one, rows of a failed
+    sentence) and with gold ``degr_real`` (rows right in the clean parse, in the noisy one).
 
     A row file without sentence breaks is compared as one long sequence with
     the others, as AutoEval did. A noisy sentence that is the clean Parse
@@ -225,10 +232,12 @@ def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
         zero, nth = strs[0], strs[1]
         m = strs[2] if gold is not None else None
         size = len(zero)
+        c_failed, n_failed = c_parse.failed is not None, n_parse.failed is not None
+        failed = (int(c_failed), int(n_failed), size if c_failed or n_failed else 0)
         if n_parse is c_parse and not any(c_parse.noise):
             # unchanged: every row agrees, none is misspelled
             st: SentenceStats = {"differs": (size, 0), "calibration": (size, 0, 0),
-                                 "spread=none": (size, 0, 0)}
+                                 "spread=none": (size, 0, 0), "failed": failed}
             if m is None:
                 st["rows"] = (size, 0, size, 0, 0, 0, 0, 0)
             else:
@@ -267,7 +276,7 @@ def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
             else:
                 cases[3 if same else 4] += 1
         st = {"rows": (size, sum(flags), agree, *cases), "differs": (size, size - agree),
-              "calibration": (size, size - agree, cases[1] - cases[2])}
+              "calibration": (size, size - agree, cases[1] - cases[2]), "failed": failed}
         for b, cell in spread.items():
             st[f"spread={b}"] = cell
         if m is not None:
@@ -275,10 +284,34 @@ def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
         yield st
 
 
-def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> dict[str, Any]:
+ALL_FAILED = "every sentence failed on one side"
+"""How the warning of a file none of whose rows was compared begins."""
+
+
+def failures_warning(c: RowCounts, clean_path: str, noisy_path: str) -> str | None:
+    """The sentences that failed, by parse, or None when none did."""
+    fc, fn, rows = c.failed
+    if not rows:
+        return None
+    named = " and ".join(f"{k} sentence{'s' if k != 1 else ''} in {p}"
+                         for k, p in ((fc, clean_path), (fn, noisy_path)) if k)
+    if rows >= c.rows:
+        return (f"{ALL_FAILED} ({named}): no row was compared, "
+                "so parse differs and the estimates are n/a")
+    return (f"{named} failed: their {rows} of {c.rows} rows read as failed, the same in "
+            "both parses when both failed")
+
+
+def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
+                 clean_path: str = "CLEAN") -> dict[str, Any]:
     """The figures of one noisy file, in the SPEC's JSON names (fractions in [0, 1])."""
     if c.rows == 0:
         raise InputError("no rows to compare", noisy_path)
+    if c.failed[2] >= c.rows:  # nothing compared: n/a, never 0
+        na = _not_applicable_counts(c)
+        na["acr"] = accuracy
+        na["warnings"] = [failures_warning(c, clean_path, noisy_path)]
+        return na
     acr_0n = c.agree_0n / c.rows
     acr_m0 = (c.cases["aaa"] + c.cases["aab"]) / c.rows if c.has_gold else None
     acr = accuracy if accuracy is not None else acr_m0
@@ -336,7 +369,17 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "") -> 
         out["gold"] = gold
     elif c.has_gold:
         warnings.append("the clean parse agrees with the gold on no row: no bounds")
-    out["warnings"] = warnings
+    failed = failures_warning(c, clean_path, noisy_path)
+    out["warnings"] = warnings + ([failed] if failed else [])
+    return out
+
+
+def _not_applicable_counts(c: RowCounts) -> dict[str, Any]:
+    """The figures of a file none of whose rows was compared: all n/a (None)."""
+    out: dict[str, Any] = dict.fromkeys(
+        ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate",
+         "acc_lower", "acc_upper", "acc_estimate"))
+    out.update(rows=c.rows, error_level=c.misspelled / c.rows, spread={})
     return out
 
 
@@ -390,22 +433,23 @@ def rows_report(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Pars
             check_is_parse(gold, parses, gold_path, path)
         counts.append((path, count_rows(clean, parses, gold, projection,
                                         (clean_path, path, gold_path), cache)))
-    out = report_of(counts, accuracy, calibration, scheme)
+    out = report_of(counts, accuracy, calibration, scheme, clean_path)
     out["stats"] = _stats([c for _, c in counts])
-    out["ci95"] = intervals(out["stats"])
+    out["ci95"] = intervals(out["stats"], out)
     return out
 
 
 def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
-              calibration: tuple[Any, float] | None, scheme: str | None) -> dict[str, Any]:
+              calibration: tuple[Any, float] | None, scheme: str | None,
+              clean_path: str = "CLEAN") -> dict[str, Any]:
     """The figures of a level from each replicate's (path, counts): one replicate's
     figures, or of several {mean, std, min, max} and ``replicates``."""
     from parsebench.metrics.robustness import calibration as cal_mod
 
     objs = []
     for path, c in counts:
-        fig = rows_figures(c, accuracy, path)
-        if calibration is not None:
+        fig = rows_figures(c, accuracy, path, clean_path)
+        if calibration is not None and fig["differs"] is not None:
             cal, cal_acr = calibration
             acr = fig["acr"] if fig["acr"] is not None else cal_acr
             fig.update(cal_mod.apply(cal, c.per_sentence, acr))
@@ -418,12 +462,15 @@ def report_of(counts: Sequence[tuple[str, RowCounts]], accuracy: float | None,
     return objs[0] if len(objs) == 1 else {**aggregate(objs), "replicates": objs}
 
 
-def intervals(stats: Mapping[str, Sequence[Sequence[float]]]) -> dict[str, list[float] | None]:
-    """95% intervals over sentences of parse differs and the real degradation."""
+def intervals(stats: Mapping[str, Sequence[Sequence[float]]],
+              figures: Mapping[str, Any] | None = None) -> dict[str, list[float] | None]:
+    """95% intervals over sentences of parse differs and the real degradation; none
+    (n/a) for a figure that is n/a in FIGURES (no row compared)."""
     from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
     metric = {"differs": "bigert-differs", "degr_real": "bigert-real-degradation"}
-    return {k: sentence_interval(stats[k], SCORES_BY_NAME[m].score) for k, m in metric.items()
-            if k in stats}
+    na = figures is not None and figures.get("differs") is None
+    return {k: None if na else sentence_interval(stats[k], SCORES_BY_NAME[m].score)
+            for k, m in metric.items() if k in stats}
 
 
 SCORES = (

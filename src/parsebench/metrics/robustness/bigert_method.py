@@ -18,6 +18,7 @@ from parsebench.metrics.core.method import (
     Variant,
 )
 from parsebench.metrics.robustness.bigert import (
+    ALL_FAILED,
     SCORES,
     SIGNATURE,
     _not_applicable,
@@ -91,9 +92,9 @@ def _variant(ctx: RunContext, proj: str, gold: Sequence[Parse] | None, acc: floa
             counts = [(r.label, counts_of(t.totals[k], t.kept[k]["calibration"],
                                           gold is not None))
                       for k, r in enumerate(level.replicates)]
-            value = report_of(counts, acc, cals.get(level.label), scheme)
+            value = report_of(counts, acc, cals.get(level.label), scheme, clean_path)
             value["stats"] = t.stored(["differs", "degr_real", "spread"])
-            value["ci95"] = intervals(value["stats"])
+            value["ci95"] = intervals(value["stats"], value)
         value["error_level_label"] = level.short
         return value
 
@@ -144,6 +145,9 @@ def _pct(x: Any) -> str:
 
 def _headline(v: dict[str, Any]) -> str:
     g = v.get("gold")
+    if v.get("differs") is None and any(str(w).startswith(ALL_FAILED)
+                                        for w in v.get("warnings") or ()):
+        return f"differs n/a  estimate n/a  ({ALL_FAILED}: no row compared)"
     return (f"differs {_pct(v['differs'])}  estimate {_pct(v['degr_estimate'])}"
             + (f"  real {_pct(g['degr_real'])}" if g else "")
             + (f"  calibrated {_pct(v['degr_calibrated'])}" if "degr_calibrated" in v else ""))
