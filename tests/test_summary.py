@@ -129,7 +129,7 @@ def test_the_summary_sentence_names_the_letters() -> None:
         return Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}})
 
     rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
-    t = [dict(x, method=LAS.method, level="clean", projection="deprel")
+    t = [dict(x, method=LAS.score, level="clean", projection="deprel")
          for x in _tests({frozenset(("biaffine", "spacy-ud"))},
                          ["biaffine", "spacy-ud", "udpipe"])]
     got = _ranked(LAS, rs, "clean", "Accuracy", t, "x")

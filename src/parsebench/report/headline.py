@@ -42,7 +42,7 @@ def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
     from parsebench.metrics.core.resample import paired_bootstrap
     from parsebench.metrics.registry import REGISTRY
 
-    metric = REGISTRY[LAS.method]
+    metric = REGISTRY[LAS.score]
     assert metric.stored is not None
     key = metric.stored[1]
     a, b = ((r.value.get("stats") or {}).get(key) for r in (clean, noisy))
@@ -79,7 +79,7 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
     names: dict[str, dict[str, str]] = {}
     for level in levels:
         order = rank(level)
-        at_level = [t for t in tests if t["method"] == LAS.method and t["level"] == level
+        at_level = [t for t in tests if t["method"] == LAS.score and t["level"] == level
                     and t["projection"] == "deprel" and t["a"] in order and t["b"] in order]
         names[level] = letter_names(order, letters(order, at_level)) if at_level else {}
     ranked = rank("clean") if "clean" in levels else shown

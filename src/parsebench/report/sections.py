@@ -423,7 +423,7 @@ def sections(results: list[Scored], tests: list[dict[str, Any]],
     from parsebench.report.summary import LAS
 
     refs = dict.fromkeys(ref for m in METHODS.values() for ref in m.sections)
-    accuracy = set(METHODS[LAS.metric].sections) if LAS.metric in METHODS else set()
+    accuracy = set(METHODS[LAS.method].sections) if LAS.method in METHODS else set()
     makers = [*((_named(ref), ref not in accuracy) for ref in refs), (_attack_section, True),
               (lambda _: _significance_section(tests), False), (_speed_section, False),
               (examples_section, False)]

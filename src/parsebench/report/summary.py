@@ -92,12 +92,14 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class Figure:
-    """A headline figure: where a result holds it, its interval, which way is better."""
+class RankedScore:
+    """A score the summary ranks parsers by: where a result holds it, its interval,
+    which way is better."""
 
+    score: str
+    """Its name in metrics.registry.REGISTRY (the paired tests' ``method`` in JSON)."""
     method: str
-    """Its name in metrics.registry.REGISTRY (the paired tests' ``method``)."""
-    metric: str
+    """The method that gives it (``Scored.metric``: ``deps``, ``rows``...)."""
     name: str
     get: Callable[[dict[str, Any]], Any]
     ci: str
@@ -105,8 +107,8 @@ class Figure:
     link: Callable[[Scored], str]
 
 
-def _figures() -> list[Figure]:
-    """Every headline figure of the methods' scores (:attr:`Metric.headline`), by rank."""
+def _ranked_scores() -> list[RankedScore]:
+    """Every score the methods rank parsers by (:attr:`Metric.headline`), by rank."""
     from parsebench.metrics.registry import METHODS
 
     out = []
@@ -115,15 +117,15 @@ def _figures() -> list[Figure]:
             h = sc.headline
             if h is not None:
                 link = m.anchor or (lambda r: "x")
-                out.append((h.rank, Figure(sc.name, m.name, h.title, h.get, h.ci,
-                                           h.higher_is_better, link)))
+                out.append((h.rank, RankedScore(sc.name, m.name, h.title, h.get, h.ci,
+                                                h.higher_is_better, link)))
     return [f for _, f in sorted(out, key=lambda x: x[0])]
 
 
-FIGURES = _figures()
-LAS = FIGURES[0]
+RANKED = _ranked_scores()
+LAS = RANKED[0]
 """The accuracy figure (rank 0): LAS against the gold key."""
-ROBUSTNESS = tuple(FIGURES[1:])
+ROBUSTNESS = tuple(RANKED[1:])
 """The robustness figures a summary ranks by, the first a run has."""
 
 
@@ -137,7 +139,7 @@ def _ci_text(ci: Any) -> str:
     return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def _entry(r: Scored, fig: Figure) -> dict[str, Any]:
+def _entry(r: Scored, fig: RankedScore) -> dict[str, Any]:
     v = r.value
     ci = (v.get("ci95") or {}).get(fig.ci)
     return {"parser": r.parser, "value": value(fig.get(v)),
@@ -187,7 +189,7 @@ def _letters_text(ranking: list[str], names: dict[str, str],
     return ", ".join(f"{shown(p)} {names[shown(p)]}" for p in ranking)
 
 
-def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
+def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
             tests: list[dict[str, Any]], link: str,
             baselines: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """One question answered: FIG's ranking among RS (one result a parser) at LEVEL.
@@ -208,7 +210,7 @@ def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
     missing = [e["parser"] for e in entries if e["value"] is None]
     if not known:
         return None
-    mine = [t for t in tests if t["method"] == fig.method and t["level"] == level
+    mine = [t for t in tests if t["method"] == fig.score and t["level"] == level
             and t["projection"] == rs[0].projection]
     order = [e["parser"] for e in known]
     groups = letters(order, mine)
@@ -237,7 +239,7 @@ def _ranked(fig: Figure, rs: list[Scored], level: str, what: str,
             text += " No paired test compares them."
     if missing:
         text += f" No {fig.name} for {', '.join(missing)}."
-    return {"figure": fig.name, "method": fig.method, "level": level,
+    return {"figure": fig.name, "method": fig.score, "level": level,
             "projection": rs[0].projection, "higher_is_better": fig.higher_is_better,
             "ranking": known, "not_ranked": missing, "groups": groups,
             "letters": names,
@@ -255,11 +257,11 @@ def _accuracy(results: list[Scored], tests: list[dict[str, Any]]
 
 
 def _robustness_figure(results: list[Scored]
-                       ) -> tuple[Figure, str, list[Scored]] | None:
+                       ) -> tuple[RankedScore, str, list[Scored]] | None:
     """The first figure of ROBUSTNESS the run has a number for, the projection (for
     Bigert's rows) that most parsers have, and its noisy results."""
     for fig in ROBUSTNESS:
-        rs = [r for r in results if r.metric == fig.metric and r.level not in
+        rs = [r for r in results if r.metric == fig.method and r.level not in
               ("clean", "corrected") and isinstance(r.value, dict)
               and value(fig.get(r.value)) is not None]
         if not rs:
@@ -268,7 +270,7 @@ def _robustness_figure(results: list[Scored]
         for r in rs:
             by_proj.setdefault(r.projection, set()).add(r.parser)
         proj = max(by_proj, key=lambda p: len(by_proj[p]))  # ties: the first
-        return fig, proj, [r for r in results if r.metric == fig.metric
+        return fig, proj, [r for r in results if r.metric == fig.method
                            and r.projection == proj and r.level not in
                            ("clean", "corrected") and isinstance(r.value, dict)]
     return None
@@ -300,7 +302,7 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
                 and isinstance(r.value, dict)}
     for level in levels:
         at = [r for r in rs if r.level == level]
-        on = f" of the {proj} rows" if fig.metric == "rows" else ""
+        on = f" of the {proj} rows" if fig.method == "rows" else ""
         item = _ranked(fig, at, level, f"Robustness at {level_label(at[0])} "
                        f"({fig.name}{on})", tests, fig.link(at[0]), baselines)
         if item is not None:
@@ -308,7 +310,7 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
                                                  baselines)
             item["sentence"] += _baselines_ahead(item["ranking"], fig, accuracy,
                                                  baselines or {})
-            item["sentence"] += MEASURE_NOTE.get(fig.method, "").format(proj=proj)
+            item["sentence"] += MEASURE_NOTE.get(fig.score, "").format(proj=proj)
             out.append(item)
     return out
 
@@ -323,7 +325,7 @@ MEASURE_NOTE = {
 """What a robustness figure measures, where it stands beside the points of LAS lost."""
 
 
-def _baselines_ahead(ranking: list[dict[str, Any]], fig: Figure,
+def _baselines_ahead(ranking: list[dict[str, Any]], fig: RankedScore,
                      accuracy: dict[str, float | None], baselines: Mapping[str, str]) -> str:
     """The baselines that score better than the best parser: why they look robust."""
     real = [e for e in ranking if e["parser"] not in baselines]
@@ -397,7 +399,7 @@ def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
     when it scores above it and the paired test (Holm-corrected, the one the letters come
     from) separates them. A parser below or equal to it, not separated from it, without a
     test or without a LAS does not."""
-    t = next((t for t in tests if t["method"] == LAS.method and t["level"] == "clean"
+    t = next((t for t in tests if t["method"] == LAS.score and t["level"] == "clean"
               and t["projection"] == "deprel" and {t["a"], t["b"]} == {parser, base}), None)
     diff = ci = p = None
     if t is not None and t["difference"] is not None:
