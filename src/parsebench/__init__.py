@@ -45,6 +45,7 @@ _WHERE = {
     "report": "parsebench.api.experiments",
     "export": "parsebench.api.experiments",
     "validate": "parsebench.api.validation",
+    "train": "parsebench.api.training",
 }
 """Each public name and the module that defines it."""
 
@@ -52,7 +53,7 @@ __all__ = [
     "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
     "invariance", "noise", "parse", "report", "robustness_f1", "robustness_rows",
-    "robustness_sentences", "run", "validate",
+    "robustness_sentences", "run", "train", "validate",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at run time
@@ -71,6 +72,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
         robustness_rows,
         robustness_sentences,
     )
+    from parsebench.api.training import train
     from parsebench.api.validation import validate
     from parsebench.errors import InputError
     from parsebench.noise.make import noise

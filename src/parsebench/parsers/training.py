@@ -17,25 +17,41 @@ features they use); at parse time the adapters give them a tagger's tags.
   comments, multiword-token or empty-node lines), punctuation for its report is
   UPOS ``PUNCT``; it skips non-projective training trees.
 
-The folder: ``$PARSEBENCH_CACHE/models``, else ``$XDG_CACHE_HOME/parsebench/models``,
-else ``~/.cache/parsebench/models``.
+UDPipe 1 is trained by :mod:`parsebench.parsers.udpipe_training`.
+
+:func:`train_cached` trains any of the three into the cache folder, under a key made
+of the treebank's checksum (and the dev file's) and the settings, and copies the model
+to where it is asked for: a second run with the same treebank and settings trains
+nothing. The folder: ``$PARSEBENCH_CACHE/models``, else
+``$XDG_CACHE_HOME/parsebench/models``, else ``~/.cache/parsebench/models``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.errors import InputError, iter_lines
 from parsebench.installed import cache_folder
-from parsebench.parsers.jvm import java_command
+from parsebench.parsers.jvm import find_jar, java_command
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from parsebench.formats.conllu import Sentence
+    from parsebench.progress import Progress
+
+PARSERS = ("udpipe", "malt", "yara")
+"""The parsers ``train`` trains."""
 
 
 def models_dir() -> Path:
@@ -53,6 +69,8 @@ class Trained:
     settings: dict[str, Any]
     seconds: float
     dev: dict[str, Any] = field(default_factory=dict)
+    key: str = ""
+    """The cache key (treebank checksums and settings) the model was trained under."""
 
     def write(self) -> Path:
         out = Path(self.model).with_name(Path(self.model).name + ".json")
@@ -171,3 +189,131 @@ def train_yara(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
     done = Trained("yara", str(model), str(train), n, settings, round(seconds, 1), dev_report)
     done.write()
     return done
+
+
+def check_trees(sentences: Sequence[Sentence], path: str | os.PathLike[str]) -> None:
+    """Training needs a gold tree: every word with a HEAD and a DEPREL."""
+    from parsebench.formats.conllu import NO_HEAD
+
+    for s in sentences:
+        for i, (head, rel) in enumerate(zip(s.heads, s.deprels, strict=True)):
+            if head == NO_HEAD or rel in ("", "_"):
+                raise InputError(f"word {i + 1} of the sentence here has no HEAD or "
+                                 "DEPREL: training needs gold trees", path, s.line)
+
+
+def treebank_digest(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of a whole treebank file."""
+    from parsebench.errors import read_bytes
+
+    return hashlib.sha256(read_bytes(path)).hexdigest()
+
+
+_SUFFIX = {"udpipe": ".udpipe", "malt": ".mco", "yara": ""}
+
+
+def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.PathLike[str],
+                 *, dev: str | os.PathLike[str] | None = None, limit: int | None = None,
+                 progress: Progress | None = None, **options: Any) -> tuple[Trained, bool]:
+    """PARSER (udpipe, malt, yara) trained on TRAIN, written as OUTPUT (with OUTPUT.json);
+    trained in the cache folder only when no model there has the same key (TRAIN's and
+    DEV's checksums, LIMIT, the settings). The sidecar, and whether it came from the
+    cache. OPTIONS: udpipe's iterations, tokenizer, tagger, parser_options; malt's jar; yara's
+    jar, beam, iterations, best."""
+    from parsebench.progress import quiet
+
+    if parser not in PARSERS:
+        raise InputError(f"cannot train {parser!r}: one of {', '.join(PARSERS)}")
+    if limit is not None and limit < 1:
+        raise InputError(f"the limit must be at least 1 sentence, not {limit}")
+    from parsebench.errors import check_output
+
+    progress = progress or quiet()
+    output = Path(output)
+    check_output(output)
+    settings = _key_settings(parser, output, options)
+    key = hashlib.sha256(json.dumps(
+        {"parser": parser, "train": treebank_digest(train),
+         "dev": treebank_digest(dev) if dev is not None else None,
+         "limit": limit, "settings": settings}, sort_keys=True).encode()).hexdigest()[:20]
+    folder = models_dir() / f"{parser}-{key}"
+    cached = folder / (output.name if parser == "malt" else "model" + _SUFFIX[parser])
+    hit = _cached(cached, key)
+    if hit is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        hit = _train(parser, train, dev, cached, limit, progress, options)
+        hit.key = key
+        hit.write()
+        fresh = True
+    else:
+        progress.note(f"{parser}: the model trained {hit.seconds} s on these data and "
+                      f"settings is in the cache ({cached}); not training again")
+        fresh = False
+    tmp = output.with_name(f".{output.name}.part")
+    shutil.copyfile(cached, tmp)
+    os.replace(tmp, output)
+    done = Trained(**{**asdict(hit), "model": str(output.resolve())})
+    done.write()
+    return done, not fresh
+
+
+def _key_settings(parser: str, output: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """What, besides the data, makes the model: the settings the key is made of."""
+    from parsebench.parsers.base import file_digest
+
+    if parser == "udpipe":
+        from parsebench.installed import version
+        from parsebench.parsers.udpipe_training import udpipe_settings
+
+        return {**udpipe_settings(options.get("iterations"), options.get("tokenizer", ""),
+                                  options.get("tagger", ""), options.get("parser_options", "")),
+                "ufal.udpipe": version("ufal.udpipe")}
+    if parser == "malt":
+        from parsebench.parsers import malt as java
+    else:
+        from parsebench.parsers import yara as java  # type: ignore[no-redef]
+    name = "MaltParser" if parser == "malt" else "Yara"
+    jar = find_jar(options.get("jar"), java.JAR_ENV, name, java.WHERE)
+    options["jar"] = jar  # (the path the trainer is given)
+    got: dict[str, Any] = {"jar": file_digest(jar)}
+    if parser == "malt":
+        if output.suffix != ".mco" or any(c.isspace() for c in output.stem):
+            raise InputError("a MaltParser model is a NAME.mco without spaces", output)
+        got["name"] = output.name  # (MaltParser finds its files inside by the name)
+    else:
+        got.update(beam=options.get("beam", 16), iterations=options.get("iterations") or 10,
+                   best=bool(options.get("best", False)))
+    return got
+
+
+def _cached(model: Path, key: str) -> Trained | None:
+    """The cache's model under KEY, if it is whole (its sidecar written last says so)."""
+    try:
+        got = json.loads(model.with_name(model.name + ".json").read_text(encoding="utf-8"))
+        if got.get("key") == key and model.is_file():
+            return Trained(**got)
+    except (OSError, ValueError, TypeError):
+        pass
+    return None
+
+
+def _train(parser: str, train: str | os.PathLike[str], dev: str | os.PathLike[str] | None,
+           model: Path, limit: int | None, progress: Progress,
+           options: dict[str, Any]) -> Trained:
+    if parser == "udpipe":
+        from parsebench.parsers.udpipe_training import train_udpipe
+
+        return train_udpipe(train, dev, model, limit=limit, progress=progress,
+                            iterations=options.get("iterations"),
+                            tokenizer=options.get("tokenizer", ""),
+                            tagger=options.get("tagger", ""),
+                            parser=options.get("parser_options", ""))
+    from parsebench.formats.conllu import iter_conllu
+
+    check_trees(list(iter_conllu(train))[:limit], train)
+    progress.stage(f"training {parser}", None)
+    if parser == "malt":
+        return train_malt(train, model, str(options["jar"]), limit)
+    return train_yara(train, dev, model, str(options["jar"]), beam=options.get("beam", 16),
+                      iterations=options.get("iterations") or 10, limit=limit,
+                      best=bool(options.get("best", False)))

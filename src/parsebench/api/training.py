@@ -1,0 +1,48 @@
+"""``train``: the field's cheap parsers (UDPipe 1, MaltParser, Yara) trained on a
+treebank's train split, as a Python call; the models are kept in the cache folder
+by the treebank's checksum and the settings, so the same call twice trains once."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict
+from typing import Any
+
+from parsebench.progress import Progress
+from parsebench.results import Result
+from parsebench.signature import signature
+
+PathLike = str | os.PathLike[str]
+
+
+def train(parser: str, train: PathLike, output: PathLike, *, dev: PathLike | None = None,
+          limit: int | None = None, iterations: int | None = None, beam: int = 16,
+          best: bool = False, jar: str | None = None, tokenizer: str = "", tagger: str = "",
+          parser_options: str = "", progress: Progress | None = None) -> Result:
+    """PARSER (``udpipe``, ``malt`` or ``yara``) trained on TRAIN (CoNLL-U, its first
+    LIMIT sentences), written as OUTPUT with its settings in OUTPUT.json. DEV is held out
+    for model selection where the parser has it (UDPipe: else TRAIN's last tenth; Yara:
+    its per-iteration report, the best iteration kept with BEST; MaltParser has none).
+    ITERATIONS: UDPipe's tokenizer epochs, tagger and parser iterations (default its
+    own: 100, 20, 10), Yara's iterations (10); TOKENIZER, TAGGER, PARSER_OPTIONS: UDPipe's
+    option strings (``name=value;...``); BEAM: Yara's; JAR: MaltParser's or Yara's."""
+    from parsebench.parsers.training import train_cached
+
+    options: dict[str, Any] = {"iterations": iterations}
+    if parser == "udpipe":
+        options.update(tokenizer=tokenizer, tagger=tagger, parser_options=parser_options)
+    else:
+        options.update(jar=jar, beam=beam, best=best)
+    done, cached = train_cached(parser, train, output, dev=dev, limit=limit,
+                                progress=progress, **options)
+    data: dict[str, Any] = {**asdict(done), "cached": cached,
+                            "sidecar": f"{done.model}.json",
+                            "signature": signature(method="train", parser=parser,
+                                                   key=done.key)}
+
+    def text() -> str:
+        how = "from the cache" if cached else f"trained in {done.seconds} s"
+        return (f"{parser}: {done.model} ({done.sentences} sentences of {done.train}, "
+                f"{how}; settings in {done.model}.json)\n")
+
+    return Result("train", data, text)
