@@ -288,3 +288,55 @@ def test_parse_cli_writes_conllu_and_speed(tmp_path: Path) -> None:
     assert "20 sentences" in p.stderr and "words/s" in p.stderr
     assert len(read_conllu(out)) == 20
     assert json.loads(Path(str(out) + ".speed.json").read_text())["sentences"] == 20
+
+
+GOLD_NOTES = """\
+# newdoc id = email-1
+# sent_id = email-1-0001
+# genre = email
+# text = They left, many for good.
+1	They	they	PRON	PRP	Case=Nom	2	nsubj	2:nsubj	_
+2	left	leave	VERB	VBD	Tense=Past	0	root	0:root	SpaceAfter=No
+3	,	,	PUNCT	,	_	2	punct	2:punct	CheckAttachment=4
+4	many	many	ADJ	JJ	Degree=Pos	2	parataxis	2:parataxis	CheckReln=appos
+4.1	left	leave	VERB	VBN	Tense=Past	_	_	2:parataxis	CopyOf=2
+5	for	for	ADP	IN	_	6	case	6:case	Noise=sub|Orig=fr
+6-7	good.	_	_	_	_	_	_	_	SpaceAfter=No|Note=x
+6	good	good	ADJ	JJ	Degree=Pos	4	obl	4:obl	_
+7	.	.	PUNCT	.	_	2	punct	2:punct	_
+
+"""
+
+
+def test_a_parse_carries_the_tokenization_and_nothing_else_of_the_gold(tmp_path: Path
+                                                                        ) -> None:
+    """Issue 48.3: the annotators' notes, the enhanced graph and the empty nodes of a
+    gold file are not the parser's; its words, spacing, id, text and noise records are."""
+    import parsebench as pb
+
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(GOLD_NOTES, encoding="utf-8")
+    r = pb.parse(gold, "baseline:right")
+    r.write(tmp_path / "out.conllu")
+    text = (tmp_path / "out.conllu").read_text(encoding="utf-8")
+    assert "Check" not in text and "CopyOf" not in text and "Note=x" not in text
+    assert "parataxis" not in text and "4.1" not in text and "genre" not in text
+    out = read_conllu(tmp_path / "out.conllu")[0]
+    assert out.comments == ["# newdoc id = email-1", "# sent_id = email-1-0001",
+                            "# text = They left, many for good."]
+    assert out.misc == ["_", "SpaceAfter=No", "_", "_", "Noise=sub|Orig=fr", "_", "_"]
+    assert out.multiword == [(5, 6, ["6-7", "good.", *["_"] * 7, "SpaceAfter=No"])]
+    assert out.empty_nodes == [] and set(out.deps) == {"_"} and set(out.lemmas) == {"_"}
+    # the output has no enhanced graph, and is told so once, not also of its empty nodes
+    warnings = pb.evaluate_deps(gold, tmp_path / "out.conllu").warnings
+    about_out = [w for w in warnings if "out.conllu" in w and "enhanced" in w]
+    assert len(about_out) == 1 and "has no enhanced graph" in about_out[0], warnings
+
+
+def test_parses_of_the_ewt_sentences_with_empty_nodes_have_none(tmp_path: Path) -> None:
+    gold = [s for s in read_conllu(shared_path(EWT_TEST)) if s.empty_nodes]
+    assert len(gold) == 2
+    out = parsed(gold, "baseline:right", tmp_path)
+    assert [s.empty_nodes for s in out] == [[], []]
+    assert not any("Check" in m for s in out for m in s.misc)
+    assert [s.text for s in out] == [s.text for s in gold]
