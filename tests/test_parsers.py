@@ -340,3 +340,26 @@ def test_parses_of_the_ewt_sentences_with_empty_nodes_have_none(tmp_path: Path) 
     assert [s.empty_nodes for s in out] == [[], []]
     assert not any("Check" in m for s in out for m in s.misc)
     assert [s.text for s in out] == [s.text for s in gold]
+
+
+@pytest.mark.parametrize("spec", ["python:os", "python:", "python:.x:Y", "python:a..b:C"])
+def test_a_python_spec_without_module_and_class_is_refused_in_one_line(
+        tmp_path: Path, spec: str) -> None:
+    """Issue 48.12: import_module's ValueError (an empty or relative module name) was a
+    traceback from ``parse``; ``parse`` and ``run`` now give the same line, status 2."""
+    src = tmp_path / "small.txt"
+    src.write_text("a b c\n", encoding="utf-8")
+    out = tmp_path / "o.conllu"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(out), "--parser", spec], capture_output=True, text=True)
+    want = (f"parsebench: parser {spec!r}: expected python:MODULE:CLASS, e.g. "
+            "python:mypackage.parsers:MyParser")
+    assert p.returncode == 2 and error_lines(p.stderr) == [want], p.stderr
+    assert not out.exists()
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'name = "x"\n[corpus]\npath = "{src}"\n[[parsers]]\nname = "p"\n'
+                   f'spec = "{spec}"\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(tmp_path / "s.sqlite"), "--report", str(tmp_path / "r")],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and error_lines(p.stderr) == [want], p.stderr
