@@ -256,6 +256,37 @@ def test_unknown_parser_and_bad_model_are_clear_errors(tmp_path: Path) -> None:
     assert not (tmp_path / "o.conllu").exists()
 
 
+
+def test_a_missing_model_is_named_as_missing(tmp_path: Path) -> None:
+    """Issue 48.10: a UDPipe model path that is not there was "not a UDPipe model", and a
+    spaCy pipeline that is not installed spaCy's E050; each now says what is wrong and,
+    for a pipeline package, how to install it."""
+    from parsebench.parsers.base import make_adapter
+
+    needs("ufal.udpipe")
+    with pytest.raises(InputError) as exc:
+        make_adapter(f"udpipe:{tmp_path / 'none.udpipe'}")
+    assert str(exc.value) == f"{tmp_path / 'none.udpipe'}: no such file"
+    with pytest.raises(InputError, match="is a directory, expected a UDPipe model file"):
+        make_adapter(f"udpipe:{tmp_path}")
+    needs("spacy")
+    with pytest.raises(InputError) as exc:
+        make_adapter("spacy:xx_no_such_pipeline")
+    assert str(exc.value) == (
+        "spaCy pipeline 'xx_no_such_pipeline' is not installed: install it with `python -m "
+        "spacy download xx_no_such_pipeline`, or give spacy:PATH to a pipeline folder")
+    with pytest.raises(InputError) as exc:
+        make_adapter(f"spacy:{tmp_path / 'none'}")
+    assert str(exc.value).startswith(f"{tmp_path / 'none'}: no such file or folder")
+    src = tmp_path / "in.txt"
+    src.write_text("a b\n")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(tmp_path / "o.conllu"), "--parser", "udpipe:none.udpipe"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and error_lines(p.stderr) == ["parsebench: none.udpipe: no such "
+                                                           "file"], p.stderr
+
+
 def test_jfleg_robustness_f1_with_udpipe(tmp_path: Path) -> None:
     """Hashemi & Hwa on real learner English: JFLEG dev src against ref0, a real parser."""
     needs("ufal.udpipe")
