@@ -184,7 +184,7 @@ def test_one_path_where_a_list_is_expected_is_a_list_of_one() -> None:
     with pytest.raises(TypeError, match=r"^noisy: expected a path or a Treebank or a list "
                        r"of them, not 7"):
         pb.robustness_rows(typos, 7)
-    with pytest.raises(ValueError, match=r"^noisy: an empty list"):
+    with pytest.raises(pb.InputError, match=r"^noisy: an empty list"):
         pb.robustness_sentences(typos, [])
     with pytest.raises(TypeError, match=r"^alignment: expected a path or a list"):
         pb.robustness_sentences(typos, typos, alignment=5)

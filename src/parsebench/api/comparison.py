@@ -7,7 +7,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 
-from parsebench.arguments import corpora
+from parsebench import arguments as A
 from parsebench.progress import Progress
 from parsebench.results import Result, result
 from parsebench.signature import signature
@@ -16,6 +16,11 @@ from parsebench.treebank import Treebank, as_treebank
 PathLike = str | os.PathLike[str]
 
 
+@A.checked(gold=A.corpus, systems=A.corpora, metric=A.text, test=A.text, samples=A.limited,
+         seed=A.limited, alpha=A.number, all_pairs=A.flag,
+         progress=A.progress, align=A.optional(A.text), invalid=A.text,
+         enhancements=A.optional(A.ENHANCEMENTS), no_empty_nodes=A.flag,
+         multiple_roots_okay=A.flag)
 def compare(gold: PathLike | Treebank,
             systems: PathLike | Treebank | Sequence[PathLike | Treebank],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
@@ -37,7 +42,7 @@ def compare(gold: PathLike | Treebank,
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
                              multiple_roots_okay)
-    systems = corpora("systems", systems)
+    systems = A.corpora("systems", systems)  # a list (as checked), for the types
     gold, systems = as_treebank(gold), [as_treebank(x) for x in systems]
     with _files([gold, *systems]) as paths:
         r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs,

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from parsebench.arguments import corpora, paths
+from parsebench import arguments as A
 from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result, result
@@ -44,6 +44,10 @@ def _read(corpus: PathLike | Treebank | None) -> Any:
     return read_parses(corpus)
 
 
+@A.checked(clean=A.corpus, noisy=A.corpora, gold=A.optional(A.corpus),
+         accuracy=A.optional(A.number), project=A.optional(A.text),
+         calibrate_gold=A.optional(A.corpus), calibrate_clean=A.optional(A.corpus),
+         calibrate_noisy=A.optional(A.corpora))
 def robustness_rows(clean: PathLike | Treebank,
                     noisy: PathLike | Treebank | Sequence[PathLike | Treebank], *,
                     gold: PathLike | Treebank | None = None, accuracy: float | None = None,
@@ -65,9 +69,9 @@ def robustness_rows(clean: PathLike | Treebank,
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
     if project is not None and project not in PROJECTIONS:
         raise InputError(f"--project {project}: expected one of " + ", ".join(PROJECTIONS))
-    noisy = corpora("noisy", noisy)
+    noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
     if calibrate_noisy is not None:
-        calibrate_noisy = corpora("calibrate_noisy", calibrate_noisy)
+        calibrate_noisy = A.corpora("calibrate_noisy", calibrate_noisy)
     clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
     c = _parses(clean)
     m = _read(gold)
@@ -94,6 +98,7 @@ def robustness_rows(clean: PathLike | Treebank,
                   lambda: rows_table(out, name_of(clean), names, proj), out["warnings"])
 
 
+@A.checked(clean=A.corpus, noisy=A.corpora, alignment=A.optional(A.paths))
 def robustness_sentences(clean: PathLike | Treebank,
                          noisy: PathLike | Treebank | Sequence[PathLike | Treebank], *,
                          alignment: PathLike | Sequence[PathLike] | None = None) -> Result:
@@ -105,9 +110,9 @@ def robustness_sentences(clean: PathLike | Treebank,
     from parsebench.metrics.wordalign import read_alignments
     from parsebench.report.terminal import sentences_table
 
-    noisy = corpora("noisy", noisy)
+    noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
     if alignment is not None:
-        alignment = paths("alignment", alignment)
+        alignment = A.paths("alignment", alignment)
     clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
     c = _parses(clean)
     names = [name_of(p) for p in noisy]
@@ -122,6 +127,9 @@ def robustness_sentences(clean: PathLike | Treebank,
                   lambda: sentences_table(out, name_of(clean), names), out["warnings"])
 
 
+@A.checked(grammatical=A.corpus, ungrammatical=A.corpus, alignment=A.optional(A.path),
+         errant_pipeline=A.text, punct=A.flag, labeled=A.flag, exclude_root=A.flag,
+         gold=A.optional(A.corpus), progress=A.progress)
 def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Treebank, *,
                   alignment: str | None = None, errant_pipeline: str = "en_core_web_sm",
                   punct: bool = True, labeled: bool = False, exclude_root: bool = False,
