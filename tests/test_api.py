@@ -164,6 +164,32 @@ def test_robustness_functions_equal_the_commands() -> None:
     assert f.f1 is not None and f.to_dict()["f1"] == 1.0
 
 
+
+def test_one_path_where_a_list_is_expected_is_a_list_of_one() -> None:
+    """Issue 48.6: a path given where a list of paths is expected was read letter by
+    letter ("u: no such file", "/: is a directory"); it is now the list of that path, and
+    anything else is a TypeError naming the parameter."""
+    typos = FIXTURES / "typos.conllu"
+    assert pb.compare(KEY, str(ANSWER), samples=20).to_dict() == \
+        pb.compare(KEY, [ANSWER], samples=20).to_dict()
+    assert pb.compare(KEY, pb.Treebank.read(ANSWER), samples=20).systems[0]["file"] == \
+        str(ANSWER)
+    assert pb.robustness_rows(typos, str(typos)).to_dict() == \
+        pb.robustness_rows(typos, [typos]).to_dict()
+    assert pb.robustness_sentences(typos, typos).to_dict() == \
+        pb.robustness_sentences(typos, [typos]).to_dict()
+    with pytest.raises(TypeError, match=r"^systems: item 2 is 3 \(int\); expected a path "
+                       "or a Treebank$"):
+        pb.compare(KEY, [ANSWER, 3])
+    with pytest.raises(TypeError, match=r"^noisy: expected a path or a Treebank or a list "
+                       r"of them, not 7"):
+        pb.robustness_rows(typos, 7)
+    with pytest.raises(pb.InputError, match=r"^noisy: an empty list"):
+        pb.robustness_sentences(typos, [])
+    with pytest.raises(TypeError, match=r"^alignment: expected a path or a list"):
+        pb.robustness_sentences(typos, typos, alignment=5)
+
+
 def test_parse_and_attack_equal_the_commands(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy

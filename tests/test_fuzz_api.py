@@ -15,10 +15,15 @@ API now checks sentences where it takes them, as the reader checks a file.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import inspect
 import json
 import os
 import random
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +38,7 @@ import parsebench as pb
 from parsebench.formats.conllu import Sentence, read_conllu
 
 LEX = str(FIXTURES / "lexicon.txt")
+LEARNER = FIXTURES / "learner.conllu"
 KEY, ANSWER, TYPOS = DATA / "lin-key.conllu", DATA / "lin-answer.conllu", \
     FIXTURES / "typos.conllu"
 GOLD_TREES, TEST_TREES = DATA / "demo-gold.mrg", DATA / "demo-test.mrg"
@@ -221,3 +227,159 @@ def test_the_compiled_check_agrees_with_the_python_one(how: str) -> None:
         s = _damage(s, how, 3)
     assert (_problem(s) is None) == _sound_sentences([sents[0], s], Sentence), how
     assert _problem(s) is not None or how == "empty word", how
+
+
+# Every public callable with arguments of the wrong type and range (issue 48.11): each
+# is called with valid arguments but one, drawn from values that are wrong for most
+# parameters; the call returns, or raises an InputError (a value out of range, as the
+# commands word it) or a TypeError (naming the parameter) of one line. Before, 43 of
+# 181 such calls raised an internal error ("'int' object is not iterable"; IndexError;
+# islice's ValueError), Treebank.read(0) read standard input and punct="no" scored
+# punctuation.
+
+@functools.cache
+def _scratch() -> Path:
+    """Where the calls below write (removed when the module's tests are done)."""
+    return Path(tempfile.mkdtemp(prefix="parsebench-fuzz-"))
+
+
+def _folder() -> Path:
+    return Path(tempfile.mkdtemp(dir=_scratch()))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _cleaned() -> Iterator[None]:
+    yield
+    if _scratch.cache_info().currsize:
+        shutil.rmtree(_scratch(), ignore_errors=True)
+        _scratch.cache_clear()
+        _tiny_run.cache_clear()
+
+
+@functools.cache
+def _tiny_run() -> tuple[Path, Path]:
+    """A one-parser experiment on the seven typo sentences, run once: what run, report
+    and export are called with."""
+    where = _folder()
+    exp = where / "tiny.toml"
+    exp.write_text(f'name = "tiny"\n[corpus]\npath = "{TYPOS}"\n[noise]\nrates = [0.2]\n'
+                   f'lexicon = "{LEX}"\n[[parsers]]\nname = "right"\n'
+                   'spec = "baseline:right"\n', encoding="utf-8")
+    store = where / "tiny.sqlite"
+    pb.run(exp, store=store, report=where / "report")
+    return exp, store
+
+
+def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]]]:
+    """Each public callable and its valid arguments, by name (a Treebank's constructors
+    each by its own)."""
+    tree_texts = lambda: pb.Treebank.read(KEY)  # noqa: E731
+    return {
+        "Figure": (pb.Figure, lambda: {"name": "las", "values": {"f1": 0.5},
+                                       "ci": (0.4, 0.6)}),
+        "InputError": (pb.InputError, lambda: {"message": "bad", "path": "f", "line": 2}),
+        "Result": (pb.Result, lambda: {"command": "x", "data": {"a": 1},
+                                       "render": lambda: "", "warnings": ()}),
+        "Scored": (pb.Scored, lambda: {"parser": "p", "metric": "m", "projection": "x",
+                                       "level": "clean", "signature": "s", "value": 1}),
+        "Treebank": (pb.Treebank, lambda: {"sentences": list(tree_texts()), "name": "t"}),
+        "Treebank.read": (pb.Treebank.read, lambda: {"path": KEY}),
+        "Treebank.from_text": (pb.Treebank.from_text,
+                               lambda: {"text": KEY.read_text(), "name": "t"}),
+        "Treebank.from_sentences": (pb.Treebank.from_sentences,
+                                    lambda: {"sentences": list(tree_texts()), "name": "t"}),
+        "attack": (pb.attack, lambda: {"corpus": TYPOS, "parser": "baseline:right",
+                                       "queries": 2, "lexicon": LEX}),
+        "compare": (pb.compare, lambda: {"gold": KEY, "systems": [ANSWER], "samples": 20}),
+        "convert": (pb.convert, lambda: {"trees": GOLD_TREES, "head_rules": "collins"}),
+        "evaluate_brackets": (pb.evaluate_brackets,
+                              lambda: {"gold": GOLD_TREES, "test": TEST_TREES}),
+        "evaluate_deps": (pb.evaluate_deps, lambda: {"gold": KEY, "system": ANSWER}),
+        "evaluate_flat": (pb.evaluate_flat, lambda: {"key": GOLD_TREES,
+                                                     "response": TEST_TREES}),
+        "export": (pb.export, lambda: {"store": _tiny_run()[1],
+                                       "out_dir": _folder()}),
+        "flatten": (pb.flatten, lambda: {"trees": GOLD_TREES,
+                                         "rules": DATA / "demo-rules.txt"}),
+        "invariance": (pb.invariance, lambda: {"corpus": TYPOS, "parsers": "baseline:right"}),
+        "noise": (pb.noise, lambda: {"corpus": TYPOS, "rate": 0.3, "lexicon": LEX}),
+        "parse": (pb.parse, lambda: {"corpus": TYPOS, "parser": "baseline:right"}),
+        "train": (pb.train, lambda: {"parser": "udpipe", "train": LEARNER,
+                                     "output": _folder() / "m.udpipe", "iterations": 1}),
+        "report": (pb.report, lambda: {"store": _tiny_run()[1],
+                                       "out_dir": _folder()}),
+        "robustness_f1": (pb.robustness_f1, lambda: {"grammatical": TYPOS,
+                                                     "ungrammatical": TYPOS}),
+        "robustness_rows": (pb.robustness_rows, lambda: {"clean": TYPOS, "noisy": [TYPOS],
+                                                         "accuracy": 0.9}),
+        "robustness_sentences": (pb.robustness_sentences,
+                                 lambda: {"clean": TYPOS, "noisy": [TYPOS]}),
+        "run": (pb.run, lambda: {"experiment": _tiny_run()[0], "store": _tiny_run()[1],
+                                 "report": _folder()}),
+        "validate": (pb.validate, lambda: {"files": KEY}),
+    }
+
+
+CALLS = _calls()
+WRONG: list[Any] = [None, True, 0, -1, 1.5, float("nan"), "", "no", b"x", [], [7], ["x"],
+                    {}, {"a": 1}, object(), (1, 2, 3)]
+"""Values wrong for most parameters (a wrong one may be right for some: None where
+None is allowed, 0 for a seed, "no" for a path, which then names no file)."""
+
+
+def test_every_public_callable_is_fuzzed() -> None:
+    names = {n for n in pb.__all__ if callable(getattr(pb, n))}
+    assert names <= set(CALLS), names - set(CALLS)
+
+
+def _parameters(name: str) -> list[str]:
+    f = CALLS[name][0]
+    return [p for p in inspect.signature(f).parameters if p not in ("self", "cls")]
+
+
+@settings(max_examples=max(60, EXAMPLES * 2), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_public_callable_refuses_wrong_arguments_in_one_line(data: Any) -> None:
+    name = data.draw(st.sampled_from(sorted(CALLS)), "callable")
+    param = data.draw(st.sampled_from(_parameters(name)), "parameter")
+    value = data.draw(st.sampled_from(WRONG), "value")
+    f, base = CALLS[name]
+    args = {**base(), param: value}
+    try:
+        with contextlib.chdir(_folder()):  # "no" as a folder is written there
+            f(**args)
+    except pb.InputError as exc:
+        assert "\n" not in str(exc), f"{name}({param}={value!r}): {exc}"
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        assert "\n" not in message and message.startswith(f"{param}: "), \
+            f"{name}({param}={value!r}): {type(exc).__name__}: {message}"
+    except Exception as exc:  # what the test is for
+        raise AssertionError(f"{name}({param}={value!r}): {type(exc).__name__}: "
+                             f"{exc}") from exc
+
+
+def test_the_wrong_arguments_of_issue_48_are_refused_naming_them() -> None:
+    sents = read_conllu(KEY)
+    sents[0].multiword = [(0, len(sents[0].forms) + 2, ["1-9", "x", *["_"] * 8])]
+    cases: list[tuple[Callable[[], Any], type[Exception], str]] = [
+        (lambda: pb.evaluate_deps(KEY, 123), TypeError, "system: "),
+        (lambda: pb.evaluate_deps(KEY, None), TypeError, "system: "),
+        (lambda: pb.Treebank.read(0), TypeError, "path: "),
+        (lambda: pb.Treebank.from_text(None), TypeError, "text: "),
+        (lambda: pb.parse(KEY, None), TypeError, "parser: "),
+        (lambda: pb.evaluate_deps(KEY, KEY, select=["deprel=subj", 7]), TypeError,
+         "select: item 2"),
+        (lambda: pb.evaluate_deps(KEY, pb.Treebank(sents)), pb.InputError,
+         "<treebank>: sentence 1: multiword token"),
+        (lambda: pb.robustness_rows(KEY, []), pb.InputError, "noisy: an empty list"),
+        (lambda: pb.run(KEY, limit=-1), pb.InputError, "--limit -1: "),
+        (lambda: pb.compare(KEY, [KEY], samples=1.5), TypeError, "samples: "),
+        (lambda: pb.evaluate_deps(KEY, KEY, punct="no"), TypeError, "punct: "),
+        (lambda: pb.invariance(KEY, []), pb.InputError, "parsers: an empty list"),
+    ]
+    for call, kind, start in cases:
+        with pytest.raises(kind) as exc:
+            call()
+        assert str(exc.value).startswith(start), str(exc.value)

@@ -146,7 +146,8 @@ def test_sentences_in_memory_are_noised_as_their_file(tmp_path: Path) -> None:
                             made.signature))
         assert results[0] == results[1] == results[2]
         assert [s.forms for s in held] == kept
-    with pytest.raises(TypeError, match="not str"):
+    with pytest.raises(TypeError, match=r"^corpus: expected a file's path or Sentences, "
+                       r"not a list of str$"):
         noise(["a sentence"], rate=0.1)  # type: ignore[list-item]
 
 

@@ -8,6 +8,7 @@ most."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -186,3 +187,27 @@ def test_parse_and_score_broken_answers(endpoint: dict[str, Any], tmp_path: Path
     # 15 gold words: right are well(3) prose(2) short(2) extra(2) flaky(2) = 11; the
     # cycle's 2 (zeroed), garbage's and refuse's 1 each (failed) are not; 16 system words
     assert d["uas"]["recall"] == 11 / 15 and d["uas"]["precision"] == 11 / 16
+
+
+@pytest.mark.parametrize("url", ["file:///DIR", "", "nonsense", "http://", "ftp://h/v1",
+                                 "http://[::1", "http://h:port/v1", "http://h/ v1"])
+def test_an_endpoint_that_is_not_http_is_refused_before_the_first_sentence(
+        tmp_path: Path, url: str) -> None:
+    """Issue 48.15: a file: URL made urllib read DIR/chat/completions as the model's
+    answer; an empty or malformed one failed every sentence and exited 0."""
+    answer = tmp_path / "chat" / "completions"
+    answer.parent.mkdir()
+    answer.write_text(json.dumps({"choices": [{"message": {
+        "content": "1\ta\t_\tX\t_\t_\t0\troot"}}]}), encoding="utf-8")
+    src = tmp_path / "in.txt"
+    src.write_text("a\n", encoding="utf-8")
+    out = tmp_path / "o.conllu"
+    env = {**os.environ, "OPENAI_BASE_URL": url.replace("DIR", str(tmp_path))}
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(out), "--parser", "openai:m"], capture_output=True, text=True,
+                       env=env)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.splitlines() == [
+        f"parsebench: OPENAI_BASE_URL {env['OPENAI_BASE_URL']!r}: expected an http:// or "
+        "https:// URL, e.g. https://api.openai.com/v1"]
+    assert not out.exists()

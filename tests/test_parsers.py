@@ -256,6 +256,37 @@ def test_unknown_parser_and_bad_model_are_clear_errors(tmp_path: Path) -> None:
     assert not (tmp_path / "o.conllu").exists()
 
 
+
+def test_a_missing_model_is_named_as_missing(tmp_path: Path) -> None:
+    """Issue 48.10: a UDPipe model path that is not there was "not a UDPipe model", and a
+    spaCy pipeline that is not installed spaCy's E050; each now says what is wrong and,
+    for a pipeline package, how to install it."""
+    from parsebench.parsers.base import make_adapter
+
+    needs("ufal.udpipe")
+    with pytest.raises(InputError) as exc:
+        make_adapter(f"udpipe:{tmp_path / 'none.udpipe'}")
+    assert str(exc.value) == f"{tmp_path / 'none.udpipe'}: no such file"
+    with pytest.raises(InputError, match="is a directory, expected a UDPipe model file"):
+        make_adapter(f"udpipe:{tmp_path}")
+    needs("spacy")
+    with pytest.raises(InputError) as exc:
+        make_adapter("spacy:xx_no_such_pipeline")
+    assert str(exc.value) == (
+        "spaCy pipeline 'xx_no_such_pipeline' is not installed: install it with `python -m "
+        "spacy download xx_no_such_pipeline`, or give spacy:PATH to a pipeline folder")
+    with pytest.raises(InputError) as exc:
+        make_adapter(f"spacy:{tmp_path / 'none'}")
+    assert str(exc.value).startswith(f"{tmp_path / 'none'}: no such file or folder")
+    src = tmp_path / "in.txt"
+    src.write_text("a b\n")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(tmp_path / "o.conllu"), "--parser", "udpipe:none.udpipe"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and error_lines(p.stderr) == ["parsebench: none.udpipe: no such "
+                                                           "file"], p.stderr
+
+
 def test_jfleg_robustness_f1_with_udpipe(tmp_path: Path) -> None:
     """Hashemi & Hwa on real learner English: JFLEG dev src against ref0, a real parser."""
     needs("ufal.udpipe")
@@ -288,3 +319,78 @@ def test_parse_cli_writes_conllu_and_speed(tmp_path: Path) -> None:
     assert "20 sentences" in p.stderr and "words/s" in p.stderr
     assert len(read_conllu(out)) == 20
     assert json.loads(Path(str(out) + ".speed.json").read_text())["sentences"] == 20
+
+
+GOLD_NOTES = """\
+# newdoc id = email-1
+# sent_id = email-1-0001
+# genre = email
+# text = They left, many for good.
+1	They	they	PRON	PRP	Case=Nom	2	nsubj	2:nsubj	_
+2	left	leave	VERB	VBD	Tense=Past	0	root	0:root	SpaceAfter=No
+3	,	,	PUNCT	,	_	2	punct	2:punct	CheckAttachment=4
+4	many	many	ADJ	JJ	Degree=Pos	2	parataxis	2:parataxis	CheckReln=appos
+4.1	left	leave	VERB	VBN	Tense=Past	_	_	2:parataxis	CopyOf=2
+5	for	for	ADP	IN	_	6	case	6:case	Noise=sub|Orig=fr
+6-7	good.	_	_	_	_	_	_	_	SpaceAfter=No|Note=x
+6	good	good	ADJ	JJ	Degree=Pos	4	obl	4:obl	_
+7	.	.	PUNCT	.	_	2	punct	2:punct	_
+
+"""
+
+
+def test_a_parse_carries_the_tokenization_and_nothing_else_of_the_gold(tmp_path: Path
+                                                                        ) -> None:
+    """Issue 48.3: the annotators' notes, the enhanced graph and the empty nodes of a
+    gold file are not the parser's; its words, spacing, id, text and noise records are."""
+    import parsebench as pb
+
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(GOLD_NOTES, encoding="utf-8")
+    r = pb.parse(gold, "baseline:right")
+    r.write(tmp_path / "out.conllu")
+    text = (tmp_path / "out.conllu").read_text(encoding="utf-8")
+    assert "Check" not in text and "CopyOf" not in text and "Note=x" not in text
+    assert "parataxis" not in text and "4.1" not in text and "genre" not in text
+    out = read_conllu(tmp_path / "out.conllu")[0]
+    assert out.comments == ["# newdoc id = email-1", "# sent_id = email-1-0001",
+                            "# text = They left, many for good."]
+    assert out.misc == ["_", "SpaceAfter=No", "_", "_", "Noise=sub|Orig=fr", "_", "_"]
+    assert out.multiword == [(5, 6, ["6-7", "good.", *["_"] * 7, "SpaceAfter=No"])]
+    assert out.empty_nodes == [] and set(out.deps) == {"_"} and set(out.lemmas) == {"_"}
+    # the output has no enhanced graph, and is told so once, not also of its empty nodes
+    warnings = pb.evaluate_deps(gold, tmp_path / "out.conllu").warnings
+    about_out = [w for w in warnings if "out.conllu" in w and "enhanced" in w]
+    assert len(about_out) == 1 and "has no enhanced graph" in about_out[0], warnings
+
+
+def test_parses_of_the_ewt_sentences_with_empty_nodes_have_none(tmp_path: Path) -> None:
+    gold = [s for s in read_conllu(shared_path(EWT_TEST)) if s.empty_nodes]
+    assert len(gold) == 2
+    out = parsed(gold, "baseline:right", tmp_path)
+    assert [s.empty_nodes for s in out] == [[], []]
+    assert not any("Check" in m for s in out for m in s.misc)
+    assert [s.text for s in out] == [s.text for s in gold]
+
+
+@pytest.mark.parametrize("spec", ["python:os", "python:", "python:.x:Y", "python:a..b:C"])
+def test_a_python_spec_without_module_and_class_is_refused_in_one_line(
+        tmp_path: Path, spec: str) -> None:
+    """Issue 48.12: import_module's ValueError (an empty or relative module name) was a
+    traceback from ``parse``; ``parse`` and ``run`` now give the same line, status 2."""
+    src = tmp_path / "small.txt"
+    src.write_text("a b c\n", encoding="utf-8")
+    out = tmp_path / "o.conllu"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(src), "-o",
+                        str(out), "--parser", spec], capture_output=True, text=True)
+    want = (f"parsebench: parser {spec!r}: expected python:MODULE:CLASS, e.g. "
+            "python:mypackage.parsers:MyParser")
+    assert p.returncode == 2 and error_lines(p.stderr) == [want], p.stderr
+    assert not out.exists()
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'name = "x"\n[corpus]\npath = "{src}"\n[[parsers]]\nname = "p"\n'
+                   f'spec = "{spec}"\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp), "--store",
+                        str(tmp_path / "s.sqlite"), "--report", str(tmp_path / "r")],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and error_lines(p.stderr) == [want], p.stderr

@@ -17,6 +17,10 @@ class InputError(Exception):
 
     def __init__(self, message: str, path: str | os.PathLike[str] | None = None,
                  line: int | None = None) -> None:
+        from parsebench import arguments as A
+
+        A.check_fields(message=(message, A.text), path=(path, A.optional(A.path)),
+                       line=(line, A.optional(A.integer(0))))
         self.message = message
         self.path = None if path is None else str(path)
         self.line = line

@@ -378,15 +378,32 @@ def iter_input(path: str | os.PathLike[str]) -> Iterator[Sentence]:
             yield blank(words, [f"# text = {line.strip()}"], n)
 
 
-def _without_links(misc: str) -> str:
-    parts = [p for p in misc.split("|") if p != "_" and not p.startswith("Links=")]
-    return "|".join(parts) or "_"
+INPUT_COMMENTS = ("# sent_id ", "# sent_id=", "# text ", "# text=", "# newdoc", "# newpar")
+"""The comments a parse keeps of its input: the sentence's id and text, and where
+documents and paragraphs start (the input's segmentation, no annotation)."""
+TOKENIZATION_MISC = frozenset({"SpaceAfter", "SpacesAfter", "SpacesBefore", "SpacesInToken"})
+"""The MISC attributes a parse keeps of its input: how the words were spaced."""
+
+
+def input_misc(misc: str) -> str:
+    """What a parse keeps of an input word's MISC: its spacing and parsebench's noise
+    record (``Noise=OP|Orig=FORM``), not the annotators' notes (``CheckAttachment=6``)
+    nor a parse's links: the parse of a gold file must carry nothing of the gold's."""
+    if misc == "_":
+        return misc
+    parts = misc.split("|")
+    noisy = any(p.startswith("Noise=") for p in parts)
+    kept = [p for p in parts if p.partition("=")[0] in TOKENIZATION_MISC
+            or p.startswith("Noise=") or (noisy and p.startswith("Orig="))]
+    return "|".join(kept) or "_"
 
 
 def to_conllu(s: Sentence, o: Outcome) -> Sentence:
-    """S with the parser's columns of outcome O (or its failure marks), its comments and
-    noise records kept: what ``parse`` writes."""
-    comments = [c for c in s.comments if not c.startswith(("# parse_status", "# parse_error"))]
+    """The parser's columns of outcome O (or its failure marks) over input S's words, with
+    the input's tokenization (multiword tokens, spacing, id and text) and noise records,
+    nothing else of it: a gold file's notes, enhanced graph and empty nodes are not the
+    parser's (an empty node is the parser's to predict). What ``parse`` writes."""
+    comments = [c for c in s.comments if c.startswith(INPUT_COMMENTS)]
     if isinstance(o, Analysis) and o.forms is not None and o.forms != s.forms:
         n = len(o.forms)  # the parser tokenized raw text itself: its own words
         base = blank(o.forms, comments, s.line)
@@ -396,7 +413,10 @@ def to_conllu(s: Sentence, o: Outcome) -> Sentence:
         n = len(s.forms)
         base = replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
                        heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
-                       misc=[_without_links(m) for m in s.misc], comments=comments)
+                       misc=[input_misc(m) for m in s.misc], comments=comments,
+                       multiword=[(a, b, [cols[0], cols[1], *["_"] * 7, input_misc(cols[9])])
+                                  for a, b, cols in s.multiword],
+                       empty_nodes=[])
     if not isinstance(o, Analysis):
         base.comments = [*comments, "# parse_status = failed",
                          f"# parse_error = {o.reason.replace(chr(10), ' ')}"]

@@ -32,6 +32,12 @@ class Figure:
     values: Mapping[str, Any]
     ci: tuple[float, float] | None = None
 
+    def __post_init__(self) -> None:
+        from parsebench import arguments as A
+
+        A.check_fields(name=(self.name, A.text), values=(self.values, A.mapping),
+                       ci=(self.ci, A.optional(A.interval)))
+
     def __getattr__(self, key: str) -> Any:
         try:
             return self.values[key]
@@ -85,6 +91,12 @@ class Result:
     render: Callable[[], str] = field(repr=False, compare=False, default=lambda: "")
     warnings: tuple[str, ...] = field(default=(), repr=False)
     """What the command prints as ``warning:`` lines on standard error."""
+
+    def __post_init__(self) -> None:
+        from parsebench import arguments as A
+
+        A.check_fields(command=(self.command, A.text), data=(self.data, A.mapping),
+                       render=(self.render, A.function), warnings=(self.warnings, A.lines))
 
     def to_dict(self) -> dict[str, Any]:
         """The command's ``--json`` object (a copy: the result stays as it was)."""

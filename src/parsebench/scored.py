@@ -23,6 +23,12 @@ class Scored:
     """The figures, JSON-shaped as ``--json`` writes them (with ``stats``, the
     per-sentence statistics, where the method keeps them); a page's content."""
 
+    def __post_init__(self) -> None:
+        from parsebench import arguments as A
+
+        A.check_fields(**{k: (getattr(self, k), A.text) for k in (
+            "parser", "metric", "projection", "level", "signature")})
+
     def figure(self, *path: str) -> Any:
         """The figure at PATH inside :attr:`value` (``r.figure("las", "f1")``), or None
         where the method did not give it."""

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
+from parsebench import arguments as A
 from parsebench.errors import InputError
 from parsebench.formats.conllu import (
     NO_HEAD,
@@ -24,16 +25,19 @@ from parsebench.formats.conllu import (
 class Treebank(Sequence[Sentence]):
     """Sentences in memory, with a name that messages and reports use for their file."""
 
+    @A.checked(sentences=A.iterable, name=A.text)
     def __init__(self, sentences: Iterable[Sentence] = (), name: str = "<treebank>") -> None:
         self.sentences = list(sentences)
         self.name = name
 
     @classmethod
+    @A.checked(path=A.path)
     def read(cls, path: str | os.PathLike[str]) -> Treebank:
         """A CoNLL-U file, checked as every command checks it (``FILE:LINE: ...``)."""
         return cls(read_conllu(path), str(path))
 
     @classmethod
+    @A.checked(text=A.text, name=A.text)
     def from_text(cls, text: str, name: str = "<text>") -> Treebank:
         """CoNLL-U text (a string), e.g. a parser's answer."""
         lines = text.split("\n")
@@ -42,6 +46,7 @@ class Treebank(Sequence[Sentence]):
         return cls(iter_sentences([ln.removesuffix("\r") for ln in lines], name), name)
 
     @classmethod
+    @A.checked(sentences=A.iterable, name=A.text)
     def from_sentences(cls, sentences: Iterable[Any], name: str = "<sentences>") -> Treebank:
         """parsebench Sentences, or any object with the ``conllu`` library's
         ``serialize()`` (its TokenList), or CoNLL-U strings, one a sentence."""
@@ -52,11 +57,12 @@ class Treebank(Sequence[Sentence]):
                 continue
             text = s.serialize() if hasattr(s, "serialize") else s
             if not isinstance(text, str):
-                raise TypeError(f"sentence {k + 1}: a Sentence, a conllu TokenList or "
-                                f"CoNLL-U text, not {type(s).__name__}")
+                raise TypeError(f"sentences: item {k + 1} is a {type(s).__name__}; expected a "
+                                "Sentence, a conllu TokenList or CoNLL-U text")
             out.extend(cls.from_text(text, f"{name}[{k}]"))
         return cls(out, name)
 
+    @A.checked(path=A.path)
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write CoNLL-U; the file appears whole or not at all."""
         from parsebench.errors import atomic_output, check_output
@@ -137,7 +143,13 @@ def check_sentences(sentences: Iterable[object], name: str) -> None:
     items = sentences.sentences if type(sentences) is Treebank else sentences
     if _sound_sentences is not None and type(items) is list \
             and _sound_sentences(items, Sentence):
-        return  # the common case, in C; else word by word, to say what is wrong
+        # the common case, its columns in C; its multiword tokens and empty nodes here
+        for k, s in enumerate(items, 1):
+            if s.multiword or s.empty_nodes:
+                problem = _token_problem(s, len(s.forms))
+                if problem is not None:
+                    raise InputError(f"sentence {k}: {problem}", name)
+        return  # else word by word, to say what is wrong
     for k, s in enumerate(sentences, 1):
         problem = _problem(s)
         if problem is not None:
@@ -171,4 +183,26 @@ def _problem(s: object) -> str | None:
         if type(h) is not int or not (h == NO_HEAD or 0 <= h <= n):
             return (f"HEAD of word {i + 1} is {h!r}: a number from 0 to {n}, or {NO_HEAD} "
                     "for none")
+    return _token_problem(s, n)
+
+
+def _token_problem(s: Sentence, n: int) -> str | None:
+    """A multiword token's range or an empty node's place that no file can hold (the
+    reader refuses a range past the sentence's end)."""
+    if not isinstance(s.multiword, list) or not isinstance(s.empty_nodes, list):
+        return "multiword tokens and empty nodes must be lists"
+    for m in s.multiword:
+        if not (isinstance(m, tuple) and len(m) == 3 and type(m[0]) is type(m[1]) is int
+                and 0 <= m[0] <= m[1] < n and _columns(m[2])):
+            return (f"multiword token {m!r}: expected (first, last, 10 columns), words 0 "
+                    f"to {n - 1}")
+    for e in s.empty_nodes:
+        if not (isinstance(e, tuple) and len(e) == 2 and type(e[0]) is int
+                and 0 <= e[0] <= n and _columns(e[1])):
+            return f"empty node {e!r}: expected (words before it, 10 columns), 0 to {n}"
     return None
+
+
+def _columns(cols: object) -> bool:
+    return isinstance(cols, list) and len(cols) == 10 and all(
+        type(c) is str and "\t" not in c and "\n" not in c for c in cols)

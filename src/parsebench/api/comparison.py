@@ -7,6 +7,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 
+from parsebench import arguments as A
 from parsebench.progress import Progress
 from parsebench.results import Result, result
 from parsebench.signature import signature
@@ -15,7 +16,13 @@ from parsebench.treebank import Treebank, as_treebank
 PathLike = str | os.PathLike[str]
 
 
-def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
+@A.checked(gold=A.corpus, systems=A.corpora, metric=A.text, test=A.text, samples=A.limited,
+         seed=A.limited, alpha=A.number, all_pairs=A.flag,
+         progress=A.progress, align=A.optional(A.text), invalid=A.text,
+         enhancements=A.optional(A.ENHANCEMENTS), no_empty_nodes=A.flag,
+         multiple_roots_okay=A.flag)
+def compare(gold: PathLike | Treebank,
+            systems: PathLike | Treebank | Sequence[PathLike | Treebank],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
             seed: int = 1, alpha: float = 0.05, all_pairs: bool = False,
             progress: Progress | None = None, *, align: str | None = None,
@@ -23,7 +30,8 @@ def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
             no_empty_nodes: bool = False, multiple_roots_okay: bool = False) -> Result:
     """Each system's score with its bootstrap interval over sentences, and paired tests
     of each system against the first (or of every pair, Holm-corrected), as ``compare``
-    gives them; fractions in [0, 1]. ``r.systems``, ``r.pairs``; ``str(r)`` the table.
+    gives them; fractions in [0, 1]. SYSTEMS: one path or Treebank, or a list of them.
+    ``r.systems``, ``r.pairs``; ``str(r)`` the table.
     ALIGN, INVALID, ENHANCEMENTS, NO_EMPTY_NODES and MULTIPLE_ROOTS_OKAY score a
     dependency metric as :func:`evaluate_deps` does (a system whose words differ from
     the gold's gets aligned scores with ``align="words"``); refused in one line where
@@ -34,6 +42,7 @@ def compare(gold: PathLike | Treebank, systems: Sequence[PathLike | Treebank],
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
                              multiple_roots_okay)
+    systems = A.corpora("systems", systems)  # a list (as checked), for the types
     gold, systems = as_treebank(gold), [as_treebank(x) for x in systems]
     with _files([gold, *systems]) as paths:
         r = score(paths[0], paths[1:], metric, test, samples, seed, alpha, all_pairs,

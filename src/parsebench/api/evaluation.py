@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from parsebench import arguments as A
 from parsebench.errors import InputError, atomic_output, check_output
 from parsebench.results import Result, result
 from parsebench.signature import signature
@@ -34,6 +35,11 @@ def _as_list(x: str | Iterable[str] | None) -> list[str]:
     return [x] if isinstance(x, str) else list(x)
 
 
+@A.checked(gold=A.corpus, system=A.corpus, select=A.optional(A.strings), by=A.optional(A.text),
+         labels=A.optional(A.path), punct=A.flag, confusion=A.optional(A.text),
+         per_sentence=A.optional(A.path), head_rules=A.optional(A.path),
+         align=A.optional(A.text), invalid=A.text, enhancements=A.optional(A.ENHANCEMENTS),
+         no_empty_nodes=A.flag, multiple_roots_okay=A.flag, counts=A.flag)
 def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                   select: str | Iterable[str] | None = None, by: str | None = None,
                   labels: PathLike | None = None, punct: bool = True,
@@ -159,6 +165,7 @@ def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,
     return read_converted(path, table, conversion)
 
 
+@A.checked(gold=A.path, test=A.path, prm=A.optional(A.path))
 def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = None) -> Result:
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
@@ -182,6 +189,8 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     return result("eval brackets", out, got.report, params.warnings)
 
 
+@A.checked(key=A.TREES, response=A.TREES, categories=A.optional(A.strings),
+         max_depth=A.optional(A.integer(0)))
 def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Sequence[TreeText],
                   categories: str | Iterable[str] | None = None,
                   max_depth: int | None = None) -> Result:
@@ -219,6 +228,7 @@ class Converted(Treebank):
         """For every constituent, the rule that chose its head (TSV, with its header)."""
 
 
+@A.checked(trees=A.paths, head_rules=A.path)
 def convert(trees: PathLike | Iterable[PathLike], head_rules: str = "collins") -> Converted:
     """Constituency trees to dependencies by head rules (``convert``): a Treebank, with
     ``.warnings`` and ``.trace``; ``.write(path)`` writes what the command writes."""
@@ -243,6 +253,7 @@ def convert(trees: PathLike | Iterable[PathLike], head_rules: str = "collins") -
                      trace.getvalue())
 
 
+@A.checked(trees=A.path, rules=A.path)
 def flatten(trees: PathLike, rules: PathLike) -> list[str]:
     """Flatter keys from treebank trees by flattening rules (``flatten``): one
     bracketed tree a string, as the command prints them a line each."""

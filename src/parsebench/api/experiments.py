@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from parsebench import arguments as A
 from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result
@@ -27,6 +28,9 @@ class RunResult(Result):
     results: list[Scored] = field(default_factory=list, repr=False)
 
 
+@A.checked(experiment=A.path, store=A.optional(A.path), report=A.optional(A.path),
+         executor=A.text, workers=A.limited, scheduler=A.optional(A.text),
+         limit=A.optional(A.limited), replicates=A.optional(A.limited), progress=A.progress)
 def run(experiment: PathLike, *, store: PathLike | None = None,
         report: PathLike | None = None, executor: str = "local", workers: int = 1,
         scheduler: str | None = None, limit: int | None = None,
@@ -125,6 +129,7 @@ def _drop_if_empty(store_path: Path) -> None:
                 os.unlink(str(store_path) + suffix)
 
 
+@A.checked(store=A.path, out_dir=A.path, progress=A.progress)
 def report(store: PathLike, out_dir: PathLike, progress: Progress | None = None
            ) -> dict[str, Path]:
     """Markdown, one self-contained HTML page, plots, CSV and JSON from a STORE written
@@ -140,6 +145,8 @@ def report(store: PathLike, out_dir: PathLike, progress: Progress | None = None
         return files
 
 
+@A.checked(store=A.path, out_dir=A.path, parser=A.optional(A.text),
+         experiment=A.optional(A.text))
 def export(store: PathLike, out_dir: PathLike, parser: str | None = None,
            experiment: str | None = None) -> list[Path]:
     """The clean and every noisy parse as CoNLL-U (trees: one a line), one file a

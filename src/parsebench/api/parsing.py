@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsebench import arguments as A
 from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result
@@ -71,6 +72,8 @@ def failures(n: int, reasons: dict[str, int]) -> str:
     return f"{word} ({', '.join(f'{why}: {k}' for why, k in reasons.items())})"
 
 
+@A.checked(corpus=A.corpus, parser=A.text, workers=A.limited, timeout=A.limited, raw=A.flag,
+         batch_size=A.limited, progress=A.progress, copy_basic_to_deps=A.flag)
 def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
           timeout: float = 60.0, raw: bool = False, batch_size: int = 16,
           progress: Progress | None = None, copy_basic_to_deps: bool = False) -> ParseResult:
@@ -132,6 +135,10 @@ class AttackResult(Result):
         self.data["output"] = str(path)
 
 
+@A.checked(corpus=A.corpus, parser=A.text, budget=A.limited, candidates=A.limited,
+         queries=A.limited, seed=A.limited, lang=A.text, lexicon=A.optional(A.path),
+         keyboard=A.optional(A.path), min_length=A.integer(), random_baseline=A.flag,
+         workers=A.limited, timeout=A.limited, batch_size=A.limited, progress=A.progress)
 def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
            candidates: int = 5, queries: int = 50, seed: int = 1, lang: str = "en",
            lexicon: str | None = None, keyboard: str | None = None, min_length: int = 2,
@@ -193,6 +200,8 @@ class InvarianceResult(Result):
             fh.write(summary_table(dict(self.data), shown=None))
 
 
+@A.checked(corpus=A.corpus, parsers=A.texts, seed=A.limited, workers=A.limited,
+         timeout=A.limited, batch_size=A.limited, progress=A.progress)
 def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, seed: int = 1,
                workers: int = 1, timeout: float = 60.0, batch_size: int = 16,
                progress: Progress | None = None) -> InvarianceResult:

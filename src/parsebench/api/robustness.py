@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from parsebench import arguments as A
 from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result, result
@@ -43,15 +44,22 @@ def _read(corpus: PathLike | Treebank | None) -> Any:
     return read_parses(corpus)
 
 
-def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treebank], *,
+@A.checked(clean=A.corpus, noisy=A.corpora, gold=A.optional(A.corpus),
+         accuracy=A.optional(A.number), project=A.optional(A.text),
+         calibrate_gold=A.optional(A.corpus), calibrate_clean=A.optional(A.corpus),
+         calibrate_noisy=A.optional(A.corpora))
+def robustness_rows(clean: PathLike | Treebank,
+                    noisy: PathLike | Treebank | Sequence[PathLike | Treebank], *,
                     gold: PathLike | Treebank | None = None, accuracy: float | None = None,
                     project: str | None = None,
                     calibrate_gold: PathLike | Treebank | None = None,
                     calibrate_clean: PathLike | Treebank | None = None,
-                    calibrate_noisy: Sequence[PathLike | Treebank] | None = None) -> Result:
+                    calibrate_noisy: PathLike | Treebank | Sequence[PathLike | Treebank]
+                    | None = None) -> Result:
     """Bigert et al.'s degradation bounds and estimates, row by row, with and without
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
-    sample, a calibrated degradation with a bootstrap interval."""
+    sample, a calibrated degradation with a bootstrap interval. NOISY and CALIBRATE_NOISY:
+    one path or Treebank, or a list of them."""
     from parsebench.metrics.robustness import calibration
     from parsebench.metrics.robustness.bigert import (
         SIGNATURE,
@@ -65,6 +73,9 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
     if project is not None and project not in PROJECTIONS:
         raise InputError(f"--project {project}: expected one of " + ", ".join(PROJECTIONS))
+    noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
+    if calibrate_noisy is not None:
+        calibrate_noisy = A.corpora("calibrate_noisy", calibrate_noisy)
     clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
     c = _parses(clean)
     m = _read(gold)
@@ -91,15 +102,21 @@ def robustness_rows(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treeb
                   lambda: rows_table(out, name_of(clean), names, proj), out["warnings"])
 
 
-def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | Treebank], *,
-                         alignment: Sequence[PathLike] | None = None) -> Result:
+@A.checked(clean=A.corpus, noisy=A.corpora, alignment=A.optional(A.paths))
+def robustness_sentences(clean: PathLike | Treebank,
+                         noisy: PathLike | Treebank | Sequence[PathLike | Treebank], *,
+                         alignment: PathLike | Sequence[PathLike] | None = None) -> Result:
     """Kakkonen's unlabeled and labeled sentence robustness scores, by number of errors
     (``robustness sentences``); several NOISY parses are pooled. ALIGNMENT: for noise
-    that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse."""
+    that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse. Each of
+    NOISY and ALIGNMENT: one, or a list."""
     from parsebench.metrics.core.word_alignment import read_alignments
     from parsebench.metrics.robustness.kakkonen import SIGNATURE, score_sentences
     from parsebench.report.terminal import sentences_table
 
+    noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
+    if alignment is not None:
+        alignment = A.paths("alignment", alignment)
     clean, noisy = as_treebank(clean), [as_treebank(p) for p in noisy]
     c = _parses(clean)
     names = [name_of(p) for p in noisy]
@@ -114,6 +131,9 @@ def robustness_sentences(clean: PathLike | Treebank, noisy: Sequence[PathLike | 
                   lambda: sentences_table(out, name_of(clean), names), out["warnings"])
 
 
+@A.checked(grammatical=A.corpus, ungrammatical=A.corpus, alignment=A.optional(A.path),
+         errant_pipeline=A.text, punct=A.flag, labeled=A.flag, exclude_root=A.flag,
+         gold=A.optional(A.corpus), progress=A.progress)
 def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Treebank, *,
                   alignment: str | None = None, errant_pipeline: str = "en_core_web_sm",
                   punct: bool = True, labeled: bool = False, exclude_root: bool = False,

@@ -8,6 +8,7 @@ import os
 from dataclasses import asdict
 from typing import Any
 
+from parsebench import arguments as A
 from parsebench.progress import Progress
 from parsebench.results import Result
 from parsebench.signature import signature
@@ -15,6 +16,10 @@ from parsebench.signature import signature
 PathLike = str | os.PathLike[str]
 
 
+@A.checked(parser=A.text, train=A.path, output=A.path, dev=A.optional(A.path),
+           limit=A.optional(A.integer(1)), iterations=A.optional(A.integer(1)),
+           beam=A.integer(1), best=A.flag, jar=A.optional(A.text), tokenizer=A.text,
+           tagger=A.text, parser_options=A.text, progress=A.progress)
 def train(parser: str, train: PathLike, output: PathLike, *, dev: PathLike | None = None,
           limit: int | None = None, iterations: int | None = None, beam: int = 16,
           best: bool = False, jar: str | None = None, tokenizer: str = "", tagger: str = "",

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsebench import arguments as A
 from parsebench.results import Result
 from parsebench.signature import signature
 
@@ -31,6 +32,7 @@ class ValidationResult(Result):
         return list(self.validation.findings)
 
 
+@A.checked(files=A.paths, level=A.integer(), lang=A.text)
 def validate(files: PathLike | Iterable[PathLike], *, level: int = 1,
              lang: str = "ud") -> ValidationResult:
     """Check CoNLL-U FILES as parsebench reads them (format, ids, heads, roots, cycles,

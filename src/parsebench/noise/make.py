@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from parsebench import arguments as A
 from parsebench.errors import InputError, check_output
 from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
 from parsebench.noise.kind import Made, Options, Replicate
@@ -25,6 +26,12 @@ from parsebench.results import dataframe, result
 from parsebench.treebank import Treebank
 
 
+@A.checked(corpus=A.corpus, rate=A.optional(A.number), per_sentence=A.optional(A.limited),
+         kind=A.text, seed=A.limited, replicates=A.limited, lang=A.text,
+         lexicon=A.optional(A.path), keyboard=A.optional(A.path),
+         weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
+         types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
+         progress=A.progress)
 def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
           kind: str = "spelling", seed: int = 1, replicates: int = 1, lang: str = "en",
           lexicon: str | None = None, keyboard: str | None = None,

@@ -41,7 +41,7 @@ class Source:
         held: Sequence[object] = corpus if isinstance(corpus, Sequence) else list(corpus)
         wrong = next((s for s in held if not isinstance(s, Sentence)), None)
         if wrong is not None:
-            raise TypeError("noise takes a file's path or Sentences, not "
+            raise TypeError("corpus: expected a file's path or Sentences, not a list of "
                             f"{type(wrong).__name__}")
         from parsebench.treebank import check_sentences
 

@@ -142,6 +142,12 @@ def adapter_class(spec: str) -> tuple[type[Adapter], str | None]:
     if name.startswith("python:"):
         rest = name[len("python:"):]
         target, _, arg_part = rest.partition("=")
+        module, colon, cls = target.rpartition(":")
+        if not (colon and all(p.isidentifier() for p in module.split("."))
+                and cls.isidentifier()):
+            # import_module would raise ValueError or TypeError on "", "os" or ".x"
+            raise InputError(f"parser {spec!r}: expected python:MODULE:CLASS, e.g. "
+                             "python:mypackage.parsers:MyParser")
         return _load(target, spec), arg_part or None
     if name in BUILTIN:
         return _load(BUILTIN[name], spec), arg

@@ -1,7 +1,8 @@
 """An LLM as a dependency parser: ``openai:MODEL``, any OpenAI-compatible chat endpoint.
 
 The endpoint is ``$OPENAI_BASE_URL`` (default ``https://api.openai.com/v1``; a local
-server such as vLLM's or llama.cpp's works the same) and the key ``$OPENAI_API_KEY``
+server such as vLLM's or llama.cpp's works the same; anything but an http or https URL
+is refused before the first sentence) and the key ``$OPENAI_API_KEY``
 (sent when set). Each sentence is one request to ``/chat/completions`` with
 :data:`PROMPT` as the system message and the numbered words as the user message,
 temperature 0; the standard library makes the request (no SDK needed).
@@ -32,6 +33,7 @@ import os
 import re
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -115,6 +117,10 @@ class OpenAIChat(Adapter):
         return {"adapter": cls.name, "model": arg, "endpoint": _base_url(),
                 "prompt": hashlib.sha256(PROMPT.encode()).hexdigest()[:12]}
 
+    @classmethod
+    def check_input(cls, arg: str | None, items: Sequence[Item]) -> None:
+        _base_url()  # a bad endpoint is refused before any worker starts
+
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:
         for item in batch:
             yield self._one(item.words)
@@ -178,4 +184,17 @@ def _outcome(answer: Any) -> Outcome:
 
 
 def _base_url() -> str:
-    return os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL).rstrip("/")
+    """``$OPENAI_BASE_URL``, an http or https URL: urllib would read a ``file:`` URL's
+    ``chat/completions`` file as the model's answer, and an empty or malformed one
+    fails every sentence; both are refused before the first sentence."""
+    url = os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL)
+    try:
+        parts = urllib.parse.urlsplit(url)
+        web = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 (read for its check)
+    except ValueError:  # an unbalanced IPv6 bracket, a port that is not a number
+        web = False
+    if not web or any(c.isspace() for c in url):
+        raise InputError(f"OPENAI_BASE_URL {url!r}: expected an http:// or https:// URL, "
+                         f"e.g. {DEFAULT_BASE_URL}")
+    return url.rstrip("/")

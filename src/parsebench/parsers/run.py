@@ -1,7 +1,8 @@
 """``parsebench parse``: read sentences, run a parser in its pool, write parses and speed.
 
-Input is CoNLL-U (its word rows are the pre-tokenized input, and its comments
-and MISC noise records are carried over to the output) or text, one sentence
+Input is CoNLL-U (its word rows are the pre-tokenized input; its tokenization, its
+sentence ids and texts and its noise records are carried over to the output, nothing
+of its annotation: :func:`parsebench.parses.to_conllu`) or text, one sentence
 a line with words separated by spaces. Output is CoNLL-U for dependency,
 link and tag parsers and one bracketed tree a line for constituency parsers.
 A failed sentence keeps its words: in CoNLL-U it has ``_`` heads and the

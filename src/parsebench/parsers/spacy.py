@@ -27,6 +27,7 @@ class SpaCy(Adapter):
         super().__init__(arg)
         if not arg:
             raise InputError("spacy needs a pipeline: spacy:en_core_web_sm or spacy:PATH")
+        _check_pipeline(arg)
         import spacy
 
         try:
@@ -85,3 +86,23 @@ class SpaCy(Adapter):
                 deprels=["root" if t.dep_ == "ROOT" else t.dep_ for t in doc],
                 upos=[t.pos_ or "_" for t in doc], xpos=[t.tag_ or "_" for t in doc],
                 lemmas=[t.lemma_ or "_" for t in doc], feats=[str(t.morph) or "_" for t in doc])
+
+
+def _check_pipeline(arg: str) -> None:
+    """Refuse what ``spacy.load`` can only call "can't find model" (E050) in words that say
+    what to do: a pipeline package that is not installed, or a folder that is not there."""
+    if arg.startswith("blank:") or Path(arg).exists():
+        return
+    if _is_package_name(arg):
+        if importlib.util.find_spec(arg) is None:
+            raise InputError(f"spaCy pipeline {arg!r} is not installed: install it with "
+                             f"`python -m spacy download {arg}`, or give spacy:PATH to a "
+                             "pipeline folder")
+        return
+    raise InputError("no such file or folder (a spaCy pipeline folder or package name "
+                     "was expected)", arg)
+
+
+def _is_package_name(arg: str) -> bool:
+    return all(part.isidentifier() for part in arg.split("."))
+

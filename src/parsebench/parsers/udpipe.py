@@ -7,6 +7,7 @@ input line are joined into one analysis.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 
 from parsebench.errors import InputError
@@ -23,6 +24,10 @@ class UDPipe(Adapter):
         super().__init__(arg)
         if not arg:
             raise InputError("udpipe needs a model file: udpipe:MODEL.udpipe")
+        if not os.path.exists(arg):  # Model.load says only that it got no model
+            raise InputError("no such file", arg)
+        if os.path.isdir(arg):
+            raise InputError("is a directory, expected a UDPipe model file", arg)
         from ufal.udpipe import Model
 
         self.model = Model.load(arg)
