@@ -176,3 +176,36 @@ def test_a_profile_refuses_the_keyboard_settings(tmp_path: Path) -> None:
     p = cli("noise", str(PAIRS), "-o", str(tmp_path / "o"), "--profile",
             str(tmp_path / "f.json"), "--per-sentence", "1")
     assert p.returncode == 2 and "--profile decides the errors" in p.stderr
+
+
+def test_a_run_draws_its_noise_from_the_profile(tmp_path: Path) -> None:
+    """``[noise] profile``: loaded and checked with the file, kept in the record, part of
+    the versions' key, and its plan is the noise command's."""
+    from parsebench.noise.kinds import KINDS
+    from parsebench.run.experiment import Experiment, load
+
+    save(small(tmp_path), tmp_path / "f.json")
+    parser = '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\n'
+    f = tmp_path / "e.toml"
+    f.write_text(f'name = "e"\n[corpus]\npath = "{PAIRS}"\n[noise]\nrates = [0.2]\n'
+                 f'lexicon = "{FIXTURES / "lexicon.txt"}"\nprofile = "f.json"\n' + parser)
+    exp = load(f)
+    assert exp.profile == str(tmp_path / "f.json")
+    assert Experiment.from_config(json.loads(json.dumps(exp.config()))).profile == exp.profile
+    kb = Keyboard.load("us-qwerty")
+    assert "profile:f.json#" in KINDS["spelling"].key(exp, kb)
+    f.write_text(f.read_text().replace("rates = [0.2]", "per_sentence = [1]"))
+    with pytest.raises(InputError, match="profile: for kind") as e:
+        load(f)
+    assert e.value.line == 7  # the profile line
+
+
+def test_the_report_says_what_its_noise_is() -> None:
+    from parsebench.report.headline import noise_caveat
+
+    keyboard = noise_caveat({"kind": "spelling", "lang": "en"})
+    assert keyboard is not None and "7.11%" in keyboard and "3.10%" in keyboard
+    assert noise_caveat({"kind": "spelling", "lang": "de"}) is None  # not measured
+    assert noise_caveat({"kind": "grammar", "lang": "en"}) is None
+    named = noise_caveat({"kind": "spelling", "lang": "de", "profile": "/x/ewt.json"})
+    assert named is not None and "ewt.json" in named and "7.11" not in named

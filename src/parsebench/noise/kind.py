@@ -65,6 +65,9 @@ class RunSettings(Protocol):
     def keep_mix(self) -> bool: ...
 
     @property
+    def profile(self) -> str | None: ...
+
+    @property
     def types(self) -> Sequence[str]: ...
 
 

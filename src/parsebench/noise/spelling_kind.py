@@ -52,7 +52,8 @@ class Spelling:
                          weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
                          min_length=exp.min_length,
                          # only when on: the versions stored before it keep their key
-                         **({"keep_mix": True} if exp.keep_mix else {}))
+                         **({"keep_mix": True} if exp.keep_mix else {}),
+                         **({"profile": _digest(exp.profile)} if exp.profile else {}))
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
         lexicon = Lexicon.load(exp.lexicon, exp.lang)
@@ -60,6 +61,31 @@ class Spelling:
                       [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
                        for s in corpus.sentences], kb.eligible, lexicon.fold)
         weights = dict(exp.weights)
+        if exp.profile:
+            from parsebench.noise.profile import load
+            from parsebench.noise.profile_noise import Drawer, realised
+            from parsebench.noise.profile_noise import plan as plan_profiled
+
+            profile = load(exp.profile)
+            drawer = Drawer(profile, kb, lexicon)
+            forms = [s.forms for s in corpus.sentences]
+            upos = [s.upos if len(s.upos) == len(s.forms) else ["_"] * len(s.forms)
+                    for s in corpus.sentences]
+            blocked = [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
+                       for s in corpus.sentences]
+
+            def drawn(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
+                if level.rate is None:
+                    raise InputError("a noise profile goes with rates, not per_sentence")
+                rep = plan_profiled(forms, upos, level.rate, seed, drawer, exp.min_length,
+                                    blocked)
+                kinds, ops, real = realised(rep, lexicon)
+                return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
+                        {"words": rep.words, "eligible": rep.eligible,
+                         "misspelled": len(rep.changes), "profile": profile.name,
+                         "by_kind": kinds, "by_operation": ops, "real_words": real,
+                         "skipped": rep.no_nonword, "shortfall": rep.shortfall})
+            return drawn
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
             rep = plan.plan(Settings(level.rate, level.per_sentence, seed, weights,
@@ -83,6 +109,15 @@ class Spelling:
 
     def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Misspelled:
         return Misspelled(corpus, options, progress)
+
+
+def _digest(path: str) -> str:
+    """A profile's name and content (its SHA-256, first 12 digits): a changed profile
+    makes new versions."""
+    from parsebench.noise.profile import load
+
+    p = load(path)
+    return f"{p.name}#{p.digest}"
 
 
 def corpus_only(lang: str) -> str:
