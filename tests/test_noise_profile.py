@@ -209,3 +209,27 @@ def test_the_report_says_what_its_noise_is() -> None:
     assert noise_caveat({"kind": "grammar", "lang": "en"}) is None
     named = noise_caveat({"kind": "spelling", "lang": "de", "profile": "/x/ewt.json"})
     assert named is not None and "ewt.json" in named and "7.11" not in named
+
+
+def test_a_run_with_a_profile_and_its_report(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole run of a toy parser: the report names the profile beside its headline;
+    the same run with keyboard noise carries the validity test's measurement."""
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
+    save(small(tmp_path), tmp_path / "f.json")
+    base = (f'[corpus]\npath = "{FIXTURES / "typos.conllu"}"\n[noise]\nrates = [0.2]\n'
+            f'lexicon = "{FIXTURES / "lexicon.txt"}"\n'
+            '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\n'
+            '[metrics]\ndeps = true\nrows = false\nsentences = false\n')
+    for name, extra in (("profiled", 'profile = "f.json"\n'), ("keyboard", "")):
+        toml = tmp_path / f"{name}.toml"
+        toml.write_text(f'name = "{name}"\n' + base.replace("rates = [0.2]\n",
+                                                            "rates = [0.2]\n" + extra))
+        pb.run(toml, store=tmp_path / f"{name}.sqlite", report=tmp_path / name)
+        md = (tmp_path / name / "index.md").read_text(encoding="utf-8")
+        summary = md[md.index("### Summary"):md.index("**Run**")]
+        if name == "profiled":
+            assert "learnt profile f.json" in summary and "7.11%" not in summary
+        else:
+            assert "keyboard model" in summary and "7.11%" in summary
+            assert "learnt profile f.json" not in summary
