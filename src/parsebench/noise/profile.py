@@ -311,12 +311,15 @@ def learn(paths: list[Path], lang: str = "en", lexicon: str | None = None) -> di
         "upos": (Counter(), Counter())}
     per_sentence: Counter[str] = Counter()
     pair_counts: Counter[str] = Counter()
+    occurrences: Counter[str] = Counter()
+    erred: Counter[str] = Counter()
     words = errors = real = 0
     has_upos = False
     for sent in pairs.sentences:
         here = 0
         for w in sent:
             words += 1
+            occurrences[w.correct.lower()] += 1
             has_upos = has_upos or w.upos != "_"
             keys = {"length": length_bucket(w.correct), "upos": w.upos}
             if zipf is not None:
@@ -331,6 +334,7 @@ def learn(paths: list[Path], lang: str = "en", lexicon: str | None = None) -> di
                 by[name][0][key] += 1
             x, c = w.written, w.correct
             pair_counts[f"{c.lower()}>{x.lower()}"] += 1
+            erred[c.lower()] += 1
             if fold(x) in lex.words:
                 real += 1
             if x.lower() == c.lower():
@@ -375,6 +379,9 @@ def learn(paths: list[Path], lang: str = "en", lexicon: str | None = None) -> di
         "errors_per_sentence": dict(sorted(_counts(per_sentence).items(),
                                            key=lambda kv: int(kv[0]))),
         "pairs": {k: v for k, v in _counts(pair_counts).items() if v >= RECURRING},
+        "pair_words": {w: [erred[w], occurrences[w]] for w in sorted(
+            {k.partition(">")[0] for k, v in pair_counts.items() if v >= RECURRING},
+            key=lambda w: (-erred[w], w))},
         "tokenization": {"split": pairs.split, "merged": pairs.merged},
         "unpaired": pairs.unpaired, "other_changes": pairs.other,
     }
@@ -462,6 +469,9 @@ def load(path: str | os.PathLike[str]) -> Profile:
         if not _check_counts(data.get(key)):
             raise InputError(f'"{key}": expected a table of counts (name: whole number '
                              '>= 0)', path, _line_of(text, key))
+    if "pair_words" in data and not _check_counts(data["pair_words"], True):
+        raise InputError('"pair_words": expected a table of [errors, words]', path,
+                         _line_of(text, "pair_words"))
     by = data.get("errors_by")
     if not isinstance(by, dict) or not all(_check_counts(v, True) for v in by.values()):
         raise InputError('"errors_by": expected tables of [errors, words]', path,
@@ -532,6 +542,11 @@ def show(profile: Mapping[str, Any]) -> str:
     table("sentences by errors in them", p["errors_per_sentence"])
     table(f"word confusions seen {RECURRING} times or more (corrected>written)", p["pairs"],
           errors)
+    pw = p.get("pair_words", {})
+    lines.append("their words' errors / occurrences (rate):" + ("" if pw else " none"))
+    row = [f"{k} {e}/{a} ({_share(e, a)})" for k, (e, a) in pw.items()]
+    for i in range(0, len(row), 5):
+        lines.append("  " + ", ".join(row[i:i + 5]))
     tok = p["tokenization"]
     lines.append(f"tokenization changes (counted, not generated): split {tok.get('split', 0)}"
                  f", merged {tok.get('merged', 0)}")
@@ -547,7 +562,8 @@ def iter_table(profile: Mapping[str, Any]) -> Iterator[tuple[str, str, int]]:
     for key in COUNT_TABLES:
         for k, v in profile[key].items():
             yield key, k, int(v)
-    for name, rows in profile["errors_by"].items():
+    for name, rows in [*profile["errors_by"].items(),
+                       ("pair_words", profile.get("pair_words", {}))]:
         for k, (e, a) in rows.items():
             yield name, k, e
             yield name, k, a

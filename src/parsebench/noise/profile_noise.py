@@ -5,7 +5,8 @@ visited in one seeded order, each word's error drawn from a generator seeded by 
 seed and the word's position, so a higher rate holds the errors of a lower one. The
 order is a weighted draw without replacement (Efraimidis and Spirakis: key
 u^(1/w)): a word's weight is the error rate the profile measured for its UPOS (where
-the input has UPOS and the profile counts it), else for its length. A word whose
+the input has UPOS and the profile counts it), else for its length; a word of a
+recurring confusion has its own rate. A word whose
 lower-cased form has a recurring confusion in the profile ("your" written "you") is
 written as one of them, drawn by count; another gets a case error or edits, drawn by
 the profile's counts: how many edits, which operation, where in the word, which
@@ -68,10 +69,17 @@ class Drawer:
         # a class's error rate, smoothed so that no eligible word is never drawn
         self.by_upos: dict[str, float] = {
             k: (e + 0.5) / (a + 1) for k, (e, a) in by.get("upos", {}).items()}
+        self.by_word: dict[str, float] = {
+            k: (e + 0.5) / (a + 1) for k, (e, a) in d.get("pair_words", {}).items()}
         self.by_length: dict[str, float] = {
             k: (e + 0.5) / (a + 1) for k, (e, a) in by.get("length", {}).items()}
 
     def weight(self, word: str, upos: str) -> float:
+        """How likely WORD is to carry an error: its own rate where the profile has it (a
+        word of a recurring confusion), else its UPOS's, else its length's."""
+        own = self.by_word.get(word.lower())
+        if own is not None:
+            return own
         if self.by_upos and upos != "_":
             return self.by_upos.get(upos, 0.5 / (1 + sum(self.by_upos.values())))
         return self.by_length.get(length_bucket(word), 1e-3) if self.by_length else 1.0
@@ -159,8 +167,11 @@ def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | Non
     tags = [u for s in upos for u in s] if upos is not None else ["_"] * len(flat)
     eligible = drawer.kb.eligible
     out = {starts[si] + t for si, b in enumerate(blocked or ()) for t in b}
-    pool = [i for i, w in enumerate(flat) if eligible(w) and len(w) >= min_length
-            and i not in out]
+    # a word the profile has a recurring confusion of is eligible whatever its letters
+    # (the clitics 's and n't written s and nt are a third of EWT's typos)
+    pairs = drawer.pairs
+    pool = [i for i, w in enumerate(flat) if i not in out and (
+        (eligible(w) and len(w) >= min_length) or w.lower() in pairs)]
     input_words = {drawer.lexicon.fold(w) for w in set(flat)}
     report = Report(words=len(flat), eligible=len(pool))
     target = math.floor(rate * len(flat) + 0.5)

@@ -171,5 +171,4 @@ def noise_caveat(cfg: Mapping[str, Any]) -> str | None:
     if measured is None or cfg.get("natural"):
         return None
     return ("Noise: the keyboard model (one keyboard slip a word, non-words only); "
-            + measured + ". A learnt profile (noise-profile learn) draws noise like "
-            "people's own.")
+            + measured + ".")

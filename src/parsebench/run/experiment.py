@@ -337,10 +337,10 @@ def _profile(at: At) -> str | None:
     found = at.paths(False, many=False)
     if not found:
         return None
-    if at.got["kind"] != "spelling" or at.got["keep_mix"] or at.got["natural"] or any(
+    if at.got["kind"] != "spelling" or at.got["keep_mix"] or any(
             lv.per_sentence is not None for lv in at.got["levels"]):
         raise at.fail("profile: for kind = \"spelling\" at rates (it decides the errors: "
-                      "no keep_mix, per_sentence or natural)")
+                      "no keep_mix or per_sentence)")
     from parsebench.noise.profile import load
 
     load(found[0])  # a fault in it is told at its own line
