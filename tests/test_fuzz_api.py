@@ -39,6 +39,7 @@ from parsebench.formats.conllu import Sentence, read_conllu
 
 LEX = str(FIXTURES / "lexicon.txt")
 LEARNER = FIXTURES / "learner.conllu"
+PAIRS = FIXTURES / "profile_pairs.conllu"
 KEY, ANSWER, TYPOS = DATA / "lin-key.conllu", DATA / "lin-answer.conllu", \
     FIXTURES / "typos.conllu"
 GOLD_TREES, TEST_TREES = DATA / "demo-gold.mrg", DATA / "demo-test.mrg"
@@ -304,6 +305,7 @@ def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]
         "invariance": (pb.invariance, lambda: {"corpus": TYPOS, "parsers": "baseline:right"}),
         "noise": (pb.noise, lambda: {"corpus": TYPOS, "rate": 0.3, "lexicon": LEX}),
         "parse": (pb.parse, lambda: {"corpus": TYPOS, "parser": "baseline:right"}),
+        "learn_profile": (pb.learn_profile, lambda: {"pairs": PAIRS}),
         "train": (pb.train, lambda: {"parser": "udpipe", "train": LEARNER,
                                      "output": _folder() / "m.udpipe", "iterations": 1}),
         "report": (pb.report, lambda: {"store": _tiny_run()[1],

@@ -35,6 +35,7 @@ _WHERE = {
     "flatten": "parsebench.api.evaluation",
     "compare": "parsebench.api.comparison",
     "noise": "parsebench.noise.make",
+    "learn_profile": "parsebench.noise.make",
     "parse": "parsebench.api.parsing",
     "attack": "parsebench.api.parsing",
     "invariance": "parsebench.api.parsing",
@@ -52,8 +53,8 @@ _WHERE = {
 __all__ = [
     "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
-    "invariance", "noise", "parse", "report", "robustness_f1", "robustness_rows",
-    "robustness_sentences", "run", "train", "validate",
+    "invariance", "learn_profile", "noise", "parse", "report", "robustness_f1",
+    "robustness_rows", "robustness_sentences", "run", "train", "validate",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at run time
@@ -75,7 +76,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
     from parsebench.api.training import train
     from parsebench.api.validation import validate
     from parsebench.errors import InputError
-    from parsebench.noise.make import noise
+    from parsebench.noise.make import learn_profile, noise
     from parsebench.results import Figure, Result
     from parsebench.scored import Scored
     from parsebench.treebank import Treebank

@@ -61,6 +61,9 @@ def noise_cmd(
     tagger: Annotated[str | None, typer.Option(
         "--tagger", help="With --kind grammar and a text input: the parser (as for parse "
         "--parser) whose UPOS, features and heads say where errors can go.")] = None,
+    profile: Annotated[Path | None, typer.Option(
+        "--profile", help="A noise profile (noise-profile learn): misspellings drawn as "
+        "people's own, at --rate or the profile's own rate.")] = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -74,9 +77,48 @@ def noise_cmd(
         made = noise(source, rate=rate, per_sentence=per_sentence, kind=kind, seed=seed,
                      replicates=replicates, lang=lang, lexicon=lexicon, keyboard=keyboard,
                      weights=weights, min_length=min_length, drop_short=drop_short,
-                     types=types, tagger=tagger, keep_mix=keep_mix, progress=bars)
+                     types=types, tagger=tagger, keep_mix=keep_mix,
+                     profile=None if profile is None else str(profile), progress=bars)
         made.write(output)
     typer.echo(made.text(timings=True), err=True)
     _warn(list(made.warnings))
     if as_json:
         _emit_json(made.to_dict())
+
+
+profile_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                          help="Learn how people misspell, for noise drawn like it.")
+app.add_typer(profile_app, name="noise-profile")
+
+
+@profile_app.command("learn")
+def profile_learn(
+    pairs: Annotated[list[Path], typer.Argument(
+        help="A CoNLL-U file with CorrectForm= in MISC, an M2 file (R:SPELL and R:ORTH "
+        "edits), or two aligned text files: as written, corrected.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The profile (JSON).")],
+    lang: Annotated[str, typer.Option("--lang", help="Language of the lexicon that says "
+                                      "which errors are real words.")] = "en",
+    lexicon: Annotated[str | None, typer.Option(
+        "--lexicon", help="As noise --lexicon (default: wordfreq's list).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Learn a noise profile from pairs of (as written, corrected) words."""
+    from parsebench.noise.make import learn_profile
+
+    got = learn_profile(pairs, output, lang=lang, lexicon=lexicon)
+    typer.echo(f"{output}: {got.errors} errors in {got.words} words", err=True)
+    if as_json:
+        _emit_json(got.to_dict())
+
+
+@profile_app.command("show")
+def profile_show(
+    profile: Annotated[Path, typer.Argument(help="A noise profile (noise-profile learn).")],
+) -> None:
+    """Print every count of a noise profile."""
+    import sys
+
+    from parsebench.noise.profile import load, show
+
+    sys.stdout.write(show(load(profile).data))

@@ -65,6 +65,9 @@ class RunSettings(Protocol):
     def keep_mix(self) -> bool: ...
 
     @property
+    def profile(self) -> str | None: ...
+
+    @property
     def types(self) -> Sequence[str]: ...
 
 
@@ -112,6 +115,9 @@ class Options:
     tagger: str | None = None
     keep_mix: bool = False
     """Spelling: keep the asked-for operation mix (:class:`.spelling.Settings`)."""
+    profile: str | None = None
+    """Spelling: a learnt noise profile's file (:mod:`.profile`) instead of the keyboard
+    model; RATE may then be None (the profile's own rate)."""
 
 
 @dataclass

@@ -22,7 +22,7 @@ from parsebench.noise.kind import Made, Options, Replicate
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.source import CorpusLike, words_only
 from parsebench.progress import Progress, Quiet
-from parsebench.results import dataframe, result
+from parsebench.results import Result, dataframe, result
 from parsebench.treebank import Treebank
 
 
@@ -31,28 +31,51 @@ from parsebench.treebank import Treebank
          lexicon=A.optional(A.path), keyboard=A.optional(A.path),
          weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
          types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
-         progress=A.progress)
+         profile=A.optional(A.path), progress=A.progress)
 def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
           kind: str = "spelling", seed: int = 1, replicates: int = 1, lang: str = "en",
           lexicon: str | None = None, keyboard: str | None = None,
           weights: str | Mapping[str, float] | None = None, min_length: int = 2,
           drop_short: bool = False, types: str | Sequence[str] | None = None,
-          tagger: str | None = None, keep_mix: bool = False,
+          tagger: str | None = None, keep_mix: bool = False, profile: str | None = None,
           progress: Progress | None = None) -> Noised:
     """CORPUS (a CoNLL-U or text file's path, or Sentences) with noise of KIND, planned
     for seeds SEED..SEED+REPLICATES-1, as ``parsebench noise`` makes it: the keywords
     are the command's options, checked as it checks them (an InputError in its words).
     WEIGHTS and TYPES are the options' strings (``sub=2,ins=1``, ``M:DET,R:WO``) or a
     mapping and a sequence. KEEP_MIX (spelling): keep the asked-for operation mix
-    (:mod:`parsebench.noise.spelling`). PROGRESS, if given, is told each stage (``stage(name,
-    total)``) and each sentence (``advance()``); nothing is printed."""
+    (:mod:`parsebench.noise.spelling`). PROFILE (spelling): a learnt noise profile's file
+    (:func:`learn_profile`), whose errors are drawn instead of the keyboard model's, at
+    RATE or, without it, the profile's own rate. PROGRESS, if given, is told each stage
+    (``stage(name, total)``) and each sentence (``advance()``); nothing is printed."""
     got = KINDS.get(kind)
     if got is None:
         raise InputError(f"--kind {kind!r}: " + " or ".join(KINDS))
     options = Options(rate, per_sentence, seed, replicates, lang, lexicon, keyboard, weights,
-                      min_length, drop_short, types, tagger, keep_mix)
+                      min_length, drop_short, types, tagger, keep_mix, profile)
     bars = progress or Quiet()
     return Noised(kind, got.make(corpus, options, bars), bars)
+
+
+@A.checked(pairs=A.paths, output=A.optional(A.path), lang=A.text,
+           lexicon=A.optional(A.path))
+def learn_profile(pairs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+                  output: str | os.PathLike[str] | None = None, *, lang: str = "en",
+                  lexicon: str | None = None) -> Result:
+    """The noise profile of PAIRS (``parsebench noise-profile learn``): a CoNLL-U file
+    with ``CorrectForm=``, an M2 file, or two aligned text files (as written, corrected).
+    Written to OUTPUT when given; the result's ``to_dict()`` is the profile, ``str()``
+    what ``noise-profile show`` prints."""
+    from parsebench.noise.profile import learn, save, show
+
+    paths = [Path(pairs)] if isinstance(pairs, (str, os.PathLike)) else \
+        [Path(p) for p in pairs]
+    if output is not None:
+        check_output(output)
+    data = learn(paths, lang, lexicon)
+    if output is not None:
+        save(data, output)
+    return Result("noise-profile learn", data, lambda: show(data))
 
 
 def replicate_path(out: Path, seed: int, replicates: int) -> Path:

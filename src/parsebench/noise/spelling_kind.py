@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,8 @@ class Spelling:
                          weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
                          min_length=exp.min_length,
                          # only when on: the versions stored before it keep their key
-                         **({"keep_mix": True} if exp.keep_mix else {}))
+                         **({"keep_mix": True} if exp.keep_mix else {}),
+                         **({"profile": _digest(exp.profile)} if exp.profile else {}))
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
         lexicon = Lexicon.load(exp.lexicon, exp.lang)
@@ -59,6 +61,31 @@ class Spelling:
                       [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
                        for s in corpus.sentences], kb.eligible, lexicon.fold)
         weights = dict(exp.weights)
+        if exp.profile:
+            from parsebench.noise.profile import load
+            from parsebench.noise.profile_noise import Drawer, realised
+            from parsebench.noise.profile_noise import plan as plan_profiled
+
+            profile = load(exp.profile)
+            drawer = Drawer(profile, kb, lexicon)
+            forms = [s.forms for s in corpus.sentences]
+            upos = [s.upos if len(s.upos) == len(s.forms) else ["_"] * len(s.forms)
+                    for s in corpus.sentences]
+            blocked = [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
+                       for s in corpus.sentences]
+
+            def drawn(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
+                if level.rate is None:
+                    raise InputError("a noise profile goes with rates, not per_sentence")
+                rep = plan_profiled(forms, upos, level.rate, seed, drawer, exp.min_length,
+                                    blocked)
+                kinds, ops, real = realised(rep, lexicon)
+                return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
+                        {"words": rep.words, "eligible": rep.eligible,
+                         "misspelled": len(rep.changes), "profile": profile.name,
+                         "by_kind": kinds, "by_operation": ops, "real_words": real,
+                         "skipped": rep.no_nonword, "shortfall": rep.shortfall})
+            return drawn
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
             rep = plan.plan(Settings(level.rate, level.per_sentence, seed, weights,
@@ -84,6 +111,15 @@ class Spelling:
         return Misspelled(corpus, options, progress)
 
 
+def _digest(path: str) -> str:
+    """A profile's name and content (its SHA-256, first 12 digits): a changed profile
+    makes new versions."""
+    from parsebench.noise.profile import load
+
+    p = load(path)
+    return f"{p.name}#{p.digest}"
+
+
 def corpus_only(lang: str) -> str:
     """The warning of a language wordfreq lacks, given no lexicon."""
     name = LANGUAGES[lang].name if lang in LANGUAGES else lang
@@ -102,10 +138,21 @@ class Misspelled:
         check("replicates", o.replicates)
         check("seed", o.seed)
         w = parse_weights(o.weights)
+        profile = None
+        if o.profile is not None:
+            from parsebench.noise.profile import load
+
+            if o.per_sentence is not None or o.weights is not None or o.keep_mix:
+                raise InputError("--profile decides the errors: it goes with --rate (or "
+                                 "the profile's own rate), not --per-sentence, --weights "
+                                 "or --keep-mix")
+            profile = load(o.profile)
+            o = replace(o, rate=o.rate if o.rate is not None else profile.rate)
         Settings(o.rate, o.per_sentence, o.seed, w, o.min_length, o.keep_mix).check()
         default = keyboard_for(o.lang)  # refuses a language typed through an input method
         kb = Keyboard.load(o.keyboard or default)
         self.options, self.weights, self.progress = o, w, progress
+        self.profile = profile
         self.source = source = Source(corpus)
         self.conllu = source.conllu
         self.corpus = StreamedCorpus(source.words, o.min_length, kb.eligible,
@@ -115,27 +162,53 @@ class Misspelled:
         t_lex = time.perf_counter() - t0
         self.reports: dict[int, Report] = {}
         self.replicates: list[Replicate] = []
+        if profile is not None:
+            from parsebench.noise.profile_noise import Drawer, realised, summary
+            from parsebench.noise.profile_noise import plan as plan_profiled
+
+            drawer = Drawer(profile, kb, lex)
+            held = list(source.sentences()) if self.conllu else \
+                [Sentence(forms=x) for x in source.lines()]
+            forms = [x.forms for x in held]
+            upos = [x.upos if len(x.upos) == len(x.forms) else ["_"] * len(x.forms)
+                    for x in held]
+            blocked = [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in held]
+            del held
         for s in range(o.seed, o.seed + o.replicates):
             t1 = time.perf_counter()
-            report = self.corpus.plan(Settings(o.rate, o.per_sentence, s, w, o.min_length,
-                                               o.keep_mix), kb, lex)
+            if profile is not None:
+                assert o.rate is not None
+                report = plan_profiled(forms, upos, o.rate, s, drawer, o.min_length, blocked)
+                kinds, ops, real = realised(report, lex)
+                figures = {"words": report.words, "eligible": report.eligible,
+                           "misspelled": len(report.changes), "rate": o.rate,
+                           "profile": profile.name, "by_kind": kinds, "by_operation": ops,
+                           "real_words": real, "skipped": report.no_nonword,
+                           "shortfall": report.shortfall}
+                text = summary(report, lex, profile)
+            else:
+                report = self.corpus.plan(Settings(o.rate, o.per_sentence, s, w, o.min_length,
+                                                   o.keep_mix), kb, lex)
+                figures = {"words": report.words, "eligible": report.eligible,
+                           "misspelled": len(report.changes),
+                           "skipped_no_nonword": report.no_nonword,
+                           "by_operation": report.operations(), "weights": dict(w),
+                           "keep_mix": o.keep_mix, "passed_over": report.passed_over,
+                           "short_sentences": len(report.short_sentences),
+                           "shortfall": report.shortfall}
+                text = report.summary()
             dt = time.perf_counter() - t1
             self.reports[s] = report
             self.replicates.append(Replicate(
-                s, {"words": report.words, "eligible": report.eligible,
-                    "misspelled": len(report.changes), "skipped_no_nonword": report.no_nonword,
-                    "by_operation": report.operations(), "weights": dict(w),
-                    "keep_mix": o.keep_mix, "passed_over": report.passed_over,
-                    "short_sentences": len(report.short_sentences),
-                    "shortfall": report.shortfall},
-                report.summary(),
+                s, figures, text,
                 f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); lexicon "
                 f"{lex.name} loaded once in {t_lex:.3f} s"))
         self.keyboard = kb.name
         self.signature = signature(
             method="noise", rate=o.rate, per_sentence=o.per_sentence, seed=o.seed,
             replicates=o.replicates, lexicon=lex.name, keyboard=kb.name,
-            weights=",".join(f"{k}={v:g}" for k, v in w.items()),
+            **({"profile": f"{profile.name}#{profile.digest}"} if profile else
+               {"weights": ",".join(f"{k}={v:g}" for k, v in w.items())}),
             min_length=o.min_length, drop_short=o.drop_short,
             **({"keep_mix": True} if o.keep_mix else {}))
         self.timing = ""
@@ -178,7 +251,8 @@ class Misspelled:
             return [target]
         side = {"settings": {"rate": o.rate, "per_sentence": o.per_sentence, "seed": s,
                              "lexicon": self.lexicon.name, "keyboard": self.keyboard,
-                             "weights": self.weights,
+                             **({"profile": self.profile.name} if self.profile else
+                                {"weights": self.weights}),
                              **({"keep_mix": True} if o.keep_mix else {}),
                              "min_length": o.min_length,
                              "dropped_short": o.drop_short},

@@ -25,7 +25,7 @@ from parsebench.present import anchor
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
-from parsebench.report.headline import headline, headline_table
+from parsebench.report.headline import headline, headline_table, noise_caveat
 from parsebench.report.plots import drawings, kept
 from parsebench.report.sections import sections
 from parsebench.report.summary import baselines_of, pairwise_tests, summarize
@@ -235,6 +235,8 @@ def _summary_html(s: dict[str, Any], prefix: str) -> str:
     if not lis:
         return ""
     head = table_html(headline_table(s["headline"]), prefix) if s.get("headline") else ""
+    if s.get("noise_caveat"):
+        head += f"<p class='caveat'>{html.escape(s['noise_caveat'])}</p>"
     return ("<section class='summary'><h3>Summary</h3>" + head + "<ul>" + "".join(lis)
             + "</ul></section>")
 
@@ -261,6 +263,8 @@ def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
     if n:
         lines.append(f"- [{_warned(n)}](#{prefix}warnings) after the results")
     head = [table_md(headline_table(s["headline"]), prefix), ""] if s.get("headline") else []
+    if s.get("noise_caveat"):
+        head += [md_cell(s["noise_caveat"]), ""]
     return ["### Summary", "", *head, *lines, ""] if lines else []
 
 
@@ -390,6 +394,8 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
         best, below = base.get("baseline"), {v["parser"] for v in base.get("not_beating", [])}
         summary["headline"] = kept(("headline", digest, baselines, best, sorted(below)),
                                    headline, results, tests, baselines, best, below)
+        if summary["headline"]:
+            summary["noise_caveat"] = noise_caveat(info["config"])
         summaries.append(summary)
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),

@@ -118,6 +118,9 @@ class Experiment:
     min_length: int = 2
     keep_mix: bool = False
     """Spelling: keep the asked-for operation mix (:mod:`parsebench.noise.spelling`)."""
+    profile: str | None = None
+    """Spelling: a learnt noise profile's file (:mod:`parsebench.noise.profile`), whose
+    errors are drawn instead of the keyboard model's."""
     kind: str = "spelling"
     """spelling (one misspelling a word, words kept) or grammar (learner-like errors that
     add, drop and move words; scored through their alignment)."""
@@ -330,6 +333,20 @@ def _keep_mix(at: At) -> bool:
     return bool(keep)
 
 
+def _profile(at: At) -> str | None:
+    found = at.paths(False, many=False)
+    if not found:
+        return None
+    if at.got["kind"] != "spelling" or at.got["keep_mix"] or any(
+            lv.per_sentence is not None for lv in at.got["levels"]):
+        raise at.fail("profile: for kind = \"spelling\" at rates (it decides the errors: "
+                      "no keep_mix or per_sentence)")
+    from parsebench.noise.profile import load
+
+    load(found[0])  # a fault in it is told at its own line
+    return str(found[0])
+
+
 def _parsers(at: At) -> list[ParserConf]:
     """The ``[[parsers]]`` tables, each checked, their files resolved."""
     r = at.reader
@@ -504,6 +521,8 @@ FIELDS: tuple[Field, ...] = (
     Field("keep_mix", "noise", "keep_mix", _keep_mix,
           lambda v, _: {"keep_mix": True} if v else {},
           lambda c: bool(c.get("keep_mix", False))),
+    Field("profile", "noise", "profile", _profile,
+          lambda v, _: {"profile": v} if v else {}, lambda c: c.get("profile")),
     Field("parsers", "", "parsers", _parsers, lambda v, _: {"parsers": [vars(p) for p in v]},
           lambda c: [ParserConf(**p) for p in c.get("parsers", [])]),
     Field("metrics", "metrics", None, _metrics, _recorded_metrics, _restored_metrics),

@@ -1,0 +1,237 @@
+"""Misspellings drawn from a learnt profile (:mod:`.profile`) instead of the keyboard model.
+
+Exact and nested as the keyboard model's: round(rate x words) words are misspelled,
+visited in one seeded order, each word's error drawn from a generator seeded by the
+seed and the word's position, so a higher rate holds the errors of a lower one. The
+order is a weighted draw without replacement (Efraimidis and Spirakis: key
+u^(1/w)): a word's weight is the error rate the profile measured for its UPOS (where
+the input has UPOS and the profile counts it), else for its length; a word of a
+recurring confusion has its own rate. A word whose
+lower-cased form has a recurring confusion in the profile ("your" written "you") is
+written as one of them, drawn by count; another gets a case error or edits, drawn by
+the profile's counts: how many edits, which operation, where in the word, which
+letter (the confusion table; a keyboard neighbour where the table has none for the
+letter). Real words are made at the profile's share; a profile without real-word
+errors keeps Bigert's non-word rule. Tokenization changes are not made.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import accumulate
+
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.profile import OPERATIONS, Profile, length_bucket
+from parsebench.noise.spelling import Change, Report, _word_rng
+
+ATTEMPTS = 40
+"""Draws of a word's edits before its wanted kind (real word or not) is given up."""
+
+
+def _pick(rng: random.Random, counts: Mapping[str, float]) -> str | None:
+    keys = [k for k, v in counts.items() if v > 0]
+    if not keys:
+        return None
+    cum = list(accumulate(counts[k] for k in keys))
+    return keys[min(bisect_right(cum, rng.random() * cum[-1]), len(keys) - 1)]
+
+
+class Drawer:
+    """A profile made ready to draw from."""
+
+    def __init__(self, profile: Profile, kb: Keyboard, lexicon: Lexicon) -> None:
+        d = profile.data
+        self.profile, self.kb, self.lexicon = profile, kb, lexicon
+        self.kinds = {k: float(v) for k, v in d["kinds"].items() if k != "apostrophe"}
+        self.n_edits = {k: float(v) for k, v in d["edits_per_word"].items()}
+        self.ops = {k: float(v) for k, v in d["operations"].items()}
+        self.where = {k: float(v) for k, v in d["positions"].items()}
+        self.case = {k: float(v) for k, v in d["case"].items()}
+        self.subs: dict[str, dict[str, float]] = {}
+        self.ins: dict[str, float] = {}
+        for k, v in d["confusions"].items():
+            if k.startswith("+") and len(k) == 2 and k[1].isalpha():
+                self.ins[k[1]] = float(v)
+            elif len(k) == 3 and k[1] == ">" and k[0].isalpha() and k[2].isalpha():
+                self.subs.setdefault(k[0], {})[k[2]] = float(v)
+        self.pairs: dict[str, dict[str, float]] = {}
+        for k, v in d["pairs"].items():
+            c, _, w = k.partition(">")
+            if c and w:
+                self.pairs.setdefault(c, {})[w] = float(v)
+        self.real_share = profile.real_share
+        by = d["errors_by"]
+        # a class's error rate, smoothed so that no eligible word is never drawn
+        self.by_upos: dict[str, float] = {
+            k: (e + 0.5) / (a + 1) for k, (e, a) in by.get("upos", {}).items()}
+        self.by_word: dict[str, float] = {
+            k: (e + 0.5) / (a + 1) for k, (e, a) in d.get("pair_words", {}).items()}
+        self.by_length: dict[str, float] = {
+            k: (e + 0.5) / (a + 1) for k, (e, a) in by.get("length", {}).items()}
+
+    def weight(self, word: str, upos: str) -> float:
+        """How likely WORD is to carry an error: its own rate where the profile has it (a
+        word of a recurring confusion), else its UPOS's, else its length's."""
+        own = self.by_word.get(word.lower())
+        if own is not None:
+            return own
+        if self.by_upos and upos != "_":
+            return self.by_upos.get(upos, 0.5 / (1 + sum(self.by_upos.values())))
+        return self.by_length.get(length_bucket(word), 1e-3) if self.by_length else 1.0
+
+    def _edit(self, w: str, op: str, rng: random.Random) -> tuple[str, str] | None:
+        """One edit OP of W drawn from the profile: (operation, new form)."""
+        where = _pick(rng, self.where) or "middle"
+        n = len(w)
+        if op in ("del", "trans") and n < 2:
+            return None
+        span = n + 1 if op == "ins" else n - 1 if op == "trans" else n
+        i = 0 if where == "first" else span - 1 if where == "last" else \
+            1 + int(rng.random() * max(span - 2, 1)) if span > 2 else int(rng.random() * span)
+        if op == "del":
+            return op, w[:i] + w[i + 1:]
+        if op == "trans":
+            return (op, w[:i] + w[i + 1] + w[i] + w[i + 2:]) if w[i] != w[i + 1] else None
+        if op == "sub":
+            low = w[i].lower()
+            new = _pick(rng, self.subs.get(low, {}))
+            if new is None:
+                near = self.kb.near[low]
+                new = near[int(rng.random() * len(near))] if near else None
+            if new is None:
+                return None
+            new = new.upper() if w[i].isupper() else new
+            return op, w[:i] + new + w[i + 1:]
+        new = _pick(rng, self.ins)
+        if new is None:
+            near = self.kb.near[w[min(i, n - 1)].lower()]
+            new = near[int(rng.random() * len(near))] if near else None
+        if new is None:
+            return None
+        return op, w[:i] + new + w[i:]
+
+    def error(self, word: str, rng: random.Random, input_words: set[str]
+              ) -> tuple[str, str] | None:
+        """WORD's error drawn from the profile: (what was done, new form), or None."""
+        low = word.lower()
+        if low in self.pairs:
+            new = _pick(rng, self.pairs[low])
+            if new is not None and new != low:
+                return "word", new[:1].upper() + new[1:] if word[:1].isupper() else new
+        kind = _pick(rng, self.kinds)
+        if kind == "case":
+            how = _pick(rng, self.case) or "lowered"
+            new = (word[:1].lower() if how == "lowered" else word[:1].upper()
+                   if how == "raised" else word[:1]) + word[1:]
+            if how == "inside" and len(word) > 1:
+                i = 1 + int(rng.random() * (len(word) - 1))
+                new = word[:i] + word[i].swapcase() + word[i + 1:]
+            if new != word:
+                return "case", new
+        fold, words = self.lexicon.fold, self.lexicon.words
+        real = rng.random() < self.real_share
+        # the number of edits and their operations are drawn once, so that the mix made
+        # is the profile's; where they fall and which letters, again at each attempt
+        k = _pick(rng, self.n_edits)
+        ops = [_pick(rng, self.ops) or "sub" for _ in range(min(int(k) if k else 1,
+                                                                len(word)))]
+        for want_real in ((True, False) if real else (False,)):
+            for _ in range(ATTEMPTS):
+                new = word
+                for op in ops:
+                    got = self._edit(new, op, rng)
+                    if got is None:
+                        break
+                    new = got[1]
+                else:
+                    if not new or new.lower() == low:
+                        continue
+                    f = fold(new)
+                    is_real = f in words or (f in input_words and not want_real)
+                    if is_real == want_real:
+                        return "+".join(ops), new
+        return None
+
+
+def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | None,
+         rate: float, seed: int, drawer: Drawer, min_length: int,
+         blocked: Sequence[set[int]] | None = None) -> Report:
+    """Decide every misspelling at RATE (round(RATE x words)) for SEED."""
+    flat = [w for s in sentences for w in s]
+    starts = list(accumulate((len(s) for s in sentences), initial=0))
+    tags = [u for s in upos for u in s] if upos is not None else ["_"] * len(flat)
+    eligible = drawer.kb.eligible
+    out = {starts[si] + t for si, b in enumerate(blocked or ()) for t in b}
+    # a word the profile has a recurring confusion of is eligible whatever its letters
+    # (the clitics 's and n't written s and nt are a third of EWT's typos)
+    pairs = drawer.pairs
+    pool = [i for i, w in enumerate(flat) if i not in out and (
+        (eligible(w) and len(w) >= min_length) or w.lower() in pairs)]
+    input_words = {drawer.lexicon.fold(w) for w in set(flat)}
+    report = Report(words=len(flat), eligible=len(pool))
+    target = math.floor(rate * len(flat) + 0.5)
+    rng = random.Random(seed)
+    keyed = []
+    for i in pool:  # Efraimidis-Spirakis: log(u)/w, largest first (u in (0, 1])
+        w = drawer.weight(flat[i], tags[i])
+        keyed.append((math.log(1.0 - rng.random()) / w if w > 0 else -math.inf, i))
+    keyed.sort(key=lambda x: (-x[0], x[1]))
+    done = 0
+    for _, i in keyed:
+        if done == target:
+            break
+        si = bisect_right(starts, i) - 1
+        got = drawer.error(flat[i], _word_rng(seed, si, i - starts[si]), input_words)
+        if got is None:
+            report.no_nonword += 1
+            continue
+        report.changes.append(Change(si, i - starts[si], got[0], flat[i], got[1]))
+        done += 1
+    report.shortfall = target - done
+    report.changes.sort(key=lambda c: (c.sentence, c.token))
+    return report
+
+
+def realised(report: Report, lexicon: Lexicon) -> tuple[dict[str, int], dict[str, int], int]:
+    """What was made, counted as the profile counts: kinds, edits by operation, real words."""
+    kinds: Counter[str] = Counter()
+    ops: Counter[str] = Counter()
+    real = 0
+    for c in report.changes:
+        kinds["edit" if c.op not in ("word", "case") else c.op] += 1
+        if c.op not in ("word", "case"):
+            ops.update(c.op.split("+"))
+        real += lexicon.fold(c.new) in lexicon.words
+    return ({k: kinds.get(k, 0) for k in ("edit", "case", "word")},
+            {op: ops.get(op, 0) for op in OPERATIONS}, real)
+
+
+def summary(report: Report, lexicon: Lexicon, profile: Profile) -> str:
+    n = len(report.changes)
+    kinds, ops, real = realised(report, lexicon)
+    total = sum(ops.values())
+    want = profile.weights("operations")
+    wtotal = sum(want.values())
+
+    def pct(x: int, of: int) -> str:
+        return f"{100 * x / of:.1f}%" if of else "n/a"
+
+    lines = [f"{n} words misspelled as profile {profile.name} has it: "
+             f"{pct(n, report.words)} of all {report.words} words, "
+             f"{pct(n, report.eligible)} of {report.eligible} eligible",
+             "kinds: " + ", ".join(f"{k} {v}" for k, v in kinds.items())
+             + f"; real words {real} ({pct(real, n)}; "
+             f"profile {100 * profile.real_share:.1f}%)",
+             "edits by operation: " + ", ".join(f"{op} {ops[op]} ({pct(ops[op], total)})"
+                                                for op in OPERATIONS)
+             + "; profile " + ", ".join(f"{op} {pct(want.get(op, 0), wtotal)}"
+                                        for op in OPERATIONS),
+             f"skipped (no error of the kind drawn): {report.no_nonword}"]
+    if report.shortfall:
+        lines.append(f"could not reach the rate: {report.shortfall} misspellings short")
+    return "\n".join(lines)

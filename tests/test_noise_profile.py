@@ -1,0 +1,235 @@
+"""Noise profiles (issue 51): learnt from (as written, corrected) pairs with exact
+counts, printed whole, and drawn from at an exact rate, reproducibly, with the
+profile's mix of operations."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, error_lines, shared_path
+
+import parsebench as pb
+from parsebench.errors import InputError
+from parsebench.noise.keyboard import Keyboard
+from parsebench.noise.lexicon import Lexicon
+from parsebench.noise.profile import iter_table, learn, load, osa_ops, save, show
+from parsebench.noise.profile_noise import Drawer, plan, realised
+
+PAIRS = FIXTURES / "profile_pairs.conllu"
+WORDS = Lexicon(["i", "the", "letter", "it's", "its", "in", "there", "we", "want", "to",
+                 "go", "cat", "sat", "with", "it", "owner", "raining", "paris", "leter"],
+                "test")
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parsebench.cli", *args],
+                          capture_output=True, text=True)
+
+
+def small(tmp_path: Path) -> dict[str, object]:
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(sorted(WORDS.words)) + "\n")
+    return learn([PAIRS], "en", str(words))
+
+
+def test_learning_a_small_conllu_gives_exact_counts(tmp_path: Path) -> None:
+    p = small(tmp_path)
+    assert (p["words"], p["errors"], p["sentences"]) == (21, 6, 4)
+    # its (it's), paris (Paris) and leter are words of the lexicon; the others are not
+    assert p["real_words"] == 3
+    assert p["kinds"] == {"edit": 4, "case": 1, "apostrophe": 1}
+    # recieved: ei>ie; teh: he>eh; leter: -t; thier (there): e>i then re>er
+    assert p["edits_per_word"] == {"1": 3, "2": 1}
+    assert p["operations"] == {"sub": 1, "ins": 0, "del": 1, "trans": 3}
+    assert p["positions"] == {"first": 0, "middle": 3, "last": 2}
+    assert p["confusions"] == {"-t": 1, "e>i": 1, "ei>ie": 1, "he>eh": 1, "re>er": 1}
+    assert p["case"] == {"lowered": 1, "raised": 0, "inside": 0}
+    assert p["apostrophe"] == {"dropped": 1, "added": 0, "moved": 0}
+    assert p["errors_per_sentence"] == {"1": 1, "2": 1, "3": 1}
+    assert p["tokenization"] == {"split": 1, "merged": 0}  # want ed (goeswith)
+    assert p["unpaired"] == 1  # Mike: Typo=Yes, no CorrectForm
+    by = p["errors_by"]
+    assert isinstance(by, dict) and "frequency" not in by  # a word list has no frequencies
+    assert by["upos"]["VERB"] == [1, 5] and by["upos"]["ADV"] == [1, 1]
+    assert by["length"]["8-9"] == [1, 1]
+
+
+def test_osa_edits() -> None:
+    assert osa_ops("teh", "the") == [("trans", 1, "he", "eh")]
+    assert osa_ops("targetting", "targeting") == [("ins", 5, "", "t")]
+    assert osa_ops("u", "you") == [("del", 0, "y", ""), ("del", 1, "o", "")]
+
+
+def test_texts_and_m2_give_the_same_pairs(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("I recieved teh leter\nwe can not go alot\n")
+    (tmp_path / "b.txt").write_text("I received the letter\nwe cannot go a lot\n")
+    m2 = tmp_path / "x.m2"
+    m2.write_text("S I recieved teh leter\nA 1 2|||R:SPELL|||received|||REQUIRED|||-NONE-|||0\n"
+                  "A 2 3|||R:SPELL|||the|||REQUIRED|||-NONE-|||0\n"
+                  "A 3 4|||R:SPELL|||letter|||REQUIRED|||-NONE-|||0\n"
+                  "A 3 4|||R:SPELL|||lettre|||REQUIRED|||-NONE-|||1\n\n"
+                  "S we can not go alot\nA 1 3|||R:ORTH|||cannot|||REQUIRED|||-NONE-|||0\n"
+                  "A 4 5|||R:ORTH|||a lot|||REQUIRED|||-NONE-|||0\n"
+                  "A 3 4|||R:VERB|||went|||REQUIRED|||-NONE-|||0\n")
+    for paths in ([tmp_path / "a.txt", tmp_path / "b.txt"], [m2]):
+        p = learn(paths, "en", str(FIXTURES / "lexicon.txt"))
+        assert p["errors"] == 3 and p["operations"] == {"sub": 0, "ins": 0, "del": 1,
+                                                        "trans": 2}
+        assert p["tokenization"] == {"split": 1, "merged": 1}
+    assert learn([m2], "en", str(FIXTURES / "lexicon.txt"))["other_changes"] == 1
+
+
+def test_show_prints_every_count(tmp_path: Path) -> None:
+    p = small(tmp_path)
+    text = show(p)
+    for table, name, n in iter_table(p):
+        assert f"{name} {n}" in text or f"{name} {n}/" in text or f"/{n} (" in text \
+            or f"{name} {n}," in text, (table, name, n)
+    assert "split 1, merged 0" in text and "without a correction: 1" in text
+
+
+@pytest.fixture(scope="module")
+def ewt_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    train = shared_path("data/ud-english-ewt/en_ewt-ud-train.conllu")
+    out = tmp_path_factory.mktemp("p") / "ewt.json"
+    pb.learn_profile(train, out)
+    return out
+
+
+def test_ewt_train(ewt_profile: Path) -> None:
+    """928 CorrectForm= in train: 7 on empty nodes (copies of words), 10 on the first part
+    of a word split in two (goeswith: a split); 911 word-for-word errors remain."""
+    p = load(ewt_profile).data
+    assert p["errors"] == 911 and p["tokenization"]["split"] == 104
+    assert p["words"] == 204446 and p["sentences"] == 12544
+    assert sum(p["kinds"].values()) == 911
+
+
+def profiled(tmp_path: Path, seed: int, rate: float | None) -> tuple[str, dict[str, object]]:
+    out = tmp_path / f"n{seed}.conllu"
+    p = cli("noise", str(FIXTURES / "typos.conllu"), "-o", str(out), "--seed", str(seed),
+            "--profile", str(tmp_path / "f.json"), "--lexicon", str(FIXTURES / "lexicon.txt"),
+            "--json", *(["--rate", str(rate)] if rate is not None else []))
+    assert p.returncode == 0, p.stderr
+    return out.read_text(), json.loads(p.stdout)["files"][0]
+
+
+def test_noise_with_a_profile_is_exact_and_reproducible(tmp_path: Path) -> None:
+    save(small(tmp_path), tmp_path / "f.json")
+    a, fig = profiled(tmp_path, 3, 0.2)
+    assert fig["misspelled"] == round(0.2 * fig["words"]) == 4
+    assert profiled(tmp_path, 3, 0.2)[0] == a and profiled(tmp_path, 4, 0.2)[0] != a
+    _, own = profiled(tmp_path, 3, None)  # the profile's own rate: 6 of 21
+    assert own["misspelled"] == round(6 / 21 * own["words"])
+
+
+def test_the_operation_mix_follows_the_profile(ewt_profile: Path) -> None:
+    from parsebench.formats.conllu import read_conllu
+
+    prof = load(ewt_profile)
+    dev = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu"))
+    lex = Lexicon.load(None, "en")
+    d = Drawer(prof, Keyboard.load("us-qwerty"), lex)
+    forms = [s.forms for s in dev]
+    r = plan(forms, [s.upos for s in dev], 0.05, 1, d, 2)
+    assert len(r.changes) == round(0.05 * sum(map(len, forms)))
+    _, ops, real = realised(r, lex)
+    want = prof.weights("operations")
+    n, m = sum(ops.values()), sum(want.values())
+    for op in ops:  # fixed seed: each share within 5 points of the profile's
+        assert abs(ops[op] / n - want[op] / m) < 0.05, (op, ops, want)
+    assert abs(real / len(r.changes) - prof.real_share) < 0.1
+    # nested: a lower rate's errors are among a higher one's
+    low = plan(forms, [s.upos for s in dev], 0.02, 1, d, 2)
+    assert Counter((c.sentence, c.token, c.new) for c in low.changes) <= \
+        Counter((c.sentence, c.token, c.new) for c in r.changes)
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ('{"format": \n', 2, "not a noise profile"),
+    ('{"format": "x"}\n', 1, "is missing"),
+    ('{"format": "parsebench-noise-profile",\n "version": 1,\n "words": -1}\n', 3,
+     '"words": expected a count'),
+])
+def test_bad_profiles_one_line_file_line_exit_2(tmp_path: Path, text: str, line: int,
+                                               message: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    with pytest.raises(InputError, match=message) as e:
+        load(bad)
+    assert e.value.line == line
+    out = tmp_path / "out.conllu"
+    p = cli("noise", str(PAIRS), "-o", str(out), "--profile", str(bad))
+    assert p.returncode == 2 and f"bad.json:{line}: " in p.stderr
+    assert len(error_lines(p.stderr)) == 1 and not out.exists()
+    p = cli("noise-profile", "show", str(bad))
+    assert p.returncode == 2 and len(error_lines(p.stderr)) == 1
+
+
+def test_a_profile_refuses_the_keyboard_settings(tmp_path: Path) -> None:
+    save(small(tmp_path), tmp_path / "f.json")
+    p = cli("noise", str(PAIRS), "-o", str(tmp_path / "o"), "--profile",
+            str(tmp_path / "f.json"), "--per-sentence", "1")
+    assert p.returncode == 2 and "--profile decides the errors" in p.stderr
+
+
+def test_a_run_draws_its_noise_from_the_profile(tmp_path: Path) -> None:
+    """``[noise] profile``: loaded and checked with the file, kept in the record, part of
+    the versions' key, and its plan is the noise command's."""
+    from parsebench.noise.kinds import KINDS
+    from parsebench.run.experiment import Experiment, load
+
+    save(small(tmp_path), tmp_path / "f.json")
+    parser = '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\n'
+    f = tmp_path / "e.toml"
+    f.write_text(f'name = "e"\n[corpus]\npath = "{PAIRS}"\n[noise]\nrates = [0.2]\n'
+                 f'lexicon = "{FIXTURES / "lexicon.txt"}"\nprofile = "f.json"\n' + parser)
+    exp = load(f)
+    assert exp.profile == str(tmp_path / "f.json")
+    assert Experiment.from_config(json.loads(json.dumps(exp.config()))).profile == exp.profile
+    kb = Keyboard.load("us-qwerty")
+    assert "profile:f.json#" in KINDS["spelling"].key(exp, kb)
+    f.write_text(f.read_text().replace("rates = [0.2]", "per_sentence = [1]"))
+    with pytest.raises(InputError, match="profile: for kind") as e:
+        load(f)
+    assert e.value.line == 7  # the profile line
+
+
+def test_the_report_says_what_its_noise_is() -> None:
+    from parsebench.report.headline import noise_caveat
+
+    keyboard = noise_caveat({"kind": "spelling", "lang": "en"})
+    assert keyboard is not None and "7.11%" in keyboard and "3.10%" in keyboard
+    assert noise_caveat({"kind": "spelling", "lang": "de"}) is None  # not measured
+    assert noise_caveat({"kind": "grammar", "lang": "en"}) is None
+    named = noise_caveat({"kind": "spelling", "lang": "de", "profile": "/x/ewt.json"})
+    assert named is not None and "ewt.json" in named and "7.11" not in named
+
+
+def test_a_run_with_a_profile_and_its_report(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole run of a toy parser: the report names the profile beside its headline;
+    the same run with keyboard noise carries the validity test's measurement."""
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
+    save(small(tmp_path), tmp_path / "f.json")
+    base = (f'[corpus]\npath = "{FIXTURES / "typos.conllu"}"\n[noise]\nrates = [0.2]\n'
+            f'lexicon = "{FIXTURES / "lexicon.txt"}"\n'
+            '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\n'
+            '[metrics]\ndeps = true\nrows = false\nsentences = false\n')
+    for name, extra in (("profiled", 'profile = "f.json"\n'), ("keyboard", "")):
+        toml = tmp_path / f"{name}.toml"
+        toml.write_text(f'name = "{name}"\n' + base.replace("rates = [0.2]\n",
+                                                            "rates = [0.2]\n" + extra))
+        pb.run(toml, store=tmp_path / f"{name}.sqlite", report=tmp_path / name)
+        md = (tmp_path / name / "index.md").read_text(encoding="utf-8")
+        summary = md[md.index("### Summary"):md.index("**Run**")]
+        if name == "profiled":
+            assert "learnt profile f.json" in summary and "7.11%" not in summary
+        else:
+            assert "keyboard model" in summary and "7.11%" in summary
+            assert "learnt profile f.json" not in summary
