@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from parsebench.metrics.core.resample import bootstrap_scores, interval
-from parsebench.metrics.registry import REGISTRY, sentence_stats
+from parsebench.metrics.registry import REGISTRY, file_stats
 
 
 def main() -> None:
@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--udapi", help="Python of an environment with udapi installed")
     args = ap.parse_args()
     las = REGISTRY["las"]
-    stats = [sentence_stats(las, args.gold, s) for s in args.systems]
+    stats = [file_stats(las, args.gold, s) for s in args.systems]
     best = min(_timed(lambda: bootstrap_scores(stats, las.score, 10_000, 1)) for _ in range(3))
     print(f"parsebench: 10,000 paired resamples of {len(stats)} systems x "
           f"{stats[0].shape[0]:,} sentences: {best:.2f} s of compute")

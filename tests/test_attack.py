@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.attack import Options, attack
+from parsebench.attack import AttackSettings, attack
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.noise.keyboard import Keyboard
@@ -52,7 +52,7 @@ def run(fn: Callable[[Sequence[str]], object], **kw: int) -> tuple[list[Sentence
                                                                    Counting, CachedParser]:
     counter = Counting(fn)
     cached = CachedParser(counter)
-    out, r = attack(corpus(), cached, Options(**kw), US, LEX)
+    out, r = attack(corpus(), cached, AttackSettings(**kw), US, LEX)
     return out, r, counter, cached
 
 
@@ -143,18 +143,18 @@ def test_same_seed_same_output_and_the_seed_matters() -> None:
 def test_short_sentences_are_left_as_they_are_and_bad_options_refused() -> None:
     s = [*corpus(), blank(["a", "I"], ["# text = a I"])]
     counter = Counting(toy_parsers.weak_word)
-    out, r = attack(s, CachedParser(counter), Options(budget=1, queries=10), US, LEX)
+    out, r = attack(s, CachedParser(counter), AttackSettings(budget=1, queries=10), US, LEX)
     assert r["short"] == 1 and r["attacked"] == 5 and out[-1].forms == s[-1].forms
     with pytest.raises(InputError, match="--queries 2: must be at least --budget"):
-        Options(budget=2, queries=2).check()
+        AttackSettings(budget=2, queries=2).check()
     with pytest.raises(InputError, match="--budget 0"):
-        Options(budget=0).check()
+        AttackSettings(budget=0).check()
 
 
 def _pool_attack(workers: int, spec: str) -> tuple[list[Sentence], dict]:
     with Pool(spec, workers, 10.0, 3) as pool:
         cached = CachedParser(pool_parser(pool))
-        return attack(corpus(), cached, Options(budget=2, candidates=3, queries=12, seed=3),
+        return attack(corpus(), cached, AttackSettings(budget=2, candidates=3, queries=12, seed=3),
                       US, LEX)
 
 
@@ -206,7 +206,7 @@ def test_udpipe_on_ewt_sentences(tmp_path: Path) -> None:
     lex = Lexicon.load(None, "en")
     with Pool(f"udpipe:{model}", 1, 60.0, 16) as pool:
         cached = CachedParser(pool_parser(pool))
-        _out, r = attack(gold, cached, Options(budget=1, candidates=2, queries=10), US, lex)
+        _out, r = attack(gold, cached, AttackSettings(budget=1, candidates=2, queries=10), US, lex)
     assert r["attacked"] + r["short"] == 12 and r["attacked"] >= 8
     # a real parser is hurt by some misspelling of most sentences, and the worst
     # misspelling hurts at least as much as a random one on average

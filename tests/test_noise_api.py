@@ -266,12 +266,12 @@ class Shouted:
     """Shouting's noise of one corpus (:class:`parsebench.noise.kind.Made`)."""
 
     def __init__(self, corpus: Any, options: Any) -> None:
-        from parsebench.noise.kind import Replicate
+        from parsebench.noise.kind import NoisyCorpus
         from parsebench.noise.source import Source
 
         self.source = Source(corpus)
         words = sum(len(w) for w, _ in self.source.words())
-        self.replicates = [Replicate(s, {"words": words}, "every word in capitals")
+        self.replicates = [NoisyCorpus(s, {"words": words}, "every word in capitals")
                            for s in range(options.seed, options.seed + options.replicates)]
         self.signature, self.conllu, self.timing = "method:shouting", self.source.conllu, ""
         self.warnings: list[str] = []

@@ -55,7 +55,7 @@ from parsebench.parsers.cached import CachedParse, CachedParser, changed
 
 
 @dataclass
-class Options:
+class AttackSettings:
     budget: int = 1
     candidates: int = 5
     """Non-word edits tried a word (a seeded sample of all of them)."""
@@ -150,7 +150,7 @@ def eligible_words(s: Sentence, min_length: int) -> list[int]:
             if w.isalpha() and len(w) >= min_length and i not in blocked]
 
 
-def _step(targets: list[Target], step: int, opts: Options, parser: CachedParser) -> None:
+def _step(targets: list[Target], step: int, opts: AttackSettings, parser: CachedParser) -> None:
     """One greedy step over every sentence at once: one batch of variants."""
     plans: list[tuple[Target, list[Change]]] = []
     for t in targets:
@@ -214,7 +214,7 @@ class Outcome:
     random_untouched: int
 
 
-def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: Options, kb: Keyboard,
+def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: AttackSettings, kb: Keyboard,
            lexicon: Lexicon, baseline: bool = True) -> tuple[list[Sentence], dict[str, Any]]:
     """The attacked corpus (every sentence, misspelled or not, in order) and the results."""
     opts.check()
@@ -318,7 +318,7 @@ def _scores(cols: tuple[int, int], ratio_of: tuple[int, int, int, int] | None = 
 
 
 def summarize(sentences: Sequence[Sentence], outcomes: Sequence[Outcome],
-              targets: dict[int, Target], opts: Options, baseline: bool) -> dict[str, Any]:
+              targets: dict[int, Target], opts: AttackSettings, baseline: bool) -> dict[str, Any]:
     """Success rate, damage against the random baseline, what the attack picks."""
     # per sentence: untouched, changed, success (attack); the same for random; 1
     stats = [[o.untouched, o.damage, int(o.damage > 0),

@@ -25,7 +25,7 @@ from parsebench.metrics.core.resample import (
     randomization,
 )
 from parsebench.metrics.dependency.settings import DepsScoring
-from parsebench.metrics.registry import COMPARABLE, REGISTRY, sentence_stats
+from parsebench.metrics.registry import COMPARABLE, REGISTRY, file_stats
 from parsebench.progress import Progress, Quiet
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
@@ -70,7 +70,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     facts: list[dict[str, Any]] = []
     for s in systems:
         facts.append({})
-        stats.append(sentence_stats(m, gold, s, warnings, gold_sentences, scoring,
+        stats.append(file_stats(m, gold, s, warnings, gold_sentences, scoring,
                                     facts[-1]))
         bar.advance()
     for s, path in zip(stats, systems, strict=True):

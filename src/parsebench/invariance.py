@@ -52,7 +52,7 @@ SHOWN = 5
 
 
 @dataclass(frozen=True)
-class Edit:
+class Perturbation:
     sentence: int
     token: int
     kind: str
@@ -142,7 +142,7 @@ def describe(f: Frame) -> str:
 _FEATURE = {"propn": "Number", "adj": "Degree"}
 
 
-def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Edit]]:
+def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Perturbation]]:
     """Every type's edits: at most one a sentence, each substitute attested in the corpus
     in the frame of the word it replaces (:func:`frame`)."""
     if not any(u != "_" for s in sentences for u in s.upos):
@@ -169,7 +169,7 @@ def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Edit]
                     pools[kind].setdefault(f, set()).add(s.forms[i])
                     mine.setdefault(kind, []).append((i, f))
     sorted_pools = {k: {f: sorted(v) for f, v in p.items()} for k, p in pools.items()}
-    edits: dict[str, list[Edit]] = {k: [] for k in EDITS}
+    edits: dict[str, list[Perturbation]] = {k: [] for k in EDITS}
     for si, s in enumerate(sentences):
         out = _blocked(s)
         for ki, kind in enumerate(EDITS):
@@ -180,7 +180,7 @@ def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Edit]
                     continue
                 new = w[0].lower() + w[1:] if w[0].isupper() else w[0].upper() + w[1:]
                 if new != w:
-                    edits[kind].append(Edit(si, 0, kind, w, new))
+                    edits[kind].append(Perturbation(si, 0, kind, w, new))
                 continue
             sites = [(i, f, subs) for i, f in sites_of[si].get(kind, ())
                      for subs in [[w for w in sorted_pools[kind][f]
@@ -188,12 +188,12 @@ def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Edit]
             if not sites:
                 continue
             i, f, subs = sites[int(rng.random() * len(sites))]
-            edits[kind].append(Edit(si, i, kind, s.forms[i],
+            edits[kind].append(Perturbation(si, i, kind, s.forms[i],
                                     subs[int(rng.random() * len(subs))], describe(f)))
     return edits
 
 
-def edited(sentences: Sequence[Sentence], edits: Sequence[Edit]) -> list[Sentence]:
+def edited(sentences: Sequence[Sentence], edits: Sequence[Perturbation]) -> list[Sentence]:
     """The corpus with EDITS written in (FORM, ``# text``, MISC ``Invariance=KIND|Orig=``)."""
     out = list(sentences)
     for e in edits:
@@ -204,7 +204,7 @@ def edited(sentences: Sequence[Sentence], edits: Sequence[Edit]) -> list[Sentenc
     return out
 
 
-def _words(s: Sentence, e: Edit) -> tuple[str, ...]:
+def _words(s: Sentence, e: Perturbation) -> tuple[str, ...]:
     words = list(s.forms)
     words[e.token] = e.new
     return tuple(words)
@@ -217,7 +217,7 @@ def _rate(sums: Any) -> Any:
         return np.where(sums[:, 1] > 0, sums[:, 0] / sums[:, 1], np.nan)
 
 
-def check(sentences: Sequence[Sentence], edits: dict[str, list[Edit]],
+def check(sentences: Sequence[Sentence], edits: dict[str, list[Perturbation]],
           parser: CachedParser, what: str = "invariance: parsing") -> dict[str, Any]:
     """One parser's failure rates by edit type, and its failing sentences."""
     todo = [(kind, e) for kind in EDITS for e in edits[kind]]

@@ -147,14 +147,14 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
     """Worst-case misspellings: for each sentence, the BUDGET non-word misspellings (as
     noise makes them) that change PARSER's own parse of the other words most, beside
     a random baseline of the same budget."""
-    from parsebench.attack import Options, summary_table
+    from parsebench.attack import AttackSettings, summary_table
     from parsebench.attack import attack as search
     from parsebench.noise.keyboard import KEYBOARDS, Keyboard
     from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParser, pool_parser
     from parsebench.parsers.pool import Pool, check_options
 
-    opts = Options(budget, candidates, queries, seed, min_length)
+    opts = AttackSettings(budget, candidates, queries, seed, min_length)
     opts.check()
     check_options(workers, timeout, batch_size)
     sentences = _sentences(corpus)

@@ -61,10 +61,10 @@ def attack_cmd(
     """Worst-case misspellings: for each sentence, the K non-word misspellings (as noise
     makes them) that change the parser's own parse of the other words most."""
     from parsebench.api.parsing import attack
-    from parsebench.attack import Options
+    from parsebench.attack import AttackSettings
     from parsebench.parsers.pool import check_options
 
-    Options(budget, candidates, queries, seed, min_length).check()
+    AttackSettings(budget, candidates, queries, seed, min_length).check()
     check_options(workers, timeout, batch_size)
     check_output(output)
     with _progress(quiet, transient=True) as bars:

@@ -51,7 +51,7 @@ COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees
 EVALB and the flat keys, there score a noisy parse against the clean one)."""
 
 
-def sentence_stats(metric: Metric, gold: str | os.PathLike[str],
+def file_stats(metric: Metric, gold: str | os.PathLike[str],
                    system: str | os.PathLike[str], warnings: list[str] | None = None,
                    gold_sentences: Sequence[Any] | None = None,
                    scoring: DepsScoring | None = None,

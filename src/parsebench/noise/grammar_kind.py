@@ -28,10 +28,10 @@ from parsebench.noise.grammar_types import (
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.kind import (
     Level,
+    NoisyCorpus,
     Options,
     Plan,
     Rebuilt,
-    Replicate,
     RunCorpus,
     RunSettings,
 )
@@ -180,12 +180,12 @@ class Erred:
             raise InputError("no word has a UPOS: --kind grammar places errors by the "
                              "annotation (give --tagger with the words as text)", where)
         self.plans: dict[int, tuple[GrammarReport, Chosen]] = {}
-        self.replicates: list[Replicate] = []
+        self.replicates: list[NoisyCorpus] = []
         last = o.seed + o.replicates - 1
         for s in range(o.seed, last + 1):
             self.plans[s] = planner.plan(GrammarSettings(o.rate, o.per_sentence, s, settings.types,
                                                   settings.weights), last=s == last)
-            self.replicates.append(Replicate(s))
+            self.replicates.append(NoisyCorpus(s))
         self.settled: set[int] = set()
         self.timing = (f"  sites listed in {t_sites:.2f} s ({planner.words / t_sites:,.0f} "
                        "words/s)")
@@ -196,7 +196,7 @@ class Erred:
                              if k in settings.types), drop_short=o.drop_short)
         self.warnings: list[str] = []
 
-    def _pass(self, replicate: Replicate) -> Iterator[Written]:
+    def _pass(self, replicate: NoisyCorpus) -> Iterator[Written]:
         """Each noisy sentence with its alignment and M2 edits; at the end, the report."""
         from parsebench.noise.grammar_output import noisy_sentence
 
@@ -225,19 +225,19 @@ class Erred:
         replicate.summary = report.summary()
         self.settled.add(s)
 
-    def settle(self, replicate: Replicate) -> None:
+    def settle(self, replicate: NoisyCorpus) -> None:
         if replicate.seed not in self.settled:
             self.progress.stage(f"making seed {replicate.seed}", len(self.planner.starts) - 1)
             for _ in self._pass(replicate):
                 pass
 
-    def sentences(self, replicate: Replicate) -> Iterator[Sentence]:
+    def sentences(self, replicate: NoisyCorpus) -> Iterator[Sentence]:
         """The noisy sentences: their words, comments and multiword tokens, the errors'
         types in MISC, no annotation (:func:`.grammar_output.noisy_sentence`)."""
         for noisy, _, _ in self._pass(replicate):
             yield noisy
 
-    def write(self, replicate: Replicate, target: Path) -> list[Path]:
+    def write(self, replicate: NoisyCorpus, target: Path) -> list[Path]:
         from parsebench.noise.grammar_output import pharaoh, write_m2
 
         s = replicate.seed

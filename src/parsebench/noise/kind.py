@@ -121,7 +121,7 @@ class Options:
 
 
 @dataclass
-class Replicate:
+class NoisyCorpus:
     """One seed's noisy corpus, as the noise command reports it."""
 
     seed: int
@@ -143,7 +143,7 @@ class Made(Protocol):
     """One kind's noise of one corpus, planned for every seed; written a sentence at a
     time, the source read again, so that the noisy corpus is never held."""
 
-    replicates: list[Replicate]
+    replicates: list[NoisyCorpus]
     signature: str
     conllu: bool
     """Whether it is written as CoNLL-U (else as text, a sentence a line)."""
@@ -151,13 +151,13 @@ class Made(Protocol):
     """The timing line the command prints after the summaries, if any."""
     warnings: list[str]
 
-    def settle(self, replicate: Replicate) -> None:
+    def settle(self, replicate: NoisyCorpus) -> None:
         """Make REPLICATE's report final (a kind may learn it only by making the text)."""
 
-    def sentences(self, replicate: Replicate) -> Iterator[Sentence]:
+    def sentences(self, replicate: NoisyCorpus) -> Iterator[Sentence]:
         """REPLICATE's noisy sentences, as written (a short sentence dropped is left out)."""
 
-    def write(self, replicate: Replicate, target: Path) -> list[Path]:
+    def write(self, replicate: NoisyCorpus, target: Path) -> list[Path]:
         """Write REPLICATE as TARGET (and its side files), each atomically; set its
         ``files``; return the paths written."""
 

@@ -18,7 +18,7 @@ from typing import Any
 from parsebench import arguments as A
 from parsebench.errors import InputError, check_output
 from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
-from parsebench.noise.kind import Made, Options, Replicate
+from parsebench.noise.kind import Made, NoisyCorpus, Options
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.source import CorpusLike, words_only
 from parsebench.progress import Progress, Quiet
@@ -97,7 +97,7 @@ class Noised:
         self._treebank: Treebank | None = None
 
     @property
-    def replicates(self) -> list[Replicate]:
+    def replicates(self) -> list[NoisyCorpus]:
         """One a seed, with its report (the command's JSON figures) and summary."""
         for r in self._made.replicates:
             self._made.settle(r)

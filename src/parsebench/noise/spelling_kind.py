@@ -16,10 +16,10 @@ from parsebench.limits import check
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import (
     Level,
+    NoisyCorpus,
     Options,
     Plan,
     Rebuilt,
-    Replicate,
     RunCorpus,
     RunSettings,
 )
@@ -161,7 +161,7 @@ class Misspelled:
         self.lexicon = lex = Lexicon.load(o.lexicon, o.lang)
         t_lex = time.perf_counter() - t0
         self.reports: dict[int, Report] = {}
-        self.replicates: list[Replicate] = []
+        self.replicates: list[NoisyCorpus] = []
         if profile is not None:
             from parsebench.noise.profile_noise import Drawer, realised, summary
             from parsebench.noise.profile_noise import plan as plan_profiled
@@ -199,7 +199,7 @@ class Misspelled:
                 text = report.summary()
             dt = time.perf_counter() - t1
             self.reports[s] = report
-            self.replicates.append(Replicate(
+            self.replicates.append(NoisyCorpus(
                 s, figures, text,
                 f"  generation {dt:.3f} s ({report.words / dt:,.0f} words/s); lexicon "
                 f"{lex.name} loaded once in {t_lex:.3f} s"))
@@ -214,10 +214,10 @@ class Misspelled:
         self.timing = ""
         self.warnings: list[str] = [corpus_only(o.lang)] if lex.corpus_only else []
 
-    def settle(self, replicate: Replicate) -> None:
+    def settle(self, replicate: NoisyCorpus) -> None:
         pass  # a plan's report is final
 
-    def sentences(self, replicate: Replicate) -> Iterator[Sentence]:
+    def sentences(self, replicate: NoisyCorpus) -> Iterator[Sentence]:
         """The noisy sentences: CoNLL-U keeps its words and comments, with the noise in
         MISC and ``# text`` and no annotation (:func:`.spelling_output.unannotated`)."""
         report = self.reports[replicate.seed]
@@ -238,7 +238,7 @@ class Misspelled:
                     words[c.token] = c.new
                 yield Sentence(forms=words)
 
-    def write(self, replicate: Replicate, target: Path) -> list[Path]:
+    def write(self, replicate: NoisyCorpus, target: Path) -> list[Path]:
         """TARGET, and for text TARGET.noise.json: the settings and every change, which
         text has no column for."""
         s, o = replicate.seed, self.options

@@ -440,7 +440,7 @@ def _example_replicate(at: At) -> int:
 
 def _attack(at: At) -> tuple[tuple[int, ...], int, int]:
     """``[attack]``, each value checked as ``parsebench attack`` checks its options."""
-    from parsebench.attack import Options
+    from parsebench.attack import AttackSettings
 
     budget = at.of("budget").get((int, list), [1])
     budgets = budget if isinstance(budget, list) else [budget]
@@ -451,7 +451,7 @@ def _attack(at: At) -> tuple[tuple[int, ...], int, int]:
     queries = at.of("queries").get(int, 50)
     for k in budgets:
         try:
-            Options(k, candidates, queries, at.got["seed"], at.got["min_length"]).check()
+            AttackSettings(k, candidates, queries, at.got["seed"], at.got["min_length"]).check()
         except InputError as exc:
             key = next((n for n in ("queries", "candidates") if f"--{n}" in exc.message),
                        "budget")

@@ -199,7 +199,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
                       "parser is not attacked")
         return []
     stages.begin(f"attack {conf.name}", None)
-    from parsebench.attack import Options
+    from parsebench.attack import AttackSettings
     from parsebench.attack import attack as search
     from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.lexicon import Lexicon
@@ -224,7 +224,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
             return [parsed_of(w, got[sentence_key(list(w))][0]) for w in batch]
 
         for k in budgets:
-            opts = Options(k, candidates, queries, exp.seed, exp.min_length)
+            opts = AttackSettings(k, candidates, queries, exp.seed, exp.min_length)
             noisy, r = search(corpus.sentences, CachedParser(parse), opts, kb, lexicon)
             sig = signature(method="attack", parser=conf.name, budget=k,
                             candidates=candidates, queries=queries, seed=exp.seed,

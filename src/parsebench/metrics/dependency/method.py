@@ -51,7 +51,7 @@ GRAPHS = ENHANCED
 """ELAS's and EULAS's counts, carried where the gold has enhanced graphs."""
 
 
-def sentence_stats(c: SentenceCounts) -> SentenceStats:
+def stats_of_counts(c: SentenceCounts) -> SentenceStats:
     """A gold sentence's statistics: each CoNLL 2018 metric's counts, Lin's unlabeled and
     labeled precision/recall counts, and each breakdown group's (``arc-length=3-6``:
     unlabeled then labeled key, key found, answer, answer found)."""
@@ -161,7 +161,7 @@ def _variants(ctx: RunContext) -> list[Variant]:
                                     validity, by="deprel", also_by=fields,
                                     confusion=confusion, gold_path=str(corpus.path),
                                     system_path=where, per_sentence=False,
-                                    each=lambda c: rows.append(sentence_stats(c)))
+                                    each=lambda c: rows.append(stats_of_counts(c)))
                 n = len(corpus.sentences)
                 for k, v in enumerate(vs):
                     done[v.label] = rows[k * n:(k + 1) * n]
