@@ -121,10 +121,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(REF_VENV) build src/*.egg-info demo-output study-output test-artifacts \
-		src/parsebench/metrics/_evalb_fast.c src/parsebench/metrics/_evalb_fast.*.so \
-		src/parsebench/metrics/_deps_fast.c src/parsebench/metrics/_deps_fast.*.so \
-		src/parsebench/formats/_conllu_fast.c src/parsebench/formats/_conllu_fast.*.so \
-		src/parsebench/metrics/_resample_fast.c src/parsebench/metrics/_resample_fast.*.so
+		src/parsebench/metrics/*/_*_fast.c src/parsebench/metrics/*/_*_fast.*.so \
+		src/parsebench/formats/_conllu_fast.c src/parsebench/formats/_conllu_fast.*.so
 
 # Does robustness on artificial noise predict accuracy on real noisy text
 # (docs/real-noise.md)? UDPipe, spacy-ud and the biaffine parser (SuPar) on EWT,
