@@ -1,9 +1,10 @@
 """Every method, listed once; everything else about methods is derived from this list.
 
 A paper's method is one object (:class:`parsebench.metrics.core.method.Method`) in its own
-module: Bigert et al.'s rows (``rows_method``), Kakkonen (``sentences``), Lin's and CoNLL
-2018's scores against a gold key (``deps_method``), Hashemi & Hwa (``robust_f1``),
-EVALB and the flat key (``evalb_method``, ``flat_method``). Methods of other packages
+module: Bigert et al.'s rows (``robustness.bigert_method``), Kakkonen
+(``robustness.kakkonen``), Lin's and CoNLL 2018's scores against a gold key
+(``dependency.method``), Hashemi & Hwa (``robustness.hashemi_hwa``), EVALB and the flat
+key (``constituency.evalb_method``, ``constituency.gaizauskas_method``). Methods of other packages
 join through the entry-point group ``parsebench.methods`` (each names a Method). From
 :data:`METHODS` come the scores (:data:`REGISTRY`, what ``compare`` offers and what a
 report resamples), the experiment's ``[metrics]`` keys, the report's sections and the

@@ -2,7 +2,7 @@
 """eval deps' common case at C speed: a gold sentence and a system sentence with the same
 rows (the same words, or a parse of misspelled text), scored without --select or --by.
 
-deps_counts.count_stretch stays the reference and handles everything else: words
+stretch.count_stretch stays the reference and handles everything else: words
 aligned by text, selections, breakdowns, and sentences this module does not
 recognize (columns that are not lists of one length, heads that are not ints
 inside the sentence). ``RowCounter.count`` returns False for those and deps.py
