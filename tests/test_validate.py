@@ -194,6 +194,8 @@ LEVEL1 = [  # (text, the finding's line, udvalidate's test id)
     (good() + "\n" + good(2), 6, "empty-sentence"),
     ("# sent_id = x\n\n" + good(), 2, "empty-sentence"),
     (put("\n2\t", "\nx\n2\t"), 4, "invalid-line"),
+    # the file ends in a comment: udvalidate reads it as the sentence's 11th line
+    (good()[:-1] + "# x\n", 5, "number-of-columns"),
     (put("\t_\n2\t", "\n2\t"), 3, "number-of-columns"),
     (put("\n2\t", "\n3\t"), 3, "word-id-sequence"),
     (put("\n2\t", "\n1-2\tab" + MWT + "\n2\t"), 4, "misplaced-word-interval"),

@@ -110,9 +110,12 @@ def _check_sentence(block: list[tuple[int, str]], level: int, state: Metadata,
     later findings would only follow from it."""
     if not _lines_ok(block, add):
         return
-    rows = [(n, line.split("\t")) for n, line in block
-            if line and not line.isspace() and line[0] != "#"]
-    comments = [(n, line) for n, line in block if line.startswith("#")]
+    # the lines after the first comments, but its blank one, as udvalidate takes them:
+    # a misplaced comment among them where the file ends without a blank line
+    k = next(k for k, (_, line) in enumerate(block) if not line.startswith("#"))
+    comments = block[:k]
+    end = len(block) - (not block[-1][1] or block[-1][1].isspace())
+    rows = [(n, line.split("\t")) for n, line in block[k:end]]
     if not _columns_ok(rows, add) or not _ids_ok(rows, add):
         return
     if level < 2:
