@@ -232,6 +232,8 @@ LEVEL2 = [
     (good(deps="1:nmod|1:nmod"), 4, "repeated-deps"),
     (good(deps="1:nmod|2:dep"), 4, "deps-self-loop"),
     (good(deps="1:NMOD"), 4, "invalid-edeprel"),
+    (put("\tnmod\t", "\tnmodd\t"), 4, "unknown-udeprel"),
+    (good(deps="1:nmodd|1:ref"), 4, "unknown-eudeprel"),
     (put("\n2\t", "\n" + EMPTY_NODE.format(head=1, rel="dep", misc="_")), 4,
      "empty-node-nonempty-field"),
     (good() + good(2).replace("0:root", "_").replace("1:nmod", "_"), 8,

@@ -26,6 +26,12 @@ UPOS = frozenset(("ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "N
 _FEATVAL = re.compile(r"([A-Z][A-Za-z0-9]*(?:\[[a-z0-9]+\])?)=([A-Z0-9][A-Za-z0-9]*"
                       r"(?:,[A-Z0-9][A-Za-z0-9]*)*)")
 _DEPREL = re.compile(r"[a-z]+(:[a-z]+)?")
+UDEPRELS = frozenset((
+    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf",
+    "compound", "conj", "cop", "csubj", "dep", "det", "discourse", "dislocated", "expl",
+    "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod", "nsubj", "nummod", "obj",
+    "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp"))
+"""UD's 37 universal relations, for every language (a subtype after ``:`` is free)."""
 EHEAD = re.compile(r"(0|[1-9][0-9]*)(?:\.([1-9][0-9]*))?")
 HEAD = re.compile(r"0|[1-9][0-9]*")
 _SENT_ID = re.compile(r"#\s*sent_id\s*=\s*(\S+)")
@@ -176,6 +182,9 @@ def row_checks(lineno: int, cols: list[str], add: Add) -> bool:
     if not empty and not _DEPREL.fullmatch(cols[7]):
         add(lineno, "invalid-deprel", f"DEPREL {cols[7]!r} is not lowercase letters "
             "with an optional :subtype")
+    elif not empty and cols[7].partition(":")[0] not in UDEPRELS:
+        add(lineno, "unknown-udeprel", f"DEPREL {cols[7]!r} is none of UD's 37 "
+            "relations (with a subtype or not)")
     if cols[8] != "_":
         deps_order_checks(lineno, wid, cols[8], add)
         for item in cols[8].split("|"):
@@ -183,6 +192,9 @@ def row_checks(lineno: int, cols: list[str], add: Add) -> bool:
             if not _edeprel_ok(rel):
                 add(lineno, "invalid-edeprel", f"enhanced relation {rel!r} is not rel, "
                     "rel:subtype, then a lowercase case marker and :subtype")
+            elif rel.partition(":")[0] not in UDEPRELS | {"ref"}:
+                add(lineno, "unknown-eudeprel", f"enhanced relation {rel!r} is none of "
+                    "UD's 37 relations nor ref")
     return feats_ok
 
 
