@@ -1,13 +1,14 @@
-"""``validate``: what parsebench checks of a CoNLL-U file before it scores it, every
-finding listed with its line (the readers stop at the first), and, where udtools'
-``udvalidate`` is installed, the official validator's findings at higher levels in
-the same form, each saying where it came from.
+"""``validate``: what is wrong with a CoNLL-U file, every finding listed with its line
+(the readers stop at the first), and, where udtools' ``udvalidate`` is installed, the
+official validator's findings at higher levels in the same form, each saying where it
+came from.
 
-parsebench's own checks: the format (ten columns, comments, blank lines: two in a row
-are read as one, and reported), the ids of words, multiword tokens and empty nodes,
-the heads (a number or ``_``, inside the sentence), the basic tree (one root, no
-cycle, no word without a head), empty nodes (HEAD and DEPREL ``_``) and the DEPS
-column (``HEAD:LABEL`` separated by ``|``, heads in the sentence or its empty nodes).
+parsebench's own checks are udvalidate's language-independent ones, with its test ids,
+each at its level: level 1 the lines, columns and ids (and, parsebench's own, a HEAD
+the scorer cannot read), level 2 the heads and tree, each column's values, DEPS, MISC,
+the metadata and the enhanced graph. As udvalidate, a sentence's first failing group
+of checks leaves the later groups unchecked. Kinds that are parsebench's own:
+``nul-byte``, ``unreadable-head``, ``file`` (a file not read at all).
 ``udvalidate`` is GPL: it runs as a program, never imported.
 """
 
@@ -23,19 +24,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsebench.errors import InputError, iter_lines
-from parsebench.metrics.dependency.tree_checks import CYCLE, faults
 from parsebench.validation_checks import (
     COLUMN_KINDS,
+    EHEAD,
+    EMPTY_ID,
+    ERROR,
+    HEAD,
+    RANGE_ID,
+    WARNING,
+    WORD_ID,
+    Add,
     Metadata,
-    deps_order_checks,
-    deps_parse,
+    egraph_check,
     line_checks,
+    misc_checks,
     nfc_check,
     row_checks,
     valid_id,
 )
-
-ERROR, WARNING = "error", "warning"
 
 
 @dataclass(frozen=True)
@@ -64,191 +70,269 @@ def _number(text: str) -> int | None:
 
 
 def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
-    """parsebench's findings in one CoNLL-U file, in file order: from level 2 up also
-    each line's tags and features and each sentence's metadata."""
+    """parsebench's findings in one CoNLL-U file, in file order, each check at the level
+    udvalidate runs it (the heads and tree, the columns' values and the metadata from
+    level 2)."""
     name = str(path)
     out: list[Finding] = []
-    meta = Metadata() if level >= 2 else None
-    comments: list[tuple[int, str]] = []
-
-    def sentence() -> None:
-        """As udvalidate: a sentence whose lines, ids, references or tree are wrong
-        gets none of the finer level-2 checks, nor its metadata with a bad FEATS."""
-        _check_sentence(rows, add)
-        start = (comments or rows)[0][0]
-        if meta is not None and not any(
-                f.severity == ERROR for f in reversed(out) if (f.line or 0) >= start):
-            n = len(out)
-            for lineno, cols in rows:
-                row_checks(lineno, cols, add)
-                if cols[8] and deps_parse(cols[8]):
-                    deps_order_checks(lineno, cols[0], cols[8], add)
-            if not any(f.kind == "invalid-feature" for f in out[n:]):
-                meta.check(comments, rows, add)
-        comments.clear()
+    state = Metadata()
 
     def add(line: int | None, kind: str, message: str, severity: str = ERROR) -> None:
         out.append(Finding(name, line, kind, message, severity))
 
-    rows: list[tuple[int, list[str]]] = []
-    comments_only = False
-    blank_run = 0
-    last = 0
+    block: list[tuple[int, str]] = []
     try:
         for lineno, line in enumerate(iter_lines(path), 1):
-            last = lineno
-            if not line:  # as the reader: a line of spaces is no blank line
-                if rows:
-                    sentence()
-                    rows = []
-                    blank_run = 1
-                elif comments_only:
-                    add(lineno, "format", "comments without a sentence")
-                    comments_only = False
-                    comments.clear()
-                    blank_run = 1
-                else:
-                    blank_run += 1
-                    add(lineno, "blank-line", "a blank line where one sentence already "
-                        "ended (two in a row: read as one)" if blank_run > 1 or lineno > 1
-                        else "a blank line before the first sentence", WARNING)
-                continue
-            blank_run = 0
             if "\0" in line:
                 add(lineno, "nul-byte", "a NUL byte (\\0) in the line: no CoNLL-U column "
                     "holds one")
             if "\r" in line:  # (a CR LF line end is gone by now)
                 add(lineno, "non-unix-newline", "a carriage return inside a line (the "
                     "official scorer reads it as a line end)")
-            if line.startswith("#"):
-                if rows:
-                    add(lineno, "format", "a comment inside a sentence")
-                else:
-                    comments_only = True
-                    comments.append((lineno, line))
-                nfc_check(lineno, line, add)
-                continue
-            cols = line.split("\t")
-            if len(cols) != 10:
-                add(lineno, "format", f"expected 10 tab-separated columns, found {len(cols)}")
-                continue
-            line_checks(lineno, line, cols, add)
-            rows.append((lineno, cols))
-            comments_only = False
+            block.append((lineno, line))
+            if not line or line.isspace():  # as udvalidate: a line of spaces ends one
+                _check_sentence(block, level, state, add)
+                block = []
+        if block:
+            _check_sentence(block, level, state, add)
     except InputError as exc:  # not UTF-8, no such file: the file's one finding
         return [Finding(name, exc.line, "file", exc.message)]
-    if rows:
-        sentence()
-        add(last, "missing-empty-line", "the file does not end with a blank line")
-    elif comments_only:
-        add(last, "format", "comments without a sentence")
     # a sentence's checks come at its end: file order, the reader's own first on a line
     out.sort(key=lambda f: (f.line or 0, f.kind in COLUMN_KINDS))
     return out
 
 
-def _check_sentence(rows: list[tuple[int, list[str]]], add: object) -> None:
-    """The ids, heads, tree, empty nodes and DEPS of one sentence's lines."""
-    assert callable(add)
-    words: list[tuple[int, list[str]]] = []
-    empties: set[str] = set()
-    expect = 1
-    ranges: list[tuple[int, int, int]] = []
-    last_empty: tuple[int, int] = (0, 0)
+def _check_sentence(block: list[tuple[int, str]], level: int, state: Metadata,
+                    add: Add) -> None:
+    """One sentence's lines (comments, words, its blank line), udvalidate's checks in
+    its order: a failing group of level 1 (lines, columns, ids, multiword ranges) or
+    of level 2 (references, tree, a bad FEATS) leaves the later ones unchecked, as the
+    later findings would only follow from it."""
+    if not _lines_ok(block, add):
+        return
+    # the lines after the first comments, but its blank one, as udvalidate takes them:
+    # a misplaced comment among them where the file ends without a blank line
+    k = next(k for k, (_, line) in enumerate(block) if not line.startswith("#"))
+    comments = block[:k]
+    end = len(block) - (not block[-1][1] or block[-1][1].isspace())
+    rows = [(n, line.split("\t")) for n, line in block[k:end]]
+    if not _columns_ok(rows, add) or not _ids_ok(rows, add):
+        return
+    if level < 2:
+        _readable_heads(rows, add)
+        return
+    if not _references_ok(rows, add) or not _tree_ok(rows, add):
+        return
+    feats_ok = True
+    for lineno, cols in rows:
+        feats_ok = row_checks(lineno, cols, add) and feats_ok
+        misc_checks(lineno, cols[9], add)
+    if feats_ok:
+        state.check(comments, rows, add)
+        egraph_check(rows, add)
+
+
+def _lines_ok(block: list[tuple[int, str]], add: Add) -> bool:
+    """Level 1, the lines: comments before the words, every other line a word line
+    (starting with a digit), and a blank line ending a sentence that has words."""
+    ok, words, seen_non_comment = True, False, False
+    for lineno, line in block:
+        nfc_check(lineno, line, add)
+        if line.startswith("#"):
+            if seen_non_comment:
+                add(lineno, "misplaced-comment", "a comment inside a sentence (comments go "
+                    "before its first word)")
+                ok = False
+            continue
+        seen_non_comment = True
+        if line and line[0].isdigit():
+            words = True
+        elif not line or line.isspace():
+            if line:
+                add(lineno, "pseudo-empty-line", f"a line of only white space ({line!r}), "
+                    "read as a blank line")
+            if not words:
+                add(lineno, "empty-sentence", "a blank line where no sentence ended (two "
+                    "in a row, a sentence of comments only, or one before the first)")
+                ok = False
+        else:
+            add(lineno, "invalid-line", f"a line neither a comment nor a word line (not "
+                f"starting with a digit): {line[:40]!r}")
+            ok = False
+    last, line = block[-1]
+    if line and not line.isspace():
+        add(last, "missing-empty-line", "the file does not end with a blank line")
+        ok = words
+    return ok
+
+
+def _columns_ok(rows: list[tuple[int, list[str]]], add: Add) -> bool:
+    """Level 1, the columns: ten, and each one's white space."""
+    ok = True
+    for lineno, cols in rows:
+        if len(cols) == 10:
+            line_checks(lineno, cols, add)
+        else:
+            add(lineno, "number-of-columns", f"expected 10 tab-separated columns, found "
+                f"{len(cols)}")
+            ok = False
+    return ok
+
+
+def _ids_ok(rows: list[tuple[int, list[str]]], add: Add) -> bool:
+    """Level 1, the ids: words 1, 2, 3...; a multiword token's range before its first
+    word, inside the sentence, overlapping no other; empty nodes N.1, N.2... after
+    word N and before a multiword token starting at N + 1."""
+    ok = True
+    words: list[int] = []
+    tokens: list[tuple[int, int, int]] = []
+    current, next_empty = 0, 1
     for lineno, cols in rows:
         wid = cols[0]
         if not valid_id(wid):
             add(lineno, "invalid-word-id", f"bad word id {wid!r}")
+            ok = False
             continue
-        if _number(wid) is not None:
-            if int(wid) != expect:
-                add(lineno, "ids", f"word id {wid}, expected {expect}")
-            expect = int(wid) + 1
-            words.append((lineno, cols))
-        elif "-" in wid:
-            a, _, b = wid.partition("-")
-            x, y = _number(a), _number(b)
-            if x is None or y is None or x != expect or y < x:
-                add(lineno, "multiword", f"bad multiword token range {wid!r} (the next word "
-                    f"is {expect})")
-            elif ranges and ranges[-1][2] >= x:
-                add(lineno, "overlapping-word-intervals", f"multiword token {wid} overlaps "
-                    f"{ranges[-1][1]}-{ranges[-1][2]}")
-            else:
-                ranges.append((lineno, x, y))
-        elif "." in wid:
-            a, _, b = wid.partition(".")
-            x, y = _number(a), _number(b)
-            if x is None or y is None or y < 1:
-                add(lineno, "empty-node", f"bad empty node id {wid!r}")
+        m = RANGE_ID.fullmatch(wid)
+        e = EMPTY_ID.fullmatch(wid)
+        if e is None:
+            next_empty = 1
+        if m is None and e is None:
+            current = int(wid)
+            words.append(current)
+            if not (tokens and tokens[-1][0] <= current <= tokens[-1][1]):
+                tokens.append((current, current, lineno))
+        elif m is not None:
+            beg, end = int(m.group(1)), int(m.group(2))
+            if beg < (words[-1] + 1 if words else 1):
+                add(lineno, "misplaced-word-interval", f"multiword token {wid} not before "
+                    "its first word")
+                ok = False
                 continue
-            if x != expect - 1 or (last_empty[0] == x and y != last_empty[1] + 1) or \
-                    (last_empty[0] != x and y != 1):
-                add(lineno, "empty-node", f"empty node {wid} out of order (after word "
-                    f"{expect - 1})")
-            if ranges and ranges[-1][1] == expect:
+            tokens.append((beg, end, lineno))
+        elif e is not None:
+            x, y = int(e.group(1)), int(e.group(2))
+            if x != current or y != next_empty:
+                add(lineno, "misplaced-empty-node", f"empty node {wid}, expected "
+                    f"{current}.{next_empty}")
+                ok = False
+            next_empty += 1
+            if x == current and tokens and x < tokens[-1][0]:
                 add(lineno, "misplaced-empty-node", f"empty node {wid} between multiword "
-                    f"token {ranges[-1][1]}-{ranges[-1][2]} and its first word (it goes "
+                    f"token {tokens[-1][0]}-{tokens[-1][1]} and its first word (it goes "
                     "before the token's line)")
-            last_empty = (x, y)
-            empties.add(wid)
-            if cols[6] != "_" or cols[7] != "_":
-                add(lineno, "empty-node", f"empty node {wid} has HEAD {cols[6]!r} and "
-                    f"DEPREL {cols[7]!r}; both must be _")
-        else:
-            add(lineno, "ids", f"bad word id {wid!r}")
-    n = len(words)
-    for lineno, _x, y in ranges:
-        if y > n:
-            add(lineno, "multiword", f"multiword token goes past the sentence's {n} words")
-    heads: list[int] = []
-    for lineno, cols in words:
-        h = cols[6]
-        if h == "_":
-            heads.append(-1)
-        elif _number(h) is None:
-            add(lineno, "heads", f"HEAD {h!r} is not a number or _")
-            heads.append(-2)
-        elif int(h) > n:
-            add(lineno, "heads", f"HEAD {h} points outside the sentence of {n} words")
-            heads.append(-2)
-        else:
-            heads.append(int(h))
-            if cols[0] == h:
-                add(lineno, "heads", "a word is its own head")
-    first = rows[0][0]
-    if -2 in heads:  # a bad head: no tree to look at
-        pass
-    elif words and -1 not in heads:
-        roots = [k for k, h in enumerate(heads) if h == 0]
-        if not roots:
-            add(first, "roots", "no root (no word with HEAD 0)")
-        elif len(roots) > 1:
-            add(first, "roots", "several roots in the basic tree (HEAD 0): " + ", ".join(
-                f"{words[k][1][0]} {words[k][1][1]!r}" for k in roots), WARNING)
-        if faults(heads) & CYCLE:
-            add(first, "cycles", "following the heads loops")
-    elif words and heads.count(-1) != n:
-        add(first, "heads", f"{heads.count(-1)} of {n} words without a head (a fragment)",
-            WARNING)
+                ok = False
+    if words != list(range(1, len(words) + 1)):
+        add(rows[0][0], "word-id-sequence", "word ids " + ",".join(map(str, words[:20]))
+            + (",..." if len(words) > 20 else "") + f", expected 1 to {len(words)}")
+        ok = False
+    for beg, end, lineno in tokens:
+        if end < beg:
+            add(lineno, "reversed-word-interval", f"multiword token {beg}-{end} ends "
+                "before it starts")
+            ok = False
+        elif end > len(words):
+            add(lineno, "word-interval-out", f"multiword token {beg}-{end} goes past the "
+                f"sentence's {len(words)} words")
+            ok = False
+    if not ok:
+        return False
+    covered: set[int] = set()
     for lineno, cols in rows:
-        d = cols[8]
-        if d in ("_", ""):
+        m = RANGE_ID.fullmatch(cols[0])
+        if m is not None:
+            span = set(range(int(m.group(1)), int(m.group(2)) + 1))
+            if covered & span:
+                add(lineno, "overlapping-word-intervals", f"multiword token {cols[0]} "
+                    "overlaps another")
+                ok = False
+            covered |= span
+    return ok
+
+
+def _readable_heads(rows: list[tuple[int, list[str]]], add: Add) -> None:
+    """parsebench's own at level 1, where udvalidate checks no head: a HEAD the scorer
+    cannot read (not a number or ``_``, or beyond the sentence), which the reader
+    refuses; from level 2 invalid-head and unknown-head say it."""
+    n = sum(1 for _, cols in rows if WORD_ID.fullmatch(cols[0]))
+    for lineno, cols in rows:
+        if not WORD_ID.fullmatch(cols[0]):
             continue
-        for item in d.split("|"):
-            head, sep, label = item.partition(":")
-            if not sep or not label:
-                add(lineno, "invalid-deps", f"DEPS {d!r} is not HEAD:LABEL separated by |")
-                break
-            if "." in head:
-                if head not in empties:
-                    add(lineno, "unknown-ehead", f"DEPS head {head!r} is no empty node of the "
-                        "sentence")
-            elif _number(head) is None:
-                add(lineno, "invalid-ehead", f"DEPS head {head!r} is not a number")
-            elif int(head) > n:
-                add(lineno, "unknown-ehead", f"DEPS head {head} points outside the sentence of {n} "
-                    "words")
+        h = cols[6]
+        if h != "_" and _number(h) is None:
+            add(lineno, "unreadable-head", f"HEAD {h!r} is not a number or _")
+        elif h != "_" and int(h) > n:
+            add(lineno, "unreadable-head", f"HEAD {h} points outside the sentence of {n} "
+                "words")
+
+
+def _references_ok(rows: list[tuple[int, list[str]]], add: Add) -> bool:
+    """Level 2: HEAD and DEPS heads are ids of the sentence (or 0)."""
+    ok = True
+    ids = {cols[0] for _, cols in rows if not RANGE_ID.fullmatch(cols[0])} | {"0"}
+    for lineno, cols in rows:
+        if RANGE_ID.fullmatch(cols[0]):
+            continue
+        if not EMPTY_ID.fullmatch(cols[0]):
+            h = cols[6]
+            if not HEAD.fullmatch(h):
+                add(lineno, "invalid-head", f"HEAD {h!r} is not a number")
+                ok = False
+            if h not in ids:
+                add(lineno, "unknown-head", f"HEAD {h!r} is no word of the sentence")
+                ok = False
+        d = cols[8]
+        if d == "_":
+            continue
+        items = [x.split(":", 1) for x in d.split("|")]
+        if any(len(x) != 2 for x in items):
+            add(lineno, "invalid-deps", f"DEPS {d!r} is not HEAD:LABEL separated by |")
+            ok = False
+            continue
+        for head, _rel in items:
+            if not EHEAD.fullmatch(head):
+                add(lineno, "invalid-ehead", f"DEPS head {head!r} is not a number or an "
+                    "empty node's id")
+                ok = False
+            if head not in ids:
+                add(lineno, "unknown-ehead", f"DEPS head {head!r} is no node of the "
+                    "sentence")
+                ok = False
+    return ok
+
+
+def _tree_ok(rows: list[tuple[int, list[str]]], add: Add) -> bool:
+    """Level 2, the basic tree: no word its own head, one root, every word reached from
+    it."""
+    children: dict[int, list[int]] = {}
+    n = 0
+    for lineno, cols in rows:
+        if not WORD_ID.fullmatch(cols[0]):
+            continue
+        n += 1
+        if cols[6] == cols[0]:
+            add(lineno, "head-self-loop", f"word {cols[0]} is its own head")
+            return False
+        children.setdefault(int(cols[6]), []).append(int(cols[0]))
+    first = rows[0][0]
+    if len(children.get(0, [])) > 1:
+        add(first, "multiple-roots", "several roots in the basic tree (HEAD 0): words "
+            + ", ".join(map(str, children[0])))
+        return False
+    reached: set[int] = set()
+    todo = [0]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            if c not in reached:
+                reached.add(c)
+                todo.append(c)
+    if len(reached) != n:
+        lost = sorted(set(range(1, n + 1)) - reached)
+        add(first, "non-tree", "words " + ",".join(map(str, lost[:20]))
+            + (",..." if len(lost) > 20 else "") + " not reached from the root (no root, "
+            "or a cycle)")
+        return False
+    return True
 
 
 def udvalidate_program() -> str | None:

@@ -35,8 +35,9 @@ class ValidationResult(Result):
 @A.checked(files=A.paths, level=A.integer(), lang=A.text)
 def validate(files: PathLike | Iterable[PathLike], *, level: int = 1,
              lang: str = "ud") -> ValidationResult:
-    """Check CoNLL-U FILES as parsebench reads them (format, ids, heads, roots, cycles,
-    multiword tokens, empty nodes, DEPS), every finding with its line; from LEVEL 2 up,
+    """Check CoNLL-U FILES with udvalidate's language-independent checks up to LEVEL
+    (1: the format and ids; 2: also the heads, tree, columns and metadata), natively
+    and with its test ids, every finding with its line; from LEVEL 2 up,
     also udtools' ``udvalidate`` at that level for language LANG where it is installed
     (PARSEBENCH_UDVALIDATE or PATH), its findings in the same form,
     each saying where it came from. Valid: no finding of severity error."""

@@ -14,9 +14,10 @@ from parsebench.cli._app import JsonOpt, _show, app
 def validate_cmd(
     files: Annotated[list[Path], typer.Argument(help="CoNLL-U files.")],
     level: Annotated[int, typer.Option(
-        "--level", help="1: parsebench's checks (format, ids, heads, roots, cycles, "
-        "multiword tokens, empty nodes, DEPS); 2-5: also udvalidate's at that level, "
-        "where it is installed.")] = 1,
+        "--level", help="udvalidate's levels. 1: the format (lines, columns, ids, "
+        "multiword tokens, empty nodes; a HEAD the scorer cannot read); 2: also the "
+        "heads, tree, tags, features, DEPS, MISC and metadata; each natively with "
+        "udvalidate's test ids. 2-5: also udvalidate's own, where it is installed.")] = 1,
     lang: Annotated[str, typer.Option("--lang", help="Language for udvalidate (ISO 639; "
                                       "ud: the universal checks only).")] = "ud",
     as_json: JsonOpt = False,
