@@ -22,6 +22,7 @@ from typing import Any
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
+from parsebench.report.benchmark import is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
@@ -127,6 +128,8 @@ def collect(store: Store) -> list[tuple[dict[str, Any], list[Scored]]]:
         info["operations"] = _operations(store, info)
         info["earlier"] = store.earlier_runs(name, run)
         out.append((info, list(store.results(name))))
+    # a benchmark's macro averages first, then each corpus's (and any other) experiment
+    out.sort(key=lambda x: not is_benchmark(x[0]["config"]))
     if not out:
         raise InputError("the store has no results yet; run parsebench run first", store.path)
     return out
@@ -380,6 +383,13 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
     for info, all_results in data:
         name = str(info["experiment"])
         prefix = anchor(name) + "--"
+        if is_benchmark(info["config"]):
+            bmd, bhtml, bsummary = _benchmark_section(info, all_results, prefix)
+            md += bmd
+            body += bhtml
+            summaries.append(bsummary)
+            csv_rows += _csv_rows(all_results, name)
+            continue
         # the browser's data goes into the page only, not into the tables, CSV or JSON
         results = [r for r in all_results if r.metric != "browser"]
         digest = digests[name]  # what the results are: the resampling is kept by it
@@ -440,6 +450,33 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     w.writerows(csv_rows)
     return "\n".join(md) + "\n", page, buf.getvalue(), images, summaries
+
+
+def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
+                       ) -> tuple[list[str], list[str], dict[str, Any]]:
+    """A benchmark's Markdown, HTML and summary (:mod:`parsebench.report.benchmark`)."""
+    from parsebench.report.benchmark import benchmark_tables, summarize_benchmark
+
+    s = summarize_benchmark(info["config"], results)
+    name = str(info["experiment"])
+    md = [f"## {md_cell(name)}", "", "### Summary", "",
+          *(f"- {md_cell(a)}" for a in s["answers"]), ""]
+    body = [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2><section class='summary'>"
+            "<h3>Summary</h3><ul>" + "".join(f"<li>{html.escape(a)}</li>"
+                                             for a in s["answers"]) + "</ul></section>"]
+    cfg = info["config"]
+    run = Table("Benchmark", ["setting", "value"], [
+        ["corpora", ", ".join(f"{c['name']} ({c.get('lang')}): {c['corpus']}"
+                              for c in cfg["corpora"])],
+        ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
+        ["noise levels", ", ".join(cfg["levels"]) or "none"],
+        ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
+        ["macro average's resampling", f"{cfg['resampling']} ({cfg['samples']:,} "
+                                       "resamples)"]], numeric=False)
+    for t in [*benchmark_tables(s), run]:
+        md += [table_md(t, prefix), ""]
+        body.append(table_html(t, prefix))
+    return md, body, s
 
 
 def _write_bytes(path: Path, data: bytes) -> None:

@@ -1,0 +1,162 @@
+"""An experiment over several corpora (SPEC 5.2, issue 50): [[corpora]] tables or a
+pattern over UD folders, each corpus run into the same store under its own name, the
+macro average over corpora with a stratified interval and paired tests, the report's
+benchmark tables, and the same results.json on a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+
+import parsebench as pb
+from parsebench.errors import InputError
+from parsebench.run.benchmark import Benchmark, load_any
+from parsebench.run.experiment import Experiment, load
+
+LEXICON = FIXTURES / "lexicon.txt"
+
+
+def _ud(tmp: Path) -> Path:
+    """A UD-like release of two English treebanks of unequal size (4 and 15 sentences)."""
+    for folder, code, src in (("UD_English-A", "en_a", "typos.conllu"),
+                              ("UD_English-B", "en_b", "learner.conllu")):
+        (tmp / "ud" / folder).mkdir(parents=True)
+        shutil.copy(FIXTURES / src, tmp / "ud" / folder / f"{code}-ud-test.conllu")
+    (tmp / "ud" / "UD_Empty").mkdir()  # no test file: passed over
+    return tmp / "ud"
+
+
+TAIL = f'''[noise]
+rates = [0.2]
+replicates = 2
+lexicon = "{LEXICON}"
+[[parsers]]
+name = "second"
+spec = "python:toy_parsers:SecondRoot"
+[[parsers]]
+name = "right"
+spec = "baseline:right"
+[metrics]
+deps = true
+'''
+
+
+def test_corpora_tables_are_read_each_as_a_corpus(tmp_path: Path) -> None:
+    toml = tmp_path / "b.toml"
+    toml.write_text(f'''name = "multi"
+[[corpora]]
+name = "a"
+path = "{FIXTURES / 'typos.conllu'}"
+lang = "en"
+limit = 2
+[[corpora]]
+name = "b"
+path = "{FIXTURES / 'learner.conllu'}"
+lang = "en"
+{TAIL}''', encoding="utf-8")
+    b = load_any(toml)
+    assert isinstance(b, Benchmark)
+    assert [(c, e.name, e.limit, e.lang) for c, e in b.corpora] == [
+        ("a", "multi [a]", 2, "en"), ("b", "multi [b]", None, "en")]
+    cfg = b.corpora[0][1].config()
+    assert cfg["benchmark"] == {"name": "multi", "corpus": "a"}
+    assert Experiment.from_config(cfg).config() == cfg
+    b.rename("other")
+    assert b.corpora[1][1].name == "other [b]"
+    assert [c["experiment"] for c in b.config()["corpora"]] == ["other [a]", "other [b]"]
+
+
+def test_a_single_corpus_experiment_keeps_its_record(tmp_path: Path) -> None:
+    """The one-corpus path is unchanged: no benchmark key in its record."""
+    toml = tmp_path / "one.toml"
+    toml.write_text(f'[corpus]\npath = "{FIXTURES / "typos.conllu"}"\n{TAIL}',
+                    encoding="utf-8")
+    one = load_any(toml)
+    assert isinstance(one, Experiment) and "benchmark" not in one.config()
+    assert one.config() == load(toml).config()
+
+
+@pytest.mark.parametrize(("corpora", "message", "line"), [
+    ('[[corpora]]\npath = "T"\nlang = "en"\n', "needs name", 1),
+    ('[[corpora]]\nname = "a"\npath = "T"\nlang = "en"\n[[corpora]]\nname = "a"\n'
+     'path = "T"\nlang = "en"\n', "two corpora named 'a'", 6),
+    ('[[corpora]]\nname = "a"\npath = "T"\n', "needs lang", 2),
+    ('[[corpora]]\nname = "a"\npath = "T"\nlang = "en"\n[[corpora]]\nname = "b"\n'
+     'path = "T"\nlang = "en"\nlimt = 3\n', "unknown key 'limt'", 9),
+    ('[[corpora]]\nname = "a/b"\npath = "T"\nlang = "en"\n', "no / \\", 2),
+    ('corpora = "nowhere/UD_*"\n', "no folder with a *-ud-test.conllu", 1),
+    ('corpora = 3\n', "[[corpora]] tables", 1),
+    ('corpora = "nowhere/UD_*"\n[corpus]\npath = "T"\n', "not both", 1),
+])
+def test_a_bad_corpora_table_is_refused_at_its_line(tmp_path: Path, corpora: str,
+                                                   message: str, line: int) -> None:
+    toml = tmp_path / "b.toml"
+    toml.write_text(corpora.replace('"T"', f'"{FIXTURES / "typos.conllu"}"') + TAIL,
+                    encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_any(toml)
+    assert message in e.value.message and e.value.line == line
+
+
+def _comparable(path: Path) -> list[dict[str, Any]]:
+    """results.json without what differs between two runs of the same work: times, run
+    numbers, the executor, and the speed figures."""
+    out = []
+    for entry in json.loads(path.read_text(encoding="utf-8")):
+        run = entry["run"]
+        out.append({"experiment": run["experiment"], "config": run["config"],
+                    "summary": entry["summary"],
+                    "results": [r for r in entry["results"] if r["metric"] != "speed"]})
+    return out
+
+
+def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pattern form, per-corpus results and macro averages side by side, the report's
+    tables, the typed API result, and a second run that parses nothing."""
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
+    _ud(tmp_path)
+    toml = tmp_path / "bench.toml"
+    toml.write_text(f'name = "bench"\ncorpora = "ud/UD_*"\n{TAIL}', encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    r = pb.run(toml, store=store, report=tmp_path / "rep")
+    s = r.summary
+    assert [c["name"] for c in s["corpora"]] == ["en_a", "en_b"]
+    assert [c["lang"] for c in s["corpora"]] == ["en", "en"]
+    # each corpus's results are kept under its own name, beside the benchmark's
+    with sqlite3.connect(store) as db:
+        names = {x[0] for x in db.execute("SELECT DISTINCT experiment FROM results")}
+    assert names == {"bench", "bench [en_a]", "bench [en_b]"}
+    data = json.loads((tmp_path / "rep" / "results.json").read_text(encoding="utf-8"))
+    assert [d["run"]["experiment"] for d in data] == ["bench", "bench [en_a]", "bench [en_b]"]
+    assert data[0]["summary"]["per_corpus"] and data[0]["summary"]["macro"]
+    # the macro average is the mean over corpora (a small corpus weighs as much as a large)
+    for m in s["macro"]:
+        cells = [x["value"] for x in s["per_corpus"] if x["parser"] == m["parser"]
+                 and x["level"] == m["level"] and x["figure"] == m["figure"]]
+        assert len(cells) == 2
+        assert m["value"] == pytest.approx(sum(cells) / 2)
+        assert m["ci95"][0] <= m["value"] <= m["ci95"][1]
+    clean = {m["parser"]: m for m in s["macro"] if m["level"] == "clean"}
+    assert clean["second"]["value"] > clean["right"]["value"] == 0.0  # right has no labels
+    assert clean["second"]["rank"] == 1 and clean["second"]["tier"].startswith("a")
+    assert s["tests"]["clean"][0]["figure"] == "las"
+    assert s["answers"][0].startswith("Most accurate on average: second")
+    # the typed result: a row a corpus x parser x figure, the macro's with corpus "macro"
+    df = r.to_pandas()
+    assert set(df["corpus"]) == {"en_a", "en_b", "macro"}
+    assert len(df) == 3 * 2 * 3  # (2 corpora + macro) x 2 parsers x (LAS, LAS, lost)
+    assert {f.corpus for f in r.macro} == {"macro"} and len(r.per_corpus) == 12
+    md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
+    assert md.index("LAS by treebank and parser") < md.index("## bench [en_a]")
+    assert "Macro average: ranking and tiers" in md and "Degradation under noise" in md
+    # a second run resumes: nothing parsed, the same results
+    before = _comparable(tmp_path / "rep" / "results.json")
+    again = pb.run(toml, store=store, report=tmp_path / "rep2")
+    assert "0 sentences parsed in this run" in str(again)
+    assert _comparable(tmp_path / "rep2" / "results.json") == before
