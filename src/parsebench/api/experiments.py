@@ -208,7 +208,9 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
             f"{files['json'].name})\n")
     data = {"experiment": bench.name, "run": outcome.run_id, "store": str(store_path),
             "report": {k: str(v) for k, v in files.items()},
-            "corpora": [{"corpus": c, "run": r} for c, r, _ in outcome.runs],
+            "corpora": [{"corpus": c, "run": r, "parsed": st["parsed"]}
+                        for c, r, st in outcome.runs],
+            "parsed": outcome.stats["parsed"],
             "wall_seconds": wall, "summary": s,
             "results": [r.to_dict() for r in outcome.results]}
     return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,

@@ -187,6 +187,8 @@ def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
     with executor:  # one cluster (or pool of connections) for every corpus
         for cname, exp in bench.corpora:
             out = run_experiment(exp, store, executor, progress)
+            out.stats["parsed"] = sum(s["parsed_sentences"]
+                                      for s in out.stats["parsers"].values())
             runs.append((cname, out.run_id, out.stats))
             del out
     run_id = store.start_run(bench.name, bench.config())
@@ -194,8 +196,7 @@ def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
     store.replace_results(run_id, bench.name, results)
     stats = {"wall_seconds": time.perf_counter() - t0, "executor": executor.kind,
              "workers": executor.workers, "runs": {c: r for c, r, _ in runs},
-             "parsed": sum(s["parsers"][p]["parsed_sentences"] for *_, s in runs
-                           for p in s["parsers"])}
+             "parsed": sum(s["parsed"] for *_, s in runs)}
     store.finish_run(run_id, stats)
     return BenchmarkOutcome(run_id, runs, results, stats)
 
