@@ -161,6 +161,7 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
     assert md.index("LAS by treebank and parser") < md.index("## bench [en_a]")
     assert "Macro average: ranking and tiers" in md and "Degradation under noise" in md
+    assert (tmp_path / "rep" / "plots" / "bench-benchmark-degradation.png").is_file()
     # a second run resumes: nothing parsed, the same results
     before = _comparable(tmp_path / "rep" / "results.json")
     again = pb.run(toml, store=store, report=tmp_path / "rep2")
@@ -202,3 +203,59 @@ deps = true
     assert executors == {"dask"}
     assert _comparable(tmp_path / "dask" / "results.json") == \
         _comparable(tmp_path / "local" / "results.json")
+
+
+def _deps(parser: str, level: str, rows: list[list[int]]) -> Any:
+    """A deps result as a run stores it: LAS and its per-sentence statistics."""
+    from parsebench.scored import Scored
+
+    c, g, s = (sum(r[k] for r in rows) for k in range(3))
+    return Scored(parser, "deps", "deprel", level, "sig", {
+        "las": {"f1": 2 * c / (g + s)}, "ci95": {"las": [0.0, 1.0]},
+        "stats": {"las": rows}})
+
+
+def test_the_macro_average_weighs_each_corpus_alike(tmp_path: Path) -> None:
+    """A large treebank where X is better does not drown a small one where Y is: the
+    macro average is the mean of the corpora's LAS (pooled, X would win), its interval
+    and tests from resampling each corpus's sentences within it; the report says where
+    the ranking flips and leaves the baseline aside for robustness."""
+    from parsebench.report.benchmark import benchmark_tables, summarize_benchmark
+    from parsebench.run.benchmark import macro
+    from parsebench.store import Store
+
+    big = {"x": [[8, 10, 10], [10, 10, 10]] * 500, "base": [[5, 10, 10]] * 1000}
+    small = {"x": [[0, 10, 10], [2, 10, 10]] * 5, "base": [[9, 10, 10]] * 10}
+    noisy_small = small
+    noisy_big = {"x": [[6, 10, 10]] * 1000, "base": [[5, 10, 10]] * 1000}
+    cfg = {"name": "b", "corpora": [
+        {"name": "big", "lang": "en", "experiment": "b [big]", "corpus": "big.conllu"},
+        {"name": "small", "lang": "de", "experiment": "b [small]", "corpus": "s.conllu"}],
+        "parsers": [{"name": "x", "spec": "udpipe:x"}, {"name": "base",
+                                                         "spec": "baseline:right"}],
+        "levels": ["rate=0.1"], "replicates": 1, "seed": 1, "resampling": "stratified",
+        "samples": 2000}
+    with Store(tmp_path / "s.sqlite") as st:
+        for name, clean, noisy in (("b [big]", big, noisy_big),
+                                   ("b [small]", small, noisy_small)):
+            run = st.start_run(name, {})
+            st.replace_results(run, name, [
+                *(_deps(p, "clean", rows) for p, rows in clean.items()),
+                *(_deps(p, "rate=0.1", rows) for p, rows in noisy.items())])
+        results = macro(st, cfg)
+    s = summarize_benchmark(cfg, results)
+    m = {(x["parser"], x["level"], x["figure"]): x for x in s["macro"]}
+    assert m[("base", "clean", "LAS")]["value"] == pytest.approx(0.7)
+    assert m[("x", "clean", "LAS")]["value"] == pytest.approx(0.5)
+    assert m[("base", "clean", "LAS")]["rank"] == 1
+    assert m[("base", "clean", "LAS")]["tier"] == "a" and m[("x", "clean", "LAS")]["tier"] == "b"
+    lo, hi = m[("x", "clean", "LAS")]["ci95"]
+    assert lo < 0.5 < hi  # the small corpus's sentences vary: the interval is not a point
+    assert m[("x", "rate=0.1", "LAS lost")]["value"] == pytest.approx(0.15)
+    assert s["tests"]["clean"][0]["significant"] is True
+    answers = " ".join(s["answers"])
+    assert "Most accurate on average: base" in answers
+    assert "Most robust at rate=0.1: x" in answers and "baselines left aside" in answers
+    assert "flips on big (x first)" in answers
+    las = benchmark_tables(s)[0]
+    assert las.rows[-1][:2] == ["macro average", "50.0"] and las.rows[-1][3] == "70.0"

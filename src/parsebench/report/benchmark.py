@@ -49,8 +49,11 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> dict[s
                                            "figure": _figure(what), "value": cell[what],
                                            "ci95": cell.get(f"{what}_ci95" if what == "loss"
                                                             else "ci95")})
+    from parsebench.report.summary import baselines_of
+
     out: dict[str, Any] = {"benchmark": config["name"], "corpora": corpora,
                            "parsers": parsers, "levels": levels,
+                           "baselines": sorted(baselines_of(config)),
                            "resampling": config.get("resampling"),
                            "per_corpus": per_corpus, "macro": macro, "tests": tests}
     out["answers"] = _answers(out)
@@ -98,10 +101,14 @@ def _answers(s: dict[str, Any]) -> list[str]:
     if noisy:
         top = noisy[-1]
         lost = _ranked(s, top, "LAS lost")
-        if lost:
-            r = lost[0]
+        # a baseline ignores the words, so it never changes its parse: robust, not good
+        informed = [m for m in lost if m["parser"] not in s.get("baselines", ())]
+        if informed or lost:
+            r = (informed or lost)[0]
             out.append(f"Most robust at {top}: {r['parser']}, {_pc(r['value'])} LAS points "
-                       f"lost on average {_iv(r['ci95'])}.")
+                       f"lost on average {_iv(r['ci95'])}" + (
+                           " (the uninformed baselines left aside: they ignore the words)"
+                           if informed and len(informed) < len(lost) else "") + ".")
     order = [m["parser"] for m in clean]
     flips = []
     for c in s["corpora"]:
@@ -178,6 +185,24 @@ def benchmark_tables(s: dict[str, Any]) -> list[Table]:
                              "its interval is in results.json."],
                          anchor="benchmark-degradation", stacked=True))
     return out
+
+
+def benchmark_picture(s: dict[str, Any]) -> tuple[str, str, Any] | None:
+    """The language x parser picture of the LAS points lost at the highest noise level
+    (file name, caption, plot); None without a noisy level."""
+    from parsebench.report.plots import loss_grid
+
+    noisy = [lv for lv in s["levels"] if lv != "clean"]
+    if not noisy or not s["parsers"]:
+        return None
+    top = noisy[-1]
+    rows = [f"{c['lang']} ({c['name']})" if c["lang"] else c["name"] for c in s["corpora"]]
+    cells = [[(_cell(s, c["name"], p, top, "LAS lost") or {}).get("value")
+              for p in s["parsers"]] for c in s["corpora"]]
+    caption = (f"LAS points lost at {top}, by language (treebank) and parser: each "
+               "corpus's clean LAS minus its LAS there")
+    return ("benchmark-degradation.png", caption,
+            loss_grid(f"LAS points lost at {top}", rows, s["parsers"], cells))
 
 
 def benchmark_text(s: dict[str, Any]) -> str:

@@ -384,9 +384,10 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
         name = str(info["experiment"])
         prefix = anchor(name) + "--"
         if is_benchmark(info["config"]):
-            bmd, bhtml, bsummary = _benchmark_section(info, all_results, prefix)
+            bmd, bhtml, bsummary, bimages = _benchmark_section(info, all_results, prefix)
             md += bmd
             body += bhtml
+            images += bimages
             summaries.append(bsummary)
             csv_rows += _csv_rows(all_results, name)
             continue
@@ -453,9 +454,14 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
 
 
 def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
-                       ) -> tuple[list[str], list[str], dict[str, Any]]:
-    """A benchmark's Markdown, HTML and summary (:mod:`parsebench.report.benchmark`)."""
-    from parsebench.report.benchmark import benchmark_tables, summarize_benchmark
+                       ) -> tuple[list[str], list[str], dict[str, Any],
+                                  list[tuple[str, bytes]]]:
+    """A benchmark's Markdown, HTML, summary and plot (:mod:`parsebench.report.benchmark`)."""
+    from parsebench.report.benchmark import (
+        benchmark_picture,
+        benchmark_tables,
+        summarize_benchmark,
+    )
 
     s = summarize_benchmark(info["config"], results)
     name = str(info["experiment"])
@@ -473,10 +479,26 @@ def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
         ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
         ["macro average's resampling", f"{cfg['resampling']} ({cfg['samples']:,} "
                                        "resamples)"]], numeric=False)
-    for t in [*benchmark_tables(s), run]:
+    tables = benchmark_tables(s)
+    for t in tables:
         md += [table_md(t, prefix), ""]
         body.append(table_html(t, prefix))
-    return md, body, s
+    images = []
+    picture = benchmark_picture(s)
+    if picture is not None:
+        fname, caption, plot = picture
+        ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
+        fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
+        images.append((fname, plot.png))
+        md += [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
+               f"*{md_cell(caption)}*", ""]
+        body.append(f"<figure id='{ident}' data-points='{plot.points}'><img alt='"
+                    f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
+                    f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
+                    f"{html.escape(caption)}</figcaption></figure>")
+    md += [table_md(run, prefix), ""]
+    body.append(table_html(run, prefix))
+    return md, body, s, images
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
