@@ -162,6 +162,10 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert md.index("LAS by treebank and parser") < md.index("## bench [en_a]")
     assert "Macro average: ranking and tiers" in md and "Degradation under noise" in md
     assert (tmp_path / "rep" / "plots" / "bench-benchmark-degradation.png").is_file()
+    # a benchmark has no parses of its own: exporting it exports its corpora
+    files = pb.export(store, tmp_path / "out", experiment="bench", parser="second")
+    tops = {f.relative_to(tmp_path / "out").parts[0] for f in files}
+    assert sorted(t[:10] for t in tops) == ["bench-en_a", "bench-en_b"]
     # a second run resumes: nothing parsed, the same results
     before = _comparable(tmp_path / "rep" / "results.json")
     again = pb.run(toml, store=store, report=tmp_path / "rep2")
