@@ -263,3 +263,24 @@ def test_the_macro_average_weighs_each_corpus_alike(tmp_path: Path) -> None:
     assert "flips on big (x first)" in answers
     las = benchmark_tables(s)[0]
     assert las.rows[-1][:2] == ["macro average", "50.0"] and las.rows[-1][3] == "70.0"
+
+
+def test_a_benchmark_without_noise_ranks_without_points_lost(tmp_path: Path) -> None:
+    """The clean text only: the ranking table has no empty columns of points lost."""
+    from parsebench.report.benchmark import benchmark_tables, summarize_benchmark
+    from parsebench.run.benchmark import macro
+    from parsebench.store import Store
+
+    cfg = {"name": "b", "corpora": [{"name": "one", "lang": "en", "experiment": "b [one]",
+                                     "corpus": "x"}],
+           "parsers": [{"name": "x", "spec": "udpipe:x"}], "levels": [], "resampling": "",
+           "samples": 2000}
+    with Store(tmp_path / "s.sqlite") as st:
+        run = st.start_run("b [one]", {})
+        st.replace_results(run, "b [one]", [_deps("x", "clean", [[1, 2, 2], [2, 2, 2]])])
+        s = summarize_benchmark(cfg, macro(st, cfg))
+    tables = benchmark_tables(s)
+    assert [t.title for t in tables] == ["LAS by treebank and parser",
+                                         "Macro average: ranking and tiers"]
+    assert tables[1].headers[-1] == "tier" and tables[1].rows == [
+        ["clean", "1", "x", "75.0", "[50.0, 100.0]", ""]]
