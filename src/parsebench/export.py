@@ -101,6 +101,24 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
             raise InputError(f"the store's record of run {run} cannot be read "
                              f"({type(exc).__name__}); it is damaged, or was not written by "
                              "parsebench", store.path) from None
+    # a benchmark keeps no parses of its own: its corpora's experiments are exported
+    # (each under its own name), the one named or all of them
+    from parsebench.report.benchmark import is_benchmark
+
+    wanted = {str(c.get("experiment")) for n, _ in runs if is_benchmark(infos[n]["config"])
+              for c in infos[n]["config"]["corpora"] if isinstance(c, dict)}
+    runs = [(n, r) for n, r in store.experiments()
+            if not is_benchmark(infos.get(n, {}).get("config") or {})
+            and (n in infos or n in wanted)]
+    for name, run in runs:
+        if name not in infos:
+            try:
+                infos[name] = store.run_info(run)
+            except DAMAGE as exc:
+                raise InputError(f"the store's record of run {run} cannot be read "
+                                 f"({type(exc).__name__}); it is damaged, or was not "
+                                 "written by parsebench", store.path) from None
+            names |= set((infos[name].get("stats") or {}).get("parsers") or {})
     if parser is not None and parser not in names:
         raise InputError(f"no parser {parser!r} in the store's runs", store.path)
     for name, run in runs:

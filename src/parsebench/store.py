@@ -480,6 +480,16 @@ class Store:
         return [(r[0], r[1]) for r in self.db.execute(
             "SELECT experiment, max(run) FROM results GROUP BY experiment ORDER BY max(run)")]
 
+    def parsers_of(self, experiment: str) -> list[str]:
+        """EXPERIMENT's parsers in the order :meth:`results` first gives them (its
+        results, then its pages), without reading their values."""
+        seen: dict[str, None] = {}
+        for table in ("results", "pages"):
+            for (p,) in self.db.execute(f"SELECT parser FROM {table} WHERE experiment=? "
+                                        "ORDER BY rowid", (experiment,)):
+                seen.setdefault(p)
+        return list(seen)
+
     def results_digest(self, experiment: str) -> str:
         """A digest of EXPERIMENT's results, statistics and pages as stored, from their
         checksums (nothing decoded): what the report computes from them (the paired

@@ -8,6 +8,7 @@ import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from parsebench import arguments as A
 from parsebench.errors import InputError
@@ -50,13 +51,13 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     from parsebench.report.pages import write_report
     from parsebench.report.tables import safe_name
     from parsebench.report.terminal import summary_table, times_table
-    from parsebench.run.experiment import load
+    from parsebench.run.benchmark import Benchmark, load_any
     from parsebench.run.runner import run_experiment
     from parsebench.run.score import applicability
     from parsebench.store import Store
 
     path = Path(experiment)
-    exp = load(path)
+    exp = load_any(path)
     store_path = Path(store) if store is not None else \
         path.with_name(safe_name(exp.name) + ".sqlite")
     report_dir = Path(report) if report is not None else \
@@ -68,11 +69,19 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
         raise InputError("is a directory; give a file name for the store", store_path)
     check_folder(report_dir)
     if limit is not None or replicates is not None:
-        exp.limit = min(limit, exp.limit or limit) if limit is not None else exp.limit
-        exp.replicates = replicates or exp.replicates
-        exp.name += f" (limit {exp.limit}, {exp.replicates} replicates)"
+        for one in [e for _, e in exp.corpora] if isinstance(exp, Benchmark) else [exp]:
+            one.limit = min(limit, one.limit or limit) if limit is not None else one.limit
+            one.replicates = replicates or one.replicates
+        first = exp.corpora[0][1] if isinstance(exp, Benchmark) else exp
+        suffix = f" (limit {first.limit}, {first.replicates} replicates)"
+        if isinstance(exp, Benchmark):
+            exp.rename(exp.name + suffix)
+        else:
+            exp.name += suffix
     ex = Executor(executor, workers, scheduler)
     new_store = not store_path.exists()
+    if isinstance(exp, Benchmark):
+        return _run_benchmark(exp, store_path, report_dir, ex, new_store, progress, t0)
     try:
         with Store(store_path) as st:
             st.lock_for_run()
@@ -111,6 +120,105 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
             "times": [{"stage": n, "seconds": s, "remark": r} for n, s, r in stages],
             "results": [r.to_dict() for r in outcome.results]}
     return RunResult("run", data, lambda: text, tuple(warnings), outcome.results)
+
+
+@dataclass(frozen=True)
+class CorpusFigure:
+    """One figure of a benchmark: a parser's LAS (or LAS points lost) at a level, on one
+    corpus or (``corpus == "macro"``) averaged over the corpora."""
+
+    corpus: str
+    lang: str | None
+    parser: str
+    figure: str
+    """``LAS`` or ``LAS lost`` (from the clean text)."""
+    level: str
+    value: float | None
+    """A fraction (None: n/a)."""
+    ci95: tuple[float, float] | None
+    rank: int | None = None
+    """The macro average's rank at its level (1 the best); None on a corpus."""
+    tier: str = ""
+    """The macro average's letters from the paired tests: parsers sharing one are not
+    separated."""
+
+
+@dataclass(frozen=True)
+class BenchmarkResult(RunResult):
+    """``run``'s result for an experiment over several corpora: ``.per_corpus`` and
+    ``.macro`` (:class:`CorpusFigure`), ``.tests`` (each level's paired tests on the
+    macro average), and ``to_pandas()``, a row a corpus x parser x figure (the macro
+    average's rows with corpus ``macro``)."""
+
+    per_corpus: list[CorpusFigure] = field(default_factory=list, repr=False)
+    macro: list[CorpusFigure] = field(default_factory=list, repr=False)
+
+    def rows(self) -> list[dict[str, Any]]:
+        out = []
+        for f in [*self.per_corpus, *self.macro]:
+            lo, hi = f.ci95 or (None, None)
+            out.append({"corpus": f.corpus, "lang": f.lang, "parser": f.parser,
+                        "figure": f.figure, "level": f.level, "value": f.value,
+                        "ci_low": lo, "ci_high": hi, "rank": f.rank, "tier": f.tier})
+        return out
+
+    def to_pandas(self) -> Any:
+        from parsebench.results import dataframe
+
+        return dataframe(self.rows(), ["corpus", "lang", "parser", "figure", "level",
+                                       "value", "ci_low", "ci_high", "rank", "tier"])
+
+
+def _ci(x: Any) -> tuple[float, float] | None:
+    return (float(x[0]), float(x[1])) if isinstance(x, list) and len(x) == 2 \
+        and None not in x else None
+
+
+def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
+                   new_store: bool, progress: Progress | None, t0: float
+                   ) -> BenchmarkResult:
+    """``run`` of a benchmark: each corpus's run, then the macro averages, the report."""
+    import time
+
+    from parsebench.report.benchmark import benchmark_text, summarize_benchmark
+    from parsebench.report.pages import write_report
+    from parsebench.run.benchmark import run_benchmark
+    from parsebench.store import Store
+
+    try:
+        with Store(store_path) as st:
+            st.lock_for_run()
+            outcome = run_benchmark(bench, st, ex, progress)
+            bar = progress or quiet()
+            bar.stage("write the report", 1)
+            files = write_report(st, report_dir)
+            bar.advance()
+            info = st.run_info(outcome.run_id)
+            warnings = list(st.warnings)
+    except BaseException:
+        if new_store:
+            _drop_if_empty(store_path)
+        raise
+    s = summarize_benchmark(info["config"], outcome.results)
+    per = [CorpusFigure(x["corpus"], x["lang"], x["parser"], x["figure"], x["level"],
+                        x["value"], _ci(x["ci95"])) for x in s["per_corpus"]]
+    macro = [CorpusFigure("macro", None, x["parser"], x["figure"], x["level"], x["value"],
+                          _ci(x["ci95"]), x.get("rank"), x.get("tier") or "")
+             for x in s["macro"]]
+    wall = time.perf_counter() - t0
+    text = (benchmark_text(s) + f"\n{len(bench.corpora)} corpora, "
+            f"{outcome.stats['parsed']:,} sentences parsed in this run\nstore: {store_path}"
+            f"\nreport: {files['html']} (and {files['markdown'].name}, {files['csv'].name}, "
+            f"{files['json'].name})\n")
+    data = {"experiment": bench.name, "run": outcome.run_id, "store": str(store_path),
+            "report": {k: str(v) for k, v in files.items()},
+            "corpora": [{"corpus": c, "run": r, "parsed": st["parsed"]}
+                        for c, r, st in outcome.runs],
+            "parsed": outcome.stats["parsed"],
+            "wall_seconds": wall, "summary": s,
+            "results": [r.to_dict() for r in outcome.results]}
+    return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,
+                           per, macro)
 
 
 def _drop_if_empty(store_path: Path) -> None:

@@ -102,8 +102,12 @@ class Executor:
         self.kind, self.workers, self.scheduler = kind, workers, scheduler
         self._stack = contextlib.ExitStack()
         self.client: Any = None
+        self._depth = 0
 
     def __enter__(self) -> Executor:
+        """Entered again within itself (a benchmark's runs, one a corpus), it keeps its
+        cluster and connection until the outermost ``with`` ends."""
+        self._depth += 1
         return self
 
     def _connect(self) -> None:
@@ -128,7 +132,11 @@ class Executor:
                 self.client = self._stack.enter_context(Client(cluster))
 
     def __exit__(self, *exc: object) -> None:
-        self._stack.close()
+        self._depth -= 1
+        if self._depth <= 0:
+            self._depth = 0
+            self._stack.close()
+            self.client = None
 
     @contextlib.contextmanager
     def session(self, spec: str, timeout: float = 60.0, batch_size: int = 16

@@ -22,6 +22,7 @@ from typing import Any
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
+from parsebench.report.benchmark import is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
@@ -120,13 +121,19 @@ def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def collect(store: Store) -> list[tuple[dict[str, Any], list[Scored]]]:
+def collect(store: Store) -> list[dict[str, Any]]:
+    """The record of each experiment with results (the run that wrote them), a
+    benchmark's first; each experiment's results are read when its part of the report is
+    built (:func:`_build_page`), one experiment at a time, so that the report's memory
+    does not grow with a benchmark's corpora beyond the text it writes."""
     out = []
     for name, run in store.experiments():
         info = store.run_info(run)
         info["operations"] = _operations(store, info)
         info["earlier"] = store.earlier_runs(name, run)
-        out.append((info, list(store.results(name))))
+        out.append(info)
+    # a benchmark's macro averages first, then each corpus's (and any other) experiment
+    out.sort(key=lambda x: not is_benchmark(x["config"]))
     if not out:
         raise InputError("the store has no results yet; run parsebench run first", store.path)
     return out
@@ -304,20 +311,16 @@ def _record(r: Scored) -> dict[str, Any]:
             "level": r.level, "signature": r.signature, "value": r.value}
 
 
-def _results_json(data: list[tuple[dict[str, Any], list[Scored]]],
-                  summaries: list[dict[str, Any]]) -> str:
-    """results.json: a run's settings and summary, then a result a line. Python's JSON
-    encoder is in C only without indentation: indented, this took 0.6 s of a cached
-    re-run's 1.5 s and tripled the file."""
+def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, Any]) -> str:
+    """One run's part of results.json: its settings and summary, then a result a line.
+    Python's JSON encoder is in C only without indentation: indented, this took 0.6 s of
+    a cached re-run's 1.5 s and tripled the file."""
     def line(x: Any) -> str:
         return json.dumps(x, ensure_ascii=False)
 
-    runs = []
-    for (info, results), s in zip(data, summaries, strict=True):
-        records = ",\n".join(line(_record(r)) for r in results if r.metric != "browser")
-        runs.append(f'{{"run": {line(info)},\n "summary": {line(s)},\n "results": [\n'
-                    f"{records}\n]}}")
-    return "[\n" + ",\n".join(runs) + "\n]\n"
+    records = ",\n".join(line(_record(r)) for r in results if r.metric != "browser")
+    return (f'{{"run": {line(info)},\n "summary": {line(summary)},\n "results": [\n'
+            f"{records}\n]}}")
 
 
 DRAWINGS = ".drawings"
@@ -334,11 +337,8 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     outdir = check_folder(outdir)
     try:
         data = collect(store)
-        digests = {str(info["experiment"]): store.results_digest(str(info["experiment"]))
-                   for info, _ in data}
         with drawings(outdir / DRAWINGS) as drawn:
-            md, page, csv_text, images, summaries = _build(data, digests)
-        json_text = _results_json(data, summaries)
+            md, page, csv_text, images, json_text = _build(store, data)
         for text in (md, page, csv_text, json_text):
             text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
     except DAMAGE as exc:
@@ -364,29 +364,40 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     return files
 
 
-def _build(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[str, str]
-           ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
-    """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and the summary
-    of each experiment of DATA, each parser in one colour throughout (in the order the
-    parsers first appear); DIGESTS: each experiment's :meth:`Store.results_digest`."""
-    with for_parsers(dict.fromkeys(r.parser for _, results in data for r in results)):
-        return _build_page(data, digests)
+def _build(store: Store, data: list[dict[str, Any]]
+           ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
+    """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and results.json
+    of each experiment of DATA (their records), each parser in one colour throughout (in
+    the order the parsers first appear in the store's results)."""
+    parsers = [p for info in data for p in store.parsers_of(str(info["experiment"]))]
+    with for_parsers(dict.fromkeys(parsers)):
+        return _build_page(store, data)
 
 
-def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[str, str]
-                ) -> tuple[str, str, str, list[tuple[str, bytes]], list[dict[str, Any]]]:
+def _build_page(store: Store, data: list[dict[str, Any]]
+                ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
     csv_rows: list[list[str]] = []
     images: list[tuple[str, bytes]] = []
-    summaries: list[dict[str, Any]] = []
+    runs_json: list[str] = []
     browsers = 0
-    for info, all_results in data:
+    for info in data:
         name = str(info["experiment"])
         prefix = anchor(name) + "--"
+        all_results = list(store.results(name))
+        if is_benchmark(info["config"]):
+            bmd, bhtml, bsummary, bimages = _benchmark_section(info, all_results, prefix)
+            md += bmd
+            body += bhtml
+            images += bimages
+            runs_json.append(_run_json(info, all_results, bsummary))
+            csv_rows += _csv_rows(all_results, name)
+            continue
         # the browser's data goes into the page only, not into the tables, CSV or JSON
         results = [r for r in all_results if r.metric != "browser"]
-        digest = digests[name]  # what the results are: the resampling is kept by it
+        # what the results are: the resampling is kept by it
+        digest = store.results_digest(name)
         tests = kept(("pairwise tests", digest), pairwise_tests, results)
         baselines = baselines_of(info["config"])
         summary = summarize(results, tests, baselines)
@@ -396,7 +407,6 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
                                    headline, results, tests, baselines, best, below)
         if summary["headline"]:
             summary["noise_caveat"] = noise_caveat(info["config"])
-        summaries.append(summary)
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
                table_md(run_table, prefix), ""]
@@ -436,6 +446,8 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
                      html_of(merged, browsers)]
             browsers += 1
         csv_rows += _csv_rows(results, name)
+        runs_json.append(_run_json(info, results, summary))
+        del all_results, results  # one experiment's results in memory at a time
     script = f"<script>{SCRIPT}</script>"
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
             "<meta name='viewport' content='width=device-width'>"
@@ -445,7 +457,56 @@ def _build_page(data: list[tuple[dict[str, Any], list[Scored]]], digests: dict[s
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     w.writerows(csv_rows)
-    return "\n".join(md) + "\n", page, buf.getvalue(), images, summaries
+    json_text = "[\n" + ",\n".join(runs_json) + "\n]\n"
+    return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text
+
+
+def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
+                       ) -> tuple[list[str], list[str], dict[str, Any],
+                                  list[tuple[str, bytes]]]:
+    """A benchmark's Markdown, HTML, summary and plot (:mod:`parsebench.report.benchmark`)."""
+    from parsebench.report.benchmark import (
+        benchmark_picture,
+        benchmark_tables,
+        summarize_benchmark,
+    )
+
+    s = summarize_benchmark(info["config"], results)
+    name = str(info["experiment"])
+    md = [f"## {md_cell(name)}", "", "### Summary", "",
+          *(f"- {md_cell(a)}" for a in s["answers"]), ""]
+    body = [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2><section class='summary'>"
+            "<h3>Summary</h3><ul>" + "".join(f"<li>{html.escape(a)}</li>"
+                                             for a in s["answers"]) + "</ul></section>"]
+    cfg = info["config"]
+    run = Table("Benchmark", ["setting", "value"], [
+        ["corpora", ", ".join(f"{c['name']} ({c.get('lang')}): {c['corpus']}"
+                              for c in cfg["corpora"])],
+        ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
+        ["noise levels", ", ".join(cfg["levels"]) or "none"],
+        ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
+        ["macro average's resampling", f"{cfg['resampling']} ({cfg['samples']:,} "
+                                       "resamples)"]], numeric=False)
+    tables = benchmark_tables(s)
+    for t in tables:
+        md += [table_md(t, prefix), ""]
+        body.append(table_html(t, prefix))
+    images = []
+    picture = benchmark_picture(s)
+    if picture is not None:
+        fname, caption, plot = picture
+        ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
+        fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
+        images.append((fname, plot.png))
+        md += [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
+               f"*{md_cell(caption)}*", ""]
+        body.append(f"<figure id='{ident}' data-points='{plot.points}'><img alt='"
+                    f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
+                    f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
+                    f"{html.escape(caption)}</figcaption></figure>")
+    md += [table_md(run, prefix), ""]
+    body.append(table_html(run, prefix))
+    return md, body, s, images
 
 
 def _write_bytes(path: Path, data: bytes) -> None:

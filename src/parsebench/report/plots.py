@@ -392,6 +392,32 @@ def heatmap(title: str, labels: Sequence[str], matrix: Sequence[Sequence[int]]) 
     return _png(plt, fig)
 
 
+@_reused
+def loss_grid(title: str, rows: Sequence[str], columns: Sequence[str],
+              cells: Sequence[Sequence[float | None]]) -> Plot:
+    """A benchmark's picture of degradation: a row a language (treebank), a column a
+    parser, each cell the LAS points lost under noise, darker for more; n/a cells
+    blank and said."""
+    import math
+
+    plt, fig, ax = _figure(min(6.0, 2.0 + 0.9 * len(columns)),
+                           min(8.0, 1.4 + 0.35 * len(rows)))
+    grid = [[math.nan if v is None else 100 * v for v in row] for row in cells]
+    known = [v for row in grid for v in row if not math.isnan(v)]
+    top = max([1.0, *(abs(v) for v in known)])
+    im = ax.imshow(grid, cmap="Reds", vmin=min(0.0, *known) if known else 0.0, vmax=top,
+                   aspect="auto")
+    ax.set_xticks(range(len(columns)), columns, rotation=30, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    for i, row in enumerate(grid):
+        for j, v in enumerate(row):
+            ax.text(j, i, "n/a" if math.isnan(v) else f"{v:.1f}", ha="center",
+                    va="center", fontsize=8, color="white" if v > top / 2 else "black")
+    fig.colorbar(im, ax=ax, fraction=0.046, label="LAS points lost")
+    ax.set_title(title)
+    return _png(plt, fig, points=len(known))
+
+
 DegradationPoint = dict[str, Any]
 """x (share of words misspelled), lower, upper, estimate, and optionally estimate_ci
 (lo, hi), real, real_ci (lo, hi), calibrated, sentences."""

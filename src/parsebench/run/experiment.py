@@ -141,6 +141,11 @@ class Experiment:
     """``[attack]``: (budgets K, candidates a word, queries a sentence); each dependency
     parser is attacked at each K, seeded by the experiment's seed (:mod:`parsebench.attack`
     ), beside the random noise."""
+    benchmark: tuple[str, str] | None = None
+    """(the benchmark's name, this corpus's name) when the experiment is one corpus of
+    an experiment over several (``[[corpora]]``); kept in the run's record, so that the
+    report finds a benchmark's corpora. None: a single-corpus experiment (its record
+    as before)."""
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Experiment:
@@ -535,6 +540,11 @@ FIELDS: tuple[Field, ...] = (
     Field("example_level", "report", "level", _example_level),
     Field("example_replicate", "report", "replicate", _example_replicate),
     Field("attack", "attack", None, _attack, _recorded_attack, _restored_attack),
+    # not in the file: set by the benchmark that runs the experiment as one of its corpora
+    Field("benchmark", "", None, lambda at: None,
+          lambda v, _: {"benchmark": {"name": v[0], "corpus": v[1]}} if v else {},
+          lambda c: (str(c["benchmark"]["name"]), str(c["benchmark"]["corpus"]))
+          if isinstance(c.get("benchmark"), dict) else None),
 )
 """The experiment's settings, in the order they are read: the one description from
 which :func:`load`, :meth:`Experiment.config` and :meth:`Experiment.from_config` come."""
@@ -547,6 +557,11 @@ def load(path: str | Path) -> Experiment:
     """The experiment file at PATH, every setting checked (:data:`FIELDS`)."""
     path = Path(path)
     lines, data = schema.parse(path)
+    return read_experiment(path, lines, data)
+
+
+def read_experiment(path: Path, lines: list[str], data: dict[str, Any]) -> Experiment:
+    """The experiment of DATA (PATH's TOML, LINES its lines: where a mistake is)."""
     exp = Experiment(source=path, **schema.read(Reader(path, lines, TABLES), data,
                                                 TABLE_LIST, FIELDS))
     if not exp.levels and not exp.natural and not exp.corrected and not exp.wants("deps") \

@@ -1,0 +1,286 @@
+"""An experiment over several corpora (SPEC 5.2, issue 50): [[corpora]] tables or a
+pattern over UD folders, each corpus run into the same store under its own name, the
+macro average over corpora with a stratified interval and paired tests, the report's
+benchmark tables, and the same results.json on a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+
+import parsebench as pb
+from parsebench.errors import InputError
+from parsebench.run.benchmark import Benchmark, load_any
+from parsebench.run.experiment import Experiment, load
+
+LEXICON = FIXTURES / "lexicon.txt"
+
+
+def _ud(tmp: Path) -> Path:
+    """A UD-like release of two English treebanks of unequal size (4 and 15 sentences)."""
+    for folder, code, src in (("UD_English-A", "en_a", "typos.conllu"),
+                              ("UD_English-B", "en_b", "learner.conllu")):
+        (tmp / "ud" / folder).mkdir(parents=True)
+        shutil.copy(FIXTURES / src, tmp / "ud" / folder / f"{code}-ud-test.conllu")
+    (tmp / "ud" / "UD_Empty").mkdir()  # no test file: passed over
+    return tmp / "ud"
+
+
+TAIL = f'''[noise]
+rates = [0.2]
+replicates = 2
+lexicon = "{LEXICON}"
+[[parsers]]
+name = "second"
+spec = "python:toy_parsers:SecondRoot"
+[[parsers]]
+name = "right"
+spec = "baseline:right"
+[metrics]
+deps = true
+'''
+
+
+def test_corpora_tables_are_read_each_as_a_corpus(tmp_path: Path) -> None:
+    toml = tmp_path / "b.toml"
+    toml.write_text(f'''name = "multi"
+[[corpora]]
+name = "a"
+path = "{FIXTURES / 'typos.conllu'}"
+lang = "en"
+limit = 2
+[[corpora]]
+name = "b"
+path = "{FIXTURES / 'learner.conllu'}"
+lang = "en"
+{TAIL}''', encoding="utf-8")
+    b = load_any(toml)
+    assert isinstance(b, Benchmark)
+    assert [(c, e.name, e.limit, e.lang) for c, e in b.corpora] == [
+        ("a", "multi [a]", 2, "en"), ("b", "multi [b]", None, "en")]
+    cfg = b.corpora[0][1].config()
+    assert cfg["benchmark"] == {"name": "multi", "corpus": "a"}
+    assert Experiment.from_config(cfg).config() == cfg
+    b.rename("other")
+    assert b.corpora[1][1].name == "other [b]"
+    assert [c["experiment"] for c in b.config()["corpora"]] == ["other [a]", "other [b]"]
+
+
+def test_a_single_corpus_experiment_keeps_its_record(tmp_path: Path) -> None:
+    """The one-corpus path is unchanged: no benchmark key in its record."""
+    toml = tmp_path / "one.toml"
+    toml.write_text(f'[corpus]\npath = "{FIXTURES / "typos.conllu"}"\n{TAIL}',
+                    encoding="utf-8")
+    one = load_any(toml)
+    assert isinstance(one, Experiment) and "benchmark" not in one.config()
+    assert one.config() == load(toml).config()
+
+
+@pytest.mark.parametrize(("corpora", "message", "line"), [
+    ('[[corpora]]\npath = "T"\nlang = "en"\n', "needs name", 1),
+    ('[[corpora]]\nname = "a"\npath = "T"\nlang = "en"\n[[corpora]]\nname = "a"\n'
+     'path = "T"\nlang = "en"\n', "two corpora named 'a'", 6),
+    ('[[corpora]]\nname = "a"\npath = "T"\n', "needs lang", 2),
+    ('[[corpora]]\nname = "a"\npath = "T"\nlang = "en"\n[[corpora]]\nname = "b"\n'
+     'path = "T"\nlang = "en"\nlimt = 3\n', "unknown key 'limt'", 9),
+    ('[[corpora]]\nname = "a/b"\npath = "T"\nlang = "en"\n', "no / \\", 2),
+    ('corpora = "nowhere/UD_*"\n', "no folder with a *-ud-test.conllu", 1),
+    ('corpora = 3\n', "[[corpora]] tables", 1),
+    ('corpora = "nowhere/UD_*"\n[corpus]\npath = "T"\n', "not both", 1),
+])
+def test_a_bad_corpora_table_is_refused_at_its_line(tmp_path: Path, corpora: str,
+                                                   message: str, line: int) -> None:
+    toml = tmp_path / "b.toml"
+    toml.write_text(corpora.replace('"T"', f'"{FIXTURES / "typos.conllu"}"') + TAIL,
+                    encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_any(toml)
+    assert message in e.value.message and e.value.line == line
+
+
+def _comparable(path: Path) -> list[dict[str, Any]]:
+    """results.json without what differs between two runs of the same work: times, run
+    numbers, the executor, and the speed figures."""
+    out = []
+    for entry in json.loads(path.read_text(encoding="utf-8")):
+        run = entry["run"]
+        out.append({"experiment": run["experiment"], "config": run["config"],
+                    "summary": entry["summary"],
+                    "results": [r for r in entry["results"] if r["metric"] != "speed"]})
+    return out
+
+
+def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pattern form, per-corpus results and macro averages side by side, the report's
+    tables, the typed API result, and a second run that parses nothing."""
+    monkeypatch.syspath_prepend(str(FIXTURES))  # the parser's workers find the toy
+    _ud(tmp_path)
+    toml = tmp_path / "bench.toml"
+    store = tmp_path / "s.sqlite"
+    # stopped after its first corpus: then run whole, that corpus is not parsed again
+    toml.write_text(f'name = "bench"\ncorpora = "ud/UD_*-A"\n{TAIL}', encoding="utf-8")
+    first = pb.run(toml, store=store, report=tmp_path / "rep")
+    assert first.parsed > 0 and [c["corpus"] for c in first.corpora] == ["en_a"]
+    toml.write_text(f'name = "bench"\ncorpora = "ud/UD_*"\n{TAIL}', encoding="utf-8")
+    r = pb.run(toml, store=store, report=tmp_path / "rep")
+    assert [(c["corpus"], c["parsed"] > 0) for c in r.corpora] == [("en_a", False),
+                                                                   ("en_b", True)]
+    s = r.summary
+    assert [c["name"] for c in s["corpora"]] == ["en_a", "en_b"]
+    assert [c["lang"] for c in s["corpora"]] == ["en", "en"]
+    # each corpus's results are kept under its own name, beside the benchmark's
+    with sqlite3.connect(store) as db:
+        names = {x[0] for x in db.execute("SELECT DISTINCT experiment FROM results")}
+    assert names == {"bench", "bench [en_a]", "bench [en_b]"}
+    data = json.loads((tmp_path / "rep" / "results.json").read_text(encoding="utf-8"))
+    assert [d["run"]["experiment"] for d in data] == ["bench", "bench [en_a]", "bench [en_b]"]
+    assert data[0]["summary"]["per_corpus"] and data[0]["summary"]["macro"]
+    # the macro average is the mean over corpora (a small corpus weighs as much as a large)
+    for m in s["macro"]:
+        cells = [x["value"] for x in s["per_corpus"] if x["parser"] == m["parser"]
+                 and x["level"] == m["level"] and x["figure"] == m["figure"]]
+        assert len(cells) == 2
+        assert m["value"] == pytest.approx(sum(cells) / 2)
+        assert m["ci95"][0] <= m["value"] <= m["ci95"][1]
+    clean = {m["parser"]: m for m in s["macro"] if m["level"] == "clean"}
+    assert clean["second"]["value"] > clean["right"]["value"] == 0.0  # right has no labels
+    assert clean["second"]["rank"] == 1 and clean["second"]["tier"].startswith("a")
+    assert s["tests"]["clean"][0]["figure"] == "las"
+    assert s["answers"][0].startswith("Most accurate on average: second")
+    # the typed result: a row a corpus x parser x figure, the macro's with corpus "macro"
+    df = r.to_pandas()
+    assert set(df["corpus"]) == {"en_a", "en_b", "macro"}
+    assert len(df) == 3 * 2 * 3  # (2 corpora + macro) x 2 parsers x (LAS, LAS, lost)
+    assert {f.corpus for f in r.macro} == {"macro"} and len(r.per_corpus) == 12
+    md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
+    assert md.index("LAS by treebank and parser") < md.index("## bench [en_a]")
+    assert "Macro average: ranking and tiers" in md and "Degradation under noise" in md
+    assert (tmp_path / "rep" / "plots" / "bench-benchmark-degradation.png").is_file()
+    # a benchmark has no parses of its own: exporting it exports its corpora
+    files = pb.export(store, tmp_path / "out", experiment="bench", parser="second")
+    tops = {f.relative_to(tmp_path / "out").parts[0] for f in files}
+    assert sorted(t[:10] for t in tops) == ["bench-en_a", "bench-en_b"]
+    # a second run resumes: nothing parsed, the same results
+    before = _comparable(tmp_path / "rep" / "results.json")
+    again = pb.run(toml, store=store, report=tmp_path / "rep2")
+    assert again.parsed == 0
+    assert _comparable(tmp_path / "rep2" / "results.json") == before
+
+
+def test_a_benchmark_on_a_dask_cluster_gives_the_local_results(tmp_path: Path) -> None:
+    """2 corpora x 2 parsers x 2 noise levels on a LocalCluster of 2 worker processes,
+    through its scheduler's address as a cluster's would be given: the same results.json
+    as the local executor (times, run numbers and speed aside). The client stays
+    connected from one corpus to the next (it was closed after the first)."""
+    distributed = pytest.importorskip("distributed")
+    _ud(tmp_path)
+    toml = tmp_path / "bench.toml"
+    toml.write_text(f'''name = "bench"
+corpora = "ud/UD_*"
+[noise]
+rates = [0.1, 0.3]
+lexicon = "{LEXICON}"
+[[parsers]]
+name = "right"
+spec = "baseline:right"
+[[parsers]]
+name = "random"
+spec = "baseline:random-projective:3"
+[metrics]
+deps = true
+''', encoding="utf-8")
+    pb.run(toml, store=tmp_path / "local.sqlite", report=tmp_path / "local")
+    with distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        r = pb.run(toml, store=tmp_path / "dask.sqlite", report=tmp_path / "dask",
+                   executor="dask", scheduler=cluster.scheduler_address)
+    assert r.macro and r.parsed > 0
+    with sqlite3.connect(tmp_path / "dask.sqlite") as db:
+        executors = {json.loads(x[0]).get("executor") for x in
+                     db.execute("SELECT stats FROM runs")}
+    assert executors == {"dask"}
+    assert _comparable(tmp_path / "dask" / "results.json") == \
+        _comparable(tmp_path / "local" / "results.json")
+
+
+def _deps(parser: str, level: str, rows: list[list[int]]) -> Any:
+    """A deps result as a run stores it: LAS and its per-sentence statistics."""
+    from parsebench.scored import Scored
+
+    c, g, s = (sum(r[k] for r in rows) for k in range(3))
+    return Scored(parser, "deps", "deprel", level, "sig", {
+        "las": {"f1": 2 * c / (g + s)}, "ci95": {"las": [0.0, 1.0]},
+        "stats": {"las": rows}})
+
+
+def test_the_macro_average_weighs_each_corpus_alike(tmp_path: Path) -> None:
+    """A large treebank where X is better does not drown a small one where Y is: the
+    macro average is the mean of the corpora's LAS (pooled, X would win), its interval
+    and tests from resampling each corpus's sentences within it; the report says where
+    the ranking flips and leaves the baseline aside for robustness."""
+    from parsebench.report.benchmark import benchmark_tables, summarize_benchmark
+    from parsebench.run.benchmark import macro
+    from parsebench.store import Store
+
+    big = {"x": [[8, 10, 10], [10, 10, 10]] * 500, "base": [[5, 10, 10]] * 1000}
+    small = {"x": [[0, 10, 10], [2, 10, 10]] * 5, "base": [[9, 10, 10]] * 10}
+    noisy_small = small
+    noisy_big = {"x": [[6, 10, 10]] * 1000, "base": [[5, 10, 10]] * 1000}
+    cfg = {"name": "b", "corpora": [
+        {"name": "big", "lang": "en", "experiment": "b [big]", "corpus": "big.conllu"},
+        {"name": "small", "lang": "de", "experiment": "b [small]", "corpus": "s.conllu"}],
+        "parsers": [{"name": "x", "spec": "udpipe:x"}, {"name": "base",
+                                                         "spec": "baseline:right"}],
+        "levels": ["rate=0.1"], "replicates": 1, "seed": 1, "resampling": "stratified",
+        "samples": 2000}
+    with Store(tmp_path / "s.sqlite") as st:
+        for name, clean, noisy in (("b [big]", big, noisy_big),
+                                   ("b [small]", small, noisy_small)):
+            run = st.start_run(name, {})
+            st.replace_results(run, name, [
+                *(_deps(p, "clean", rows) for p, rows in clean.items()),
+                *(_deps(p, "rate=0.1", rows) for p, rows in noisy.items())])
+        results = macro(st, cfg)
+    s = summarize_benchmark(cfg, results)
+    m = {(x["parser"], x["level"], x["figure"]): x for x in s["macro"]}
+    assert m[("base", "clean", "LAS")]["value"] == pytest.approx(0.7)
+    assert m[("x", "clean", "LAS")]["value"] == pytest.approx(0.5)
+    assert m[("base", "clean", "LAS")]["rank"] == 1
+    assert m[("base", "clean", "LAS")]["tier"] == "a" and m[("x", "clean", "LAS")]["tier"] == "b"
+    lo, hi = m[("x", "clean", "LAS")]["ci95"]
+    assert lo < 0.5 < hi  # the small corpus's sentences vary: the interval is not a point
+    assert m[("x", "rate=0.1", "LAS lost")]["value"] == pytest.approx(0.15)
+    assert s["tests"]["clean"][0]["significant"] is True
+    answers = " ".join(s["answers"])
+    assert "Most accurate on average: base" in answers
+    assert "Most robust at rate=0.1: x" in answers and "baselines left aside" in answers
+    assert "flips on big (x first)" in answers
+    las = benchmark_tables(s)[0]
+    assert las.rows[-1][:2] == ["macro average", "50.0"] and las.rows[-1][3] == "70.0"
+
+
+def test_a_benchmark_without_noise_ranks_without_points_lost(tmp_path: Path) -> None:
+    """The clean text only: the ranking table has no empty columns of points lost."""
+    from parsebench.report.benchmark import benchmark_tables, summarize_benchmark
+    from parsebench.run.benchmark import macro
+    from parsebench.store import Store
+
+    cfg = {"name": "b", "corpora": [{"name": "one", "lang": "en", "experiment": "b [one]",
+                                     "corpus": "x"}],
+           "parsers": [{"name": "x", "spec": "udpipe:x"}], "levels": [], "resampling": "",
+           "samples": 2000}
+    with Store(tmp_path / "s.sqlite") as st:
+        run = st.start_run("b [one]", {})
+        st.replace_results(run, "b [one]", [_deps("x", "clean", [[1, 2, 2], [2, 2, 2]])])
+        s = summarize_benchmark(cfg, macro(st, cfg))
+    tables = benchmark_tables(s)
+    assert [t.title for t in tables] == ["LAS by treebank and parser",
+                                         "Macro average: ranking and tiers"]
+    assert tables[1].headers[-1] == "tier" and tables[1].rows == [
+        ["clean", "1", "x", "75.0", "[50.0, 100.0]", ""]]
