@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_experiment import write_exp
 
-from parsebench.report.summary import letter_names, letters
+from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.scored import Scored
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]

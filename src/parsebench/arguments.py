@@ -21,6 +21,7 @@ import inspect
 import numbers
 import operator
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
@@ -112,9 +113,11 @@ def path(name: str, value: Any) -> Any:
 
 
 def _is_corpus(value: Any) -> bool:
-    from parsebench.treebank import Treebank
-
-    return isinstance(value, str | os.PathLike | Treebank)
+    # a Treebank exists only once its module is loaded; not imported from here, since
+    # the module is checked by this one
+    treebank = sys.modules.get("parsebench.treebank")
+    return isinstance(value, str | os.PathLike) or (
+        treebank is not None and isinstance(value, treebank.Treebank))
 
 
 def corpus(name: str, value: Any) -> Any:

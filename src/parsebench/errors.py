@@ -17,12 +17,19 @@ class InputError(Exception):
 
     def __init__(self, message: str, path: str | os.PathLike[str] | None = None,
                  line: int | None = None) -> None:
-        from parsebench import arguments as A
-
-        A.check_fields(message=(message, A.text), path=(path, A.optional(A.path)),
-                       line=(line, A.optional(A.integer(0))))
+        # checked here, not by parsebench.arguments, which is built on this class
+        for name, v, ok, expected in (
+                ("message", message, isinstance(message, str), "a string"),
+                ("path", path, path is None or (isinstance(path, str | os.PathLike)
+                 and not isinstance(path, bytes)), "a path"),
+                ("line", line, line is None or (type(line) is int and line >= 0),
+                 "a line number")):
+            if not ok:
+                shown = f"{v!r} ({type(v).__name__})" if len(repr(v)) <= 40 \
+                    else type(v).__name__
+                raise TypeError(f"{name}: expected {expected}, not {shown}")
         self.message = message
-        self.path = None if path is None else str(path)
+        self.path = None if path is None or not os.fspath(path) else str(path)  # "": none
         self.line = line
         super().__init__(str(self))
 

@@ -44,3 +44,17 @@ class Scored:
         return {"parser": self.parser, "method": self.metric,
                 "projection": self.projection, "level": self.level,
                 "signature": self.signature, "value": self.value}
+
+
+def level_order(label: str) -> tuple[int, float]:
+    """Where a level label sorts: the clean text, then rates, then errors a sentence,
+    each by its number; anything else last."""
+    if label == "clean":
+        return (0, 0.0)
+    mode, _, num = label.partition("=")
+    if mode not in ("rate", "per-sentence"):
+        return (3, 0.0)
+    try:
+        return (1 if mode == "rate" else 2, float(num))
+    except ValueError:
+        return (3, 0.0)

@@ -36,18 +36,17 @@ import shutil
 import subprocess
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsebench.errors import InputError, iter_lines
 from parsebench.installed import cache_folder
 from parsebench.parsers.jvm import find_jar, java_command
+from parsebench.parsers.trained import Trained, check_trees
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
 
-    from parsebench.formats.conllu import Sentence
     from parsebench.progress import Progress
 
 PARSERS = ("udpipe", "malt", "yara")
@@ -56,26 +55,6 @@ PARSERS = ("udpipe", "malt", "yara")
 
 def models_dir() -> Path:
     return cache_folder("models")
-
-
-@dataclass
-class Trained:
-    """What a training run made and how: written beside the model as NAME.json."""
-
-    parser: str
-    model: str
-    train: str
-    sentences: int
-    settings: dict[str, Any]
-    seconds: float
-    dev: dict[str, Any] = field(default_factory=dict)
-    key: str = ""
-    """The cache key (treebank checksums and settings) the model was trained under."""
-
-    def write(self) -> Path:
-        out = Path(self.model).with_name(Path(self.model).name + ".json")
-        out.write_text(json.dumps(asdict(self), indent=1) + "\n")
-        return out
 
 
 def conllx_words(src: str | os.PathLike[str], dst: str | os.PathLike[str],
@@ -189,17 +168,6 @@ def train_yara(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
     done = Trained("yara", str(model), str(train), n, settings, round(seconds, 1), dev_report)
     done.write()
     return done
-
-
-def check_trees(sentences: Sequence[Sentence], path: str | os.PathLike[str]) -> None:
-    """Training needs a gold tree: every word with a HEAD and a DEPREL."""
-    from parsebench.formats.conllu import NO_HEAD
-
-    for s in sentences:
-        for i, (head, rel) in enumerate(zip(s.heads, s.deprels, strict=True)):
-            if head == NO_HEAD or rel in ("", "_"):
-                raise InputError(f"word {i + 1} of the sentence here has no HEAD or "
-                                 "DEPREL: training needs gold trees", path, s.line)
 
 
 def treebank_digest(path: str | os.PathLike[str]) -> str:

@@ -39,7 +39,7 @@ from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 
 if TYPE_CHECKING:
-    from parsebench.parsers.training import Trained
+    from parsebench.parsers.trained import Trained
 
 METHOD = "morphodita_parsito"
 HELDOUT_FRACTION = 0.1
@@ -100,7 +100,7 @@ def train_udpipe(train: str | os.PathLike[str], dev: str | os.PathLike[str] | No
     tenth) held out for model selection, written as MODEL with MODEL.json."""
     from parsebench.formats.conllu import read_conllu, write_conllu
     from parsebench.installed import version
-    from parsebench.parsers.training import Trained, check_trees
+    from parsebench.parsers.trained import Trained, check_trees
 
     progress = progress or quiet()
     model = Path(model).resolve()

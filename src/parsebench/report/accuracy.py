@@ -17,7 +17,6 @@ from parsebench.report.plots import (
     heatmap,
     relation_bars,
 )
-from parsebench.report.summary import level_order
 from parsebench.report.tables import (
     CI_NOTE,
     Section,
@@ -27,7 +26,7 @@ from parsebench.report.tables import (
     results_of,
     safe_name,
 )
-from parsebench.scored import Scored
+from parsebench.scored import Scored, level_order
 
 
 def _pr_row(name: str, b: dict[str, Any], extra: Sequence[str] = ()) -> list[str]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsebench.report.summary import level_order
 from parsebench.report.tables import Table
-from parsebench.scored import Scored
+from parsebench.scored import Scored, level_order
 
 
 def is_benchmark(config: dict[str, Any]) -> bool:

@@ -12,18 +12,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from parsebench.metrics.core.letters import letter_names, letters
+from parsebench.metrics.core.scores import ALPHA
 from parsebench.present import value
 from parsebench.report.summary import (
-    ALPHA,
     LAS,
     SIGNIFICANCE_SAMPLES,
-    letter_names,
-    letters,
     level_label,
-    level_order,
 )
 from parsebench.report.tables import Table
-from parsebench.scored import Scored
+from parsebench.scored import Scored, level_order
 
 NOT_ABOVE = "†"
 """The mark of a parser that does not beat the best baseline."""

@@ -89,8 +89,8 @@ def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
     each level (over its replicates), from the noisy versions stored."""
     from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.spelling import operation_mix
-    from parsebench.report.summary import level_order
     from parsebench.run.experiment import Experiment
+    from parsebench.scored import level_order
 
     cfg, digest = info["config"], (info["stats"] or {}).get("corpus")
     if cfg.get("kind", "spelling") != "spelling" or not isinstance(digest, str):

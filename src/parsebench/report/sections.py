@@ -22,7 +22,7 @@ from parsebench.report.plots import (
     degradation,
     time_by_length,
 )
-from parsebench.report.summary import SIGNIFICANCE_SAMPLES, level_order
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES
 from parsebench.report.tables import (
     CI_NOTE,
     Section,
@@ -31,7 +31,7 @@ from parsebench.report.tables import (
     pct,
     results_of,
 )
-from parsebench.scored import Scored
+from parsebench.scored import Scored, level_order
 
 
 def _dig(d: Any, path: tuple[str, ...]) -> Any:

@@ -21,23 +21,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from parsebench.metrics.core.letters import letter_names, letters
+from parsebench.metrics.core.scores import ALPHA
 from parsebench.present import value
-from parsebench.scored import Scored
+from parsebench.scored import Scored, level_order
 
 SIGNIFICANCE_SAMPLES = 2000
-ALPHA = 0.05
-
-
-def level_order(label: str) -> tuple[int, float]:
-    if label == "clean":
-        return (0, 0.0)
-    mode, _, num = label.partition("=")
-    if mode not in ("rate", "per-sentence"):
-        return (3, 0.0)
-    try:
-        return (1 if mode == "rate" else 2, float(num))
-    except ValueError:
-        return (3, 0.0)
 
 
 def _figure_label(title: str, metric: str, projection: str) -> str:
@@ -144,44 +133,6 @@ def _entry(r: Scored, fig: RankedScore) -> dict[str, Any]:
     ci = (v.get("ci95") or {}).get(fig.ci)
     return {"parser": r.parser, "value": value(fig.get(v)),
             "ci95": ci if isinstance(ci, list) and None not in ci else None}
-
-
-def letters(ranking: list[str], tests: list[dict[str, Any]]) -> list[list[str]]:
-    """A compact letter display of RANKING (best first): groups that may overlap, one a
-    letter, such that two parsers share a letter exactly when no test separates them
-    (Holm-corrected, p < 0.05; a pair without a test is not separated). The groups are
-    the maximal sets of parsers no test separates, ordered by their best member, so a
-    parser no test separates from either of two separated ones is in both groups (a, ab,
-    b): disjoint tiers would claim that it differs from one of them."""
-    sig = {frozenset((t["a"], t["b"])) for t in tests if t["significant"]}
-    rank = {p: k for k, p in enumerate(ranking)}
-    groups: list[frozenset[str]] = []
-
-    def grow(clique: set[str], candidates: set[str], excluded: set[str]) -> None:
-        # Bron and Kerbosch: every maximal clique of the "not separated" graph, once
-        if not candidates and not excluded:
-            groups.append(frozenset(clique))
-            return
-        for p in sorted(candidates, key=rank.__getitem__):
-            near = {q for q in ranking if q != p and frozenset((p, q)) not in sig}
-            grow(clique | {p}, candidates & near, excluded & near)
-            candidates = candidates - {p}
-            excluded = excluded | {p}
-
-    grow(set(), set(ranking), set())
-    ordered = sorted(groups, key=lambda g: sorted(rank[p] for p in g))
-    return [sorted(g, key=rank.__getitem__) for g in ordered]
-
-
-def letter_names(ranking: list[str], groups: list[list[str]]) -> dict[str, str]:
-    """Each parser's letters: a for the first group, b for the second, ..."""
-    names = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    out = {p: "" for p in ranking}
-    for k, g in enumerate(groups):
-        name = names[k] if k < len(names) else f"[{k + 1}]"
-        for p in g:
-            out[p] += name
-    return out
 
 
 def _letters_text(ranking: list[str], names: dict[str, str],

@@ -15,8 +15,7 @@ from typing import Any
 
 from parsebench.present import percent
 from parsebench.report.plots import Plot
-from parsebench.report.summary import level_order
-from parsebench.scored import Scored
+from parsebench.scored import Scored, level_order
 
 
 @dataclass

@@ -217,11 +217,12 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
     import numpy as np
 
     from parsebench.metrics.core.resample import bootstrap_scores, holm, interval
+    from parsebench.metrics.core.scores import ALPHA
     from parsebench.metrics.registry import REGISTRY
     from parsebench.present import value
-    from parsebench.report.summary import ALPHA, LAS, level_order
+    from parsebench.scored import level_order
 
-    metric = REGISTRY[LAS.method]
+    metric = REGISTRY["las"]
     assert metric.stored is not None
     key = metric.stored[1]
     names = [str(c["name"]) for c in cfg["corpora"]]
@@ -244,7 +245,7 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
             drawn = dict(zip(have, scores, strict=True))
             for p in parsers:
                 r = got.get((p, level))
-                las = None if r is None else value(LAS.get(r.value))
+                las = None if r is None else value((r.value.get("las") or {}).get("f1"))
                 ci = None if r is None else (r.value.get("ci95") or {}).get("las")
                 cell: dict[str, Any] = {"lang": c.get("lang"), "las": las, "ci95": ci}
                 if p in drawn:
@@ -325,7 +326,7 @@ def _add(sums: dict[tuple[str, str, str], Array], counts: dict[tuple[str, str, s
 def _tiers(order: list[str], tests: list[dict[str, Any]]) -> dict[str, str]:
     """The compact letters of ORDER (best first) from the Holm-corrected TESTS: parsers
     that share a letter are not separated (the summary's letters)."""
-    from parsebench.report.summary import letter_names, letters
+    from parsebench.metrics.core.letters import letter_names, letters
 
     if len(order) < 2 or not tests:
         return {}

@@ -20,6 +20,11 @@ if TYPE_CHECKING:  # NumPy is imported where a score is computed, not with the r
     Score = npt.NDArray[np.float64]
 
 
+ALPHA = 0.05
+"""The error rate of every interval and paired test a report shows (95%): here, beside
+the scores, so that the report reads it without importing NumPy."""
+
+
 def _ratio(num: Score, den: Score) -> Score:
     import numpy as np
     with np.errstate(invalid="ignore", divide="ignore"):
