@@ -99,7 +99,10 @@ class DepsResult:
                 b = c.groups.get((breakdown, g))
                 pr = b.labeled if b is not None else PR()
                 rows.append([pr.key, pr.answer, pr.key_found, pr.answer_found])
-            out[g] = sentence_interval(pool_replicates(rows, self.replicates), f1_of_pr)
+            # a group's F1 is a figure of the sentences that hold the group: resampled
+            # among them (others would make resamples without it, its F1 undefined)
+            held = [r for r in pool_replicates(rows, self.replicates) if r[0] or r[1]]
+            out[g] = sentence_interval(held, f1_of_pr)
         return out
 
     @property

@@ -207,8 +207,10 @@ def _variants(ctx: RunContext) -> list[Variant]:
                     {k: t.rows(k) for k in ("unlabeled", "labeled")} | \
                     t.stored(WHERE_ERRORS_FALL)
                 res["breakdowns"] = {f: extra[f] for f in WHERE_ERRORS_FALL}
+                # a group's F1 is a figure of the sentences that hold the group:
+                # resampled among them (others would make resamples without it)
                 res["ci95"]["breakdowns"] = {f: {g: sentence_interval(
-                    [r[4:] for r in t.rows(f"{f}={g}")], f1_of_pr) for g in t.names(f)}
+                    [r[4:] for r in t.held(f"{f}={g}")], f1_of_pr) for g in t.names(f)}
                     for f in WHERE_ERRORS_FALL}
             if by == "category":
                 secs: dict[str, float] = {}
