@@ -17,7 +17,10 @@ import parsebench as pb
 from parsebench.results import HEADLINES
 
 SHARES = ("precision", "recall", "f1", "accuracy", "differs", "unlabeled", "labeled",
-          "error_level", "acr_0n", "acr", "acc_lower", "acc_upper", "acc_estimate")
+          "error_level", "acr_0n", "acr", "acc_lower", "acc_upper", "acc_estimate",
+          "degr_lower", "degr_upper", "degr_estimate", "bracketing_recall",
+          "bracketing_precision", "bracketing_fmeasure", "complete_match", "no_crossing",
+          "two_or_less_crossing", "tagging_accuracy", "conformance")
 """Keys whose numbers are shares, wherever they stand."""
 
 
@@ -104,9 +107,22 @@ def test_every_interval_holds_its_figure_and_every_share_is_a_share(
         "compare": pb.compare(gold, [system, noisy], samples=200).to_dict(),
         "robustness rows": pb.robustness_rows(system, [noisy], gold=gold).to_dict(),
         "robustness sentences": pb.robustness_sentences(system, [noisy]).to_dict(),
+        "robustness f1": pb.robustness_f1(system, noisy).to_dict(),
     }
     for command, out in outs.items():
         for name, point, (lo, hi) in intervals(out):
             assert lo - 1e-9 <= point <= hi + 1e-9, (command, name, point, lo, hi)
         for name, x in shares(out):
             assert math.isnan(x) or -1e-12 <= x <= 1 + 1e-12, (command, name, x)
+
+
+def test_the_bracket_commands_give_shares() -> None:
+    """EVALB's and the flat key's figures on the bundled trees: every share in [0, 1]."""
+    data = Path(pb.__file__).parent / "data"
+    gold, test = data / "demo-gold.mrg", data / "demo-test.mrg"
+    for command, out in (("eval brackets", pb.evaluate_brackets(gold, test).to_dict()),
+                         ("eval flat", pb.evaluate_flat(gold, test).to_dict())):
+        got = list(shares(out))
+        assert got, command
+        for name, x in got:
+            assert 0 <= x <= 1, (command, name, x)
