@@ -48,13 +48,11 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     from parsebench.errors import check_folder, check_output
     from parsebench.noise.kinds import KINDS
     from parsebench.parsers.executor import Executor
-    from parsebench.report.pages import write_report
     from parsebench.report.tables import safe_name
     from parsebench.report.terminal import summary_table, times_table
     from parsebench.run.benchmark import Benchmark, load_any
     from parsebench.run.runner import run_experiment
     from parsebench.run.score import applicability
-    from parsebench.store import Store
 
     path = Path(experiment)
     exp = load_any(path)
@@ -82,21 +80,9 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     new_store = not store_path.exists()
     if isinstance(exp, Benchmark):
         return _run_benchmark(exp, store_path, report_dir, ex, new_store, progress, t0)
-    try:
-        with Store(store_path) as st:
-            st.lock_for_run()
-            outcome = run_experiment(exp, st, ex, progress)
-            bar = progress or quiet()
-            bar.stage("write the report", 1)
-            tr = time.perf_counter()
-            files = write_report(st, report_dir)
-            bar.advance()
-            info = st.run_info(outcome.run_id)
-            warnings = list(st.warnings)
-    except BaseException:
-        if new_store:
-            _drop_if_empty(store_path)
-        raise
+    outcome, files, info, warnings, tr = _run_and_report(
+        lambda st: run_experiment(exp, st, ex, progress), store_path, report_dir,
+        new_store, progress)
     end = time.perf_counter()
     wall = end - t0
     # to the end, as the progress lines time the stage: it ends when the run does
@@ -174,23 +160,24 @@ def _ci(x: Any) -> tuple[float, float] | None:
         and None not in x else None
 
 
-def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
-                   new_store: bool, progress: Progress | None, t0: float
-                   ) -> BenchmarkResult:
-    """``run`` of a benchmark: each corpus's run, then the macro averages, the report."""
+def _run_and_report(work: Any, store_path: Path, report_dir: Path, new_store: bool,
+                    progress: Progress | None) -> tuple[Any, Any, Any, list[str], float]:
+    """WORK (a run or a benchmark, given the locked store) then the report: its outcome,
+    the report's files, the run's record, the store's warnings and when the report
+    began. A store this call made is removed again when the work fails before it holds
+    anything."""
     import time
 
-    from parsebench.report.benchmark import benchmark_text, summarize_benchmark
     from parsebench.report.pages import write_report
-    from parsebench.run.benchmark import run_benchmark
     from parsebench.store import Store
 
     try:
         with Store(store_path) as st:
             st.lock_for_run()
-            outcome = run_benchmark(bench, st, ex, progress)
+            outcome = work(st)
             bar = progress or quiet()
             bar.stage("write the report", 1)
+            began = time.perf_counter()
             files = write_report(st, report_dir)
             bar.advance()
             info = st.run_info(outcome.run_id)
@@ -199,6 +186,21 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
         if new_store:
             _drop_if_empty(store_path)
         raise
+    return outcome, files, info, warnings, began
+
+
+def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
+                   new_store: bool, progress: Progress | None, t0: float
+                   ) -> BenchmarkResult:
+    """``run`` of a benchmark: each corpus's run, then the macro averages, the report."""
+    import time
+
+    from parsebench.report.benchmark import benchmark_text, summarize_benchmark
+    from parsebench.run.benchmark import run_benchmark
+
+    outcome, files, info, warnings, _ = _run_and_report(
+        lambda st: run_benchmark(bench, st, ex, progress), store_path, report_dir,
+        new_store, progress)
     s = summarize_benchmark(info["config"], outcome.results)
     per = [CorpusFigure(x["corpus"], x["lang"], x["parser"], x["figure"], x["level"],
                         x["value"], _ci(x["ci95"])) for x in s["per_corpus"]]
