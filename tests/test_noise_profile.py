@@ -190,8 +190,9 @@ def test_a_run_draws_its_noise_from_the_profile(tmp_path: Path) -> None:
     f.write_text(f'name = "e"\n[corpus]\npath = "{PAIRS}"\n[noise]\nrates = [0.2]\n'
                  f'lexicon = "{FIXTURES / "lexicon.txt"}"\nprofile = "f.json"\n' + parser)
     exp = load(f)
-    assert exp.profile == str(tmp_path / "f.json")
-    assert Experiment.from_config(json.loads(json.dumps(exp.config()))).profile == exp.profile
+    assert exp.noise.profile == str(tmp_path / "f.json")
+    back = Experiment.from_config(json.loads(json.dumps(exp.config())))
+    assert back.noise.profile == exp.noise.profile
     kb = Keyboard.load("us-qwerty")
     assert "profile:f.json#" in KINDS["spelling"].key(exp, kb)
     f.write_text(f.read_text().replace("rates = [0.2]", "per_sentence = [1]"))

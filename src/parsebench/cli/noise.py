@@ -64,13 +64,23 @@ def noise_cmd(
     profile: Annotated[Path | None, typer.Option(
         "--profile", help="A noise profile (noise-profile learn): misspellings drawn as "
         "people's own, at --rate or the profile's own rate.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="An option of a kind of noise from another package, NAME=VALUE "
+        "(repeatable).")] = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
     ERRANT types (OUT.m2) and alignment (OUT.align)."""
-    from parsebench.errors import check_output
+    from parsebench.errors import InputError, check_output
     from parsebench.noise.make import noise
+
+    options = {}
+    for o in option or ():
+        name, eq, value = o.partition("=")
+        if not eq or not name.strip():
+            raise InputError(f"--option {o!r}: expected NAME=VALUE")
+        options[name.strip()] = value
 
     check_output(output)  # before the work, so a typo in -o does not cost it
     with _progress(quiet, transient=True) as bars:
@@ -78,7 +88,8 @@ def noise_cmd(
                      replicates=replicates, lang=lang, lexicon=lexicon, keyboard=keyboard,
                      weights=weights, min_length=min_length, drop_short=drop_short,
                      types=types, tagger=tagger, keep_mix=keep_mix,
-                     profile=None if profile is None else str(profile), progress=bars)
+                     profile=None if profile is None else str(profile),
+                     options=options or None, progress=bars)
         made.write(output)
     typer.echo(made.text(timings=True), err=True)
     _warn(list(made.warnings))

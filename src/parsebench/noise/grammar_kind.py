@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from parsebench.noise.grammar_types import (
 )
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.kind import (
+    Key,
     Level,
     NoisyCorpus,
     Options,
@@ -34,6 +36,8 @@ from parsebench.noise.kind import (
     Rebuilt,
     RunCorpus,
     RunSettings,
+    Shared,
+    unknown,
 )
 from parsebench.noise.source import CorpusLike, Source, write_sentence
 from parsebench.progress import Progress
@@ -46,17 +50,72 @@ Written = tuple[Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]
 """A noisy sentence as written, its alignment with the clean words and its M2 edits."""
 
 
+@dataclass(frozen=True)
+class GrammarOptions:
+    """The kind's own settings in a run."""
+
+    types: tuple[str, ...] = TYPES
+    """The error types it makes, in :data:`.grammar_types.TYPES`' order."""
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    """Each type's weight."""
+
+
+OPTIONS = {"types": "the error types to make, e.g. M:DET,R:WO (default: all)",
+           "weights": "type weights over the defaults, e.g. R:WO=2,M:DET=1",
+           "tagger": "for a text input (noise command): the parser whose UPOS, features "
+                     "and heads say where errors can go"}
+
+
 class Grammar:
     """Learner-like errors of ERRANT's types, with their alignment and M2 edits."""
 
     name, title, moves_words = "grammar", "learner-like errors (ERRANT's types)", True
-    weights = DEFAULT_WEIGHTS
-    types = TYPES
+    options = OPTIONS
+
+    def settings(self, at: Callable[[str], Key], shared: Shared) -> GrammarOptions:
+        if shared.natural or shared.lang != "en":
+            raise at("kind").fail("kind = \"grammar\" makes English errors, without "
+                                  "natural typos")
+        if at("tagger").get(object) is not None:
+            raise at("tagger").fail("tagger: for the noise command's text input; a run's "
+                                    "corpus is CoNLL-U")
+        types: tuple[str, ...] = TYPES
+        weights = dict(DEFAULT_WEIGHTS)
+        given = at("types").get(list)
+        if given is not None:
+            bad = [t for t in given if t not in TYPES]
+            if bad or not given:
+                raise at("types").fail("types: for kind = \"grammar\", a list of "
+                                       + ", ".join(TYPES) + (f" (not {bad[0]!r})" if bad
+                                                             else ""))
+            types = tuple(t for t in TYPES if t in given)
+        w = at("weights").get(dict)
+        if w is not None:
+            if set(w) - set(TYPES) or not all(
+                    isinstance(x, (int, float)) and x >= 0 for x in w.values()) or \
+                    not any(w.get(t, DEFAULT_WEIGHTS[t]) for t in types):
+                raise at("weights").fail("weights: give {\"M:DET\" = W, ...} with the "
+                                         "types' names, W >= 0")
+            weights = {**DEFAULT_WEIGHTS, **{k: float(x) for k, x in w.items()}}
+        return GrammarOptions(types, weights)
+
+    def record(self, settings: GrammarOptions) -> dict[str, Any]:
+        return {"types": list(settings.types), "weights": settings.weights}
+
+    def restore(self, config: Mapping[str, Any]) -> GrammarOptions:
+        w = config.get("weights") or DEFAULT_WEIGHTS
+        return GrammarOptions(tuple(t for t in TYPES if t in config.get("types", ())),
+                              {k: float(w.get(k, 0.0)) for k in DEFAULT_WEIGHTS})
+
+    def rows(self, settings: GrammarOptions, changes: Mapping[str, Sequence[Sequence[Any]]]
+             ) -> list[list[str]]:
+        return []
 
     def key(self, exp: RunSettings, kb: Keyboard) -> str:
-        return signature(kind="grammar", types=list(exp.types),
-                         weights=[f"{k}={v:g}" for k, v in exp.weights.items()
-                                  if k in exp.types],
+        own: GrammarOptions = exp.noise
+        return signature(kind="grammar", types=list(own.types),
+                         weights=[f"{k}={v:g}" for k, v in own.weights.items()
+                                  if k in own.types],
                          lexicon=exp.lexicon or f"wordfreq:{exp.lang}", keyboard=kb.name)
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
@@ -66,11 +125,12 @@ class Grammar:
             raise InputError("[noise] kind = \"grammar\" places errors by the corpus's UPOS, "
                              "features and heads: give CoNLL-U with them (parsebench parse "
                              "can tag a text)", corpus.paths[0])
+        own: GrammarOptions = exp.noise
         spell = speller(exp.keyboard or "us-qwerty", exp.lexicon, exp.lang,
                         {w.lower() for s in corpus.sentences for w in s.forms}
-                        ) if "R:SPELL" in exp.types else None
-        planner = Planner(lambda: iter(corpus.sentences), exp.types, spell, zipf(exp.lang))
-        types, weights = tuple(exp.types), dict(exp.weights)
+                        ) if "R:SPELL" in own.types else None
+        planner = Planner(lambda: iter(corpus.sentences), own.types, spell, zipf(exp.lang))
+        types, weights = tuple(own.types), dict(own.weights)
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
             rep, chosen = planner.plan(GrammarSettings(level.rate, level.per_sentence, seed, types,
@@ -141,22 +201,27 @@ class Erred:
         check("seed", o.seed)
         if o.lang != "en":
             raise InputError(f"--kind grammar makes English errors only, not --lang {o.lang}")
-        if o.keep_mix:
-            raise InputError("--keep-mix goes with --kind spelling (its operations)")
-        settings = GrammarSettings(o.rate, o.per_sentence, o.seed, parse_types(o.types),
-                            parse_type_weights(o.weights))
+        if o.own.get("keep_mix") or "profile" in o.own:
+            raise InputError("--keep-mix goes with --kind spelling (its operations)"
+                             if o.own.get("keep_mix") else "--profile goes with --kind "
+                             "spelling (misspellings)")
+        unknown({k: v for k, v in o.own.items() if k != "keep_mix"}, OPTIONS, "grammar")
+        tagger: str | None = o.own.get("tagger")
+        settings = GrammarSettings(o.rate, o.per_sentence, o.seed,
+                                   parse_types(o.own.get("types")),
+                                   parse_type_weights(o.own.get("weights")))
         settings.check()
         self.options, self.progress, self.drop_short = o, progress, o.drop_short
         source = Source(corpus)
         self.conllu = source.conllu
         if not source.conllu:
-            if o.tagger is None:
+            if tagger is None:
                 raise InputError("a text input needs --tagger (a parser giving UPOS, features "
                                  "and heads), or give CoNLL-U", source.path)
             assert source.path is not None
             where: Path | None = source.path
-            source = Source(_tagged(source.path, o.tagger, progress))
-        elif o.tagger is not None:
+            source = Source(_tagged(source.path, tagger, progress))
+        elif tagger is not None:
             raise InputError("--tagger is for text input; a CoNLL-U input's own annotation is "
                              "used")
         else:

@@ -10,6 +10,12 @@ the version's alignment). For the noise command it plans every replicate of a
 corpus once and writes them a sentence at a time (``make``). A new kind is a module
 with a class of these members, and its line in :data:`parsebench.noise.kinds.KINDS`.
 
+A kind owns its options: it names them (``options``), reads and checks them from a
+run's ``[noise]`` table (``settings``) or the noise command's keywords (``make``),
+and keeps them in a run's record (``record``, ``restore``). What every kind shares
+is outside it: the error levels, replicates and seeds, the language with its
+keyboard and lexicon, and the shortest word that noise may change.
+
 The run's objects are described here by what a kind reads of them (protocols), so
 that the noise package does not import the run's modules (which import it).
 """
@@ -21,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.source import CorpusLike
@@ -44,7 +51,8 @@ class Level(Protocol):
 
 
 class RunSettings(Protocol):
-    """A run's ``[noise]`` settings (:class:`parsebench.run.experiment.Experiment` has them)."""
+    """A run's ``[noise]`` settings (:class:`parsebench.run.experiment.Experiment` has
+    them): those every kind shares, and ``noise``, the kind's own (its ``settings``)."""
 
     @property
     def lang(self) -> str: ...
@@ -56,19 +64,38 @@ class RunSettings(Protocol):
     def keyboard(self) -> str | None: ...
 
     @property
-    def weights(self) -> Mapping[str, float]: ...
-
-    @property
     def min_length(self) -> int: ...
 
     @property
-    def keep_mix(self) -> bool: ...
+    def noise(self) -> Any: ...
+
+
+class Key(Protocol):
+    """One key of a run's ``[noise]`` table as a kind reads it (the experiment's reader,
+    :class:`parsebench.run.schema.At`): a bad value is refused in one line naming the
+    file and the key's line."""
 
     @property
-    def profile(self) -> str | None: ...
+    def key(self) -> str: ...
+
+    def get(self, kind: type | tuple[type, ...], default: Any = None) -> Any: ...
+
+    def fail(self, message: str) -> Exception: ...
+
+    def paths(self, required: bool, many: bool = True) -> list[Path] | None: ...
+
+
+class Shared(Protocol):
+    """The ``[noise]`` settings read before a kind's own, for its checks."""
 
     @property
-    def types(self) -> Sequence[str]: ...
+    def lang(self) -> str: ...
+
+    @property
+    def natural(self) -> bool: ...
+
+    @property
+    def levels(self) -> Sequence[Level]: ...
 
 
 class RunCorpus(Protocol):
@@ -96,8 +123,9 @@ class Rebuilt(NamedTuple):
 
 @dataclass(frozen=True)
 class Options:
-    """The noise command's options, as given (a kind checks those it reads and refuses
-    the others' misuse, in the command's words)."""
+    """The noise command's options, as given: those every kind shares, and ``own``, the
+    kind's own options by name (a kind checks those it reads and refuses the others, in
+    the command's words)."""
 
     rate: float | None = None
     per_sentence: int | None = None
@@ -106,18 +134,20 @@ class Options:
     lang: str = "en"
     lexicon: str | None = None
     keyboard: str | None = None
-    weights: str | Mapping[str, float] | None = None
-    """``sub=2,ins=1`` (``R:WO=2`` for grammar), or the same as a mapping."""
     min_length: int = 2
     drop_short: bool = False
-    types: str | Sequence[str] | None = None
-    """``M:DET,R:WO``, or the same as a sequence."""
-    tagger: str | None = None
-    keep_mix: bool = False
-    """Spelling: keep the asked-for operation mix (:class:`.spelling.Settings`)."""
-    profile: str | None = None
-    """Spelling: a learnt noise profile's file (:mod:`.profile`) instead of the keyboard
-    model; RATE may then be None (the profile's own rate)."""
+    own: Mapping[str, Any] = field(default_factory=dict)
+    """The options of :attr:`NoiseKind.options` given (a Python value, or the command's
+    text for it)."""
+
+
+def unknown(given: Mapping[str, Any], options: Mapping[str, str], kind: str) -> None:
+    """Refuse, in the noise command's words, an option of GIVEN that KIND (whose own
+    are OPTIONS) does not have."""
+    bad = [k for k in given if k not in options]
+    if bad:
+        raise InputError(f"--kind {kind} has no option {bad[0]!r}" + (
+            "; its own: " + ", ".join(options) if options else "; it has none of its own"))
 
 
 @dataclass
@@ -172,12 +202,23 @@ class NoiseKind(Protocol):
     moves_words: bool
 
     @property
-    def weights(self) -> Mapping[str, float]:
-        """What a run's ``[noise] weights`` can name, with their defaults."""
+    def options(self) -> Mapping[str, str]:
+        """Its own options, by their ``[noise]`` key (``noise`` keyword), with what each is."""
 
-    @property
-    def types(self) -> tuple[str, ...]:
-        """The error types it makes, by name (none: it makes one kind of error)."""
+    def settings(self, at: Callable[[str], Key], shared: Shared) -> Any:
+        """Its settings from a run's ``[noise]`` table (AT gives each key's reader; the
+        key ``kind`` refuses a kind that cannot serve SHARED), checked."""
+
+    def record(self, settings: Any) -> dict[str, Any]:
+        """SETTINGS as a run's flat record keeps them (JSON)."""
+
+    def restore(self, config: Mapping[str, Any]) -> Any:
+        """The settings of a run's record (the inverse of :meth:`record`)."""
+
+    def rows(self, settings: Any, changes: Mapping[str, Sequence[Sequence[Any]]]
+             ) -> list[list[str]]:
+        """The report's Run-table rows on this noise, from each level's stored changes
+        (pooled over its replicates); [] for none."""
 
     def key(self, exp: RunSettings, kb: Keyboard) -> str: ...
 
@@ -191,5 +232,5 @@ class NoiseKind(Protocol):
         gives (else the stored version is taken as damaged and made again)."""
 
     def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Made:
-        """Check OPTIONS (as the command does, in its order), read CORPUS and plan every
-        replicate."""
+        """Check OPTIONS (as the command does, in its order; an option of ``own`` it does
+        not have refused), read CORPUS and plan every replicate."""

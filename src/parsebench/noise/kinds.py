@@ -22,3 +22,6 @@ def _plugins() -> list[NoiseKind]:
 _BUILT_IN: list[NoiseKind] = [Spelling(), Grammar()]
 KINDS: dict[str, NoiseKind] = {k.name: k for k in (*_BUILT_IN, *_plugins())}
 """Every kind of noise, by its name in ``[noise] kind`` and ``noise --kind``."""
+DEFAULT_KIND = "spelling"
+OWN_KEYS: dict[str, None] = dict.fromkeys(k for kind in KINDS.values() for k in kind.options)
+"""Every kind's own ``[noise]`` keys (in order, each once)."""

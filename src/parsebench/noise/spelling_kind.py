@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from parsebench.formats.conllu import Sentence
 from parsebench.limits import check
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import (
+    Key,
     Level,
     NoisyCorpus,
     Options,
@@ -22,6 +23,8 @@ from parsebench.noise.kind import (
     Rebuilt,
     RunCorpus,
     RunSettings,
+    Shared,
+    unknown,
 )
 from parsebench.noise.languages import LANGUAGES, folding, keyboard_for, lexicon_for
 from parsebench.noise.lexicon import Lexicon
@@ -40,33 +43,115 @@ from parsebench.progress import Progress
 from parsebench.signature import signature
 
 
+@dataclass(frozen=True)
+class SpellingSettings:
+    """The kind's own settings in a run."""
+
+    weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
+    """Each operation's weight (sub, ins, del, trans)."""
+    keep_mix: bool = False
+    """Keep the asked-for operation mix (:class:`.spelling.Settings`)."""
+    profile: str | None = None
+    """A learnt noise profile's file (:mod:`.profile`), whose errors are drawn instead of
+    the keyboard model's."""
+
+
+OPTIONS = {"weights": "operation weights, e.g. sub=2,ins=1,del=1,trans=1",
+           "keep_mix": "keep the asked-for operation mix",
+           "profile": "a noise profile (noise-profile learn) to draw misspellings from"}
+
+
 class Spelling:
     """Bigert et al.'s misspellings: one keyboard edit a word, non-words only."""
 
     name, title, moves_words = "spelling", "misspellings (one keyboard edit a word)", False
-    weights = dict.fromkeys(OPERATIONS, 1.0)
-    types: tuple[str, ...] = ()
+    options = OPTIONS
+
+    def settings(self, at: Callable[[str], Key], shared: Shared) -> SpellingSettings:
+        if shared.levels or shared.natural:
+            try:
+                keyboard_for(shared.lang)
+            except InputError as exc:
+                raise at("lang").fail(exc.message.replace("--lang", "lang =")) from None
+        weights = at("weights").get(dict)
+        if weights is not None:
+            if set(weights) - set(OPERATIONS) or not all(
+                    isinstance(w, (int, float)) and w >= 0 for w in weights.values()):
+                raise at("weights").fail("weights: give {sub = W, ins = W, del = W, "
+                                         "trans = W}, W >= 0")
+            weights = {op: float(weights.get(op, 0.0)) for op in OPERATIONS}
+        keep_mix = bool(at("keep_mix").get(bool))
+        found = at("profile").paths(False, many=False)
+        profile = None
+        if found:
+            if keep_mix or any(lv.per_sentence is not None for lv in shared.levels):
+                raise at("profile").fail("profile: for kind = \"spelling\" at rates (it "
+                                         "decides the errors: no keep_mix or per_sentence)")
+            from parsebench.noise.profile import load
+
+            load(found[0])  # a fault in it is told at its own line
+            profile = str(found[0])
+        return SpellingSettings(weights or dict.fromkeys(OPERATIONS, 1.0), keep_mix, profile)
+
+    def record(self, settings: SpellingSettings) -> dict[str, Any]:
+        return {"weights": settings.weights,
+                **({"keep_mix": True} if settings.keep_mix else {}),
+                **({"profile": settings.profile} if settings.profile else {})}
+
+    def restore(self, config: Mapping[str, Any]) -> SpellingSettings:
+        # the record's keys are sorted; the noise (and its key in the store) follows the
+        # operations' own order
+        w = config.get("weights") or dict.fromkeys(OPERATIONS, 1.0)
+        return SpellingSettings({k: float(w.get(k, 0.0)) for k in OPERATIONS},
+                                bool(config.get("keep_mix", False)), config.get("profile"))
+
+    def rows(self, settings: SpellingSettings, changes: Mapping[str, Sequence[Sequence[Any]]]
+             ) -> list[list[str]]:
+        """How an operation without a non-word edit of a word is handled, and the
+        realised mix of operations at each level against the asked-for weights."""
+        from parsebench.noise.spelling import operation_mix
+
+        mix: dict[str, dict[str, int]] = {}
+        for level, made in changes.items():
+            got = mix.setdefault(level, {})
+            for c in made:
+                if isinstance(c, list) and len(c) == 5:
+                    got[str(c[2])] = got.get(str(c[2]), 0) + 1
+        mix = {k: v for k, v in mix.items() if v}
+        if not mix:
+            return []
+        rows = [["misspelling operations", "kept as drawn (keep_mix): a word without a "
+                 "non-word edit of its operation is passed over" if settings.keep_mix else
+                 "drawn by weight; one without a non-word edit of the word gives way to "
+                 "another of its operations (insertions rarely make words, so they are "
+                 "realised more often than asked; keep_mix keeps the asked-for mix)"]]
+        for level, got in mix.items():
+            rows.append([f"operations at {level} (realised; asked)",
+                         operation_mix(got, settings.weights)])
+        return rows
 
     def key(self, exp: RunSettings, kb: Keyboard) -> str:
+        own: SpellingSettings = exp.noise
         return signature(lexicon=exp.lexicon or lexicon_for(exp.lang), keyboard=kb.name,
-                         weights=[f"{k}={v:g}" for k, v in exp.weights.items()],
+                         weights=[f"{k}={v:g}" for k, v in own.weights.items()],
                          min_length=exp.min_length,
                          # only when on: the versions stored before it keep their key
-                         **({"keep_mix": True} if exp.keep_mix else {}),
-                         **({"profile": _digest(exp.profile)} if exp.profile else {}))
+                         **({"keep_mix": True} if own.keep_mix else {}),
+                         **({"profile": _digest(own.profile)} if own.profile else {}))
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
+        own: SpellingSettings = exp.noise
         lexicon = Lexicon.load(exp.lexicon, exp.lang)
         plan = Corpus([s.forms for s in corpus.sentences],
                       [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
                        for s in corpus.sentences], kb.eligible, lexicon.fold)
-        weights = dict(exp.weights)
-        if exp.profile:
+        weights = dict(own.weights)
+        if own.profile:
             from parsebench.noise.profile import load
             from parsebench.noise.profile_noise import Drawer, realised
             from parsebench.noise.profile_noise import plan as plan_profiled
 
-            profile = load(exp.profile)
+            profile = load(own.profile)
             drawer = Drawer(profile, kb, lexicon)
             forms = [s.forms for s in corpus.sentences]
             upos = [s.upos if len(s.upos) == len(s.forms) else ["_"] * len(s.forms)
@@ -89,7 +174,7 @@ class Spelling:
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
             rep = plan.plan(Settings(level.rate, level.per_sentence, seed, weights,
-                                     exp.min_length, exp.keep_mix), kb, lexicon)
+                                     exp.min_length, own.keep_mix), kb, lexicon)
             return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
                     {"words": rep.words, "eligible": rep.eligible,
                      "misspelled": len(rep.changes), "no_nonword": rep.no_nonword,
@@ -133,25 +218,28 @@ class Misspelled:
     passes over it (:class:`.spelling.StreamedCorpus`), written a sentence at a time."""
 
     def __init__(self, corpus: CorpusLike, o: Options, progress: Progress) -> None:
-        if o.types is not None or o.tagger is not None:
+        if "types" in o.own or "tagger" in o.own:
             raise InputError("--types and --tagger go with --kind grammar")
+        unknown(o.own, OPTIONS, "spelling")
         check("replicates", o.replicates)
         check("seed", o.seed)
-        w = parse_weights(o.weights)
+        given_weights = o.own.get("weights")
+        w = parse_weights(given_weights)
+        keep_mix = bool(o.own.get("keep_mix", False))
         profile = None
-        if o.profile is not None:
+        if o.own.get("profile") is not None:
             from parsebench.noise.profile import load
 
-            if o.per_sentence is not None or o.weights is not None or o.keep_mix:
+            if o.per_sentence is not None or given_weights is not None or keep_mix:
                 raise InputError("--profile decides the errors: it goes with --rate (or "
                                  "the profile's own rate), not --per-sentence, --weights "
                                  "or --keep-mix")
-            profile = load(o.profile)
+            profile = load(o.own["profile"])
             o = replace(o, rate=o.rate if o.rate is not None else profile.rate)
-        Settings(o.rate, o.per_sentence, o.seed, w, o.min_length, o.keep_mix).check()
+        Settings(o.rate, o.per_sentence, o.seed, w, o.min_length, keep_mix).check()
         default = keyboard_for(o.lang)  # refuses a language typed through an input method
         kb = Keyboard.load(o.keyboard or default)
-        self.options, self.weights, self.progress = o, w, progress
+        self.options, self.weights, self.keep_mix, self.progress = o, w, keep_mix, progress
         self.profile = profile
         self.source = source = Source(corpus)
         self.conllu = source.conllu
@@ -188,12 +276,12 @@ class Misspelled:
                 text = summary(report, lex, profile)
             else:
                 report = self.corpus.plan(Settings(o.rate, o.per_sentence, s, w, o.min_length,
-                                                   o.keep_mix), kb, lex)
+                                                   keep_mix), kb, lex)
                 figures = {"words": report.words, "eligible": report.eligible,
                            "misspelled": len(report.changes),
                            "skipped_no_nonword": report.no_nonword,
                            "by_operation": report.operations(), "weights": dict(w),
-                           "keep_mix": o.keep_mix, "passed_over": report.passed_over,
+                           "keep_mix": keep_mix, "passed_over": report.passed_over,
                            "short_sentences": len(report.short_sentences),
                            "shortfall": report.shortfall}
                 text = report.summary()
@@ -210,7 +298,7 @@ class Misspelled:
             **({"profile": f"{profile.name}#{profile.digest}"} if profile else
                {"weights": ",".join(f"{k}={v:g}" for k, v in w.items())}),
             min_length=o.min_length, drop_short=o.drop_short,
-            **({"keep_mix": True} if o.keep_mix else {}))
+            **({"keep_mix": True} if keep_mix else {}))
         self.timing = ""
         self.warnings: list[str] = [corpus_only(o.lang)] if lex.corpus_only else []
 
@@ -253,7 +341,7 @@ class Misspelled:
                              "lexicon": self.lexicon.name, "keyboard": self.keyboard,
                              **({"profile": self.profile.name} if self.profile else
                                 {"weights": self.weights}),
-                             **({"keep_mix": True} if o.keep_mix else {}),
+                             **({"keep_mix": True} if self.keep_mix else {}),
                              "min_length": o.min_length,
                              "dropped_short": o.drop_short},
                 "changes": [{"line": c.sentence + 1, "token": c.token + 1, "op": c.op,

@@ -84,41 +84,27 @@ def _per_parser(info: dict[str, Any], which: str) -> str:
 
 
 def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
-    """The Run table's rows on the misspellings' operations: the asked-for weights, how
-    an operation without a non-word edit of a word is handled, and the realised mix at
-    each level (over its replicates), from the noisy versions stored."""
+    """The Run table's rows on the noise its kind gives (the misspellings' operations,
+    asked and realised at each level), from the noisy versions stored."""
     from parsebench.noise.keyboard import Keyboard
-    from parsebench.noise.spelling import operation_mix
     from parsebench.run.experiment import Experiment
     from parsebench.scored import level_order
 
     cfg, digest = info["config"], (info["stats"] or {}).get("corpus")
-    if cfg.get("kind", "spelling") != "spelling" or not isinstance(digest, str):
+    if not isinstance(digest, str):
         return []
     try:
         exp = Experiment.from_config(cfg)
-        key = KINDS["spelling"].key(exp, Keyboard.load(exp.keyboard or "us-qwerty"))
+        kind = KINDS[exp.kind]
+        key = kind.key(exp, Keyboard.load(exp.keyboard or "us-qwerty"))
     except (InputError, OSError, TypeError, ValueError):
-        return []  # a record this parsebench cannot read back: no mix rather than a wrong one
+        return []  # a record this parsebench cannot read back: no rows rather than wrong ones
     seeds = range(exp.seed, exp.seed + exp.replicates)
-    mix: dict[str, dict[str, int]] = {}
-    for level, seed, changes in store.noisy_changes(digest, key):
+    changes: dict[str, list[Any]] = {}
+    for level, seed, made in store.noisy_changes(digest, key):
         if level in cfg.get("levels", ()) and seed in seeds:
-            got = mix.setdefault(level, {})
-            for c in changes:
-                if isinstance(c, list) and len(c) == 5:
-                    got[str(c[2])] = got.get(str(c[2]), 0) + 1
-    if not mix:
-        return []
-    rows = [["misspelling operations", "kept as drawn (keep_mix): a word without a non-word "
-             "edit of its operation is passed over" if exp.keep_mix else "drawn by weight; one "
-             "without a non-word edit of the word gives way to another of its operations "
-             "(insertions rarely make words, so they are realised more often than asked; "
-             "keep_mix keeps the asked-for mix)"]]
-    for level in sorted(mix, key=level_order):
-        rows.append([f"operations at {level} (realised; asked)",
-                     operation_mix(mix[level], exp.weights)])
-    return rows
+            changes.setdefault(level, []).extend(made)
+    return kind.rows(exp.noise, {k: changes[k] for k in sorted(changes, key=level_order)})
 
 
 def collect(store: Store) -> list[dict[str, Any]]:

@@ -17,12 +17,8 @@ from parsebench.errors import InputError
 from parsebench.limits import problem
 from parsebench.metrics.core.method import on
 from parsebench.metrics.registry import METHODS
-from parsebench.noise.grammar_types import DEFAULT_WEIGHTS
-from parsebench.noise.grammar_types import TYPES as GRAMMAR_TYPES
-from parsebench.noise.kind import NoiseKind
-from parsebench.noise.kinds import KINDS
+from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS
 from parsebench.noise.languages import LANGUAGES, keyboard_for
-from parsebench.noise.spelling import OPERATIONS
 from parsebench.parses import PROJECTIONS
 from parsebench.run import schema
 from parsebench.run.schema import At, Field, Reader, Table, kept
@@ -114,17 +110,13 @@ class Experiment:
     keyboard: str | None = None
     """The layout: given, or the language's (None: a language typed through an input
     method, which has no misspellings)."""
-    weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OPERATIONS, 1.0))
     min_length: int = 2
-    keep_mix: bool = False
-    """Spelling: keep the asked-for operation mix (:mod:`parsebench.noise.spelling`)."""
-    profile: str | None = None
-    """Spelling: a learnt noise profile's file (:mod:`parsebench.noise.profile`), whose
-    errors are drawn instead of the keyboard model's."""
-    kind: str = "spelling"
-    """spelling (one misspelling a word, words kept) or grammar (learner-like errors that
-    add, drop and move words; scored through their alignment)."""
-    types: tuple[str, ...] = GRAMMAR_TYPES
+    kind: str = DEFAULT_KIND
+    """The kind of noise (:data:`parsebench.noise.kinds.KINDS`): spelling (one misspelling
+    a word, words kept), grammar (learner-like errors that add, drop and move words;
+    scored through their alignment) or another package's."""
+    noise: Any = field(default_factory=lambda: KINDS[DEFAULT_KIND].restore({}))
+    """The kind's own settings (its ``settings``: weights, profile, types...)."""
     parsers: list[ParserConf] = field(default_factory=list)
     metrics: dict[str, Any] = field(default_factory=dict)
     """Each method's settings, by its key in ``[metrics]``, as the method reads them
@@ -262,94 +254,43 @@ def _keyboard(at: At) -> str | None:
 
 
 def _kind(at: At) -> str:
-    kind: str = at.get(str, "spelling")
+    kind: str = at.get(str, DEFAULT_KIND)
     if kind not in KINDS:
         raise at.fail(f"kind: {kind!r} is not " + " or ".join(KINDS))
-    if kind == "grammar" and (at.got["natural"] or at.got["lang"] != "en"):
-        raise at.fail("kind = \"grammar\" makes English errors, without natural typos")
-    if kind == "spelling" and (at.got["levels"] or at.got["natural"]):
-        try:
-            keyboard_for(at.got["lang"])
-        except InputError as exc:
-            table = "noise" if "lang" in at.values else "corpus"
-            raise at.reader.fail(exc.message.replace("--lang", "lang ="), table,
-                                 "lang") from None
     return kind
 
 
 def _restored_kind(config: dict[str, Any]) -> str:
-    kind: str = config.get("kind", "spelling")
+    kind: str = config.get("kind", DEFAULT_KIND)
     if kind not in KINDS:
         raise InputError(f"the run used noise of kind {kind!r}, which this "
                          "parsebench does not have")
     return kind
 
 
-def _recorded_kind(config: dict[str, Any]) -> NoiseKind:
-    return KINDS[_restored_kind(config)]
+def _noise(at: At) -> Any:
+    """The kind's own ``[noise]`` keys, read by the kind; a key of another kind is refused
+    with what it is for."""
+    name = at.got["kind"]
+    kind = KINDS[name]
+    for k in at.values:
+        if k in OWN_KEYS and k not in kind.options:
+            owner = next(x for x in KINDS.values() if k in x.options)
+            raise at.of(k).fail(f"{k}: for kind = \"{owner.name}\" ({owner.options[k]})")
+
+    def reader(k: str) -> At:
+        if k == "lang" and "lang" not in at.values:  # the corpus's language
+            return At(at.reader, {}, "corpus", "lang", at.got)
+        return at.of(k)
+
+    return kind.settings(reader, _Shared(at.got["lang"], at.got["natural"], at.got["levels"]))
 
 
-def _types(at: At) -> tuple[str, ...]:
-    types = at.get(list)
-    if types is None:
-        return GRAMMAR_TYPES
-    bad = [t for t in types if t not in GRAMMAR_TYPES]
-    if at.got["kind"] != "grammar" or bad or not types:
-        raise at.fail("types: for kind = \"grammar\", a list of " + ", ".join(GRAMMAR_TYPES)
-                      + (f" (not {bad[0]!r})" if bad else ""))
-    return tuple(t for t in GRAMMAR_TYPES if t in types)
-
-
-def _restored_types(config: dict[str, Any]) -> tuple[str, ...]:
-    kind = _recorded_kind(config)
-    if not kind.types:
-        return GRAMMAR_TYPES
-    return tuple(t for t in kind.types if t in config.get("types", ()))
-
-
-def _weights(at: At) -> dict[str, float]:
-    """The noise kind's weights: the grammar's types, or the spelling's operations."""
-    weights, kind = at.get(dict), at.got["kind"]
-    if weights is not None and kind == "grammar":
-        if set(weights) - set(GRAMMAR_TYPES) or not all(
-                isinstance(w, (int, float)) and w >= 0 for w in weights.values()) or \
-                not any(weights.get(t, DEFAULT_WEIGHTS[t]) for t in at.got["types"]):
-            raise at.fail("weights: give {\"M:DET\" = W, ...} with the types' names, W >= 0")
-        return {**DEFAULT_WEIGHTS, **{k: float(w) for k, w in weights.items()}}
-    if weights is not None:
-        if set(weights) - set(OPERATIONS) or not all(
-                isinstance(w, (int, float)) and w >= 0 for w in weights.values()):
-            raise at.fail("weights: give {sub = W, ins = W, del = W, trans = W}, W >= 0")
-        return {op: float(weights.get(op, 0.0)) for op in OPERATIONS}
-    return dict(KINDS[kind].weights)
-
-
-def _restored_weights(config: dict[str, Any]) -> dict[str, float]:
-    # the record's keys are sorted; the noise (and its key in the store) follows the
-    # kind's own order
-    w = config.get("weights") or dict.fromkeys(OPERATIONS, 1.0)
-    return {k: float(w.get(k, 0.0)) for k in _recorded_kind(config).weights}
-
-
-def _keep_mix(at: At) -> bool:
-    keep = at.get(bool)
-    if keep and at.got["kind"] != "spelling":
-        raise at.fail("keep_mix: for kind = \"spelling\" (its operations' mix)")
-    return bool(keep)
-
-
-def _profile(at: At) -> str | None:
-    found = at.paths(False, many=False)
-    if not found:
-        return None
-    if at.got["kind"] != "spelling" or at.got["keep_mix"] or any(
-            lv.per_sentence is not None for lv in at.got["levels"]):
-        raise at.fail("profile: for kind = \"spelling\" at rates (it decides the errors: "
-                      "no keep_mix or per_sentence)")
-    from parsebench.noise.profile import load
-
-    load(found[0])  # a fault in it is told at its own line
-    return str(found[0])
+@dataclass(frozen=True)
+class _Shared:
+    lang: str
+    natural: bool
+    levels: list[Level]
 
 
 def _parsers(at: At) -> list[ParserConf]:
@@ -516,18 +457,10 @@ FIELDS: tuple[Field, ...] = (
     Field("keyboard", "noise", "keyboard", _keyboard, **kept("keyboard")),
     Field("kind", "noise", "kind", _kind, lambda v, _: {"kind": v},
           _restored_kind),
-    Field("types", "noise", "types", _types,
-          lambda v, e: {"types": list(v)} if KINDS[e["kind"]].types else {},
-          _restored_types),
-    Field("weights", "noise", "weights", _weights, lambda v, _: {"weights": v},
-          _restored_weights),
+    Field("noise", "noise", None, _noise, lambda v, e: KINDS[e["kind"]].record(v),
+          lambda c: KINDS[_restored_kind(c)].restore(c), also=tuple(OWN_KEYS)),
     Field("min_length", "noise", "min_length", lambda at: at.positive() or 2,
           **kept("min_length", 2)),
-    Field("keep_mix", "noise", "keep_mix", _keep_mix,
-          lambda v, _: {"keep_mix": True} if v else {},
-          lambda c: bool(c.get("keep_mix", False))),
-    Field("profile", "noise", "profile", _profile,
-          lambda v, _: {"profile": v} if v else {}, lambda c: c.get("profile")),
     Field("parsers", "", "parsers", _parsers, lambda v, _: {"parsers": [vars(p) for p in v]},
           lambda c: [ParserConf(**p) for p in c.get("parsers", [])]),
     Field("metrics", "metrics", None, _metrics, _recorded_metrics, _restored_metrics),
