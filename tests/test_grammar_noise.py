@@ -202,6 +202,9 @@ def test_cli_writes_the_corpus_its_m2_and_alignment(tmp_path: Path) -> None:
     (["--kind", "syntax"], "--kind 'syntax'"),
     (["--lang", "sv"], "English errors only"),
     (["--tagger", "udpipe:x"], "--tagger is for text input"),
+    # a spelling option is refused, not ignored
+    (["--profile", str(LEARNER)], "--profile goes with --kind spelling"),
+    (["--option", "letters=first"], "--kind grammar has no option 'letters'"),
 ])
 def test_bad_settings_exit_2_and_write_nothing(tmp_path: Path, args: list[str],
                                                message: str) -> None:
