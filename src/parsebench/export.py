@@ -67,7 +67,7 @@ def scores_csv(experiment: str, results: list[Scored]) -> str:
         if not isinstance(st, dict):
             continue
         for key, rows in sorted(st.items()):
-            names = columns_of(r.metric, key)
+            names = columns_of(r.method, key)
             keyed = names[:1] == ["sentence"]
             for k, row in enumerate(rows, 1):
                 stat, cells, cols = key, row, names
@@ -75,7 +75,7 @@ def scores_csv(experiment: str, results: list[Scored]) -> str:
                     k, stat, cells, cols = int(row[0]) + 1, f"{key}={row[1]}", row[2:], \
                         names[2:]
                 for j, x in enumerate(cells):
-                    w.writerow([experiment, r.parser, r.metric, r.projection,
+                    w.writerow([experiment, r.parser, r.method, r.projection,
                                 r.level, stat, k, cols[j] if j < len(cols) else j,
                                 f"{x:g}"])
     return buf.getvalue()

@@ -14,7 +14,7 @@ class Scored:
     ``examples``, ``browser``, the attack's) for one parser, projection and level."""
 
     parser: str
-    metric: str
+    method: str
     """The method's name (``metrics.registry.METHODS``), or the page's kind."""
     projection: str
     level: str
@@ -27,7 +27,13 @@ class Scored:
         from parsebench import arguments as A
 
         A.check_fields(**{k: (getattr(self, k), A.text) for k in (
-            "parser", "metric", "projection", "level", "signature")})
+            "parser", "method", "projection", "level", "signature")})
+
+    @property
+    def metric(self) -> str:
+        """:attr:`method` under its name in earlier releases (a method is a paper's
+        procedure; a figure, one number it gives)."""
+        return self.method
 
     def figure(self, *path: str) -> Any:
         """The figure at PATH inside :attr:`value` (``r.figure("las", "f1")``), or None
@@ -40,8 +46,8 @@ class Scored:
         return v
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as the run's JSON writes it (``method`` names the metric there)."""
-        return {"parser": self.parser, "method": self.metric,
+        """The record as the run's JSON writes it."""
+        return {"parser": self.parser, "method": self.method,
                 "projection": self.projection, "level": self.level,
                 "signature": self.signature, "value": self.value}
 

@@ -456,7 +456,7 @@ class Store:
         A result's per-sentence statistics (``stats`` in its value) go to the statistics
         table, the report's pages to theirs; :meth:`results` joins them again."""
         figures, stats, pages = [], [], []
-        for p, m, proj, lvl, sig, v in ((r.parser, r.metric, r.projection, r.level,
+        for p, m, proj, lvl, sig, v in ((r.parser, r.method, r.projection, r.level,
                                          r.signature, r.value) for r in results):
             if m in PAGES:
                 t = json.dumps(v, ensure_ascii=False, allow_nan=False)

@@ -23,7 +23,7 @@ PathLike = str | os.PathLike[str]
 class RunResult(Result):
     """``run``'s result: ``str(r)`` is what the command prints at the end; ``.results``
     every figure the run holds (:class:`parsebench.scored.Scored`: ``r.parser``,
-    ``r.metric``, ``r.level``, ``r.value``...); ``.store`` and ``.report`` where they
+    ``r.method``, ``r.level``, ``r.value``...); ``.store`` and ``.report`` where they
     are."""
 
     results: list[Scored] = field(default_factory=list, repr=False)

@@ -26,11 +26,11 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> dict[s
     and macro figures side by side, each level's paired tests, and the answers."""
     corpora = [{"name": c["name"], "lang": c.get("lang"), "experiment": c["experiment"]}
                for c in config["corpora"]]
-    levels = sorted({r.level for r in results if r.metric == "benchmark"}, key=level_order)
-    parsers = list(dict.fromkeys(r.parser for r in results if r.metric == "benchmark"))
-    at = {(r.parser, r.level): r.value for r in results if r.metric == "benchmark"}
+    levels = sorted({r.level for r in results if r.method == "benchmark"}, key=level_order)
+    parsers = list(dict.fromkeys(r.parser for r in results if r.method == "benchmark"))
+    at = {(r.parser, r.level): r.value for r in results if r.method == "benchmark"}
     tests = {r.level: r.value.get("tests", []) for r in results
-             if r.metric == "benchmark-tests"}
+             if r.method == "benchmark-tests"}
     macro, per_corpus = [], []
     for level in levels:
         for p in parsers:

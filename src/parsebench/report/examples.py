@@ -124,7 +124,7 @@ def _example_md(parser: str, ex: dict[str, Any]) -> str:
 
 
 def examples_section(results: list[Scored]) -> Section | None:
-    rs = [r for r in results if r.metric == "examples"]
+    rs = [r for r in results if r.method == "examples"]
     if not rs:
         return None
     sec = Section("Clean and noisy parses side by side")

@@ -58,7 +58,7 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
     """The table's content (JSON-shaped, for results.json): every parser that is not a
     baseline and the BEST baseline, ranked by LAS on clean text; NOT_BEATING the parsers
     the summary marks. None without dependency scores."""
-    deps = [r for r in results if r.metric == "deps" and r.projection == "deprel"
+    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"
             and isinstance(r.value, dict)]
     if not deps:
         return None

@@ -276,11 +276,11 @@ def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
             for k, x in v.items():
                 walk(f"{prefix}.{k}" if prefix else k, x, r)
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            out.append([experiment, r.parser, r.metric, r.projection, r.level,
+            out.append([experiment, r.parser, r.method, r.projection, r.level,
                         prefix, repr(v)])
 
     for r in results:
-        if r.metric != "examples":
+        if r.method != "examples":
             walk("", {k: x for k, x in r.value.items() if k != "replicates"}, r)
     return out
 
@@ -293,7 +293,7 @@ ValueError), text that is not UTF-8, values of the wrong type or missing keys.""
 
 def _record(r: Scored) -> dict[str, Any]:
     """R as results.json writes it (its fields by name; the figures not copied)."""
-    return {"parser": r.parser, "metric": r.metric, "projection": r.projection,
+    return {"parser": r.parser, "metric": r.method, "projection": r.projection,
             "level": r.level, "signature": r.signature, "value": r.value}
 
 
@@ -304,7 +304,7 @@ def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, An
     def line(x: Any) -> str:
         return json.dumps(x, ensure_ascii=False)
 
-    records = ",\n".join(line(_record(r)) for r in results if r.metric != "browser")
+    records = ",\n".join(line(_record(r)) for r in results if r.method != "browser")
     return (f'{{"run": {line(info)},\n "summary": {line(summary)},\n "results": [\n'
             f"{records}\n]}}")
 
@@ -381,7 +381,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
             csv_rows += _csv_rows(all_results, name)
             continue
         # the browser's data goes into the page only, not into the tables, CSV or JSON
-        results = [r for r in all_results if r.metric != "browser"]
+        results = [r for r in all_results if r.method != "browser"]
         # what the results are: the resampling is kept by it
         digest = store.results_digest(name)
         tests = kept(("pairwise tests", digest), pairwise_tests, results)
@@ -421,7 +421,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
         md += _warnings_md(summary, prefix)
         body.append(_warnings_html(summary, prefix))
         merged = merge([(r.parser, r.value) for r in all_results
-                        if r.metric == "browser"])
+                        if r.method == "browser"])
         if merged is not None:
             title = "Sentence browser"
             note = ("Every sentence of every noisy version and parser: filter them, then "

@@ -53,7 +53,7 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
         for m in figures:
             assert m.stored is not None
             metric, key = m.stored
-            if r.metric == metric and key in st and (metric != "deps"
+            if r.method == metric and key in st and (metric != "deps"
                                                          or r.projection == "deprel"):
                 label = _figure_label(m.title, metric, r.projection)
                 groups.setdefault((label, m.name, r.projection, r.level), []).append(
@@ -88,7 +88,7 @@ class RankedScore:
     score: str
     """Its name in metrics.registry.REGISTRY (the paired tests' ``method`` in JSON)."""
     method: str
-    """The method that gives it (``Scored.metric``: ``deps``, ``rows``...)."""
+    """The method that gives it (``Scored.method``: ``deps``, ``rows``...)."""
     name: str
     get: Callable[[dict[str, Any]], Any]
     ci: str
@@ -199,7 +199,7 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
 
 def _accuracy(results: list[Scored], tests: list[dict[str, Any]]
               ) -> dict[str, Any] | None:
-    rs = [r for r in results if r.metric == "deps" and r.projection == "deprel"
+    rs = [r for r in results if r.method == "deps" and r.projection == "deprel"
           and r.level == "clean" and isinstance(r.value, dict)]
     if not rs:
         return None
@@ -212,7 +212,7 @@ def _robustness_figure(results: list[Scored]
     """The first figure of ROBUSTNESS the run has a number for, the projection (for
     Bigert's rows) that most parsers have, and its noisy results."""
     for fig in ROBUSTNESS:
-        rs = [r for r in results if r.metric == fig.method and r.level not in
+        rs = [r for r in results if r.method == fig.method and r.level not in
               ("clean", "corrected") and isinstance(r.value, dict)
               and value(fig.get(r.value)) is not None]
         if not rs:
@@ -221,7 +221,7 @@ def _robustness_figure(results: list[Scored]
         for r in rs:
             by_proj.setdefault(r.projection, set()).add(r.parser)
         proj = max(by_proj, key=lambda p: len(by_proj[p]))  # ties: the first
-        return fig, proj, [r for r in results if r.metric == fig.method
+        return fig, proj, [r for r in results if r.method == fig.method
                            and r.projection == proj and r.level not in
                            ("clean", "corrected") and isinstance(r.value, dict)]
     return None
@@ -249,7 +249,7 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
     out = []
     levels = sorted({r.level for r in rs}, key=level_order)
     accuracy = {r.parser: value(LAS.get(r.value)) for r in results
-                if r.metric == "deps" and r.projection == "deprel" and r.level == "clean"
+                if r.method == "deps" and r.projection == "deprel" and r.level == "clean"
                 and isinstance(r.value, dict)}
     for level in levels:
         at = [r for r in rs if r.level == level]
@@ -332,7 +332,7 @@ BASELINE_HINT = ("No uninformed baseline in this run (add [[parsers]] name = \"r
 
 
 def _clean_las(results: list[Scored]) -> dict[str, Scored]:
-    return {r.parser: r for r in results if r.metric == "deps" and r.projection == "deprel"
+    return {r.parser: r for r in results if r.method == "deps" and r.projection == "deprel"
             and r.level == "clean" and isinstance(r.value, dict)}
 
 
@@ -421,7 +421,7 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
     for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
     results = [r for r in results if r.parser not in baselines]
-    deps = [r for r in results if r.metric == "deps" and r.projection == "deprel"
+    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"
             and isinstance(r.value, dict)]
     clean = {r.parser: r for r in deps if r.level == "clean"}
     for parser, c in clean.items():
@@ -452,7 +452,7 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
                                     f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
                         "link": "where-arc-length"})
     for r in results:
-        if r.metric != "f1" or r.level in ("clean", "corrected") \
+        if r.method != "f1" or r.level in ("clean", "corrected") \
                 or not isinstance(r.value, dict):
             continue
         types: list[tuple[float, str, dict[str, Any]]] = []
@@ -519,11 +519,11 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for r in results:
         v = r.value
-        if not isinstance(v, dict) or r.metric not in SECTION_OF:
+        if not isinstance(v, dict) or r.method not in SECTION_OF:
             continue
         for w in v.get("warnings") or []:
             cause, seeds = _cause(r, str(w))
-            fig, link = SECTION_OF[r.metric]
+            fig, link = SECTION_OF[r.method]
             item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],
                                            "projections": [], "levels": [],
                                            "replicates": [], "link": link(r)})

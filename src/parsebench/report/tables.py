@@ -57,7 +57,7 @@ def level_free_signature(r: Scored) -> str:
 
 def results_of(results: list[Scored], metric: str) -> list[Scored]:
     """METRIC's results, by parser, projection and level (clean first): a section's rows."""
-    return sorted((r for r in results if r.metric == metric),
+    return sorted((r for r in results if r.method == metric),
                   key=lambda r: (r.parser, r.projection, level_order(r.level)))
 
 

@@ -374,7 +374,7 @@ def summary_table(results: list[Scored]) -> str:
 
     lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]
     for r in results:
-        parser, metric, proj, level, v = r.parser, r.metric, r.projection, r.level, r.value
+        parser, metric, proj, level, v = r.parser, r.method, r.projection, r.level, r.value
         m = METHODS.get(metric)
         if m is not None and m.headline is not None:
             head = m.headline(v)

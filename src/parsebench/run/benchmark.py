@@ -205,7 +205,7 @@ def _las_of(store: Store, experiment: str) -> dict[tuple[str, str], Scored]:
     """EXPERIMENT's LAS results (the deps method's deprel projection), by parser and
     level."""
     return {(r.parser, r.level): r for r in store.results(experiment)
-            if r.metric == "deps" and r.projection == "deprel" and isinstance(r.value, dict)}
+            if r.method == "deps" and r.projection == "deprel" and isinstance(r.value, dict)}
 
 
 def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:

@@ -327,10 +327,10 @@ def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, lis
             return {}
         out: dict[str, list[Scored]] = {}
         for r in store.results(exp.name):
-            if r.metric in METHODS or (r.metric in REUSED and not r.level.startswith("attack")):
+            if r.method in METHODS or (r.method in REUSED and not r.level.startswith("attack")):
                 out.setdefault(r.parser, []).append(r)
         order = {m: k for k, m in enumerate(REUSED, 1)}  # as a scoring run makes them
-        return {p: sorted(rs, key=lambda r: order.get(r.metric, 0)) for p, rs in out.items()}
+        return {p: sorted(rs, key=lambda r: order.get(r.method, 0)) for p, rs in out.items()}
     except (InputError, ValueError):
         return {}
 
