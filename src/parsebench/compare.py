@@ -89,7 +89,8 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     out_systems = [{"file": str(path), "score": (point := m.corpus(s)),
                     "ci": _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
                                 else None if point is None else interval(b, alpha, point)),
-                    "interval": WILSON if share else "percentile bootstrap"}
+                    "interval": WILSON if share else "percentile bootstrap",
+                    "counts": _counts(m.columns, s)}
                    for path, s, b in zip(systems, stats, boot, strict=True)]
     if not scoring.is_default:
         for out, found in zip(out_systems, facts, strict=True):
@@ -121,6 +122,13 @@ def _read_gold(gold: str | os.PathLike[str]) -> list[Any]:
 
 def _pair(x: Sequence[float] | None) -> list[float] | None:
     return None if x is None else [x[0], x[1]]
+
+
+def _counts(columns: Sequence[str], stats: Any) -> dict[str, int | float]:
+    """The summed statistics a system's score is made of, by name (the metric's
+    columns: LAS's correct, gold and system words), so a reader can check the score."""
+    return {c: int(x) if float(x).is_integer() else float(x)
+            for c, x in zip(columns, stats.sum(axis=0).tolist(), strict=True)}
 
 
 def compare_table(r: dict[str, Any]) -> str:

@@ -262,6 +262,7 @@ def check(sentences: Sequence[Sentence], edits: dict[str, list[Perturbation]],
                               "changed": changed_rows, "untouched": untouched,
                               "ci95": sentence_interval(rows, _rate)},
             "edited_word_changed": own / tested if tested else None,
+            "edited_changed": own,
             "failures": fails}
     return out
 

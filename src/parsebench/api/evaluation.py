@@ -59,7 +59,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     gets (:mod:`parsebench.metrics.dependency.validity`). ENHANCEMENTS, NO_EMPTY_NODES,
     MULTIPLE_ROOTS_OKAY and COUNTS are udeval's options (digits 0-6 of the enhancements
     the gold lacks, e.g. ``12``; empty nodes collapsed; several roots meant, so a valid
-    tree; counts in the JSON and udeval's counts table as the text). Otherwise both
+    tree; udeval's counts table as the text: the JSON always has the counts). Otherwise both
     inputs are read a sentence at a time: memory stays flat in their size."""
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.dependency.conll18 import (

@@ -53,7 +53,7 @@ def eval_deps(
     multiple_roots_okay: MultipleRootsOpt = False,
     counts: Annotated[bool, typer.Option(
         "--counts", help="udeval's table of correct/gold/predicted/aligned counts instead "
-        "of scores (and the counts in the JSON).")] = False,
+        "of scores (the JSON always has the counts).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The CoNLL 2018 metrics, ELAS and EULAS (udeval's), exact match, and Lin's

@@ -389,6 +389,8 @@ class Totals:
             "tagging_accuracy": self.correct_tags / self.words if self.words else 0.0,
             "matched": self.matched, "gold_brackets": self.gold, "test_brackets": self.test,
             "words": self.words, "correct_tags": self.correct_tags, "crossing": self.crossing,
+            "complete_matches": self.complete, "no_crossing_sentences": self.no_crossing,
+            "two_or_less_crossing_sentences": self.two_or_less,
         }
 
 

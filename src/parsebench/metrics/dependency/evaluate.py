@@ -82,7 +82,7 @@ class DepsResult:
     graphs: bool = False
     """Whether either file has an enhanced graph (the tables then show ELAS and EULAS)."""
     counts: bool = False
-    """``--counts``: each metric's correct, gold, system and aligned counts in the JSON too."""
+    """``--counts``: udeval's table of counts as the text (the JSON always has them)."""
 
     def group_intervals(self, breakdown: str) -> dict[str, list[float] | None]:
         """95% intervals over sentences of each group's labeled F1 (Lin's F1 of the arcs
@@ -150,12 +150,11 @@ class DepsResult:
             out[key].update(precision=None, recall=None, f1=None)
             if key in CONLL18 or key in ENHANCED:
                 out[key]["aligned_accuracy"] = None
-        if self.counts:
-            for k in (*CONLL18, *ENHANCED):
-                c = getattr(t, k)
-                out[k].update(correct=c.correct, gold=c.gold, system=c.system,
-                              aligned=c.aligned if k not in SPAN_METRICS and k not in ENHANCED
-                              else None)
+        for k in (*CONLL18, *ENHANCED):  # each share's counts, so a reader can check it
+            c = getattr(t, k)
+            out[k].update(correct=c.correct, gold=c.gold, system=c.system,
+                          aligned=c.aligned if k not in SPAN_METRICS and k not in ENHANCED
+                          else None)
         if self.per_sentence is not None:
             out["ci95"] = self.intervals()
             if self.attachments:

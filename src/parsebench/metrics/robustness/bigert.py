@@ -318,6 +318,7 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
     out: dict[str, Any] = {"rows": c.rows, "error_level": c.misspelled / c.rows,
                            "acr_0n": acr_0n, "differs": 1 - acr_0n, "acr": acr}
     changed = c.rows - c.agree_0n
+    out.update(misspelled=c.misspelled, changed=changed)  # the shares' counts
     spread: dict[str, dict[str, float | None]] = {d: {"rows": v[0], "changed": v[1],
                   "share_of_changes": v[1] / changed if changed else 0.0,
                   "changed_rate": v[1] / v[0] if v[0] else 0.0}
@@ -341,7 +342,7 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
         acr_mn = (c.cases["aaa"] + c.cases["aba"]) / c.rows
         degr_real = 1 - acr_mn / acr_m0
         gold: dict[str, Any] = {"acr_m0": acr_m0, "acr_mn": acr_mn, "degr_real": degr_real,
-                                "acc_real": acr_mn, "cases": x}
+                                "acc_real": acr_mn, "cases": x, "case_rows": dict(c.cases)}
         gold.update({k: float(v) for k, v in deviations(x, acr_m0).items()})
         lower, upper = out["degr_lower"], out["degr_upper"]
         gold["within_bounds"] = bool(lower is not None and lower - 1e-12 <= degr_real
@@ -353,9 +354,11 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
             "aab_share_of_changes": share, "acr": acr_m0,
             "condition_holds": condition,
             "changed_rows_clean_accuracy": right / changed if changed else None,
+            "changed_rows_clean_correct": right,
         }
         for d, v in c.spread.items():
             spread[d]["changed_clean_accuracy"] = v[2] / v[1] if v[1] else None
+            spread[d]["changed_clean_correct"] = v[2]
         if not condition:
             warnings.append("x_aab < 3 x_aba + x_abc on this file: the bounds are not "
                             "guaranteed for this parser and projection")
@@ -379,7 +382,8 @@ def _not_applicable_counts(c: RowCounts) -> dict[str, Any]:
     out: dict[str, Any] = dict.fromkeys(
         ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate",
          "acc_lower", "acc_upper", "acc_estimate"))
-    out.update(rows=c.rows, error_level=c.misspelled / c.rows, spread={})
+    out.update(rows=c.rows, error_level=c.misspelled / c.rows, misspelled=c.misspelled,
+               spread={})
     return out
 
 

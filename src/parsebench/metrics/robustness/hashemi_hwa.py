@@ -103,7 +103,7 @@ class Attachment(Additive):
     def as_dict(self) -> dict[str, Any]:
         n = self.words
         return {"uas": self.heads / n if n else None, "las": self.labels / n if n else None,
-                "words": n}
+                "words": n, "uas_correct": self.heads, "las_correct": self.labels}
 
 
 def attachment(parse: Parse, gold: Parse, alignment: Alignment | None,

@@ -51,7 +51,8 @@ class Tally(Additive):
                 "unlabeled": self.unlabeled / n if n else None,
                 "labeled": self.labeled / n if n else None,
                 "parsed_only": {"unlabeled": self.unlabeled / parsed if parsed else None,
-                                "labeled": self.labeled / parsed if parsed else None}}
+                                "labeled": self.labeled / parsed if parsed else None},
+                "matched": {"unlabeled": self.unlabeled, "labeled": self.labeled}}
 
 
 @dataclass(slots=True)
@@ -158,7 +159,7 @@ class SentenceScores:
         missing = [] if self.structure and self.labels else \
             ["labeled"] if self.structure else ["unlabeled", "labeled"]
         for key in missing:
-            out[key] = out["parsed_only"][key] = None
+            out[key] = out["parsed_only"][key] = out["matched"][key] = None
         return out
 
 
@@ -257,7 +258,7 @@ def _variants(ctx: RunContext) -> list[Variant]:
         s["error_level_label"] = level.short
         if t.replicates > 1:
             s["replicates"] = [{k: d[k] for k in ("unlabeled", "labeled", "sentences",
-                                                  "failures")}
+                                                  "failures", "matched")}
                                for d in (_scores_of(empty, t, r).as_dict()
                                          for r in range(t.replicates))]
         return s
