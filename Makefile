@@ -13,7 +13,7 @@ REF_STAMP := $(REF_VENV)/.installed
 UDTOOLS := udtools==0.2.9
 
 .PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean java-models \
-	java-study train-models
+	java-study train-models noise-validity-study
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/constituency/_evalb_fast.pyx \
 		src/parsebench/metrics/dependency/_deps_fast.pyx src/parsebench/metrics/core/_resample_fast.pyx \
@@ -60,7 +60,7 @@ study-output/studies.sqlite: $(STUDIES:%=studies/%.toml) | $(STAMP)
 		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
 			--report study-output/report || exit 1; done
 
-studies: study-output/studies.sqlite real-noise-study lin-argument java-study
+studies: study-output/studies.sqlite real-noise-study noise-validity-study lin-argument java-study
 	$(BIN)/parsebench report $< -o docs/study
 	rm -f docs/study/index.html docs/study/results.csv docs/study/results.json
 	$(BIN)/python scripts/study_doc.py docs/study docs/study.in.md docs/study.md
@@ -137,6 +137,31 @@ study-output/real-noise.sqlite: $(REAL_STUDIES:%=studies/%.toml) | $(TEST_STAMP)
 
 real-noise-study: study-output/real-noise.sqlite
 	$(BIN)/python scripts/real_noise_doc.py $< docs/real-noise.in.md docs/real-noise.md
+
+# Does noise learnt from people's typos predict their harm (docs/noise-validity.md)?
+# The noise profile learnt on EWT train's CorrectForm= typos, then UDPipe, spacy-ud and
+# the biaffine parser on the EWT dev and test sentences with natural typos: as written,
+# and with keyboard and profile misspellings at the same rate (two runs, one store: the
+# clean and natural parses are made once). One worker; about 4 minutes. The French part
+# of the page only counts GSD's typos (its UDPipe training did not fit the budget).
+NV := study-output/noise-validity
+NV_STUDIES := noise-validity-keyboard noise-validity-profile
+$(NV)/ewt-train.json: | $(TEST_STAMP)
+	mkdir -p $(NV)
+	$(BIN)/parsebench noise-profile learn ../shared/data/ud-english-ewt/en_ewt-ud-train.conllu \
+		-o $@
+
+$(NV)/store.sqlite: $(NV_STUDIES:%=studies/%.toml) $(NV)/ewt-train.json
+	for s in $(NV_STUDIES); do \
+		$(BIN)/parsebench run studies/$$s.toml --workers 1 --store $@ \
+			--report $(NV)/report || exit 1; done
+
+NV_EWT := ../shared/data/ud-english-ewt/en_ewt-ud
+FR_GSD := ../shared/data/ud-french-gsd/fr_gsd-ud
+noise-validity-study: $(NV)/store.sqlite
+	$(BIN)/python scripts/noise_validity_doc.py $< docs/noise-validity.in.md \
+		docs/noise-validity.md en:$(NV_EWT)-train.conllu:$(NV_EWT)-dev.conllu,$(NV_EWT)-test.conllu \
+		fr:$(FR_GSD)-dev.conllu:$(FR_GSD)-test.conllu
 
 # Lin's argument against Parseval (docs/lin-argument.md): Link Grammar's constituent
 # trees of the Penn Treebank sample scored by EVALB and, after head-rule conversion,

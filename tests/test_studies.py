@@ -4,6 +4,7 @@ CI-sized run of every studies/*.toml whose report must be complete."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -166,12 +167,17 @@ EXPECTED = {
     "broken-baselines": ["Degradation, row by row", "baseline-right (baseline), head+deprel",
                          "baseline-random (baseline), head", "Kakkonen, Table 1",
                          "Best uninformed baseline"],
+    # docs/noise-validity.md: natural typos beside keyboard and profile noise at their rate
+    "noise-validity-keyboard": ["natural", "rate=0.", "biaffine, head+deprel", "keyboard"],
+    "noise-validity-profile": ["natural", "rate=0.", "biaffine, head+deprel",
+                               "learnt profile ewt-train.json"],
 }
 SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30, "broken-baselines": 60,
          **{f"java-{n}": 30 for n in ("bigert-en", "kakkonen-en", "hashemi-grammar-en",
                                       "hashemi-jfleg-dev")},
          **{f"real-{n}": 60 for n in ("ewt", "tweebank", "eslspok", "spelling-en",
-                                      "kakkonen-en", "grammar-en", "jfleg")}}
+                                      "kakkonen-en", "grammar-en", "jfleg")},
+         "noise-validity-keyboard": 60, "noise-validity-profile": 60}
 """Sentences for the CI-sized version (Link Grammar is slow on misspelled text)."""
 
 
@@ -182,15 +188,18 @@ def test_every_study_has_its_expectations() -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) -> None:
     shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")  # skips in a fresh clone
-    load(STUDIES / f"{name}.toml")
+    toml = STUDIES / f"{name}.toml"
+    if name == "noise-validity-profile":  # its profile is learnt by make, not kept
+        toml = _with_profile(toml, tmp_path)
+    load(toml)
     for spec in ("udpipe", "spacy", "nltk", "linkgrammar", "supar"):
-        if spec in (STUDIES / f"{name}.toml").read_text(encoding="utf-8"):
+        if spec in toml.read_text(encoding="utf-8"):
             needs({"udpipe": "ufal.udpipe"}.get(spec, spec))
-    if "jar=" in (STUDIES / f"{name}.toml").read_text(encoding="utf-8"):
+    if "jar=" in toml.read_text(encoding="utf-8"):
         needs_java()  # MaltParser and Yara
     store, report = tmp_path / "s.sqlite", tmp_path / "report"
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run",
-                        str(STUDIES / f"{name}.toml"), "--limit", str(SMALL.get(name, 200)),
+                        str(toml), "--limit", str(SMALL.get(name, 200)),
                         "--replicates", "2", "--workers", "2", "--store", str(store),
                         "--report", str(report)], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL)
@@ -201,6 +210,21 @@ def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) 
         assert needle in md, needle
     assert "–" not in _headline_cells(md), "a headline cell of the report is empty"
     assert (report / "index.html").stat().st_size > 10_000
+
+
+def _with_profile(toml: Path, tmp: Path) -> Path:
+    """TOML copied into TMP, its profile learnt there from EWT train as ``make
+    noise-validity-study`` learns it, its other paths made absolute."""
+    from parsebench.noise.make import learn_profile
+
+    learn_profile(shared_path("data/ud-english-ewt/en_ewt-ud-train.conllu"),
+                  tmp / "ewt-train.json")
+    text = toml.read_text(encoding="utf-8").replace(
+        "../../shared/", f"{(STUDIES / '../../shared').resolve()}/")
+    text = re.sub(r'^profile = .*$', 'profile = "ewt-train.json"', text, flags=re.M)
+    out = tmp / toml.name
+    out.write_text(text, encoding="utf-8")
+    return out
 
 
 def _headline_cells(md: str) -> str:

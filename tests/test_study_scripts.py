@@ -102,3 +102,134 @@ def test_udeval_study_writes_its_section_between_the_markers_only(
     with pytest.raises(SystemExit, match="markers"):
         mod.build(tmp_path, tmp_path / "g.conllu", tmp_path / "t.md", page)
     assert page.read_text(encoding="utf-8") == "no markers\n"
+
+
+def _validity_store(tmp: Path) -> Path:
+    """The two noise-validity experiments on the fixture's typo sentences (five times: 10
+    sentences, 50 words, 15 natural typos), keyboard and profile noise at their rate, two
+    replicates, into one store: baseline:random (its tree drawn from the words, so a
+    misspelling redraws it) and baseline:right (a chain whatever the words: no harm)."""
+    from conftest import FIXTURES
+
+    from parsebench.noise.make import learn_profile
+    from parsebench.parsers.executor import Executor
+    from parsebench.run.experiment import load
+    from parsebench.run.runner import run_experiment
+    from parsebench.store import Store
+
+    typos = FIXTURES / "typos.conllu"
+    learn_profile(typos, tmp / "p.json", lexicon=str(FIXTURES / "lexicon.txt"))
+    store = tmp / "s.sqlite"
+    paths = ", ".join([f'"{typos}"'] * 5)
+    for name, extra in (("noise-validity-keyboard", ""),
+                        ("noise-validity-profile", 'profile = "p.json"\n')):
+        toml = tmp / f"{name}.toml"
+        toml.write_text(
+            f'name = "{name}"\n[corpus]\npath = [{paths}]\ntypos_only = true\n'
+            f'[noise]\nnatural = true\nreplicates = 2\nlexicon = "{FIXTURES / "lexicon.txt"}"\n'
+            f'{extra}[[parsers]]\nname = "random"\nspec = "baseline:random"\n'
+            '[[parsers]]\nname = "right"\nspec = "baseline:right"\n'
+            '[metrics]\nrows = ["head+deprel", "head", "tag"]\nsentences = false\n'
+            'deps = true\nf1 = false\n', encoding="utf-8")
+        with Store(store) as st:
+            run_experiment(load(toml), st, Executor("local", 1))
+    return store
+
+
+@pytest.fixture()
+def validity(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import noise_validity_doc
+
+    yield noise_validity_doc
+    for name in ("doc_template", "noise_validity_doc"):
+        sys.modules.pop(name, None)
+
+
+def test_noise_validity_doc_pairs_the_two_runs_figures(tmp_path: Path,
+                                                       validity: ModuleType) -> None:
+    from parsebench.store import Store
+
+    mod = validity
+
+    store = _validity_store(tmp_path)
+    results = {}
+    with Store(store) as st:
+        for exp, _ in st.experiments():
+            for r in st.results(exp):
+                results[(exp.rsplit("-", 1)[1], r.parser, r.metric, r.projection,
+                         r.level)] = r.value
+    art = next(lvl for (_, _, m, _, lvl) in results if m == "rows"
+               and lvl not in ("natural", "clean"))
+    # the runs' own figures: the natural level's degradation, an artificial level's mean
+    # over its replicates; LAS lost from the clean text
+    nat = results[("keyboard", "random", "rows", "head", "natural")]
+    want = [nat["gold"]["degr_real"]] + [
+        sum(r["gold"]["degr_real"] for r in v["replicates"]) / len(v["replicates"])
+        for v in (results[(k, "random", "rows", "head", art)]
+                  for k in ("keyboard", "profile"))]
+    las = {(k, lvl): results[(k, "random", "deps", "deprel", lvl)]["las"]["f1"]
+           for k, lvl in (("keyboard", "clean"), ("keyboard", "natural"),
+                          ("keyboard", art), ("profile", art))}
+    lost = [las[("keyboard", "clean")] - las[k] for k in
+            (("keyboard", "natural"), ("keyboard", art), ("profile", art))]
+
+    template = tmp_path / "t.md"
+    template.write_text(
+        "<!-- table: en-harm -->\n\n<!-- table: en-prediction -->\n\n{{en_sentences}} "
+        "{{en_words}} {{en_typos}} {{en_replicates}} {{en_profile_errors}} "
+        "{{en_random_head_natural}} {{en_random_head_keyboard_ratio}} "
+        "{{en_right_head_profile_ratio}} {{en_profile_inside}}/{{en_figures}}\n",
+        encoding="utf-8")
+    page = tmp_path / "page.md"
+    mod.build(store, template, page)
+    text = page.read_text(encoding="utf-8")
+    pct = mod.pct
+    harm_table = text.split("\n\n")[0]
+    rows = {tuple(x.split(" | ")[:2]): x.split(" | ")[2:] for x in harm_table.splitlines()}
+    assert [c.split()[0] for c in rows[("| random", "head degradation")]] == \
+        [pct(w) for w in want]
+    las_lost = rows[("| random", "LAS points lost")]
+    assert [c.split()[0] for c in las_lost] == [pct(x) for x in lost]
+    assert all(c.split(" ", 1)[1].startswith("[") for c in las_lost)
+    # the chain never changes: no harm, and a ratio to no harm is n/a, not 0 or inf
+    assert "| right | head degradation | 0.00 [0.00, 0.00] | 0.00 [0.00, 0.00] | " \
+        "0.00 [0.00, 0.00] |" in text
+    assert "| right | head degradation | n/a | n/a | +0.00 [+0.00, +0.00] |" in text
+    # baselines predict no tags; the chain's head+deprel rows are never right (its labels
+    # are dep): its degradation is undefined, n/a and nothing more
+    assert "| random | tag degradation | n/a | n/a | n/a |" in text
+    assert "| right | head+deprel degradation | n/a | n/a | n/a |" in text
+    # the words and typos are the natural level's
+    tail = text.rsplit("\n\n", 1)[1].split()
+    assert tail[:5] == ["10", "50", "15", "2", "3"]
+    assert tail[5] == pct(want[0])
+    assert tail[6] == f"{want[1] / want[0]:.2f}" and tail[7] == "n/a"
+
+
+def test_noise_validity_doc_refuses_a_store_without_the_runs(tmp_path: Path,
+                                                             validity: ModuleType) -> None:
+    from parsebench.store import Store
+
+    mod = validity
+
+    with Store(tmp_path / "s.sqlite"):
+        pass
+    (tmp_path / "t.md").write_text("x\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="noise-validity-keyboard"):
+        mod.build(tmp_path / "s.sqlite", tmp_path / "t.md", tmp_path / "page.md")
+    assert not (tmp_path / "page.md").exists()
+
+
+def test_noise_validity_doc_counts_the_typos_a_parser_met_in_training(
+        validity: ModuleType) -> None:
+    from conftest import FIXTURES
+
+    typos = FIXTURES / "typos.conllu"
+    # cant, tonite, recieved in 2 sentences of 4 and 6 words; all of them in "train" (the
+    # same file), as words and as marked typos
+    got = validity.seen("x", typos, [typos, typos])
+    assert (got["x_seen_typos"], got["x_seen_sentences"], got["x_seen_words"],
+            got["x_seen_rate"]) == ("6", "4", "20", "30.00")
+    assert (got["x_train_typos"], got["x_train_sentences"], got["x_seen_word"],
+            got["x_seen_typo_pct"]) == ("3", "2", "6", "100.00")
