@@ -98,10 +98,16 @@ def sentence_key(words: Sequence[str]) -> str:
     return hashlib.sha256("\x1f".join(words).encode()).hexdigest()[:32]
 
 
-def parser_key(identity: dict[str, str]) -> str:
-    """The cache key of a parser: its identity (adapter, versions, model checksum)."""
-    # "tokenize" stays in the hash so that the keys of stores written so far hold
-    blob = json.dumps({"identity": identity, "tokenize": False}, sort_keys=True)
+def text_key(text: str) -> str:
+    """The cache key of one sentence's raw text (under a parser that tokenizes)."""
+    return hashlib.sha256(("\x1e" + text).encode()).hexdigest()[:32]
+
+
+def parser_key(identity: dict[str, str], tokenize: bool = False) -> str:
+    """The cache key of a parser: its identity (adapter, versions, model checksum), and
+    whether it tokenizes each sentence's text itself (a run's ``tokens = "raw"``: its
+    parses are then keyed by the text, :func:`text_key`)."""
+    blob = json.dumps({"identity": identity, "tokenize": tokenize}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 

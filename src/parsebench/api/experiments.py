@@ -91,7 +91,12 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     stages.append(["other", max(other, 0.0), "the imports, reading the experiment, "
                    "opening the store"])
     text = summary_table(outcome.results)
-    if KINDS[exp.kind].moves_words:
+    if exp.tokens == "raw":
+        skipped = [k for k, v in applicability(exp.kind, "raw").items()
+                   if v.startswith("not ")]
+        text += (f"\ntokens = \"raw\": {', '.join(skipped)} do not apply (they compare "
+                 "parses of the same words); deps scores by character alignment\n")
+    elif KINDS[exp.kind].moves_words:
         skipped = [k for k, v in applicability(exp.kind).items() if v.startswith("not ")]
         text += (f"\nnoise of kind {exp.kind}: {', '.join(skipped)} do not apply (the "
                  "words change); the others score through the errors' alignment\n")

@@ -41,28 +41,31 @@ class _LocalSession(Session):
         self.pool.parse(items, on_result)
 
 
-_POOLS: dict[tuple[str, float, int], Pool] = {}
+_POOLS: dict[tuple[str, float, int, bool], Pool] = {}
 
 
-def _worker_pool(spec: str, timeout: float, batch_size: int) -> Pool:
-    key = (spec, timeout, batch_size)
+def _worker_pool(spec: str, timeout: float, batch_size: int, tokenize: bool) -> Pool:
+    key = (spec, timeout, batch_size, tokenize)
     if key not in _POOLS:
-        _POOLS[key] = Pool(spec, 1, timeout, batch_size)
+        _POOLS[key] = Pool(spec, 1, timeout, batch_size, tokenize)
     return _POOLS[key]
 
 
-def _dask_identity(spec: str, timeout: float, batch_size: int) -> tuple[dict[str, str], str]:
-    pool = _worker_pool(spec, timeout, batch_size)
+def _dask_identity(spec: str, timeout: float, batch_size: int, tokenize: bool
+                   ) -> tuple[dict[str, str], str]:
+    pool = _worker_pool(spec, timeout, batch_size, tokenize)
     return pool.identity, pool.kind
 
 
-def _dask_parse(spec: str, timeout: float, batch_size: int, items: list[Item]) -> list[Timed]:
-    return _worker_pool(spec, timeout, batch_size).parse(items)
+def _dask_parse(spec: str, timeout: float, batch_size: int, tokenize: bool,
+                items: list[Item]) -> list[Timed]:
+    return _worker_pool(spec, timeout, batch_size, tokenize).parse(items)
 
 
 class _DaskSession(Session):
-    def __init__(self, client: Any, spec: str, timeout: float, batch_size: int) -> None:
-        self.client, self.args = client, (spec, timeout, batch_size)
+    def __init__(self, client: Any, spec: str, timeout: float, batch_size: int,
+                 tokenize: bool) -> None:
+        self.client, self.args = client, (spec, timeout, batch_size, tokenize)
         self.identity, self.kind = client.submit(_dask_identity, *self.args,
                                                  pure=False).result()
         self.chunk = max(1, batch_size * 2)
@@ -139,13 +142,15 @@ class Executor:
             self.client = None
 
     @contextlib.contextmanager
-    def session(self, spec: str, timeout: float = 60.0, batch_size: int = 16
-                ) -> Iterator[Session]:
+    def session(self, spec: str, timeout: float = 60.0, batch_size: int = 16,
+                tokenize: bool = False) -> Iterator[Session]:
+        """Workers of SPEC; with TOKENIZE, each item's text is what it parses (the parser
+        tokenizes it itself)."""
         self._connect()
         if self.client is not None:
-            yield _DaskSession(self.client, spec, timeout, batch_size)
+            yield _DaskSession(self.client, spec, timeout, batch_size, tokenize)
             return
-        with Pool(spec, self.workers, timeout, batch_size) as pool:
+        with Pool(spec, self.workers, timeout, batch_size, tokenize) as pool:
             yield _LocalSession(pool)
 
 

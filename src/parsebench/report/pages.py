@@ -57,10 +57,17 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
     rows += info.get("operations", [])
-    if KINDS[kind].moves_words:
+    tokens = cfg.get("tokens", "gold")
+    if tokens == "raw":
+        rows.append(["tokens", "raw: each parser tokenized each sentence's text itself "
+                     "(the gold's sentences, each given alone); its words are scored "
+                     "against the gold's by character alignment, as the CoNLL 2018 "
+                     "scorer does"])
+    if KINDS[kind].moves_words or tokens == "raw":
         from parsebench.run.score import applicability
 
-        rows += [[f"method {name}", what] for name, what in applicability(kind).items()]
+        rows += [[f"method {name}", what]
+                 for name, what in applicability(kind, tokens).items()]
     for e in info.get("earlier", ()):
         wall = (e["stats"] or {}).get("wall_seconds")
         rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "

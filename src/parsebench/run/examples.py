@@ -25,6 +25,8 @@ def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData,
     out = [Scored(conf.name, "speed", "-", "all",
                   signature(method="speed", parser=conf.name, model=key[:12]),
                   {**_speed(parsed, corpus), "identity": stats["identity"]})]
+    if exp.tokens == "raw":  # drawings and the browser set parses of the same words side
+        return out          # by side; a parser given raw text gives its own
     examples = _chosen(parsed, corpus, exp)
     if examples:
         out.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))

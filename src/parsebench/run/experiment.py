@@ -90,6 +90,10 @@ class Experiment:
     gold: bool = True
     """False: the corpus's annotation is ignored (its words used as unannotated text)."""
     typos_only: bool = False
+    tokens: str = "gold"
+    """What a parser is given: the gold words (``gold``), or each sentence's text
+    (``raw``), which it tokenizes itself; its words are then scored against the gold's
+    by character alignment, as the CoNLL 2018 scorer does."""
     alignment: str = "edit-distance"
     """How the corpus's words align with the corrected text's: edit-distance, or errant
     (ERRANT's typed edits, so robustness F1 is broken down by error type)."""
@@ -253,10 +257,22 @@ def _keyboard(at: At) -> str | None:
     return keyboard_for(lang)
 
 
+def _tokens(at: At) -> str:
+    tokens: str = at.get(str, "gold")
+    if tokens not in ("gold", "raw"):
+        raise at.fail(f"tokens: \"gold\" (the parser gets the gold words) or \"raw\" (each "
+                      f"sentence's text, which it tokenizes), not {tokens!r}")
+    return tokens
+
+
 def _kind(at: At) -> str:
     kind: str = at.get(str, DEFAULT_KIND)
     if kind not in KINDS:
         raise at.fail(f"kind: {kind!r} is not " + " or ".join(KINDS))
+    if at.got.get("tokens") == "raw" and KINDS[kind].moves_words:
+        raise at.fail(f"kind = \"{kind}\" adds, drops or moves words, scored through their "
+                      "alignment, which a parser's own tokens do not keep: not with "
+                      "tokens = \"raw\"")
     return kind
 
 
@@ -436,6 +452,9 @@ FIELDS: tuple[Field, ...] = (
     Field("gold", "corpus", "gold", lambda at: at.get(bool, True), **kept("gold", True)),
     Field("typos_only", "corpus", "typos_only", lambda at: at.get(bool, False),
           **kept("typos_only", False)),
+    Field("tokens", "corpus", "tokens", _tokens,  # kept only when raw: records so far hold
+          lambda v, _: {"tokens": v} if v != "gold" else {},
+          lambda c: str(c.get("tokens", "gold"))),
     Field("alignment", "corpus", "alignment", _alignment,
           lambda v, e: {"alignment": f"errant:{e['errant_pipeline']}"}
           if e["corrected"] and v == "errant" else {},

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError
+from parsebench.formats.conllu import Sentence
 from parsebench.noise.keyboard import Keyboard
 from parsebench.parsers.base import Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
@@ -41,7 +42,7 @@ from parsebench.run.score import Context, score
 from parsebench.run.versions import noise_versions
 from parsebench.scored import Scored
 from parsebench.signature import signature
-from parsebench.store import ParseCache, Store, parser_key, sentence_key
+from parsebench.store import ParseCache, Store, parser_key, sentence_key, text_key
 
 
 class _LazySession:
@@ -50,11 +51,13 @@ class _LazySession:
     tell it so and the store knows the parser; otherwise a session is opened to ask."""
 
     def __init__(self, conf: ParserConf, executor: Executor, store: Store,
-                 stack: contextlib.ExitStack) -> None:
+                 stack: contextlib.ExitStack, tokenize: bool = False) -> None:
         self.conf, self.executor, self.stack = conf, executor, stack
+        self.tokenize = tokenize
         self.session: Session | None = None
         self.identity = spec_identity(conf.spec)
-        kind = None if self.identity is None else store.parser_kind(parser_key(self.identity))
+        kind = None if self.identity is None else \
+            store.parser_kind(parser_key(self.identity, tokenize))
         if self.identity is None or kind is None:
             self.identity, kind = self.get().identity, self.get().kind
         self.kind: str = kind
@@ -63,7 +66,7 @@ class _LazySession:
         if self.session is None:
             c = self.conf
             self.session = self.stack.enter_context(
-                self.executor.session(c.spec, c.timeout, c.batch_size))
+                self.executor.session(c.spec, c.timeout, c.batch_size, self.tokenize))
             if self.identity is not None and self.session.identity != self.identity:
                 raise InputError(f"parser {c.spec!r}: its identity once loaded "
                                  f"({self.session.identity}) is not the one its spec gives "
@@ -99,19 +102,30 @@ class Stages:
         self._end(time.perf_counter())
 
 
-def _missing(needed: dict[str, list[str]], cache: ParseCache) -> list[tuple[str, list[str]]]:
+Input = tuple[list[str], str]
+"""A sentence as a parser gets it: its words, and its text (for a parser that tokenizes)."""
+
+
+def _missing(needed: dict[str, Input], cache: ParseCache) -> list[tuple[str, Input]]:
     return [(k, w) for k, w in needed.items() if k not in cache]
 
 
-def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, list[str]]],
+def _input(s: Sentence, raw: bool) -> tuple[str, Input]:
+    """S's cache key and input: its words, or with RAW its text (``# text``)."""
+    if raw:
+        return text_key(s.text), (s.forms, s.text)
+    return sentence_key(s.forms), (s.forms, " ".join(s.forms))
+
+
+def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, Input]],
                    store: Store, cache: ParseCache, progress: Progress) -> None:
     """Parse TODO (sentences the CACHE, the parser's in the store, does not have), adding
     each to both; each parse advances the current stage of PROGRESS."""
-    items = [Item(i, words, " ".join(words)) for i, (_, words) in enumerate(todo)]
+    items = [Item(i, words, text) for i, (_, (words, text)) in enumerate(todo)]
 
     def on_result(t: Timed) -> None:
         # committed at once: a kill loses no finished parse (about 50 us a commit)
-        k, words = todo[t.index]
+        k, (words, _) = todo[t.index]
         store.add_parses(key, [(k, t.outcome, t.seconds, len(words))])
         cache.add(k, t.outcome, t.seconds)
         progress.advance()
@@ -122,7 +136,7 @@ def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, list[s
 
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
               executor: Executor, run_id: int, stages: Stages,
-              meanwhile: Callable[[], None] | None = None
+              meanwhile: Callable[[], None] | None = None, raw: bool = False
               ) -> tuple[Parsed, str, dict[str, Any]]:
     """Parse every distinct sentence of CORPORA not yet cached; return all outcomes.
 
@@ -131,39 +145,42 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     waits for the noisy versions being made in the background), the clean texts are
     parsed first ("parse NAME (clean text)"), then MEANWHILE is called, then the noisy
     versions are parsed ("parse NAME (noisy text)"): each stage's count is known when
-    it begins. A parser with nothing to parse is not started.
+    it begins. A parser with nothing to parse is not started. With RAW, the parser
+    gets each sentence's text and tokenizes it (its parses are cached apart, by text).
     """
     t0 = time.perf_counter()
     progress = stages.progress
-    todo: list[tuple[str, list[str]]] = []
+    todo: list[tuple[str, Input]] = []
     stages.begin(f"load {conf.name}", 1)
     with contextlib.ExitStack() as stack:
-        session = _LazySession(conf, executor, store, stack)
+        session = _LazySession(conf, executor, store, stack, raw)
         identity, kind = session.identity, session.kind
         assert identity is not None
-        key = parser_key(identity)
+        key = parser_key(identity, raw)
         store.add_parser(key, identity, kind)
         cache = store.parse_cache(key)
         keys: dict[int, str] = {}
         if meanwhile is not None:
-            clean = {keys.setdefault(id(s), sentence_key(s.forms)): s.forms
-                     for c in corpora for s in c.sentences}
+            clean = {}
+            for c in corpora:
+                for s in c.sentences:
+                    k, given = _input(s, raw)
+                    clean[keys.setdefault(id(s), k)] = given
             part = _missing(clean, cache)
             stages.begin(f"parse {conf.name} (clean text)", len(part),
                          f"{len(part):,} sentences")
             _parse_missing(session, key, part, store, cache, progress)
             todo += part
             meanwhile()
-        needed: dict[str, list[str]] = {}
+        needed: dict[str, Input] = {}
         naive_words = 0
         for c in corpora:
             for v in c.versions:
                 for s in v.sentences:
                     naive_words += len(s.forms)
-                    k = keys.get(id(s))
-                    if k is None:
-                        k = keys[id(s)] = sentence_key(s.forms)
-                    needed.setdefault(k, s.forms)
+                    k, given = _input(s, raw)
+                    keys.setdefault(id(s), k)
+                    needed.setdefault(k, given)
         part = _missing(needed, cache)
         stages.begin(f"parse {conf.name}" + (" (noisy text)" if meanwhile else ""),
                      len(part), f"{len(part):,} sentences")
@@ -178,7 +195,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     wall = time.perf_counter() - t0
     stats = {"parser_key": key, "identity": identity, "kind": kind,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
-             "parsed_words": sum(len(w) for _, w in todo), "naive_words": naive_words,
+             "parsed_words": sum(len(w) for _, (w, _) in todo), "naive_words": naive_words,
              "parse_seconds": sum(cache[k][1] for k, _ in todo), "wall_seconds": wall}
     return Parsed(kind, cache, keys), key, stats
 
@@ -198,6 +215,10 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
         progress.note(f"{conf.name}: the attack compares heads and relations; a {kind} "
                       "parser is not attacked")
         return []
+    if exp.tokens == "raw":
+        progress.note(f"{conf.name}: the attack compares the parses of the same words; with "
+                      "tokens = \"raw\" the parser's own words differ, so it is not attacked")
+        return []
     stages.begin(f"attack {conf.name}", None)
     from parsebench.attack import AttackSettings
     from parsebench.attack import attack as search
@@ -215,7 +236,7 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
         cache = store.parse_cache(key)
 
         def outcomes(batch: Sequence[Sequence[str]]) -> dict[str, tuple[Any, float]]:
-            needed = {sentence_key(list(w)): list(w) for w in batch}
+            needed = {sentence_key(list(w)): (list(w), " ".join(w)) for w in batch}
             _parse_missing(session, key, _missing(needed, cache), store, cache, progress)
             return {k: cache[k] for k in needed}
 
@@ -374,6 +395,14 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
                              f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
+    if exp.tokens == "raw":
+        from parsebench.parsers.base import adapter_class
+
+        for conf in exp.parsers:
+            if not adapter_class(conf.spec)[0].raw_text:
+                raise InputError(f"parser {conf.name} ({conf.spec}) cannot tokenize raw "
+                                 "text: tokens = \"raw\" needs parsers that do (udpipe, "
+                                 "spacy)", exp.source)
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
     progress.advance()
     if not free_core:
@@ -397,7 +426,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
         for k, conf in enumerate(exp.parsers):
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
             parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, stages,
-                                           wait_for_noise if k == 0 and free_core else None)
+                                           wait_for_noise if k == 0 and free_core else None,
+                                           exp.tokens == "raw")
             ts = time.perf_counter()
             stages.begin(f"score {conf.name}", 1)
             reused = None

@@ -50,6 +50,11 @@ class Context:
         """The noise adds, drops or moves words: parses are paired through alignments."""
         return KINDS[self.exp.kind].moves_words
 
+    @property
+    def own_tokens(self) -> bool:
+        """The parsers tokenize each sentence's text themselves (``tokens = "raw"``)."""
+        return self.exp.tokens == "raw"
+
     @functools.cached_property
     def clean(self) -> list[Parse]:
         return self.parsed.parses(self.corpus.versions[0])
@@ -101,9 +106,15 @@ class _Replicates(Sequence[Replicate]):
         return Replicate(v.label, self.ctx._pairs(v, self.with_gold), v)
 
 
-def applicability(kind: str) -> dict[str, str]:
-    """What each method does with noise of KIND: the table a run's report shows."""
-    return {name: "scored" if not KINDS[kind].moves_words else m.moved_words or
+OWN_TOKENS = ("not applicable: it compares parses of the same words, and a parser given "
+              "raw text gives its own")
+
+
+def applicability(kind: str, tokens: str = "gold") -> dict[str, str]:
+    """What each method does with noise of KIND and the parsers given TOKENS: the table a
+    run's report shows."""
+    return {name: OWN_TOKENS if tokens == "raw" and not m.own_tokens else
+            "scored" if not KINDS[kind].moves_words else m.moved_words or
             "not applicable: it compares the parses word by word, and the words change"
             for name, m in METHODS.items()}
 
@@ -114,7 +125,8 @@ def score(ctx: Context) -> list[Scored]:
     (:class:`parsebench.metrics.core.method.LevelStats`), then its figures and signature."""
     out: list[Scored] = []
     for m in METHODS.values():
-        if ctx.moves_words and m.moved_words is None:
+        if (ctx.moves_words and m.moved_words is None) or (ctx.own_tokens
+                                                           and not m.own_tokens):
             continue
         for var in m.variants(ctx):
             for level in var.levels:

@@ -123,6 +123,10 @@ class RunContext(Protocol):
         """What the parser gives: ``deps`` or ``trees``."""
 
     @property
+    def own_tokens(self) -> bool:
+        """Whether the parsers tokenize each sentence's text themselves."""
+
+    @property
     def moves_words(self) -> bool:
         """Whether the noise adds, drops or moves words."""
 
@@ -217,6 +221,10 @@ class Method:
     moved_words: str | None = None
     """What it does when the noise adds, drops or moves words; None: it compares the
     parses word by word and does not apply then."""
+    own_tokens: bool = False
+    """Whether it scores parsers that tokenize each sentence's text themselves (a run's
+    ``tokens = "raw"``: their words aligned to the gold's by characters); False: it
+    compares parses of the same words and does not apply then."""
     columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The columns of the statistics it stores, by name (a breakdown's: ``sentence``,
     ``key``, then its counts), so that the store names every number it keeps."""

@@ -108,6 +108,8 @@ def _system_sentences(ctx: RunContext, v: Any, scoring: DepsScoring, where: str)
     words it was given has the gold's words (misspellings then do not upset the
     alignment); one of other words (an LLM's, a normaliser's) keeps its own, for
     ``align = "words"`` to align, and is refused in one line without it."""
+    if ctx.exp.tokens == "raw":  # its own words: aligned to the gold's by characters
+        return list(ctx.parsed.sentences_of(v))
     out = []
     for k, (s, given, g) in enumerate(zip(ctx.parsed.sentences_of(v), v.sentences,
                                           ctx.corpus.sentences, strict=True)):
@@ -157,7 +159,11 @@ def _variants(ctx: RunContext) -> list[Variant]:
                     sys_s = [basic_to_deps(s) for s in sys_s]
                 rows: list[SentenceStats] = []
                 validity = scoring.validity(where)
-                res = scoring.score([s for _ in vs for s in corpus.sentences], sys_s,
+                # a parser's own words are aligned by characters to the text it was given:
+                # the gold's tree over the version's words (misspelled as the parser saw them)
+                gold_s = [s for v in vs for s in v.sentences] if ctx.exp.tokens == "raw" \
+                    else [s for _ in vs for s in corpus.sentences]
+                res = scoring.score(gold_s, sys_s,
                                     validity, by="deprel", also_by=fields,
                                     confusion=confusion, gold_path=str(corpus.path),
                                     system_path=where, per_sentence=False,
@@ -351,7 +357,7 @@ LEGEND = {
 
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
-                "under f1", scores=SCORES,
+                "under f1", own_tokens=True, scores=SCORES,
                 sections=("parsebench.report.accuracy:deps_section",
                           "parsebench.report.accuracy:where_section"),
                 section_title="accuracy against the gold key", legend=LEGEND,

@@ -1,0 +1,123 @@
+"""A run whose parsers get each sentence's text (``[corpus] tokens = "raw"``) and tokenize
+it themselves: their words are scored against the gold's by character alignment, as
+``eval deps`` scores the same output (the official scorer's way), at every noise level;
+the methods that compare parses of the same words say they do not apply."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import FIXTURES, ROOT, shared_path
+
+import parsebench as pb
+
+LEARNER = FIXTURES / "learner.conllu"
+
+
+def _experiment(tmp: Path, corpus: Path, spec: str, extra: str = "", limit: str = ""
+                ) -> Path:
+    exp = tmp / "exp.toml"
+    exp.write_text(f'''name = "raw"
+[corpus]
+path = "{corpus}"
+tokens = "raw"
+{limit}
+[noise]
+rates = [0.2]
+replicates = 2
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+{extra}
+[[parsers]]
+name = "p"
+spec = "{spec}"
+[metrics]
+deps = true
+rows = ["head+deprel"]
+sentences = true
+''')
+    return exp
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(FIXTURES)]))
+
+
+def test_a_parser_that_tokenizes_is_scored_by_character_alignment(tmp_path: Path) -> None:
+    sys.path.insert(0, str(FIXTURES))
+    spec = "python:toy_parsers:GluedPunct"
+    exp = _experiment(tmp_path, LEARNER, spec)
+    got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    deps = {r.level: r.value for r in got.results if r.method == "deps"
+            and r.projection == "deprel"}
+    assert set(deps) == {"clean", "rate=0.2"}
+    assert not [r for r in got.results if r.method in ("rows", "sentences", "examples")]
+    # the same numbers as eval deps of the parser's own output, written by parse --raw
+    written = tmp_path / "raw.conllu"
+    pb.parse(LEARNER, parser=spec, raw=True).write(written)
+    assert len(pb.Treebank.read(written)[0]) == 12  # "day ." glued: 12 words, not 13
+    direct = pb.evaluate_deps(LEARNER, written).to_dict()
+    for m in ("tokens", "words", "uas", "las"):
+        assert deps["clean"][m]["f1"] == direct[m]["f1"], m
+    assert deps["clean"]["words"]["f1"] < 1  # the glued marks are missed words
+    md = (tmp_path / "r" / "index.md").read_text()
+    assert "raw: each parser tokenized each sentence's text itself" in md
+    assert "method rows | not applicable: it compares parses of the same words" in md
+    results = json.loads((tmp_path / "r" / "results.json").read_text())
+    assert '"tokens": "raw"' in json.dumps(results)
+    # the parses are cached by text, apart from the same parser's of gold words
+    again = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    assert again.parsed == 0
+    exp.write_text(exp.read_text().replace('tokens = "raw"\n', ""))
+    gold = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "g")
+    assert gold.parsed > 0
+    words = {r.level: r.value for r in gold.results if r.method == "deps"
+             and r.projection == "deprel"}
+    assert words["clean"]["words"]["f1"] == 1.0
+
+
+def test_what_raw_tokens_refuse(tmp_path: Path) -> None:
+    cases = [
+        (_experiment(tmp_path, LEARNER, "python:toy_parsers:GluedPunct")
+         .read_text().replace('tokens = "raw"', 'tokens = "words"'),
+         'tokens: "gold" (the parser gets the gold words) or "raw"', 4),
+        (_experiment(tmp_path, LEARNER, "python:toy_parsers:GluedPunct",
+                     'kind = "grammar"').read_text().replace("rates = [0.2]",
+                                                              "per_sentence = [1]"),
+         'kind = "grammar" adds, drops or moves words', 10),
+        (_experiment(tmp_path, LEARNER, "python:toy_parsers:WeakWord").read_text(),
+         "parser p (python:toy_parsers:WeakWord) cannot tokenize raw text", None),
+    ]
+    for text, message, line in cases:
+        exp = tmp_path / "bad.toml"
+        exp.write_text(text)
+        p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(exp),
+                            "--store", str(tmp_path / "b.sqlite")], capture_output=True,
+                           text=True, env=_env(), cwd=tmp_path, stdin=subprocess.DEVNULL)
+        assert p.returncode == 2 and message in p.stderr, p.stderr
+        assert len([ln for ln in p.stderr.splitlines() if ln.strip()]) == 1, p.stderr
+        if line is not None:
+            assert f"{exp}:{line}:" in p.stderr, p.stderr
+
+
+def test_udpipe_from_raw_text_as_eval_deps_scores_it(tmp_path: Path) -> None:
+    model = shared_path("models/en_ewt.udpipe")
+    test = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
+    spec = f"udpipe:{model}"
+    exp = _experiment(tmp_path, test, spec, limit="limit = 120")
+    exp.write_text(exp.read_text().replace(f'lexicon = "{FIXTURES / "lexicon.txt"}"\n', ""))
+    got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    deps = {r.level: r.value for r in got.results if r.method == "deps"
+            and r.projection == "deprel"}
+    gold = pb.Treebank(list(pb.Treebank.read(test))[:120], "ewt-120")
+    written = tmp_path / "raw.conllu"
+    pb.parse(gold, parser=spec, raw=True).write(written)
+    direct = pb.evaluate_deps(gold, written).to_dict()
+    for m in ("tokens", "words", "upos", "uas", "las"):
+        assert deps["clean"][m]["f1"] == direct[m]["f1"], m
+    assert direct["words"]["f1"] < 1  # UDPipe's tokenizer splits some words otherwise
+    # misspellings cost it words as well as attachments
+    assert deps["rate=0.2"]["las"]["f1"] < deps["clean"]["las"]["f1"]
