@@ -284,3 +284,21 @@ def test_a_benchmark_without_noise_ranks_without_points_lost(tmp_path: Path) -> 
                                          "Macro average: ranking and tiers"]
     assert tables[1].headers[-1] == "tier" and tables[1].rows == [
         ["clean", "1", "x", "75.0", "[50.0, 100.0]", ""]]
+
+
+def test_a_pattern_names_each_corpus_training_split(tmp_path: Path) -> None:
+    """What ``spec = "udpipe:train"`` trains on in the pattern form: the folder's train
+    file, else its dev file, else none."""
+    ud = _ud(tmp_path)
+    shutil.copy(FIXTURES / "learner.conllu", ud / "UD_English-A" / "en_a-ud-dev.conllu")
+    shutil.copy(FIXTURES / "learner.conllu", ud / "UD_English-A" / "en_a-ud-train.conllu")
+    shutil.copy(FIXTURES / "learner.conllu", ud / "UD_English-B" / "en_b-ud-dev.conllu")
+    toml = tmp_path / "bench.toml"
+    toml.write_text(f'name = "bench"\ncorpora = "ud/UD_*"\n{TAIL}', encoding="utf-8")
+    b = load_any(toml)
+    assert isinstance(b, Benchmark)
+    assert [(n, e.train.name if e.train else None) for n, e in b.corpora] == [
+        ("en_a", "en_a-ud-train.conllu"), ("en_b", "en_b-ud-dev.conllu")]
+    (ud / "UD_English-B" / "en_b-ud-dev.conllu").unlink()
+    b = load_any(toml)
+    assert isinstance(b, Benchmark) and b.corpora[1][1].train is None

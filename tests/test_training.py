@@ -140,3 +140,47 @@ def test_the_heldout_scores_are_read_from_udpipes_log() -> None:
         "parser_by_iteration": [{"iteration": 1, "uas": 61.0, "las": 46.15},
                                 {"iteration": 2, "uas": 62.0, "las": 47.0}],
         "parser_kept_iteration": 2}
+
+
+def test_a_run_trains_udpipe_on_its_corpus(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``spec = "udpipe:train"``: trained on the corpus's training split before it parses,
+    once (the same data and settings again come from the cache); the Run table says what
+    trained it. A corpus without a training split, or a wrong option, is refused before
+    any parsing."""
+    needs("ufal.udpipe")
+    monkeypatch.setenv("PARSEBENCH_CACHE", str(tmp_path / "cache"))
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'''name = "trained"
+[corpus]
+path = "{FIXTURES / 'learner.conllu'}"
+train = "{FIXTURES / 'learner.conllu'}"
+[noise]
+rates = [0.2]
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+[[parsers]]
+name = "udpipe-here"
+spec = "udpipe:train,iterations=1"
+[metrics]
+deps = true
+''')
+    got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    las = {r.level: r.figure("las", "f1") for r in got.results if r.method == "deps"
+           and r.projection == "deprel"}
+    assert set(las) == {"clean", "rate=0.2"} and las["clean"] is not None
+    md = (tmp_path / "r" / "index.md").read_text()
+    assert "udpipe-here: trained here | UDPipe 1 on" in md and "1 iteration(s)" in md
+    models = list((tmp_path / "cache" / "models").glob("udpipe-*/model.udpipe"))
+    assert len(models) == 1
+    stamp = models[0].stat().st_mtime_ns
+    again = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    assert again.parsed == 0 and models[0].stat().st_mtime_ns == stamp
+    for old, new, message in (
+            (f'train = "{FIXTURES / "learner.conllu"}"\n', "",
+             "trains on the corpus's training split: give [corpus] train"),
+            ("iterations=1", "iterations=x", "iterations=N (N >= 1), not 'iterations=x'")):
+        bad = tmp_path / "bad.toml"
+        bad.write_text(exp.read_text().replace(old, new))
+        with pytest.raises(pb.InputError) as e:
+            pb.run(bad, store=tmp_path / "b.sqlite")
+        assert message in str(e.value)

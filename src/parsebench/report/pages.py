@@ -56,6 +56,12 @@ def _run_table(info: dict[str, Any]) -> Table:
                          f"{ps['distinct_sentences']:,}, {hits:,} "
                          f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
+            if isinstance(t := ps.get("trained"), dict):
+                rows.append([f"{name}: trained here", f"UDPipe 1 on {t['train']} "
+                             f"({t['sentences']:,} sentences" + (
+                                 f", {t['iterations']} iteration(s) a stage"
+                                 if t.get("iterations") else ", UDPipe's own iterations")
+                             + f"; {t['seconds']} s, or from the cache)"])
     rows += info.get("operations", [])
     tokens = cfg.get("tokens", "gold")
     if tokens == "raw":

@@ -148,7 +148,8 @@ def _as_corpus(lines: list[str], index: int) -> list[str]:
 def _pattern(path: Path, r: Reader, pattern: str) -> list[dict[str, Any]]:
     """The corpora of a pattern over UD folders: the ``*-ud-test.conllu`` of each
     (folders without one are passed over), named by the file (``de_gsd``), its language
-    the file name's code before ``_``."""
+    the file name's code before ``_``, its training split the folder's train file, else
+    its dev file (what ``spec = "udpipe:train"`` trains on)."""
     folders = sorted(Path(p) for p in glob.glob(str(path.parent / pattern))
                      if Path(p).is_dir())
     out = []
@@ -156,7 +157,12 @@ def _pattern(path: Path, r: Reader, pattern: str) -> list[dict[str, Any]]:
         tests = sorted(folder.glob(UD_TEST))
         if tests:
             code = tests[0].name.removesuffix(UD_TEST[1:])
-            out.append({"name": code, "path": str(tests[0]), "lang": code.split("_")[0]})
+            one = {"name": code, "path": str(tests[0]), "lang": code.split("_")[0]}
+            for split in ("train", "dev"):
+                if (folder / f"{code}-ud-{split}.conllu").is_file():
+                    one["train"] = str(folder / f"{code}-ud-{split}.conllu")
+                    break
+            out.append(one)
     if not out:
         raise r.fail(f"corpora = {pattern[:80]!r}: no folder with a {UD_TEST} file", "",
                      "corpora")

@@ -90,6 +90,9 @@ class Experiment:
     gold: bool = True
     """False: the corpus's annotation is ignored (its words used as unannotated text)."""
     typos_only: bool = False
+    train: Path | None = None
+    """The corpus's training split (its train file, or dev where there is none), for a
+    parser trained on each corpus (``spec = "udpipe:train"``)."""
     tokens: str = "gold"
     """What a parser is given: the gold words (``gold``), or each sentence's text
     (``raw``), which it tokenizes itself; its words are then scored against the gold's
@@ -452,6 +455,10 @@ FIELDS: tuple[Field, ...] = (
     Field("gold", "corpus", "gold", lambda at: at.get(bool, True), **kept("gold", True)),
     Field("typos_only", "corpus", "typos_only", lambda at: at.get(bool, False),
           **kept("typos_only", False)),
+    Field("train", "corpus", "train",  # kept only when given: records so far hold
+          lambda at: next(iter(at.paths(False, many=False) or []), None),
+          lambda v, _: {"train": str(v)} if v else {},
+          lambda c: Path(c["train"]) if c.get("train") else None),
     Field("tokens", "corpus", "tokens", _tokens,  # kept only when raw: records so far hold
           lambda v, _: {"tokens": v} if v != "gold" else {},
           lambda c: str(c.get("tokens", "gold"))),

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +132,54 @@ def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, Input]
 
     if items:
         session.get().parse(items, on_result)
+
+
+TRAIN = "udpipe:train"
+"""The spec of a UDPipe 1 trained on each corpus's training split (``[corpus] train``),
+``udpipe:train,iterations=N`` with fewer tokenizer epochs and tagger and parser
+iterations than UDPipe's own (100, 20, 10)."""
+
+
+def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, int | None]:
+    """Whether CONF is :data:`TRAIN` (checked: the corpus names its training split), and
+    its iterations."""
+    name, _, arg = conf.spec.partition(":")
+    first, *options = arg.split(",")
+    if name != "udpipe" or first != "train":
+        return False, None
+    iterations = None
+    for o in options:
+        key, eq, value = o.partition("=")
+        if key != "iterations" or not eq or not value.isdigit() or int(value) < 1:
+            raise InputError(f"parser {conf.name}: {conf.spec!r}: {TRAIN}[,iterations=N] "
+                             f"takes iterations=N (N >= 1), not {o!r}", exp.source)
+        iterations = int(value)
+    if exp.train is None:
+        raise InputError(f"parser {conf.name}: {conf.spec!r} trains on the corpus's "
+                         "training split: give [corpus] train = \"FILE\" (its train file, "
+                         "or dev where there is none)", exp.source)
+    return True, iterations
+
+
+def _trained(conf: ParserConf, exp: Experiment, store: Store, stages: Stages
+             ) -> tuple[ParserConf, dict[str, Any] | None]:
+    """CONF, or for :data:`TRAIN` the same parser with the model trained on the corpus's
+    training split (from the cache folder when the same data and settings trained it:
+    :func:`parsebench.parsers.training.train_cached`) and what trained it."""
+    train, iterations = _training(conf, exp)
+    if not train or exp.train is None:
+        return conf, None
+    from parsebench.parsers.training import train_cached
+
+    stages.begin(f"train {conf.name}", None)
+    folder = Path(store.path).with_name(Path(store.path).name + ".models")
+    folder.mkdir(exist_ok=True)
+    out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}.udpipe"
+    done, _ = train_cached("udpipe", exp.train, out, iterations=iterations,
+                           progress=stages.progress)
+    return replace(conf, spec=f"udpipe:{out}"), {
+        "train": str(exp.train), "sentences": done.sentences, "seconds": done.seconds,
+        "key": done.key, "iterations": iterations}
 
 
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
@@ -395,6 +443,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
                              f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
     Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
+    for conf in exp.parsers:  # a spec that trains fails here, not after others parsed
+        _training(conf, exp)
     if exp.tokens == "raw":
         from parsebench.parsers.base import adapter_class
 
@@ -424,6 +474,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
     earlier: dict[str, list[Scored]] | None = None  # read once a parser has no new parse
     with executor:
         for k, conf in enumerate(exp.parsers):
+            conf, trained = _trained(conf, exp, store, stages)
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
             parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, stages,
                                            wait_for_noise if k == 0 and free_core else None,
@@ -449,6 +500,8 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
             if exp.attack is not None:
                 results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
                                       stages)
+            if trained is not None:
+                stats["trained"] = trained
             parser_stats[conf.name] = stats
     noise.wait()
     stages.begin("store the results", 1)
