@@ -418,17 +418,10 @@ def _build_page(store: Store, data: list[dict[str, Any]]
                 md += [table_md(t, prefix), ""]
                 body.append(table_html(t, prefix))
             for fname, caption, plot in sec.images:
-                ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
-                # the whole name comes from data (experiment, parser, projection)
-                fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
-                images.append((fname, plot.png))
-                md += [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
-                       f"*{md_cell(caption)}*", ""]
-                body.append(f"<figure id='{ident}' data-points='{plot.points}' "
-                            f"data-intervals='{plot.intervals}'><img alt='"
-                            f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
-                            f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
-                            f"{html.escape(caption)}</figcaption></figure>")
+                lines, figure, image = _figure(name, prefix, fname, caption, plot, True)
+                md += lines
+                body.append(figure)
+                images.append(image)
             md += sec.md_extra + ([""] if sec.md_extra else [])
             body += sec.html_extra
         md += _warnings_md(summary, prefix)
@@ -493,19 +486,31 @@ def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
     images = []
     picture = benchmark_picture(s)
     if picture is not None:
-        fname, caption, plot = picture
-        ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
-        fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
-        images.append((fname, plot.png))
-        md += [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
-               f"*{md_cell(caption)}*", ""]
-        body.append(f"<figure id='{ident}' data-points='{plot.points}'><img alt='"
-                    f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
-                    f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
-                    f"{html.escape(caption)}</figcaption></figure>")
+        lines, figure, image = _figure(name, prefix, *picture, False)
+        md += lines
+        body.append(figure)
+        images.append(image)
     md += [table_md(run, prefix), ""]
     body.append(table_html(run, prefix))
     return md, body, s, images
+
+
+def _figure(name: str, prefix: str, fname: str, caption: str, plot: Any, intervals: bool
+            ) -> tuple[list[str], str, tuple[str, bytes]]:
+    """A plot as the page shows it: its Markdown lines, its HTML ``<figure>`` (the SVG
+    inline; with INTERVALS, the count of interval bars the browser test checks) and its
+    PNG file, named from the experiment NAME (the whole name comes from data:
+    experiment, parser, projection)."""
+    ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
+    fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
+    lines = [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
+             f"*{md_cell(caption)}*", ""]
+    bars = f" data-intervals='{plot.intervals}'" if intervals else ""
+    figure = (f"<figure id='{ident}' data-points='{plot.points}'{bars}><img alt='"
+              f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
+              f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
+              f"{html.escape(caption)}</figcaption></figure>")
+    return lines, figure, (fname, plot.png)
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
