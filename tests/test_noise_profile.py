@@ -234,3 +234,30 @@ def test_a_run_with_a_profile_and_its_report(tmp_path: Path,
         else:
             assert "keyboard model" in summary and "7.11%" in summary
             assert "learnt profile f.json" not in summary
+
+
+@pytest.mark.parametrize("per_sentence", [1, 2, 3])
+def test_errors_come_as_many_to_a_sentence_as_the_profile_counted(
+        tmp_path: Path, per_sentence: int) -> None:
+    """A profile whose sentences with errors each hold K of them: every sentence that
+    gets errors gets K (the last one drawn may get fewer, and a word without an error of
+    its kind is passed over), the count is exact, and a lower rate's errors are among a
+    higher rate's."""
+    from parsebench.formats.conllu import read_conllu
+    from parsebench.noise.profile import Profile
+
+    data = dict(small(tmp_path))
+    data["errors_per_sentence"] = {str(per_sentence): 4}
+    prof = Profile(data, "k", "k")
+    lex = Lexicon.load(None, "en")
+    d = Drawer(prof, Keyboard.load("us-qwerty"), lex)
+    learner = read_conllu(FIXTURES / "learner.conllu")
+    forms = [s.forms for s in learner]
+    for seed in (1, 2):
+        high = plan(forms, None, 0.08, seed, d, 2)
+        assert len(high.changes) == round(0.08 * sum(map(len, forms)))
+        got = Counter(c.sentence for c in high.changes)
+        assert sum(n != per_sentence for n in got.values()) <= 1 + high.no_nonword, got
+        low = plan(forms, None, 0.03, seed, d, 2)
+        assert Counter((c.sentence, c.token, c.new) for c in low.changes) <= \
+            Counter((c.sentence, c.token, c.new) for c in high.changes)

@@ -12,7 +12,10 @@ written as one of them, drawn by count; another gets a case error or edits, draw
 the profile's counts: how many edits, which operation, where in the word, which
 letter (the confusion table; a keyboard neighbour where the table has none for the
 letter). Real words are made at the profile's share; a profile without real-word
-errors keeps Bigert's non-word rule. Tokenization changes are not made.
+errors keeps Bigert's non-word rule. Errors come several to a sentence as the
+profile counted them (:func:`_clustered`). Tokenization changes (a word split in
+two, two merged) are counted by the profile but not made: they change the words,
+which spelling noise keeps (the grammar kind's alignment would be needed).
 """
 
 from __future__ import annotations
@@ -73,6 +76,11 @@ class Drawer:
             k: (e + 0.5) / (a + 1) for k, (e, a) in d.get("pair_words", {}).items()}
         self.by_length: dict[str, float] = {
             k: (e + 0.5) / (a + 1) for k, (e, a) in by.get("length", {}).items()}
+        self.clusters: dict[str, float] = {
+            k: float(v) for k, v in d.get("errors_per_sentence", {}).items()
+            if k.isdigit() and int(k) >= 1 and v}
+        """How many errors a sentence with errors holds, by count (none: words drawn
+        independently)."""
 
     def weight(self, word: str, upos: str) -> float:
         """How likely WORD is to carry an error: its own rate where the profile has it (a
@@ -177,12 +185,16 @@ def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | Non
     target = math.floor(rate * len(flat) + 0.5)
     rng = random.Random(seed)
     keyed = []
+    weights: dict[int, float] = {}
     for i in pool:  # Efraimidis-Spirakis: log(u)/w, largest first (u in (0, 1])
-        w = drawer.weight(flat[i], tags[i])
+        w = weights[i] = drawer.weight(flat[i], tags[i])
         keyed.append((math.log(1.0 - rng.random()) / w if w > 0 else -math.inf, i))
     keyed.sort(key=lambda x: (-x[0], x[1]))
+    order = [i for _, i in keyed]
+    if drawer.clusters:
+        order = _clustered(order, weights, starts, seed, drawer.clusters)
     done = 0
-    for _, i in keyed:
+    for i in order:
         if done == target:
             break
         si = bisect_right(starts, i) - 1
@@ -195,6 +207,31 @@ def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | Non
     report.shortfall = target - done
     report.changes.sort(key=lambda c: (c.sentence, c.token))
     return report
+
+
+def _clustered(order: list[int], weights: Mapping[int, float], starts: list[int],
+               seed: int, clusters: Mapping[str, float]) -> list[int]:
+    """The words in the order they are misspelled when errors come several to a
+    sentence, as the profile counted them (CLUSTERS: sentences by their number of
+    errors): sentences in a seeded weighted order (their words' summed WEIGHTS:
+    Efraimidis-Spirakis again), each with a number of errors drawn from CLUSTERS, its
+    words in ORDER's order; then every word not yet taken, in ORDER, so that the rate is
+    met whatever the draws. A higher rate continues the same order, so its errors hold a
+    lower rate's."""
+    words: dict[int, list[int]] = {}
+    for i in order:
+        words.setdefault(bisect_right(starts, i) - 1, []).append(i)
+    keyed = []
+    caps: dict[int, int] = {}
+    for si, mine in words.items():
+        rng = random.Random(f"{seed}/{si}/sentence")
+        w = sum(weights[i] for i in mine)
+        keyed.append((math.log(1.0 - rng.random()) / w if w > 0 else -math.inf, si))
+        caps[si] = int(_pick(rng, clusters) or 1)
+    keyed.sort(key=lambda x: (-x[0], x[1]))
+    first = [i for _, si in keyed for i in words[si][:caps[si]]]
+    taken = set(first)
+    return first + [i for i in order if i not in taken]
 
 
 def realised(report: Report, lexicon: Lexicon) -> tuple[dict[str, int], dict[str, int], int]:

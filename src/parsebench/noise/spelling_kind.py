@@ -137,7 +137,10 @@ class Spelling:
                          min_length=exp.min_length,
                          # only when on: the versions stored before it keep their key
                          **({"keep_mix": True} if own.keep_mix else {}),
-                         **({"profile": _digest(own.profile)} if own.profile else {}))
+                         # errors drawn a sentence at a time (profile_noise._clustered)
+                         # since versions stored before were drawn a word at a time
+                         **({"profile": _digest(own.profile), "drawn": "by sentence"}
+                            if own.profile else {}))
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
         own: SpellingSettings = exp.noise
