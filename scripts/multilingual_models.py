@@ -27,6 +27,7 @@ from pathlib import Path
 from train_models import write_table
 
 import parsebench as pb
+from parsebench.formats.conllu import read_conllu
 from parsebench.progress import Lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +79,9 @@ def train_pair(key: str, data: Path, out: Path, limit: int, iterations: int
     took = "cached" if r.cached else f"{r.seconds / 60:.1f} min ({wall / 60:.1f} with loading)"
     name = folder if split != "dev" or key != "en_dev" else f"{folder} (dev-trained)"
     held = Path(r.dev["file"]).name if dev is not None else "last tenth"
-    return [name, f"{train.name} (first {r.sentences:,} sentences)", held,
+    taken = len(read_conllu(train)[:limit])
+    learnt = "" if taken == r.sentences else f", {r.sentences:,} learnt from"
+    return [name, f"{train.name} (first {taken:,} sentences{learnt})", held,
             f"no tokenizer; tagger and parser {iterations} iterations", took,
             "n/a" if las is None else f"{100 * las:.2f}", "to fill"]
 
