@@ -233,3 +233,107 @@ def test_noise_validity_doc_counts_the_typos_a_parser_met_in_training(
             got["x_seen_rate"]) == ("6", "4", "20", "30.00")
     assert (got["x_train_typos"], got["x_train_sentences"], got["x_seen_word"],
             got["x_seen_typo_pct"]) == ("3", "2", "6", "100.00")
+
+
+@pytest.fixture()
+def multilingual(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import multilingual_doc
+
+    yield multilingual_doc
+    for name in ("doc_template", "multilingual_doc"):
+        sys.modules.pop(name, None)
+
+
+def _multilingual_store(tmp: Path) -> Path:
+    """The multilingual study's English experiment in small: the fixture's learner
+    sentences (three times: 45 sentences), 5 and 10% misspelled, two replicates;
+    baseline:random as the train- and baseline:left as the dev-trained 'parsers'."""
+    from conftest import FIXTURES
+
+    from parsebench.parsers.executor import Executor
+    from parsebench.run.experiment import load
+    from parsebench.run.runner import run_experiment
+    from parsebench.store import Store
+
+    learner = FIXTURES / "learner.conllu"
+    toml = tmp / "en.toml"
+    toml.write_text(
+        f'name = "multilingual-en"\n[corpus]\npath = ["{learner}", "{learner}", "{learner}"]\n'
+        f'[noise]\nrates = [0.05, 0.10]\nreplicates = 2\nlang = "en"\n'
+        f'lexicon = "{FIXTURES / "lexicon.txt"}"\n'
+        '[[parsers]]\nname = "udpipe-train"\nspec = "baseline:random"\n'
+        '[[parsers]]\nname = "udpipe-dev"\nspec = "baseline:left"\n'
+        '[metrics]\nrows = ["head+deprel"]\nsentences = false\ndeps = true\nf1 = false\n',
+        encoding="utf-8")
+    store = tmp / "s.sqlite"
+    with Store(store) as st:
+        run_experiment(load(toml), st, Executor("local", 1))
+    return store
+
+
+def test_multilingual_doc_fits_the_loss_per_percent_and_reads_bigert(
+        tmp_path: Path, multilingual: ModuleType) -> None:
+    from parsebench.store import Store
+
+    store = _multilingual_store(tmp_path)
+    res = {}
+    with Store(store) as st:
+        for r in st.results("multilingual-en"):
+            res[(r.parser, r.metric, r.level)] = r.value
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "en_train.udpipe.json").write_text(json.dumps(
+        {"train": "en_ewt-ud-train.conllu", "sentences": 40, "seconds": 60.0}))
+    (models / "en_train.mco.json").write_text(json.dumps({"seconds": 6.0}))
+    template = tmp_path / "t.md"
+    template.write_text("<!-- table: loss -->\n\n<!-- table: bigert -->\n\n"
+                        "{{train_minutes}} {{trained_models}} {{en_udpipe_diff}} "
+                        "{{bigert_cells}}\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    multilingual.build(store, template, page, models)
+    loss, bigert, tail = page.read_text(encoding="utf-8").split("\n\n")
+    rows = {r.split(" | ")[3]: r.split(" | ") for r in loss.splitlines()[2:]}
+    # the slope through the origin of the points lost against the misspelled rate (%)
+    for p in ("udpipe-train", "udpipe-dev"):
+        las = {lvl: res[(p, "deps", lvl)]["las"]["f1"]
+               for lvl in ("clean", "rate=0.05", "rate=0.1")}
+        rate = {lvl: res[(p, "rows", lvl)]["error_level"]["mean"]
+                for lvl in ("rate=0.05", "rate=0.1")}
+        lost = {lvl: 100 * (las["clean"] - las[lvl]) for lvl in rate}
+        want = sum(100 * rate[k] * lost[k] for k in rate) / sum(
+            (100 * rate[k]) ** 2 for k in rate)
+        assert rows[p][6].split()[0] == f"{100 * las['clean']:.2f}"
+        assert rows[p][-1].split()[0] == f"{want:.2f}"
+        assert rows[p][-1].split(" ", 1)[1].startswith("[")
+        assert [c.split()[0] for c in rows[p][7:9]] == [f"{lost[k]:.2f}" for k in rate]
+    assert rows["udpipe-train"][4] == "train, 40 sentences"
+    assert rows["udpipe-dev"][4] == "n/a"  # (no sidecar: not made up)
+    # Bigert's estimate and bounds: the runs' means over the replicates
+    rnd = res[("udpipe-train", "rows", "rate=0.1")]
+    line = next(x for x in bigert.splitlines() if x.startswith("| English | udpipe-train | 10%"))
+    cells = line.split(" | ")
+    assert cells[4] == f"{100 * rnd['degr_estimate']['mean']:.2f}"
+    assert cells[3].split()[0] == f"{100 * rnd['gold']['degr_real']['mean']:.2f}"
+    within = rnd["gold"]["within_bounds"]
+    assert cells[6] == f"{round(2 * within)}/2"
+    minutes, n, *rest = tail.split()
+    assert (minutes, n) == ("1.1", "2")  # the sidecars' 66 s: 2 models
+    cells_with_bounds = sum((v.get("gold") or {}).get("within_bounds") is not None
+                            for (_, m, _), v in res.items() if m == "rows")
+    assert rest[0][0] in "+-" and rest[-1] == str(cells_with_bounds)  # (paired difference)
+    # the chain's labels are never right: no bounds, n/a, never a count of 0
+    assert "| English | udpipe-dev | 10% | n/a | n/a | n/a | n/a | n/a |" in bigert
+
+
+def test_multilingual_doc_refuses_a_store_without_the_study(
+        tmp_path: Path, multilingual: ModuleType) -> None:
+    from parsebench.store import Store
+
+    with Store(tmp_path / "s.sqlite"):
+        pass
+    (tmp_path / "t.md").write_text("x\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="multilingual-LANG"):
+        multilingual.build(tmp_path / "s.sqlite", tmp_path / "t.md", tmp_path / "page.md",
+                           tmp_path)
+    assert not (tmp_path / "page.md").exists()

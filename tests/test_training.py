@@ -124,6 +124,59 @@ def test_udpipe_options_iterations_and_their_own() -> None:
         udpipe_settings(0)
 
 
+def test_udpipe_tokenizer_none_is_accepted_and_trains_for_given_words(
+        tmp_path: Path) -> None:
+    """``none`` is UDPipe's own word for no tokenizer (a model for gold words): the option
+    check let only name=value through, so the cheapest training was refused."""
+    needs("ufal.udpipe")
+    s = udpipe_settings(2, tokenizer="none")
+    assert (s["tokenizer"], s["tagger"], s["parser"]) == ("none", "iterations=2",
+                                                          "iterations=2")
+    model = tmp_path / "words.udpipe"
+    p = cli("train", "udpipe", str(FIXTURES / "learner.conllu"), "-o", str(model),
+            "--udpipe-tokenizer", "none", "--iterations", "1", "--json",
+            cache=tmp_path / "cache")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["settings"]["tokenizer"] == "none"
+    parsed = pb.parse(FIXTURES / "learner.conllu", f"udpipe:{model}")
+    assert len(parsed.treebank) == 15
+
+
+def test_a_killed_training_leaves_no_scratch_folder(tmp_path: Path) -> None:
+    """A training killed by SIGTERM removes its scratch folder in the cache; one killed
+    outright (a folder of a process no longer alive) is removed by the next training."""
+    needs("ufal.udpipe")
+    import signal
+    import time
+
+    train = shared_path(IMST.format("train"))
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=str(SRC), PARSEBENCH_CACHE=str(cache))
+    proc = subprocess.Popen([sys.executable, "-m", "parsebench.cli", "train", "udpipe",
+                             str(train), "--limit", "600", "--iterations", "20", "-q",
+                             "-o", str(tmp_path / "m.udpipe")], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(cache.glob("models/*/.training-*/train.conllu")):
+        assert proc.poll() is None and time.monotonic() < deadline, "no training started"
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in err
+    assert not list(cache.glob("models/*/.training-*"))
+    assert not (tmp_path / "m.udpipe").exists()
+    left = cache / "models" / "udpipe-old" / ".training-99999999-abc"  # (no such process)
+    left.mkdir(parents=True)
+    (left / "train.conllu").write_text("x")
+    mine = cache / "models" / "udpipe-old" / f".training-{os.getpid()}-abc"  # (alive)
+    mine.mkdir()
+    from parsebench.parsers.trained import scratch_folder
+
+    with scratch_folder(left.parent) as tmp:
+        assert tmp.is_dir() and not left.exists() and mine.exists()
+    assert not tmp.exists()
+
+
 def test_the_heldout_scores_are_read_from_udpipes_log() -> None:
     log = ["Training tokenizer with the following options: tokenize_url=1",
            "Epoch 1, logprob: -3.2612e+04, training acc: 97.86%, heldout tokens: "

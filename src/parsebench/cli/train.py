@@ -30,7 +30,8 @@ def train_cmd(
     jar: Annotated[str | None, typer.Option("--jar", help="malt, yara: the parser's "
                                             "jar.")] = None,
     tokenizer: Annotated[str, typer.Option("--udpipe-tokenizer", help="UDPipe's "
-                                           "tokenizer options (name=value;...).")] = "",
+                                           "tokenizer options (name=value;...), or none "
+                                           "(a model for given words).")] = "",
     tagger: Annotated[str, typer.Option("--udpipe-tagger", help="UDPipe's tagger "
                                         "options.")] = "",
     parser_options: Annotated[str, typer.Option("--udpipe-parser", help="UDPipe's "
@@ -40,8 +41,14 @@ def train_cmd(
 ) -> None:
     """Train UDPipe 1, MaltParser or Yara on a treebank; kept in the cache folder by the
     treebank's checksum and the settings, so the same training twice runs once."""
+    import signal
+    import sys
+
     from parsebench.api.training import train as train_model
 
+    # A kill (SIGTERM) ends the training as Ctrl-C does: the trainer's child process is
+    # stopped and its scratch folder in the cache removed, not left behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     with _progress(quiet, transient=True) as bars:
         r = train_model(parser, train, output, dev=dev, limit=limit, iterations=iterations,
                         beam=beam, best=best, jar=jar, tokenizer=tokenizer, tagger=tagger,

@@ -5,9 +5,12 @@ front of them import it without importing each other."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Sequence
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,3 +48,34 @@ def check_trees(sentences: Sequence[Sentence], path: str | os.PathLike[str]) -> 
             if head == NO_HEAD or rel in ("", "_"):
                 raise InputError(f"word {i + 1} of the sentence here has no HEAD or "
                                  "DEPREL: training needs gold trees", path, s.line)
+
+
+SCRATCH = ".training-"
+"""The prefix of a training's scratch folder: ``.training-PID-XXXX`` beside the model."""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (someone else's process: alive)
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def scratch_folder(parent: Path) -> Iterator[Path]:
+    """A scratch folder in PARENT for one training, removed when the training ends, even
+    by an exception or Ctrl-C. A process killed outright (SIGKILL) cannot clean up, so the
+    folders left in PARENT by processes no longer alive are removed here first."""
+    parent.mkdir(parents=True, exist_ok=True)
+    for old in parent.glob(SCRATCH + "*"):
+        pid = old.name[len(SCRATCH):].partition("-")[0]
+        if old.is_dir() and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(old, ignore_errors=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-", dir=parent))
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -34,7 +34,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -43,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from parsebench.errors import InputError, iter_lines
 from parsebench.installed import cache_folder
 from parsebench.parsers.jvm import find_jar, java_command
-from parsebench.parsers.trained import Trained, check_trees
+from parsebench.parsers.trained import Trained, check_trees, scratch_folder
 
 if TYPE_CHECKING:
 
@@ -116,7 +115,7 @@ def train_malt(train: str | os.PathLike[str], model: str | os.PathLike[str], jar
     model.parent.mkdir(parents=True, exist_ok=True)
     settings = {"algorithm": "nivreeager", "learner": "liblinear", "root_label": "root",
                 "format": "conllu", "jar": jar}
-    with tempfile.TemporaryDirectory(dir=model.parent) as tmp:
+    with scratch_folder(model.parent) as tmp:
         src = Path(tmp) / "train.conllu"
         n = conllu_slice(train, src, limit if limit is not None else 2**62)
         t0 = time.perf_counter()
@@ -143,7 +142,7 @@ def train_yara(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
     settings = {"beam": beam, "iterations": iterations, "threads": 1, "features": "extended",
                 "oracle": "dynamic", "update": "max violation", "punctuation": "PUNCT",
                 "heap": heap, "jar": jar, "kept": "best dev LAS" if best else "last"}
-    with tempfile.TemporaryDirectory(dir=model.parent) as tmp:
+    with scratch_folder(model.parent) as tmp:
         t = Path(tmp)
         n = conllx_words(train, t / "train.conll", limit)
         argv = [java_command(), f"-Xmx{heap}", "-jar", jar, "train",

@@ -30,7 +30,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,7 +62,10 @@ def _option(opts: str, name: str) -> str | None:
 
 
 def _with(opts: str, name: str, value: int | None) -> str:
-    """OPTS with NAME=VALUE added, unless VALUE is None or OPTS sets NAME itself."""
+    """OPTS with NAME=VALUE added, unless VALUE is None, OPTS sets NAME itself or OPTS
+    is ``none`` (no such component)."""
+    if opts.strip() == "none":
+        return "none"
     if value is None or _option(opts, name) is not None:
         return opts
     return f"{opts};{name}={value}" if opts else f"{name}={value}"
@@ -75,6 +77,8 @@ def udpipe_settings(iterations: int | None = None, tokenizer: str = "", tagger: 
     if iterations is not None and iterations < 1:
         raise InputError(f"iterations must be at least 1, not {iterations}")
     for what, opts in (("tokenizer", tokenizer), ("tagger", tagger), ("parser", parser)):
+        if opts.strip() == "none":
+            continue  # UDPipe's own word for no such component (a model for given words)
         if any(c in opts for c in "\n\t") or any(
                 p.strip() and "=" not in p for p in opts.split(";")):
             raise InputError(f"UDPipe {what} options are name=value;name=value..., "
@@ -100,7 +104,7 @@ def train_udpipe(train: str | os.PathLike[str], dev: str | os.PathLike[str] | No
     tenth) held out for model selection, written as MODEL with MODEL.json."""
     from parsebench.formats.conllu import read_conllu, write_conllu
     from parsebench.installed import version
-    from parsebench.parsers.trained import Trained, check_trees
+    from parsebench.parsers.trained import Trained, check_trees, scratch_folder
 
     progress = progress or quiet()
     model = Path(model).resolve()
@@ -122,7 +126,7 @@ def train_udpipe(train: str | os.PathLike[str], dev: str | os.PathLike[str] | No
     if not sentences:
         raise InputError("no sentence to train on", train)
     settings["ufal.udpipe"] = version("ufal.udpipe")
-    with tempfile.TemporaryDirectory(dir=model.parent) as tmp:
+    with scratch_folder(model.parent) as tmp:
         t = Path(tmp)
         with open(t / "train.conllu", "w", encoding="utf-8") as fh:
             write_conllu(sentences, fh)
