@@ -353,3 +353,20 @@ def test_the_check_of_multiword_tokens_in_c_is_the_python_one() -> None:
         finally:
             treebank._sound_tokens = real
         assert str(c_error.value) == str(py_error.value)
+
+
+def test_a_file_read_whole_shares_its_values(tmp_path: Path) -> None:
+    """read_conllu (a treebank kept in memory) gives equal tag values as one object where
+    the compiled reader reads them; a file read a sentence at a time is read as it is.
+    The Sentences are the same either way."""
+    if not conllu.ACCELERATED:
+        pytest.skip("the compiled reader is not built")
+    text = "".join(f"{i}\tw{i}\tw\tNOUN\tNN\t_\t0\troot\t0:root\t_\n" for i in (1,)) + "\n"
+    path = tmp_path / "x.conllu"
+    path.write_text(text * 3, encoding="utf-8")
+    whole = read_conllu(path)
+    streamed = list(conllu.iter_conllu(path))
+    assert whole == streamed
+    assert whole[0].upos[0] is whole[2].upos[0]
+    assert whole[0].deps[0] is whole[1].deps[0]
+    assert streamed[0].upos[0] is not streamed[2].upos[0]

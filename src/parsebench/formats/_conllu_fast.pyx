@@ -39,10 +39,12 @@ cdef object UNDERSCORE = "_"
 
 cdef dict SHARED = {}
 """One str object for each value of the annotation columns (lemma, tags, features,
-relations, DEPS, MISC) read so far, up to SHARED_LIMIT values: a treebank's few thousand
-values then sit in a few thousand objects, not one a word and column, and the scorers
-that run over them (the API's check, the label counts, the kernels) find them in the
-processor's cache, equal ones identical."""
+relations, DEPS, MISC) of the files read whole so far, up to SHARED_LIMIT values: a
+treebank in memory then holds its few thousand values in a few thousand objects, not one
+a word and column, and the scorers that run over it (the API's check, the label counts,
+the kernels) find them in the processor's cache, equal ones identical. A file read a
+sentence at a time is not shared: its sentences go as they come, and the look-ups cost
+more than they saved."""
 cdef Py_ssize_t SHARED_LIMIT = 50_000
 
 
@@ -101,14 +103,16 @@ cdef object categorize(object s, list comments, object doc_category):
     return doc_category
 
 
-def read_sentences(lines, str path, sentence, reference, category_of, notes=None):
+def read_sentences(lines, str path, sentence, reference, category_of, notes=None,
+                   bint share=False):
     """The Sentences of LINES (CoNLL-U, without line ends) as ``reference(lines, path,
     start, doc_category, notes)`` reads them, which it calls where a sentence needs a
     closer look (START: the line number of the first of LINES; DOC_CATEGORY: the
     document's category so far); SENTENCE is the Sentence class, CATEGORY_OF
     conllu._category_of, NOTES None or a conllu.Leniency (told of blank lines that end
     no sentence and of a last sentence without its blank line, and asked to say so at the
-    end). A HEAD written ``_`` is -1 (conllu.NO_HEAD)."""
+    end). A HEAD written ``_`` is -1 (conllu.NO_HEAD). SHARE: equal values of the
+    annotation columns are one object (SHARED), for a file read whole."""
     cdef list buf = []            # the lines of the sentence under way, from START
     cdef Py_ssize_t start = 1     # the line number of buf[0]
     cdef Py_ssize_t lineno = 0
@@ -186,14 +190,23 @@ def read_sentences(lines, str path, sentence, reference, category_of, notes=None
                 if h > top:
                     top = h
             PyList_Append(forms, cols[1])
-            PyList_Append(lemmas, shared(cols[2]))
-            PyList_Append(upos, shared(cols[3]))
-            PyList_Append(xpos, shared(cols[4]))
-            PyList_Append(feats, shared(cols[5]))
+            if share:
+                PyList_Append(lemmas, shared(cols[2]))
+                PyList_Append(upos, shared(cols[3]))
+                PyList_Append(xpos, shared(cols[4]))
+                PyList_Append(feats, shared(cols[5]))
+                PyList_Append(deprels, shared(cols[7]))
+                PyList_Append(deps, shared(cols[8]))
+                PyList_Append(misc, shared(cols[9]))
+            else:
+                PyList_Append(lemmas, cols[2])
+                PyList_Append(upos, cols[3])
+                PyList_Append(xpos, cols[4])
+                PyList_Append(feats, cols[5])
+                PyList_Append(deprels, cols[7])
+                PyList_Append(deps, cols[8])
+                PyList_Append(misc, cols[9])
             PyList_Append(heads, h)
-            PyList_Append(deprels, shared(cols[7]))
-            PyList_Append(deps, shared(cols[8]))
-            PyList_Append(misc, shared(cols[9]))
             n += 1
             continue
         if v == -2:
