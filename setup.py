@@ -14,6 +14,8 @@ extensions = cythonize(
                ["src/parsebench/metrics/constituency/_evalb_fast.pyx"]),
      Extension("parsebench.metrics.dependency._deps_fast",
                ["src/parsebench/metrics/dependency/_deps_fast.pyx"]),
+     Extension("parsebench.metrics.dependency._stretch_fast",
+               ["src/parsebench/metrics/dependency/_stretch_fast.pyx"]),
      Extension("parsebench.formats._conllu_fast",
                ["src/parsebench/formats/_conllu_fast.pyx"]),
      Extension("parsebench.metrics.core._resample_fast",

@@ -12,11 +12,17 @@ absent:
   precomputed LAS is the reference of ``compare GOLD A B C --samples 10000``.
 - ``CONLL18_EVAL``: a copy of ``conll18_ud_eval.py`` (CoNLL 2018 shared task), run
   with ``-v`` (all metrics) against ``eval deps`` (all thirteen and Lin's).
-  The same on UDPipe's parse of EWT test from raw text (its own tokens and
-  sentences; needs ufal.udpipe and ../shared/models/en_ewt.udpipe).
 - ``UDEVAL``: udtools' ``udeval`` (``make test`` installs it into ``.venv-ref``), run
   with ``-v`` (all fifteen metrics) against ``eval deps`` with ELAS and EULAS, on a
-  system whose enhanced graph is its basic tree copied.
+  system whose enhanced graph is its basic tree copied. ``raw``: ``udeval GOLD SYSTEM``
+  against ``eval deps GOLD SYSTEM`` on UDPipe's parse of EWT test from raw text (its
+  own tokens and sentences; needs ufal.udpipe and ../shared/models/en_ewt.udpipe) and
+  on the damaged copy of the gold, whole processes (CPU and wall) and in memory
+  (``pb.evaluate_deps`` against udeval's ``evaluate`` on files it has loaded, run by
+  the Python beside ``UDEVAL``).
+
+Run with the modules' bytecode cached, as a user has it (not under
+``PYTHONDONTWRITEBYTECODE``, which makes every run compile parsebench's modules).
 - ``EVALB``: an ``evalb`` binary (built with ``gcc -O2``) against ``eval brackets``
   on a million words (the PTB sample of ../shared, repeated).
 
@@ -32,6 +38,7 @@ import glob
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -168,8 +175,9 @@ def udpipe_raw(out: Path) -> bool:
              (EWT / "en_ewt-ud-test.conllu").open(encoding="utf-8")
              if line.startswith("# text = ")]
     raw = "\n\n".join(" ".join(texts[i:i + 5]) for i in range(0, len(texts), 5))
+    model = Model.load(str(UDPIPE))  # kept: the pipeline holds no reference to it
     err = ProcessingError()
-    got = Pipeline(Model.load(str(UDPIPE)), "tokenize", Pipeline.DEFAULT, Pipeline.DEFAULT,
+    got = Pipeline(model, "tokenize", Pipeline.DEFAULT, Pipeline.DEFAULT,
                    "conllu").process(raw, err)
     if err.occurred():
         return False
@@ -177,21 +185,80 @@ def udpipe_raw(out: Path) -> bool:
     return True
 
 
+IN_PROCESS = """
+import statistics, sys, time
+which, gold, system, reps = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+if which == "ours":
+    import parsebench as pb
+    g, s = pb.Treebank.read(gold), pb.Treebank.read(system)
+    run = lambda: pb.evaluate_deps(g, s)
+else:
+    from udtools.udeval import evaluate, load_conllu_file
+    g, s = load_conllu_file(gold), load_conllu_file(system)
+    run = lambda: evaluate(g, s)
+run()  # warm: imports, caches
+times = []
+for _ in range(reps):
+    t = time.process_time()
+    run()
+    times.append(time.process_time() - t)
+print(statistics.median(times))
+"""
+"""The CPU time of one evaluation of files already in memory: ``pb.evaluate_deps`` on two
+Treebanks, or udtools' ``evaluate`` on two files its ``load_conllu_file`` has loaded."""
+
+
+def cpu_timed(command: list[str]) -> tuple[float, float, str]:
+    """The CPU time (user + system) and the wall time of COMMAND, and what it printed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall, out)
+
+
 def bench_deps_raw(tmp: Path, runs: int) -> None:
     """eval deps on a parser's own tokenization (words aligned on characters in about 400
-    stretches, issue 49), against the script on the same files."""
+    stretches, issue 49) and on the damaged copy of the gold (gold tokens), against
+    udtools' ``udeval`` on the same files: whole processes (CPU and wall) and the
+    evaluation of files in memory (CPU), runs interleaved."""
     gold = EWT / "en_ewt-ud-test.conllu"
-    system = tmp / "udpipe-raw.conllu"
-    if not udpipe_raw(system):
-        print("eval deps, UDPipe from raw text: not run (needs ufal.udpipe and "
-              f"{UDPIPE})")
+    raw = tmp / "udpipe-raw.conllu"
+    damaged = tmp / "deps-sys.conllu"
+    corrupt(gold, damaged, 7)
+    systems = [("gold tokens (damaged copy)", damaged)]
+    if udpipe_raw(raw):
+        systems.insert(0, ("UDPipe from raw text (its own tokens and sentences)", raw))
+    else:
+        print(f"eval deps, UDPipe from raw text: not run (needs ufal.udpipe and {UDPIPE})")
+    prog = os.environ.get("UDEVAL")
+    if not prog:
+        print("eval deps against udeval: not run (set UDEVAL, see the docstring)")
         return
-    script = os.environ.get("CONLL18_EVAL")
-    ref_cmd = [sys.executable, script, "-v", str(gold), str(system)] if script else None
-    a, b = side_by_side(runs, lambda: timed([*PB, "eval", "deps", str(gold), str(system)]),
-                        (lambda: timed(ref_cmd)) if ref_cmd else None)
-    line("eval deps, EWT test, UDPipe from raw text (its own tokens and sentences)", a,
-         "conll18_ud_eval.py -v", b, "at most 0.2x")
+    ref_python = str(Path(prog).with_name("python"))
+    for name, system in systems:
+        ours: list[tuple[float, float]] = []
+        theirs: list[tuple[float, float]] = []
+        ours_api: list[float] = []
+        theirs_api: list[float] = []
+        for _ in range(runs):
+            ours.append(cpu_timed([*PB, "eval", "deps", str(gold), str(system)])[:2])
+            theirs.append(cpu_timed([prog, str(gold), str(system)])[:2])
+            ours_api.append(float(cpu_timed([sys.executable, "-c", IN_PROCESS, "ours",
+                                             str(gold), str(system), "7"])[2]))
+            theirs_api.append(float(cpu_timed([ref_python, "-c", IN_PROCESS, "udeval",
+                                               str(gold), str(system), "7"])[2]))
+        med = statistics.median
+        a_cpu, a_wall = med(x for x, _ in ours), med(x for _, x in ours)
+        b_cpu, b_wall = med(x for x, _ in theirs), med(x for _, x in theirs)
+        a_api, b_api = med(ours_api), med(theirs_api)
+        print(f"eval deps, EWT test, {name}: {a_cpu:.2f} s CPU, {a_wall:.2f} s wall; udeval: "
+              f"{b_cpu:.2f} s CPU, {b_wall:.2f} s wall -> {a_cpu / b_cpu:.2f}x CPU, "
+              f"{a_wall / b_wall:.2f}x wall (goal at most 0.2x); in memory: "
+              f"{a_api * 1000:.0f} ms against {b_api * 1000:.0f} ms -> {a_api / b_api:.2f}x "
+              "(goal at most 0.1x)")
+    print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 def bench_udeval(tmp: Path, runs: int) -> None:

@@ -143,7 +143,10 @@ def check_sentences(sentences: Iterable[object], name: str) -> None:
     items = sentences.sentences if type(sentences) is Treebank else sentences
     if _sound_sentences is not None and type(items) is list \
             and _sound_sentences(items, Sentence):
-        # the common case, its columns in C; its multiword tokens and empty nodes here
+        # the common case, its columns in C, its multiword tokens and empty nodes too
+        # (else here, to say what is wrong)
+        if _sound_tokens is not None and _sound_tokens(items):
+            return
         for k, s in enumerate(items, 1):
             if s.multiword or s.empty_nodes:
                 problem = _token_problem(s, len(s.forms))
@@ -157,10 +160,12 @@ def check_sentences(sentences: Iterable[object], name: str) -> None:
 
 
 _sound_sentences: Callable[[list[Any], type[Any]], bool] | None
+_sound_tokens: Callable[[list[Any]], bool] | None
 try:
     from parsebench.formats._conllu_fast import sound_sentences as _sound_sentences
+    from parsebench.formats._conllu_fast import sound_tokens as _sound_tokens
 except ImportError:  # built without a C compiler
-    _sound_sentences = None
+    _sound_sentences = _sound_tokens = None
 
 
 def _problem(s: object) -> str | None:

@@ -17,11 +17,18 @@ in Python was half of ``eval deps``'s time.
 
 from itertools import chain
 
-from cpython.list cimport PyList_Append
+from cpython.list cimport PyList_Append, PyList_GET_ITEM
+from cpython.unicode cimport PyUnicode_CheckExact
+from cpython.object cimport PyObject
+from libc.string cimport memset
 
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    int PyUnicode_KIND(object)
+    const unsigned char* PyUnicode_1BYTE_DATA(object)
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+    int PyUnicode_1BYTE_KIND
 
 cdef object NEWDOC = "# newdoc"
 cdef object GENRE = "# genre = "
@@ -29,6 +36,25 @@ cdef object CATEGORY = "# category = "
 cdef object SENT_ID = "# sent_id = "
 cdef object TAB = "\t"
 cdef object UNDERSCORE = "_"
+
+cdef dict SHARED = {}
+"""One str object for each value of the annotation columns (lemma, tags, features,
+relations, DEPS, MISC) of the files read whole so far, up to SHARED_LIMIT values: a
+treebank in memory then holds its few thousand values in a few thousand objects, not one
+a word and column, and the scorers that run over it (the API's check, the label counts,
+the kernels) find them in the processor's cache, equal ones identical. A file read a
+sentence at a time is not shared: its sentences go as they come, and the look-ups cost
+more than they saved."""
+cdef Py_ssize_t SHARED_LIMIT = 50_000
+
+
+cdef inline object shared(object value):
+    got = SHARED.get(value)
+    if got is not None:
+        return got
+    if len(SHARED) < SHARED_LIMIT:
+        SHARED[value] = value
+    return value
 
 
 cdef long number(str text):
@@ -77,14 +103,16 @@ cdef object categorize(object s, list comments, object doc_category):
     return doc_category
 
 
-def read_sentences(lines, str path, sentence, reference, category_of, notes=None):
+def read_sentences(lines, str path, sentence, reference, category_of, notes=None,
+                   bint share=False):
     """The Sentences of LINES (CoNLL-U, without line ends) as ``reference(lines, path,
     start, doc_category, notes)`` reads them, which it calls where a sentence needs a
     closer look (START: the line number of the first of LINES; DOC_CATEGORY: the
     document's category so far); SENTENCE is the Sentence class, CATEGORY_OF
     conllu._category_of, NOTES None or a conllu.Leniency (told of blank lines that end
     no sentence and of a last sentence without its blank line, and asked to say so at the
-    end). A HEAD written ``_`` is -1 (conllu.NO_HEAD)."""
+    end). A HEAD written ``_`` is -1 (conllu.NO_HEAD). SHARE: equal values of the
+    annotation columns are one object (SHARED), for a file read whole."""
     cdef list buf = []            # the lines of the sentence under way, from START
     cdef Py_ssize_t start = 1     # the line number of buf[0]
     cdef Py_ssize_t lineno = 0
@@ -162,14 +190,23 @@ def read_sentences(lines, str path, sentence, reference, category_of, notes=None
                 if h > top:
                     top = h
             PyList_Append(forms, cols[1])
-            PyList_Append(lemmas, cols[2])
-            PyList_Append(upos, cols[3])
-            PyList_Append(xpos, cols[4])
-            PyList_Append(feats, cols[5])
+            if share:
+                PyList_Append(lemmas, shared(cols[2]))
+                PyList_Append(upos, shared(cols[3]))
+                PyList_Append(xpos, shared(cols[4]))
+                PyList_Append(feats, shared(cols[5]))
+                PyList_Append(deprels, shared(cols[7]))
+                PyList_Append(deps, shared(cols[8]))
+                PyList_Append(misc, shared(cols[9]))
+            else:
+                PyList_Append(lemmas, cols[2])
+                PyList_Append(upos, cols[3])
+                PyList_Append(xpos, cols[4])
+                PyList_Append(feats, cols[5])
+                PyList_Append(deprels, cols[7])
+                PyList_Append(deps, cols[8])
+                PyList_Append(misc, cols[9])
             PyList_Append(heads, h)
-            PyList_Append(deprels, cols[7])
-            PyList_Append(deps, cols[8])
-            PyList_Append(misc, cols[9])
             n += 1
             continue
         if v == -2:
@@ -217,6 +254,22 @@ cdef tuple TEXT_COLUMNS = ("forms", "lemmas", "upos", "xpos", "feats", "deprels"
                            "misc")
 
 
+cdef inline bint plain_value(object text) except -1:
+    """Whether the str TEXT holds no tab and no line break: its bytes looked at in place
+    where it is Latin-1 (nearly every value; two substring searches a value took most of
+    the check), else searched."""
+    cdef const unsigned char* p
+    cdef Py_ssize_t i, n
+    if PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND:
+        p = PyUnicode_1BYTE_DATA(text)
+        n = PyUnicode_GET_LENGTH(text)
+        for i in range(n):
+            if p[i] == 9 or p[i] == 10:
+                return False
+        return True
+    return not ("\t" in <str>text or "\n" in <str>text)
+
+
 def sound_sentences(list sentences, object sentence):
     """Whether every item of SENTENCES is a SENTENCE whose text columns are lists of as
     many plain strings as it has words (at least one), none holding a tab or a line
@@ -226,8 +279,14 @@ def sound_sentences(list sentences, object sentence):
     cdef object s, col, v
     cdef list values
     cdef Py_ssize_t n, i
+    cdef size_t slot
+    cdef PyObject* p
     cdef long h
     cdef str text
+    # values found plain, by address (the lists hold them: none goes away meanwhile): a
+    # value the reader shared between words is looked at once, not once a word
+    cdef PyObject* seen[1024]
+    memset(seen, 0, sizeof(seen))
     for s in sentences:
         if type(s) is not sentence:
             return False
@@ -243,12 +302,14 @@ def sound_sentences(list sentences, object sentence):
                 return False
             values = <list>col
             for i in range(n):
-                v = values[i]
-                if type(v) is not str:
+                # borrowed: a reference taken and given back would write to every value
+                p = PyList_GET_ITEM(values, i)
+                slot = ((<size_t>p >> 4) ^ (<size_t>p >> 14)) & 1023
+                if seen[slot] == p:
+                    continue
+                if not PyUnicode_CheckExact(<object>p) or not plain_value(<object>p):
                     return False
-                text = <str>v
-                if "\t" in text or "\n" in text:
-                    return False
+                seen[slot] = p
         col = s.heads
         if type(col) is not list or len(<list>col) != n:
             return False
@@ -262,5 +323,46 @@ def sound_sentences(list sentences, object sentence):
             except OverflowError:
                 return False
             if h < -1 or h > n:
+                return False
+    return True
+
+
+cdef bint sound_columns(object cols) except -1:
+    """treebank._columns: a list of 10 plain strings, none holding a tab or a line break."""
+    if type(cols) is not list or len(<list>cols) != 10:
+        return False
+    for c in <list>cols:
+        if type(c) is not str or not plain_value(c):
+            return False
+    return True
+
+
+def sound_tokens(list sentences):
+    """Whether the multiword tokens and empty nodes of every item of SENTENCES (Sentences
+    whose columns ``sound_sentences`` found sound) are what ``treebank._token_problem``
+    asks, at C speed: ranges (first, last, 10 columns) inside the sentence, empty nodes
+    (words before it, 10 columns). False says nothing more: the Python check then finds
+    and words the first problem."""
+    cdef Py_ssize_t n
+    for s in sentences:
+        mw = s.multiword
+        nodes = s.empty_nodes
+        if not mw and not nodes:
+            continue
+        if type(mw) is not list or type(nodes) is not list:
+            return False
+        n = len(s.forms)
+        for m in <list>mw:
+            if type(m) is not tuple or len(<tuple>m) != 3:
+                return False
+            a, b, cols = <tuple>m
+            if type(a) is not int or type(b) is not int or not (0 <= a <= b < n) \
+                    or not sound_columns(cols):
+                return False
+        for e in <list>nodes:
+            if type(e) is not tuple or len(<tuple>e) != 2:
+                return False
+            after, cols = <tuple>e
+            if type(after) is not int or not (0 <= after <= n) or not sound_columns(cols):
                 return False
     return True

@@ -151,6 +151,12 @@ try:
 except ImportError:  # built without a C compiler: _rows_as_written counts in Python
     _deps_rows = None
 
+_deps_stretch: Callable[..., tuple[int, int] | None] | None
+try:
+    from parsebench.metrics.dependency._stretch_fast import deps_stretch as _deps_stretch
+except ImportError:  # built without a C compiler: stretch counts in Python
+    _deps_stretch = None
+
 
 def word_line(s: Sentence, i: int) -> int:
     """The line of word I of S in its file (comments, ranges and empty nodes before it)."""
@@ -419,6 +425,13 @@ class EnhancedCounter:
         edges count in the gold sentence SENTENCE_OF_SYSTEM names."""
         if not self.opts.read:
             return
+        if _deps_stretch is not None and not self.opts.off and not self.opts.no_empty_nodes:
+            got = _deps_stretch(list(gold), list(system), sys2gold, sentence_of_system, elas,
+                                eulas, _PARSED, _split, _matched)
+            if got is not None:
+                self.skipped[0] += got[0]
+                self.skipped[1] += got[1]
+                return
         g_all: list[tuple[Edge, ...]] = []
         for k, s in enumerate(gold):
             edges, skip = sentence_edges(s, self.opts, self.gold_path, bad=self.bad[0])

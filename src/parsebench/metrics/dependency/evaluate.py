@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
@@ -30,6 +30,7 @@ from parsebench.metrics.dependency.conll18 import (
     CONLL18_NAMES,
     ENHANCED,
     ENHANCED_NAMES,
+    HELD_COLUMNS,
     METRIC_NEEDS,
     SPAN_METRICS,
     absent_metrics,
@@ -47,10 +48,24 @@ from parsebench.metrics.dependency.lin import (
 )
 from parsebench.metrics.dependency.scheme import scheme_warning
 from parsebench.metrics.dependency.stretch import SentenceCounts as SentenceCounts
-from parsebench.metrics.dependency.stretch import count_stretch, row_counter
-from parsebench.metrics.dependency.tokenization import by_rows, check_same_text, text_length
+from parsebench.metrics.dependency.stretch import count_stretch, row_counter, stretch_counter
+from parsebench.metrics.dependency.tokenization import (
+    by_rows,
+    check_same_text,
+    fast_text_length,
+    text_length,
+)
 from parsebench.metrics.dependency.tree_checks import TreeCheck
 from parsebench.metrics.dependency.validity import Validity
+
+if TYPE_CHECKING:
+    from parsebench.metrics.dependency._stretch_fast import StretchCounter
+
+text_chunks: Callable[..., Iterator[tuple[list[Sentence], list[Sentence], bool | None]]] | None
+try:
+    from parsebench.metrics.dependency._stretch_fast import text_chunks
+except ImportError:  # built without a C compiler: _Chunks cuts the stretches itself
+    text_chunks = None
 
 
 @dataclass
@@ -229,17 +244,22 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     check_trees = validity is None or validity.policy != "zero"
     fast = row_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
         else None
+    text = stretch_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
+        else None
     keep = kept is not None or each is not None
     for g, s, rows in chunks:
         sentences += len(g)
-        if fast is not None and len(g) == len(s) == 1 and (
-                rows or (rows is None and by_rows(g, s))):  # what count_stretch would find
+        if rows is None and (fast is not None or text is not None):
+            rows = by_rows(g, s)  # what count_stretch would find
+        c, counted = None, False
+        if fast is not None and rows and len(g) == len(s) == 1:
             c = SentenceCounts(line=g[0].line, sent_id=g[0].comment_value("sent_id")) \
                 if keep else None
             counted = fast.count(g[0], s[0], c)
-        else:
-            c, counted = None, False
-        if counted:
+        if text is not None and rows is False and _by_text(text, g, s, graphs, total, kept,
+                                                            each):
+            pass  # counted, ELAS and EULAS too
+        elif counted:
             if c is not None:
                 graphs.rows(g[0], s[0], c.elas, c.eulas)
                 total.elas.add(c.elas)
@@ -268,10 +288,12 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
         for x in s:
             if check_trees:
                 check.add(x)
-            held_columns(x, system_has)
+            if len(system_has) < HELD_COLUMNS:
+                held_columns(x, system_has)
             system_pending += x.deprels  # as written: based once a label, below
         for x in g:
-            held_columns(x, gold_has)
+            if len(gold_has) < HELD_COLUMNS:
+                held_columns(x, gold_has)
             gold_pending += x.deprels
         # labels counted a few thousand at a time (memory stays flat): Counter.update
         # on each sentence cost as much as the compiled kernel's count of it
@@ -283,6 +305,8 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     system_labels.update(system_pending)
     if fast is not None:
         fast.flush(total)
+    if text is not None:
+        text.flush(total)
     warnings = chunks.notes + check.warnings(system_path) + graphs.warnings()
     # a failed parse is a parse without heads: its attachments count wrong; a sentence
     # the validity policy judged had heads to judge
@@ -317,6 +341,48 @@ def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     return DepsResult(total, sentences, kept, breakdowns.get(by) if by else None, by, warnings,
                       absent, pairs, punct, breakdowns, failed=check.failed, enhanced=opts,
                       graphs="deps" in gold_has or "deps" in system_has, counts=counts)
+
+
+def _by_text(text: StretchCounter, gold: list[Sentence], system: list[Sentence],
+             graphs: EnhancedCounter, total: SentenceCounts,
+             kept: list[SentenceCounts] | None,
+             each: Callable[[SentenceCounts], None] | None) -> bool:
+    """Count a stretch aligned by text with the compiled kernel, ELAS and EULAS with it
+    (the kernel's totals go to TOTAL at its flush); False, counting nothing, where the
+    kernel leaves it to count_stretch."""
+    out = [SentenceCounts(line=x.line, sent_id=x.comment_value("sent_id")) for x in gold] \
+        if kept is not None or each is not None else None
+    got = text.count(gold, system, out)
+    if got is None:
+        return False
+    sys2gold, sentence_of = got
+    if out is None:
+        graphs.stretch(gold, system, sys2gold, sentence_of, [total.elas] * len(gold),
+                       [total.eulas] * len(gold))
+        return True
+    graphs.stretch(gold, system, sys2gold, sentence_of, [c.elas for c in out],
+                   [c.eulas for c in out])
+    for c in out:
+        total.elas.add(c.elas)
+        total.eulas.add(c.eulas)
+        if each is not None:
+            each(c)
+    if kept is not None:
+        kept += out
+    return True
+
+
+def _rows_at_a_glance(gold: list[Sentence], system: list[Sentence]) -> bool | None:
+    """by_rows of a stretch where the answer is quick (None: by_rows must say): one
+    sentence each with the same words and no multiword token aligns row by row (the
+    same tokenization); another number of sentences on each side does not."""
+    if len(gold) != len(system):
+        return False
+    if len(gold) == 1:
+        g, s = gold[0], system[0]
+        if g.forms == s.forms and not g.multiword and not s.multiword:
+            return True
+    return None
 
 
 class _Chunks:
@@ -369,22 +435,28 @@ class _Chunks:
 
     def _by_text(self, g_next: Sentence | None, s_next: Sentence | None
                  ) -> Iterator[tuple[list[Sentence], list[Sentence], bool | None]]:
+        if text_chunks is not None:  # the same loop in C
+            yield from text_chunks(self.gold, self.system, g_next, s_next, text_length)
+            return
         g_buf: list[Sentence] = []
         s_buf: list[Sentence] = []
         g_chars = s_chars = 0
+        length = fast_text_length  # C's count where built (-1: text_length counts)
         while True:
             if g_buf and s_buf and g_chars == s_chars:
-                yield g_buf, s_buf, None
+                yield g_buf, s_buf, _rows_at_a_glance(g_buf, s_buf)
                 g_buf, s_buf, g_chars, s_chars = [], [], 0, 0
             take_gold = g_next is not None and (s_next is None or g_chars <= s_chars)
             if take_gold:
                 assert g_next is not None
                 g_buf.append(g_next)
-                g_chars += text_length(g_next)
+                n = length(g_next) if length is not None else -1
+                g_chars += n if n >= 0 else text_length(g_next)
                 g_next = next(self.gold, None)
             elif s_next is not None:
                 s_buf.append(s_next)
-                s_chars += text_length(s_next)
+                n = length(s_next) if length is not None else -1
+                s_chars += n if n >= 0 else text_length(s_next)
                 s_next = next(self.system, None)
             else:
                 if g_buf or s_buf:

@@ -8,10 +8,12 @@ text, and Lin's precision and recall with the breakdowns asked for
 over the system words (precision); the words are aligned row by row or as the
 CoNLL 2018 script aligns them (:mod:`parsebench.metrics.dependency.tokenization`).
 
-count_stretch is the reference. Sentences with the same rows, in a run without
-selections or breakdowns, are counted by the compiled kernel :func:`row_counter`
-gives where it was built (the C accelerator _deps_fast, like eval brackets'),
-with the same counts; the tests hold the two to each other.
+count_stretch is the reference. In a run without selections or breakdowns,
+sentences with the same rows are counted by the compiled kernel :func:`row_counter`
+gives where it was built (the C accelerator _deps_fast, like eval brackets'), and
+stretches aligned by text (a parser's own tokens and sentences) by the one
+:func:`stretch_counter` gives (_stretch_fast), with the same counts; the tests hold
+them to count_stretch.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from parsebench.metrics.dependency.tokenization import (
 
 if TYPE_CHECKING:
     from parsebench.metrics.dependency._deps_fast import RowCounter
+    from parsebench.metrics.dependency._stretch_fast import StretchCounter
     from parsebench.metrics.dependency.enhanced import EnhancedCounter
 
 _RowCounter: type[RowCounter] | None
@@ -50,8 +53,16 @@ try:
 except ImportError:  # built without a C compiler: count_stretch counts every sentence
     _RowCounter = None
 
+_StretchCounter: type[StretchCounter] | None
+try:
+    from parsebench.metrics.dependency._stretch_fast import StretchCounter as _StretchCounter
+except ImportError:  # built without a C compiler: count_stretch counts every stretch
+    _StretchCounter = None
+
 ACCELERATED = _RowCounter is not None
 """Whether `eval deps` counts sentences with the same rows in C (same counts either way)."""
+TEXT_ACCELERATED = _StretchCounter is not None
+"""Whether `eval deps` counts stretches aligned by text in C (same counts either way)."""
 
 ROOT = -1
 MISSING = -2
@@ -123,6 +134,19 @@ def row_counter(select: Sequence[Selection], fields: Sequence[str],
     if _RowCounter is None or select or fields:
         return None
     return _RowCounter(punct, labels, confusion, pairs)
+
+
+def stretch_counter(select: Sequence[Selection], fields: Sequence[str],
+                    labels: Callable[[str], str] | None, punct: bool, confusion: str | None,
+                    pairs: Counter[tuple[str, str]] | None) -> StretchCounter | None:
+    """The compiled kernel of stretches aligned by text, for a run with these settings:
+    its ``count(gold, system, out)`` is count_stretch of a stretch whose words are not
+    row for row (None where it cannot say: count_stretch must then), returning the
+    alignment ELAS and EULAS need; its counts summed in C until ``flush(total)``. None
+    without the accelerator, or with selections or breakdowns."""
+    if _StretchCounter is None or select or fields:
+        return None
+    return _StretchCounter(punct, labels, confusion, pairs)
 
 
 def _global_heads(sentences: Sequence[Sentence]) -> tuple[list[int], list[tuple[int, int]]]:

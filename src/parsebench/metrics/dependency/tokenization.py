@@ -12,11 +12,14 @@ and breakdowns), not only the scores it prints.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
+
+fast_text_length: Callable[[Sentence], int] | None
+"""text_length in C where it was built (-1 where it leaves the count to text_length)."""
 
 
 @dataclass(slots=True)
@@ -177,7 +180,12 @@ def check_same_text(gold: Sequence[Sentence], system: Sequence[Sentence],
 
 def text_length(s: Sentence) -> int:
     """Characters of the sentence's text without spaces, as :func:`word_spans` counts
-    them: where both files end a sentence at the same count, a stretch can end."""
+    them: where both files end a sentence at the same count, a stretch can end. In C
+    where it was built (the same count)."""
+    if fast_text_length is not None:
+        n = fast_text_length(s)
+        if n >= 0:
+            return n
     if not s.multiword:
         joined = "".join(s.forms)
         if joined.isascii():
@@ -194,6 +202,12 @@ def text_length(s: Sentence) -> int:
             total += len(strip_spaces(s.forms[i]))
             i += 1
     return total
+
+
+try:
+    from parsebench.metrics.dependency._stretch_fast import text_length as fast_text_length
+except ImportError:  # built without a C compiler
+    fast_text_length = None
 
 
 def _line_at(w: WordSpans, char: int) -> int | None:
