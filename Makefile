@@ -16,7 +16,8 @@ UDTOOLS := udtools==0.2.9
 	java-study train-models noise-validity-study multilingual-study
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/constituency/_evalb_fast.pyx \
-		src/parsebench/metrics/dependency/_deps_fast.pyx src/parsebench/metrics/core/_resample_fast.pyx \
+		src/parsebench/metrics/dependency/_deps_fast.pyx src/parsebench/metrics/dependency/_stretch_fast.pyx \
+		src/parsebench/metrics/core/_resample_fast.pyx \
 		src/parsebench/formats/_conllu_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)

@@ -79,11 +79,16 @@ def test_the_scripts_table_and_json() -> None:
     r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
                                                                           "s"))
     d = r.as_dict()
+    # each share with the counts it is made of (6 of the system's 8 tokens, of the gold's 7)
     assert d["tokens"] == {"precision": 0.75, "recall": 6 / 7, "f1": 0.8,
-                           "aligned_accuracy": None}
-    assert d["mlas"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5, "aligned_accuracy": 0.5}
-    assert d["sentences"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0,
-                              "aligned_accuracy": None}  # none right: 0, not n/a
+                           "aligned_accuracy": None, "correct": 6, "gold": 7, "system": 8,
+                           "aligned": None}
+    assert {k: d["mlas"][k] for k in ("precision", "recall", "f1", "aligned_accuracy")} == \
+        {"precision": 0.5, "recall": 0.5, "f1": 0.5, "aligned_accuracy": 0.5}
+    assert d["mlas"]["correct"] / d["mlas"]["system"] == 0.5
+    assert {k: d["sentences"][k] for k in ("precision", "recall", "f1")} == {
+        "precision": 0.0, "recall": 0.0, "f1": 0.0}  # none right: 0, not n/a
+    assert d["sentences"]["correct"] == 0 and d["sentences"]["gold"] == 2
     table = conll18_table(d)
     assert table[2] == "Tokens     |     75.00 |     85.71 |     80.00 |"
     assert table[-2] == "MLAS       |     50.00 |     50.00 |     50.00 |     50.00"
@@ -108,9 +113,10 @@ def test_a_taggers_output_gets_its_tag_scores() -> None:
     d = r.as_dict()
     for k in ("upos", "xpos", "ufeats", "alltags", "lemmas", "words", "tokens", "sentences"):
         assert d[k]["f1"] == 1.0, k
-    for k in ("uas", "las", "clas", "mlas", "blex"):
+    for k in ("uas", "las", "clas", "mlas", "blex"):  # n/a, and no count of it either
         assert d[k] == {"precision": None, "recall": None, "f1": None,
-                        "aligned_accuracy": None}, k
+                        "aligned_accuracy": None, "correct": None, "gold": None,
+                        "system": None, "aligned": None}, k
 
 
 # What conll18_ud_eval.py -v prints for UDPipe 1 (../shared/models/en_ewt.udpipe) on EWT

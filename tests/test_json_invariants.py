@@ -112,7 +112,12 @@ def ratios(d: dict[str, Any], parent: dict[str, Any], command: str, key: str
     """Each share of D (PARENT's KEY) that is a ratio of counts, as its counts in D or
     PARENT give it: share key -> the ratio (None where the counts give none)."""
     out: dict[str, Any] = {}
-    if {"correct", "gold", "system"} <= set(d):  # a CoNLL 2018 metric (eval deps)
+    if {"correct", "gold", "system"} <= set(d) and d["correct"] is None:
+        # n/a (a file without the column): no count, and every share n/a with it
+        assert all(d.get(k) is None for k in ("precision", "recall", "f1", "gold",
+                                              "system", "aligned")), d
+        out.update(dict.fromkeys(("precision", "recall", "f1", "aligned_accuracy")))
+    elif {"correct", "gold", "system"} <= set(d):  # a CoNLL 2018 metric (eval deps)
         c = d["correct"]
         out.update(precision=_q(c, d["system"]), recall=_q(c, d["gold"]),
                    f1=_q(2 * c, d["gold"] + d["system"]),

@@ -206,6 +206,7 @@ def test_system_without_enhanced_graphs(ewt: Path, parsed: Path, tmp_path: Path)
     assert mine["ELAS"][:3] == mine["EULAS"][:3] == ["n/a", "n/a", "n/a"]
     r = pb.evaluate_deps(ewt, sys_path)
     assert r.data["elas"] == {"precision": None, "recall": None, "f1": None,
-                              "aligned_accuracy": None}
+                              "aligned_accuracy": None, "correct": None, "gold": None,
+                              "system": None, "aligned": None}
     assert any("no enhanced graph (DEPS is _ on every word): ELAS, EULAS n/a" in w
                for w in r.warnings)

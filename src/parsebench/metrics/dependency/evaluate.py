@@ -167,6 +167,11 @@ class DepsResult:
                 out[key]["aligned_accuracy"] = None
         for k in (*CONLL18, *ENHANCED):  # each share's counts, so a reader can check it
             c = getattr(t, k)
+            if k in self.absent and not self.counts:
+                # n/a: a file without the column has no count of it either (--counts
+                # gives udeval's counts whatever they are)
+                out[k].update(correct=None, gold=None, system=None, aligned=None)
+                continue
             out[k].update(correct=c.correct, gold=c.gold, system=c.system,
                           aligned=c.aligned if k not in SPAN_METRICS and k not in ENHANCED
                           else None)
