@@ -171,6 +171,11 @@ EXPECTED = {
     "noise-validity-keyboard": ["natural", "rate=0.", "biaffine, head+deprel", "keyboard"],
     "noise-validity-profile": ["natural", "rate=0.", "biaffine, head+deprel",
                                "learnt profile ewt-train.json"],
+    # its French part: GSD test's typo sentences, a stand-in for the parser make trains
+    "noise-validity-fr-keyboard": ["natural", "rate=0.", "udpipe (baseline), head+deprel",
+                                   "keyboard"],
+    "noise-validity-fr-profile": ["natural", "rate=0.", "udpipe (baseline), head+deprel",
+                                  "learnt profile gsd-dev.json"],
 }
 SMALL = {"bigert-en-unsupervised": 20, "kakkonen-en": 30, "broken-baselines": 60,
          **{f"java-{n}": 30 for n in ("bigert-en", "kakkonen-en", "hashemi-grammar-en",
@@ -191,6 +196,8 @@ def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) 
     toml = STUDIES / f"{name}.toml"
     if name == "noise-validity-profile":  # its profile is learnt by make, not kept
         toml = _with_profile(toml, tmp_path)
+    if name.startswith("noise-validity-fr-"):  # so are the French profile and parser
+        toml = _french_stand_in(toml, tmp_path)
     load(toml)
     for spec in ("udpipe", "spacy", "nltk", "linkgrammar", "supar"):
         if spec in toml.read_text(encoding="utf-8"):
@@ -222,6 +229,24 @@ def _with_profile(toml: Path, tmp: Path) -> Path:
     text = toml.read_text(encoding="utf-8").replace(
         "../../shared/", f"{(STUDIES / '../../shared').resolve()}/")
     text = re.sub(r'^profile = .*$', 'profile = "ewt-train.json"', text, flags=re.M)
+    out = tmp / toml.name
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+def _french_stand_in(toml: Path, tmp: Path) -> Path:
+    """A French noise-validity TOML copied into TMP, its profile learnt there from GSD
+    dev as ``make noise-validity-study`` learns it, and baseline:random standing in for
+    the UDPipe model make trains (about 2 minutes, too long here): what is checked is
+    the study's corpus, noise and metrics, not the parser."""
+    from parsebench.noise.make import learn_profile
+
+    learn_profile(shared_path("data/ud-french-gsd/fr_gsd-ud-dev.conllu"),
+                  tmp / "gsd-dev.json", lang="fr")
+    text = toml.read_text(encoding="utf-8").replace(
+        "../../shared/", f"{(STUDIES / '../../shared').resolve()}/")
+    text = re.sub(r'^profile = .*$', 'profile = "gsd-dev.json"', text, flags=re.M)
+    text = re.sub(r'^spec = "udpipe:.*$', 'spec = "baseline:random"', text, flags=re.M)
     out = tmp / toml.name
     out.write_text(text, encoding="utf-8")
     return out

@@ -104,11 +104,12 @@ def test_udeval_study_writes_its_section_between_the_markers_only(
     assert page.read_text(encoding="utf-8") == "no markers\n"
 
 
-def _validity_store(tmp: Path) -> Path:
+def _validity_store(tmp: Path, prefix: str = "noise-validity") -> Path:
     """The two noise-validity experiments on the fixture's typo sentences (five times: 10
     sentences, 50 words, 15 natural typos), keyboard and profile noise at their rate, two
     replicates, into one store: baseline:random (its tree drawn from the words, so a
-    misspelling redraws it) and baseline:right (a chain whatever the words: no harm)."""
+    misspelling redraws it) and baseline:right (a chain whatever the words: no harm).
+    PREFIX names the pair (noise-validity-fr for the French one)."""
     from conftest import FIXTURES
 
     from parsebench.noise.make import learn_profile
@@ -121,8 +122,8 @@ def _validity_store(tmp: Path) -> Path:
     learn_profile(typos, tmp / "p.json", lexicon=str(FIXTURES / "lexicon.txt"))
     store = tmp / "s.sqlite"
     paths = ", ".join([f'"{typos}"'] * 5)
-    for name, extra in (("noise-validity-keyboard", ""),
-                        ("noise-validity-profile", 'profile = "p.json"\n')):
+    for name, extra in ((f"{prefix}-keyboard", ""),
+                        (f"{prefix}-profile", 'profile = "p.json"\n')):
         toml = tmp / f"{name}.toml"
         toml.write_text(
             f'name = "{name}"\n[corpus]\npath = [{paths}]\ntypos_only = true\n'
@@ -204,7 +205,66 @@ def test_noise_validity_doc_pairs_the_two_runs_figures(tmp_path: Path,
     tail = text.rsplit("\n\n", 1)[1].split()
     assert tail[:5] == ["10", "50", "15", "2", "3"]
     assert tail[5] == pct(want[0])
-    assert tail[6] == f"{want[1] / want[0]:.2f}" and tail[7] == "n/a"
+    # the random trees gain from the typos (a natural harm below 0): a ratio to a gain
+    # is n/a, as is one to no harm
+    assert want[0] < 0
+    assert tail[6] == "n/a" and tail[7] == "n/a"
+
+
+def test_noise_validity_doc_gives_a_ratio_only_to_a_harm_resolved_above_0(
+        validity: ModuleType) -> None:
+    import numpy as np
+
+    def harm(natural: list[float]) -> object:
+        nat = np.array(natural)
+        return validity.Harm({"natural": float(nat.mean()), "keyboard": 0.06},
+                             {"natural": nat, "keyboard": np.full(len(nat), 0.06)})
+
+    # a natural harm whose interval is above 0: the ratio and its paired interval
+    point, iv = harm([0.02, 0.03, 0.04]).ratio("keyboard")  # type: ignore[attr-defined]
+    assert round(point, 6) == 2.0 and iv is not None and iv[0] > 1.4 and iv[1] < 3.1
+    # a gain (natural harm below 0): no ratio; a harm whose interval reaches 0 (the
+    # resampled ratios run off to infinity): the ratio without its interval
+    point, iv = harm([-0.03, -0.02, -0.01]).ratio("keyboard")  # type: ignore[attr-defined]
+    assert np.isnan(point) and iv is None
+    point, iv = harm([0.0, 0.03, 0.06]).ratio("keyboard")  # type: ignore[attr-defined]
+    assert round(point, 6) == 2.0 and iv is None
+    assert validity.ratio_cell(point, iv) == "2.00 n/a"
+
+
+def test_noise_validity_doc_fills_the_french_pair_when_the_page_has_its_tables(
+        tmp_path: Path, validity: ModuleType) -> None:
+    store = _validity_store(tmp_path)
+    template = tmp_path / "t.md"
+    template.write_text("<!-- table: en-harm -->\n\n<!-- table: fr-harm -->\n\n"
+                        "{{fr_sentences}} {{fr_typos}} {{fr_random_better}} "
+                        "{{fr_random_worse}} {{fr_right_better}} {{fr_figures}}\n",
+                        encoding="utf-8")
+    page = tmp_path / "page.md"
+    # the page asks for the French pair and the store has none: refused, nothing written
+    with pytest.raises(SystemExit, match="noise-validity-fr-keyboard"):
+        validity.build(store, template, page)
+    assert not page.exists()
+    _validity_store(tmp_path, "noise-validity-fr")
+    validity.build(store, template, page)
+    en, fr, tail = page.read_text(encoding="utf-8").split("\n\n")
+    assert fr == en  # the same sentences and parsers as the English pair
+    # the baselines label every word dep: no word right with its label, as written or
+    # corrected, so no sentence parsed better or worse (counted, not n/a); of the
+    # figures, tag has no statistics (no tags): 3 a parser
+    assert tail.split() == ["10", "15", "0", "0", "0", "6"]
+
+
+def test_noise_validity_doc_counts_the_sentences_parsed_better_as_written(
+        validity: ModuleType) -> None:
+    pair = validity.Pair.__new__(validity.Pair)
+    # per sentence: words right with their label, gold words, system words
+    las = {"clean": [[3, 5, 5], [4, 5, 5], [2, 5, 5], [5, 5, 5]],
+           "natural": [[4, 5, 5], [4, 5, 5], [1, 5, 5], [5, 5, 5]]}
+    pair.results = {("keyboard", "p", "deps", "deprel", lvl): {"stats": {"las": v}}
+                    for lvl, v in las.items()}
+    assert pair.changed("p") == (1, 1)
+    assert pair.changed("q") is None  # no such parser: n/a, not 0
 
 
 def test_noise_validity_doc_refuses_a_store_without_the_runs(tmp_path: Path,
@@ -233,6 +293,26 @@ def test_noise_validity_doc_counts_the_typos_a_parser_met_in_training(
             got["x_seen_rate"]) == ("6", "4", "20", "30.00")
     assert (got["x_train_typos"], got["x_train_sentences"], got["x_seen_word"],
             got["x_seen_typo_pct"]) == ("3", "2", "6", "100.00")
+    assert (got["x_seen_split"], got["x_seen_grammar"]) == ("0", "0")
+
+
+def test_noise_validity_doc_counts_split_typos_and_grammatical_slips(
+        tmp_path: Path, validity: ModuleType) -> None:
+    # GSD's way: "contre attaque" for contre-attaque (the typo's word heads a goeswith
+    # piece) and "Il" for "Ils" (a feature corrected beside the form)
+    f = tmp_path / "t.conllu"
+    f.write_text(
+        "1\tla\tle\tDET\t_\t_\t2\tdet\t_\t_\n"
+        "2\tcontre\t_\tNOUN\t_\t_\t4\tnsubj\t_\tCorrectForm=contre-attaque\n"
+        "3\tattaque\t_\tX\t_\t_\t2\tgoeswith\t_\t_\n"
+        "4\tréussit\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+        "1\tIl\til\tPRON\t_\t_\t2\tnsubj\t_\tCorrectForm=Ils|CorrectNumber=Plur\n"
+        "2\tviennent\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+        "1\tvoila\t_\tVERB\t_\t_\t0\troot\t_\tCorrectForm=voilà\n"
+        "2\tattaque\t_\tNOUN\t_\t_\t1\tobj\t_\t_\n\n", encoding="utf-8")
+    got = validity.seen("x", f, [f])
+    assert (got["x_seen_typos"], got["x_seen_split"], got["x_seen_grammar"],
+            got["x_train_split"]) == ("3", "1", "1", "1")
 
 
 @pytest.fixture()
