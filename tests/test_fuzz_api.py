@@ -281,7 +281,7 @@ def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]
         "InputError": (pb.InputError, lambda: {"message": "bad", "path": "f", "line": 2}),
         "Result": (pb.Result, lambda: {"command": "x", "data": {"a": 1},
                                        "render": lambda: "", "warnings": ()}),
-        "Scored": (pb.Scored, lambda: {"parser": "p", "metric": "m", "projection": "x",
+        "Scored": (pb.Scored, lambda: {"parser": "p", "method": "m", "projection": "x",
                                        "level": "clean", "signature": "s", "value": 1}),
         "Treebank": (pb.Treebank, lambda: {"sentences": list(tree_texts()), "name": "t"}),
         "Treebank.read": (pb.Treebank.read, lambda: {"path": KEY}),

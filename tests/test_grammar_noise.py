@@ -314,7 +314,7 @@ def test_attachment_through_an_alignment_by_hand() -> None:
     got = attachment(noisy, gold, a)  # type: ignore[arg-type]
     assert (got.words, got.heads, got.labels) == (3, 3, 2)
     assert attachment(noisy, gold, a, punct=False).as_dict() == {  # type: ignore[arg-type]
-        "uas": 1.0, "las": 1.0, "words": 2}
+        "uas": 1.0, "las": 1.0, "words": 2, "uas_correct": 2, "las_correct": 2}
     # "The the cat sat .": the first "The" is the error word; "cat" attached to it is wrong
     [rep] = parses("The 3 det; the 3 det; cat 1 nsubj; sat 0 root; . 4 punct")
     a = Alignment([(1, 0), (2, 1), (3, 2), (4, 3)], 1, ["U:DET"])

@@ -90,7 +90,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
                     "ci": _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
                                 else None if point is None else interval(b, alpha, point)),
                     "interval": WILSON if share else "percentile bootstrap",
-                    "counts": _counts(m.columns, s)}
+                    "counts": None if point is None else _counts(m.columns, s)}
                    for path, s, b in zip(systems, stats, boot, strict=True)]
     if not scoring.is_default:
         for out, found in zip(out_systems, facts, strict=True):
@@ -124,10 +124,11 @@ def _pair(x: Sequence[float] | None) -> list[float] | None:
     return None if x is None else [x[0], x[1]]
 
 
-def _counts(columns: Sequence[str], stats: Any) -> dict[str, int | float]:
+def _counts(columns: Sequence[str], stats: Any) -> dict[str, int | float | None]:
     """The summed statistics a system's score is made of, by name (the metric's
-    columns: LAS's correct, gold and system words), so a reader can check the score."""
-    return {c: int(x) if float(x).is_integer() else float(x)
+    columns: LAS's correct, gold and system words), so a reader can check the score;
+    null for a system whose score is n/a (a file without the column has no count)."""
+    return {c: None if x != x else int(x) if float(x).is_integer() else float(x)
             for c, x in zip(columns, stats.sum(axis=0).tolist(), strict=True)}
 
 
