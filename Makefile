@@ -17,6 +17,7 @@ UDTOOLS := udtools==0.2.9
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/constituency/_evalb_fast.pyx \
 		src/parsebench/metrics/dependency/_deps_fast.pyx src/parsebench/metrics/dependency/_stretch_fast.pyx \
+		src/parsebench/metrics/dependency/_count_layout.pxi \
 		src/parsebench/metrics/core/_resample_fast.pyx \
 		src/parsebench/formats/_conllu_fast.pyx \
 		tests/requirements-models.txt scripts/system-deps.sh
