@@ -20,8 +20,10 @@ class Scored:
     level: str
     signature: str
     value: Any
-    """The figures, JSON-shaped as ``--json`` writes them (with ``stats``, the
-    per-sentence statistics, where the method keeps them); a page's content."""
+    """The figures: the method's record (``Method.value_type``), whose ``to_dict()`` is
+    the object ``--json`` writes, or that object itself for a method without one (with
+    ``stats``, the per-sentence statistics, where the method keeps them); a page's
+    content."""
 
     def __post_init__(self) -> None:
         from parsebench import arguments as A
@@ -38,7 +40,9 @@ class Scored:
     def figure(self, *path: str) -> Any:
         """The figure at PATH inside :attr:`value` (``r.figure("las", "f1")``), or None
         where the method did not give it."""
-        v = self.value
+        from parsebench.record import plain
+
+        v = plain(self.value)
         for k in path:
             if not isinstance(v, dict) or k not in v:
                 return None
@@ -47,9 +51,11 @@ class Scored:
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the run's JSON writes it."""
+        from parsebench.record import plain
+
         return {"parser": self.parser, "method": self.method,
                 "projection": self.projection, "level": self.level,
-                "signature": self.signature, "value": self.value}
+                "signature": self.signature, "value": plain(self.value)}
 
 
 def level_order(label: str) -> tuple[int, float]:

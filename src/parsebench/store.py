@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from parsebench.errors import InputError
 from parsebench.parsers.base import Analysis, Failure, Outcome
+from parsebench.record import plain
 from parsebench.scored import Scored
 
 SCHEMA_VERSION = "3"
@@ -463,7 +464,7 @@ class Store:
         table, the report's pages to theirs; :meth:`results` joins them again."""
         figures, stats, pages = [], [], []
         for p, m, proj, lvl, sig, v in ((r.parser, r.method, r.projection, r.level,
-                                         r.signature, r.value) for r in results):
+                                         r.signature, plain(r.value)) for r in results):
             if m in PAGES:
                 t = json.dumps(v, ensure_ascii=False, allow_nan=False)
                 pages.append((experiment, p, m, proj, lvl, t, run, checksum(m, t)))

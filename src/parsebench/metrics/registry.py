@@ -13,6 +13,7 @@ summary's links: adding a method is its module and one line here (or an entry po
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from parsebench.metrics.core.method import Method, Metric
 from parsebench.metrics.dependency import method as deps_method
 from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.metrics.robustness import bigert_method, hashemi_hwa, kakkonen
+from parsebench.scored import Scored
 
 ENTRY_POINT_GROUP = "parsebench.methods"
 """Where another package lists its methods (``name = "module:METHOD"``)."""
@@ -50,6 +52,15 @@ REGISTRY: dict[str, Metric] = {s.name: s for m in METHODS.values() for s in m.sc
 COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
 """The metrics ``compare`` offers: a system against a gold (those stored by a run too,
 EVALB and the flat keys, there score a noisy parse against the clean one)."""
+
+
+def typed(r: Scored) -> Scored:
+    """R with its value as its method's record, where the method has one (a result
+    read from the store or a run's JSON is plain JSON)."""
+    m = METHODS.get(r.method)
+    if m is None or m.value_type is None or not isinstance(r.value, dict):
+        return r
+    return dataclasses.replace(r, value=m.value_type.from_dict(r.value))
 
 
 def file_stats(metric: Metric, gold: str | os.PathLike[str],

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
+from parsebench.metrics.registry import typed
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
 from parsebench.report.benchmark import is_benchmark
@@ -384,7 +385,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
     for info in data:
         name = str(info["experiment"])
         prefix = anchor(name) + "--"
-        all_results = list(store.results(name))
+        all_results = [typed(r) for r in store.results(name)]
         if is_benchmark(info["config"]):
             bmd, bhtml, bsummary, bimages = _benchmark_section(info, all_results, prefix)
             md += bmd

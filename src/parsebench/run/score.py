@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsebench.metrics.core.method import LevelStats, Pair, Replicate, ScoredLevel
-from parsebench.metrics.registry import METHODS
+from parsebench.metrics.registry import METHODS, typed
 from parsebench.noise.kinds import KINDS
 from parsebench.parses import Parse, from_sentence
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
@@ -139,5 +139,6 @@ def score(ctx: Context) -> list[Scored]:
                 if not value["stats"]:
                     del value["stats"]
                 sig = signature(**var.signature(level), **ctx.base)
-                out.append(Scored(ctx.conf.name, m.name, var.projection, level.label, sig, value))
+                out.append(typed(Scored(ctx.conf.name, m.name, var.projection, level.label,
+                                        sig, value)))
     return out

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.parses import Parse
+from parsebench.record import Record
 from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # annotations only: the commands that score no run start without NumPy
@@ -251,6 +252,9 @@ class Method:
     """A result -> the id of the report table that shows it (the summary's links)."""
     headline: Callable[[dict[str, Any]], str] | None = None
     """A result's value -> its line in the terminal's end-of-run table."""
+    value_type: type[Record] | None = None
+    """The typed value of its results (:mod:`parsebench.record`): what the report reads
+    by attribute; None: its value is the plain JSON object."""
     legend: Mapping[str, str] = field(default_factory=dict)
     """What each column of its report tables holds (header -> what the number is),
     written under every table that shows it: the method says what its figures mean,
