@@ -56,7 +56,7 @@ def row(name: str, train: Path, dev: Path | None, test: Path, model: Path,
     settings = "UDPipe defaults" if iterations is None else f"{iterations} iteration(s)"
     return [name, f"{train.name} ({r.sentences} sentences)",
             Path(held).name if dev is not None else held, settings, took,
-            "n/a" if las is None else f"{100 * las:.2f}", "to fill"]
+            "n/a" if las is None else f"{100 * las:.2f}", "not checked here"]
 
 
 def write_table(doc: Path, rows: dict[str, list[str]]) -> None:

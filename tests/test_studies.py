@@ -64,11 +64,35 @@ def test_lin_breakdown_by_relation_group() -> None:
 
 def test_corrected_typos_gives_the_corrections_and_the_changes_back() -> None:
     sents = read_conllu(TYPOS)
-    clean, changes = corrected_typos(sents)
+    clean, changes, kept = corrected_typos(sents)
+    assert kept == 0
     assert clean[0].forms == ["I", "can't", "sleep", "tonight"]
     assert clean[2].forms[1] == "received" and clean[1] is sents[1]
     assert [(c.sentence, c.token, c.orig, c.new) for c in changes] == [
         (0, 1, "can't", "cant"), (0, 3, "tonight", "tonite"), (2, 1, "received", "recieved")]
+
+
+SPLIT = """# text = months be for. alot
+1	months	month	NOUN	NNS	_	0	root	_	_
+2	be	before	ADV	GW	Typo=Yes	1	advmod	_	CorrectForm=before
+3	for	_	X	RB	_	2	goeswith	_	SpaceAfter=No
+4	.	.	PUNCT	.	_	1	punct	_	_
+5	alot	a lot	ADV	RB	Typo=Yes	1	advmod	_	CorrectForm=a lot
+6	kinda	kind	ADV	RB	Typo=Yes	1	advmod	_	CorrectForm=kind of
+
+"""
+
+
+def test_a_typo_that_splits_a_word_or_needs_several_is_left_as_written(
+        tmp_path: Path) -> None:
+    """EWT's ``be for`` (CorrectForm=before, its part joined by goeswith) was corrected
+    to ``before for``, a text nobody wrote; a correction of several words cannot be one
+    word either. Both stay as typed, counted, and nothing else changes."""
+    p = tmp_path / "split.conllu"
+    p.write_text(SPLIT, encoding="utf-8")
+    sents = read_conllu(p)
+    clean, changes, kept = corrected_typos(sents)
+    assert kept == 3 and changes == [] and clean[0].forms == sents[0].forms
 
 
 def _typos_exp(tmp: Path, extra: str = "") -> Path:

@@ -51,6 +51,9 @@ class CorpusData:
     versions: list[Version]
     natural: list[Change] | None = None
     """With natural typos: the corrections that give back the text as written."""
+    typos_kept: int = 0
+    """With natural typos: those left as written (a split word, a correction of several
+    words: :func:`corrected_typos`)."""
 
     @property
     def path(self) -> Path:
@@ -73,13 +76,28 @@ def _digest(paths: Sequence[Path], *options: Any) -> str:
     return h.hexdigest()[:24]
 
 
-def corrected_typos(sents: Sequence[Sentence]) -> tuple[list[Sentence], list[Change]]:
-    """The sentences with every natural typo corrected (``CorrectForm=`` in MISC), and the
-    changes that write the typos back in, as a noise report would list them."""
-    clean, changes = [], []
+def corrected_typos(sents: Sequence[Sentence]) -> tuple[list[Sentence], list[Change], int]:
+    """The sentences with every natural typo corrected (``CorrectForm=`` in MISC), the
+    changes that write the typos back in, as a noise report would list them, and how
+    many typos were left as written because their correction is not one word for one:
+    a word split by the typo (``be for`` for *before*: its parts joined by ``goeswith``)
+    or a correction of several words (``alot`` for *a lot*). Correcting one of those
+    word for word would give a text nobody wrote (``before for``); the natural level
+    changes words in place, so they stay as the writer typed them."""
+    clean, changes, kept = [], [], 0
     for k, s in enumerate(sents):
-        fixes = [(i, c) for i, m in enumerate(s.misc) if "CorrectForm=" in m
-                 and (c := misc_value(m, "CorrectForm")) and c != s.forms[i]]
+        split = {s.heads[i] - 1 for i, d in enumerate(s.deprels) if d == "goeswith"}
+        fixes = []
+        for i, m in enumerate(s.misc):
+            if "CorrectForm=" not in m:
+                continue
+            c = misc_value(m, "CorrectForm")
+            if not c or c == s.forms[i] or c == "_":
+                continue
+            if i in split or " " in c:
+                kept += 1
+            else:
+                fixes.append((i, c))
         if not fixes:
             clean.append(s)
             continue
@@ -89,7 +107,7 @@ def corrected_typos(sents: Sequence[Sentence]) -> tuple[list[Sentence], list[Cha
             forms[i] = c
         clean.append(replace(s, forms=forms,
                              comments=[c for c in s.comments if not c.startswith("# text")]))
-    return clean, changes
+    return clean, changes, kept
 
 
 def read_corpus(paths: Sequence[Path], limit: int | None, gold: bool = True,
@@ -103,15 +121,16 @@ def read_corpus(paths: Sequence[Path], limit: int | None, gold: bool = True,
     if not sents:
         raise InputError("no sentences" + (" with a CorrectForm= typo" if typos_only else ""),
                          paths[0])
-    changes = None
+    changes, kept = None, 0
     if natural:
-        sents, changes = corrected_typos(sents)
+        sents, changes, kept = corrected_typos(sents)
         if not changes:
             raise InputError("natural = true, but no word has a CorrectForm= in MISC",
                              paths[0])
     gold = gold and any(h != NO_HEAD for s in sents for h in s.heads)
     digest = _digest(paths, limit, typos_only, natural)
-    return CorpusData(list(paths), digest, sents, gold, [Version(None, 0, sents)], changes)
+    return CorpusData(list(paths), digest, sents, gold, [Version(None, 0, sents)], changes,
+                      kept)
 
 
 def load_corpus(paths: Sequence[Path], limit: int | None, store: Store, gold: bool = True,

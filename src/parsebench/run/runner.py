@@ -430,6 +430,11 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
     stages.begin("load the corpus", 1)  # where the time went, a stage a line
     run_id = store.start_run(exp.name, exp.config())
     corpus = load_corpus(exp.corpus, exp.limit, store, exp.gold, exp.typos_only, exp.natural)
+    if corpus.typos_kept:
+        store.warnings.append(
+            f"{corpus.typos_kept} natural typo(s) left as written and not counted: the "
+            "typo splits a word (goeswith) or its correction is several words, which a "
+            "word-for-word correction cannot give")
     cal = None
     if exp.calibration is not None:
         cal = load_corpus([exp.calibration], exp.calibration_limit, store)
