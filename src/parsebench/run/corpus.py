@@ -128,7 +128,9 @@ def read_corpus(paths: Sequence[Path], limit: int | None, gold: bool = True,
             raise InputError("natural = true, but no word has a CorrectForm= in MISC",
                              paths[0])
     gold = gold and any(h != NO_HEAD for s in sents for h in s.heads)
-    digest = _digest(paths, limit, typos_only, natural)
+    # the clean text of a natural run is the corrected one: how typos are corrected is
+    # part of what the noise is drawn on (2: split typos left as written)
+    digest = _digest(paths, limit, typos_only, natural and "corrected-2")
     return CorpusData(list(paths), digest, sents, gold, [Version(None, 0, sents)], changes,
                       kept)
 
