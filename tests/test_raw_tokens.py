@@ -121,3 +121,47 @@ def test_udpipe_from_raw_text_as_eval_deps_scores_it(tmp_path: Path) -> None:
     assert direct["words"]["f1"] < 1  # UDPipe's tokenizer splits some words otherwise
     # misspellings cost it words as well as attachments
     assert deps["rate=0.2"]["las"]["f1"] < deps["clean"]["las"]["f1"]
+
+
+TWO = """# sent_id = a
+# text = I came. She left.
+1	I	I	PRON	_	_	2	nsubj	_	_
+2	came	come	VERB	_	_	0	root	_	SpaceAfter=No
+3	.	.	PUNCT	_	_	2	punct	_	_
+4	She	she	PRON	_	_	5	nsubj	_	_
+5	left	leave	VERB	_	_	2	parataxis	_	SpaceAfter=No
+6	.	.	PUNCT	_	_	2	punct	_	_
+
+# sent_id = b
+# text = We stayed.
+1	We	we	PRON	_	_	2	nsubj	_	_
+2	stayed	stay	VERB	_	_	0	root	_	SpaceAfter=No
+3	.	.	PUNCT	_	_	2	punct	_	_
+
+"""
+
+
+def test_the_sentences_a_parser_finds_in_raw_text_are_scored(tmp_path: Path) -> None:
+    """A parser given a gold sentence's text may find two sentences in it (UDPipe's
+    tokenizer does); its own segmentation is what the CoNLL 2018 Sentences row scores,
+    in a run as in ``eval deps`` of ``parse --raw``'s output, which writes the pieces
+    (ids a.1, a.2, heads inside each)."""
+    sys.path.insert(0, str(FIXTURES))
+    corpus = tmp_path / "two.conllu"
+    corpus.write_text(TWO, encoding="utf-8")
+    spec = "python:toy_parsers:SplitAtStop"
+    written = tmp_path / "raw.conllu"
+    pb.parse(corpus, parser=spec, raw=True).write(written)
+    pieces = list(pb.Treebank.read(written))
+    assert [s.forms for s in pieces] == [["I", "came."], ["She", "left."], ["We", "stayed."]]
+    assert [s.heads for s in pieces] == [[0, 1], [0, 1], [0, 1]]
+    assert "# sent_id = a.2" in pieces[1].comments
+    direct = pb.evaluate_deps(corpus, written).to_dict()
+    # gold sentences [I came. She left.] [We stayed.]; system: three, one matches
+    assert direct["sentences"]["precision"] == 1 / 3 and direct["sentences"]["recall"] == 0.5
+    exp = _experiment(tmp_path, corpus, spec)
+    got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    deps = {r.level: r.value for r in got.results if r.method == "deps"
+            and r.projection == "deprel"}
+    for m in ("sentences", "words", "las"):
+        assert deps["clean"][m]["f1"] == direct[m]["f1"], m

@@ -36,6 +36,9 @@ class Analysis:
     tokens: list[tuple[int, int, str]] | None = None
     """Its multiword tokens then: (first word, last word, 0-based, inclusive; the token's
     form), so that the words' text can be matched to the gold's characters."""
+    starts: list[int] | None = None
+    """Then too: the words (0-based) where it began a sentence after the first, when it
+    split the text it was given, so that its sentence segmentation is scored."""
 
 
 @dataclass(slots=True)

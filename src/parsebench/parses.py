@@ -433,6 +433,37 @@ def to_conllu(s: Sentence, o: Outcome) -> Sentence:
     return base
 
 
+def own_sentences(s: Sentence, o: Outcome) -> list[Sentence]:
+    """:func:`to_conllu`, cut into the sentences the parser found in the text it was given
+    (``Analysis.starts``), each with its own ids and heads, as a file of its output holds
+    them: what its sentence segmentation is scored on. A head that crosses a cut (no
+    parser that splits gives one) leaves the sentence whole."""
+    whole = to_conllu(s, o)
+    starts = o.starts if isinstance(o, Analysis) else None
+    if not starts:
+        return [whole]
+    bounds = [0, *starts, len(whole.forms)]
+    spans = list(itertools.pairwise(bounds))
+    for a, b in spans:
+        if any(h > 0 and not a < h <= b for h in whole.heads[a:b]):
+            return [whole]
+    ids = [c.split("=", 1)[1].strip() for c in whole.comments
+           if c.startswith(("# sent_id ", "# sent_id="))]
+    out = []
+    for n, (a, b) in enumerate(spans, 1):
+        cols = {c: getattr(whole, c)[a:b] for c in ("forms", "lemmas", "upos", "xpos",
+                                                   "feats", "deprels", "deps", "misc")}
+        heads = [h - a if h > 0 else h for h in whole.heads[a:b]]
+        # the input's id, numbered a piece; its text is the whole's, no piece's
+        comments = [c for c in whole.comments if c.startswith(("# newdoc", "# newpar"))
+                    and n == 1] + [f"# sent_id = {ids[0]}.{n}" for _ in ids[:1]]
+        out.append(replace(whole, **cols, heads=heads, comments=comments,
+                           multiword=[(x - a, y - a, cols_) for x, y, cols_ in whole.multiword
+                                      if a <= x and y < b],
+                           empty_nodes=[]))
+    return out
+
+
 def to_tree(s: Sentence, o: Outcome) -> str:
     """The bracketed tree of outcome O, or the flat failed tree over S's words."""
     if isinstance(o, Analysis) and o.tree is not None:

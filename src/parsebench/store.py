@@ -107,8 +107,10 @@ def text_key(text: str) -> str:
 def parser_key(identity: dict[str, str], tokenize: bool = False) -> str:
     """The cache key of a parser: its identity (adapter, versions, model checksum), and
     whether it tokenizes each sentence's text itself (a run's ``tokens = "raw"``: its
-    parses are then keyed by the text, :func:`text_key`)."""
-    blob = json.dumps({"identity": identity, "tokenize": tokenize}, sort_keys=True)
+    parses are then keyed by the text, :func:`text_key`, and keep where the parser began
+    its sentences: ``sentences: 1``, so that raw parses cached without them are not reused)."""
+    blob = json.dumps({"identity": identity, "tokenize": tokenize,
+                       **({"sentences": 1} if tokenize else {})}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
@@ -124,7 +126,7 @@ def decode(text: str) -> Outcome:
     if "failed" in d:
         return Failure(d["failed"])
     for k in ("links", "tokens"):
-        if k in d:
+        if k in d and isinstance(d[k], list):
             d[k] = [tuple(x) for x in d[k]]
     return Analysis(**d)
 

@@ -3,8 +3,9 @@
 Input is CoNLL-U (its word rows are the pre-tokenized input; its tokenization, its
 sentence ids and texts and its noise records are carried over to the output, nothing
 of its annotation: :func:`parsebench.parses.to_conllu`) or text, one sentence
-a line with words separated by spaces. Output is CoNLL-U for dependency,
-link and tag parsers and one bracketed tree a line for constituency parsers.
+a line with words separated by spaces. With ``--raw`` a parser that splits a text into
+sentences writes them as it split them (ids ``ID.1``, ``ID.2``...). Output is CoNLL-U
+for dependency, link and tag parsers and one bracketed tree a line for constituency parsers.
 A failed sentence keeps its words: in CoNLL-U it has ``_`` heads and the
 comments ``# parse_status = failed`` and ``# parse_error = REASON``; as a tree
 it is the flat ``(PARSE-FAILED (X w1) ...)``. Speed (words/s, and seconds per
@@ -30,7 +31,7 @@ from parsebench.formats.conllu import (
 )
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
 from parsebench.parsers.pool import Pool, check_options
-from parsebench.parses import to_conllu, to_tree
+from parsebench.parses import own_sentences, to_tree
 
 
 def items_of(sentences: Sequence[Sentence]) -> list[Item]:
@@ -50,7 +51,8 @@ class ParseRun:
 
     def conllu(self) -> list[Sentence]:
         """The parses as CoNLL-U sentences (dependency parsers)."""
-        out = [to_conllu(s, t.outcome) for s, t in zip(self.sentences, self.timed, strict=True)]
+        out = [p for s, t in zip(self.sentences, self.timed, strict=True)
+               for p in own_sentences(s, t.outcome)]
         return [basic_to_deps(s) for s in out] if self.copy_basic else out
 
     def speed(self) -> dict[str, Any]:

@@ -85,7 +85,8 @@ class SpaCy(Adapter):
                 heads=[0 if t.head.i == t.i else t.head.i + 1 for t in doc],
                 deprels=["root" if t.dep_ == "ROOT" else t.dep_ for t in doc],
                 upos=[t.pos_ or "_" for t in doc], xpos=[t.tag_ or "_" for t in doc],
-                lemmas=[t.lemma_ or "_" for t in doc], feats=[str(t.morph) or "_" for t in doc])
+                lemmas=[t.lemma_ or "_" for t in doc], feats=[str(t.morph) or "_" for t in doc],
+                starts=[s.start for s in doc.sents][1:] or None if tokenize else None)
 
 
 def _check_pipeline(arg: str) -> None:

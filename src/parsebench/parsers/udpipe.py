@@ -2,7 +2,7 @@
 
 Pre-tokenized words go straight into UDPipe sentences, so rows stay 1:1; raw
 text goes through the model's tokenizer, and the sentences it finds in one
-input line are joined into one analysis.
+input line are joined into one analysis, where they begin kept (``starts``).
 """
 
 from __future__ import annotations
@@ -44,8 +44,11 @@ class UDPipe(Adapter):
     def _analyse(self, sentences: list[object]) -> Analysis:
         a = Analysis(heads=[], deprels=[], upos=[], xpos=[], lemmas=[], feats=[], forms=[])
         tokens: list[tuple[int, int, str]] = []
+        starts: list[int] = []
         offset = 0
         for s in sentences:
+            if offset:
+                starts.append(offset)
             words = s.words[1:]  # type: ignore[attr-defined]
             for t in s.multiwordTokens:  # type: ignore[attr-defined]
                 tokens.append((t.idFirst - 1 + offset, t.idLast - 1 + offset, t.form))
@@ -59,6 +62,7 @@ class UDPipe(Adapter):
                 a.feats.append(w.feats or "_")  # type: ignore[union-attr]
             offset += len(words)
         a.tokens = tokens or None
+        a.starts = starts or None
         return a
 
     def parse(self, batch: Sequence[Item], tokenize: bool = False) -> Iterator[Outcome]:

@@ -67,9 +67,10 @@ def _run_table(info: dict[str, Any]) -> Table:
     tokens = cfg.get("tokens", "gold")
     if tokens == "raw":
         rows.append(["tokens", "raw: each parser tokenized each sentence's text itself "
-                     "(the gold's sentences, each given alone); its words are scored "
-                     "against the gold's by character alignment, as the CoNLL 2018 "
-                     "scorer does"])
+                     "(the gold's sentences, each given alone: the sentences it found "
+                     "in one are scored, a missed boundary between two cannot be); its "
+                     "words are scored against the gold's by character alignment, as "
+                     "the CoNLL 2018 scorer does"])
     if KINDS[kind].moves_words or tokens == "raw":
         from parsebench.run.score import applicability
 

@@ -19,7 +19,14 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.noise.spelling import Change
-from parsebench.parses import Parse, from_outcome, iter_input, misc_value, to_conllu
+from parsebench.parses import (
+    Parse,
+    from_outcome,
+    iter_input,
+    misc_value,
+    own_sentences,
+    to_conllu,
+)
 from parsebench.run.experiment import Experiment, Level
 from parsebench.store import Store
 
@@ -185,6 +192,10 @@ class Parsed:
 
     def sentences_of(self, v: Version) -> list[Sentence]:
         return [to_conllu(s, self.outcome(s)[0]) for s in v.sentences]
+
+    def own_sentences(self, v: Version) -> list[Sentence]:
+        """The parser's sentences of V as it split the texts it was given (raw text)."""
+        return [p for s in v.sentences for p in own_sentences(s, self.outcome(s)[0])]
 
     def parses(self, v: Version) -> list[Parse]:
         return [self.parse_of(s) for s in v.sentences]

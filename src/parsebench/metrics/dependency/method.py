@@ -108,8 +108,8 @@ def _system_sentences(ctx: RunContext, v: Any, scoring: DepsScoring, where: str)
     words it was given has the gold's words (misspellings then do not upset the
     alignment); one of other words (an LLM's, a normaliser's) keeps its own, for
     ``align = "words"`` to align, and is refused in one line without it."""
-    if ctx.exp.tokens == "raw":  # its own words: aligned to the gold's by characters
-        return list(ctx.parsed.sentences_of(v))
+    if ctx.exp.tokens == "raw":  # its own words and sentences: aligned to the gold's by
+        return list(ctx.parsed.own_sentences(v))  # characters
     out = []
     for k, (s, given, g) in enumerate(zip(ctx.parsed.sentences_of(v), v.sentences,
                                           ctx.corpus.sentences, strict=True)):
