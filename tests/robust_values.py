@@ -9,6 +9,7 @@ from typing import Any
 from parsebench.metrics.robustness.bigert import Assumption, RowsFigures, RowsGold
 from parsebench.metrics.robustness.kakkonen import (
     RelativeDrop,
+    SentenceIntervals,
     SentencesValue,
     UnlabeledLabeled,
 )
@@ -27,5 +28,6 @@ def rows_value(gold: dict[str, Any] | None = None, **figures: Any) -> RowsFigure
 def sentences_value(**figures: Any) -> SentencesValue:
     """Kakkonen's scores of a level: FIGURES."""
     base = SentencesValue(0, 0, None, None, _NONE, _NONE, 0, {},
-                          RelativeDrop(None, None, None, None, 30), {})
+                          RelativeDrop(None, None, None, None, 30),
+                          SentenceIntervals(None, None))
     return replace(base, **figures)

@@ -194,13 +194,12 @@ def sentences_section(results: list[Scored]) -> Section | None:
         assert isinstance(v, SentencesValue), "a sentences result read without its record"
         label = v.error_level_label or ""
         t.rows.append([r.parser, label, str(v.sentences), str(v.failures), pct(v.unlabeled),
-                       _interval(v.ci95.get("unlabeled")), pct(v.labeled),
-                       _interval(v.ci95.get("labeled"))])
+                       _interval(v.ci95.unlabeled), pct(v.labeled), _interval(v.ci95.labeled)])
         reps: Sequence[SentencesValue | SentencesReplicate] = v.replicates or [v]
-        for which, got in (("unlabeled", [x.unlabeled for x in reps]),
-                           ("labeled", [x.labeled for x in reps])):
+        for which, got, ci in (("unlabeled", [x.unlabeled for x in reps], v.ci95.unlabeled),
+                               ("labeled", [x.labeled for x in reps], v.ci95.labeled)):
             vals = [f for f in got if f is not None]
-            iv: Sequence[float | None] = v.ci95.get(which) or [None, None]
+            iv: Sequence[float | None] = ci or [None, None]
             if vals:
                 series.setdefault(f"{r.parser} @ {which}", []).append(
                     (label, sum(vals) / len(vals), min(vals), max(vals), *iv[:2]))
@@ -247,8 +246,8 @@ def types_section(results: list[Scored]) -> Section | None:
                anchor="types-by-type")
     for r, v in rs:
         by.rows += [[r.parser, v.error_level_label, k, str(b.sentences), pct(b.f1),
-                     _interval(b.ci95.get("f1")), pct(_las(b.accuracy)),
-                     _interval(b.ci95.get("aligned_las"))]
+                     _interval(b.ci95.f1), pct(_las(b.accuracy)),
+                     _interval(b.ci95.aligned_las)]
                     for k, b in _lowest_f1_first(v.by_type)]
     ops = Table("By operation: M (a word missing), U (a word unnecessary), R (a word "
                 "replaced, reordered, split or merged)",
@@ -257,8 +256,8 @@ def types_section(results: list[Scored]) -> Section | None:
     for r, v in rs:
         for op, o in v.by_operation.items():
             ops.rows.append([r.parser, v.error_level_label, op, str(o.sentences), pct(o.f1),
-                             _interval(o.ci95.get("f1")), pct(o.accuracy.las),
-                             _interval(o.ci95.get("aligned_las"))])
+                             _interval(o.ci95.f1), pct(o.accuracy.las),
+                             _interval(o.ci95.aligned_las)])
     return Section("Learner-like errors by type (Hashemi & Hwa through the alignment)",
                    [x for x in (t, ops, by) if x.rows])
 
@@ -271,7 +270,7 @@ def f1_section(results: list[Scored]) -> Section | None:
               ["parser", "precision", "recall", "F1", "95% CI", "shared", "ungrammatical deps",
                "grammatical deps"],
               [[r.parser, pct(v.precision), pct(v.recall), pct(v.f1),
-                _interval(v.ci95.get("f1")), str(v.shared), str(v.ungrammatical_deps),
+                _interval(v.ci95.f1), str(v.shared), str(v.ungrammatical_deps),
                 str(v.grammatical_deps)] for r, v in rs])
     t.notes.append("signature: " + rs[0][0].signature)
     sec = Section("Robustness F1 (Hashemi & Hwa)", [t])
@@ -286,7 +285,7 @@ def f1_section(results: list[Scored]) -> Section | None:
                   "errors; ERRANT aligned and typed every pair); lowest F1 first",
                   ["parser", "type", "sentences", "F1", "95% CI"], [])
     for r, v in rs:
-        typed.rows += [[r.parser, k, str(b.sentences), pct(b.f1), _interval(b.ci95.get("f1"))]
+        typed.rows += [[r.parser, k, str(b.sentences), pct(b.f1), _interval(b.ci95.f1)]
                        for k, b in _lowest_f1_first(v.by_type) if b.sentences >= 10]
     if typed.rows:
         typed.notes.append("types with fewer than 10 sentences are left out (results.json "

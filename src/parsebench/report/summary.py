@@ -131,7 +131,7 @@ def _ci_text(ci: Any) -> str:
 
 def _entry(r: Scored, fig: RankedScore) -> dict[str, Any]:
     v = r.value
-    ci = (_field(v, "ci95") or {}).get(fig.ci)
+    ci = (plain(_field(v, "ci95")) or {}).get(fig.ci)
     return {"parser": r.parser, "value": value(fig.get(v)),
             "ci95": ci if isinstance(ci, list) and None not in ci else None}
 

@@ -107,11 +107,29 @@ class AttachmentFigures(Record):
 
 
 @dataclass(frozen=True)
+class GroupIntervals(Record):
+    """95% intervals of an error type's or operation's F1 and aligned LAS over the
+    sentences that hold it (None: n/a, or no gold key)."""
+
+    f1: list[float] | None
+    aligned_las: list[float] | None
+
+
+@dataclass(frozen=True)
+class F1Intervals(Record):
+    """95% intervals over sentence pairs of the text's robustness F1 and its parts."""
+
+    precision: list[float] | None
+    recall: list[float] | None
+    f1: list[float] | None
+
+
+@dataclass(frozen=True)
 class TypeFigures(F1Figures):
     """An error type's robustness F1 (of the pairs with an error of that type), its
     intervals and, with a gold key, its attachment."""
 
-    ci95: dict[str, list[float] | None]
+    ci95: GroupIntervals
     accuracy: AttachmentFigures | None = field(default=None, metadata=OMIT)
 
 
@@ -127,7 +145,7 @@ class OperationFigures(Record):
     sentences: int
     f1: float | None
     accuracy: LasFigure
-    ci95: dict[str, list[float] | None]
+    ci95: GroupIntervals
 
 
 @dataclass(frozen=True)
@@ -163,7 +181,7 @@ class F1Corrected(F1Value):
     """Robustness F1 of the text against its corrected version, by number of errors
     (and by ERRANT's error type when ERRANT aligned the pairs)."""
 
-    ci95: dict[str, list[float] | None]
+    ci95: F1Intervals
     stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
     by_errors: dict[str, F1Figures] = field(default_factory=dict)
     by_type: dict[str, TypeFigures] | None = field(default=None, metadata=OMIT)

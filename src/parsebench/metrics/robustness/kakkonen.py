@@ -73,6 +73,14 @@ class RelativeDrop(Record):
 
 
 @dataclass(frozen=True)
+class SentenceIntervals(Record):
+    """95% intervals over sentences of the unlabeled and labeled scores (None: n/a)."""
+
+    unlabeled: list[float] | None
+    labeled: list[float] | None
+
+
+@dataclass(frozen=True)
 class SentencesReplicate(Record):
     """One replicate's scores, in a level of several."""
 
@@ -92,7 +100,7 @@ class SentencesValue(SentenceFigures):
     unchanged_sentences: int
     by_errors: dict[str, SentenceFigures]
     relative_drop: RelativeDrop
-    ci95: dict[str, list[float] | None]
+    ci95: SentenceIntervals
     stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
     warnings: list[str] = field(default_factory=list)
     error_level_label: str | None = field(default=None, metadata=OMIT)
