@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import DATA
+from robust_values import rows_value
 
 from parsebench.api.parsing import failures
 from parsebench.invariance import EDITS, summary_table
@@ -17,6 +18,7 @@ from parsebench.report.colours import PALETTE, for_parsers
 from parsebench.report.examples import _example_md
 from parsebench.report.pages import _ranking_html
 from parsebench.report.plots import (
+    DegradationPoint,
     against_level,
     by_group,
     degradation,
@@ -35,8 +37,7 @@ def test_a_parser_keeps_its_colour_whatever_else_a_plot_holds() -> None:
     with for_parsers(["a", "b"]):
         svgs = [against_level("t", "%", {"b @ unlabeled": pts}).svg,
                 by_group("t", "%", ["1", "2"], {"b @ clean": {"1": (0.9, 0.8, 0.95)}}).svg,
-                degradation("t", {"b": [{"x": 0.05, "lower": 0.1, "upper": 0.3,
-                                         "estimate": 0.2}]}).svg,
+                degradation("t", {"b": [DegradationPoint(0.05, 0.1, 0.3, 0.2)]}).svg,
                 relation_bars("t", {"b": {"nsubj": 0.9}}).svg,
                 time_by_length({"b": [(3, 0.01), (5, 0.02)]}).svg,
                 # and both, b first: the colours follow the page, not the series' order
@@ -77,8 +78,8 @@ def _lemmas(parser: str, level: str) -> Scored:
 def test_warnings_are_one_line_a_cause_with_its_parsers_and_levels() -> None:
     rs = [_lemmas(p, lv) for p in ("udpipe", "spacy") for lv in ("clean", "rate=0.1")]
     rs.append(Scored("udpipe", "rows", "head+deprel", "rate=0.1", "",
-                     {"warnings": ["the clean parse agrees with the gold on no row"],
-                      "error_level_label": "10%"}))
+                     rows_value(warnings=["the clean parse agrees with the gold on no row"],
+                                error_level_label="10%")))
     got = _warnings(rs)
     assert [w["sentence"] for w in got] == [
         "the parse has no lemmas: Lemmas, BLEX n/a (accuracy against the gold key; "

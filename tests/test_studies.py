@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURES, ROOT, needs, needs_java, shared_path
+from robust_values import rows_value
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.robustness.bigert import RowsFigures
 from parsebench.parsers.executor import Executor
 from parsebench.report.sections import _bounds_check
 from parsebench.run.corpus import corrected_typos
@@ -140,21 +142,21 @@ def test_experiment_keys_of_the_studies_are_checked(tmp_path: Path) -> None:
 
 
 def test_bounds_check_counts_runs_within_bounds_and_the_error() -> None:
-    def run(est: float, real: float, inside: bool) -> dict[str, Any]:
-        return {"degr_estimate": est, "gold": {"degr_real": real, "within_bounds": inside}}
+    def run(est: float, real: float, inside: bool) -> RowsFigures:
+        return rows_value(degr_estimate=est, gold={"degr_real": real, "within_bounds": inside})
 
-    def scored(value: dict[str, Any]) -> Scored:
+    def scored(value: RowsFigures) -> Scored:
         return Scored("p", "rows", "head", "rate=0.1", "", value)
 
     groups = {("p", "head"): [
-        scored({**run(0.1, 0.1, True), "replicates": [run(0.10, 0.08, True),
-                                                     run(0.12, 0.16, False)]}),
+        scored(replace(run(0.1, 0.1, True), replicates=[run(0.10, 0.08, True),
+                                                       run(0.12, 0.16, False)])),
         scored(run(0.20, 0.21, True))]}
     t = _bounds_check(groups)
     assert t is not None
     assert t.rows == [["p", "head", "3", "2/3 (67%)", "2.33 points", "4.00 points",
                        "-1.00 points"]]
-    assert _bounds_check({("p", "head"): [scored({"degr_estimate": 0.1})]}) is None
+    assert _bounds_check({("p", "head"): [scored(rows_value(degr_estimate=0.1))]}) is None
 
 
 # the studies, CI-sized ----------------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from robust_values import rows_value, sentences_value
 from test_experiment import write_exp
 
 from parsebench.metrics.core.letters import letter_names, letters
@@ -185,7 +186,7 @@ def test_each_parser_s_worst_level_is_its_own() -> None:
 
 def _sentences(parser: str, level: str, share: float) -> Scored:
     return Scored(parser, "sentences", "deps", level, "",
-                  {"unlabeled": share, "error_level_label": "20%"})
+                  sentences_value(unlabeled=share, error_level_label="20%"))
 
 
 def test_the_baselines_follow_the_parsers_in_a_robustness_sentence() -> None:
@@ -214,7 +215,7 @@ def test_real_degradation_says_it_is_not_points_of_las() -> None:
 
     rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
           Scored("udpipe", "rows", "head+deprel", "rate=0.2", "",
-                 {"differs": 0.1, "gold": {"degr_real": 0.065}, "error_level_label": "20%"})]
+                 rows_value(differs=0.1, gold={"degr_real": 0.065}, error_level_label="20%"))]
     rob = _robustness(rs, [], {})[0]["sentence"]
     assert "real degradation (Bigert et al.) of the head+deprel rows): udpipe 6.5%" in rob
     assert rob.endswith(" Real degradation is relative, not points of LAS: the share of the "
@@ -230,7 +231,7 @@ def test_a_warning_of_every_replicate_is_one_line_naming_them() -> None:
     w = ("every sentence failed on one side (4 sentences in dead:clean and 4 sentences in "
          "rate=0.2/seed={}): no row was compared, so parse differs and the estimates are n/a")
     rs = [Scored("dead", "rows", "head+deprel", "rate=0.2", "",
-                 {"warnings": [w.format(3), w.format(4)], "error_level_label": "20%"})]
+                 rows_value(warnings=[w.format(3), w.format(4)], error_level_label="20%"))]
     got = _warnings(rs)
     assert [g["sentence"] for g in got] == [
         "every sentence failed on one side (4 sentences in the parse and 4 sentences in the "

@@ -63,7 +63,8 @@ def scores_csv(experiment: str, results: list[Scored]) -> str:
     w.writerow(["experiment", "parser", "metric", "projection", "level", "statistic",
                 "sentence", "column", "value"])
     for r in results:
-        st = r.value.get("stats") if isinstance(r.value, dict) else None
+        st = r.value.get("stats") if isinstance(r.value, dict) else \
+            getattr(r.value, "stats", None)
         if not isinstance(st, dict):
             continue
         for key, rows in sorted(st.items()):

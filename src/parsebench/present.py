@@ -13,10 +13,12 @@ from typing import Any
 
 
 def value(x: Any) -> float | None:
-    """A figure, or the mean of a replicate summary."""
+    """A figure, or the mean of a replicate summary (its JSON, or its record)."""
     if isinstance(x, dict):
         return x.get("mean")
-    return None if x is None else float(x)
+    if x is None or isinstance(x, int | float):
+        return None if x is None else float(x)
+    return float(x.mean)
 
 
 def percent(x: Any, width: int = 0, digits: int = 2, spread: bool = False) -> str:
@@ -25,8 +27,9 @@ def percent(x: Any, width: int = 0, digits: int = 2, spread: bool = False) -> st
     v = value(x)
     if v is None:
         return f"{'n/a':>{width}}"
-    if spread and isinstance(x, dict) and x.get("std") is not None:
-        return f"{100 * v:.{digits}f} ± {100 * x['std']:.{digits}f}"
+    std = x.get("std") if isinstance(x, dict) else getattr(x, "std", None)
+    if spread and std is not None:
+        return f"{100 * v:.{digits}f} ± {100 * std:.{digits}f}"
     return f"{100 * v:{width}.{digits}f}"
 
 

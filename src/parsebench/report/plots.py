@@ -418,9 +418,22 @@ def loss_grid(title: str, rows: Sequence[str], columns: Sequence[str],
     return _png(plt, fig, points=len(known))
 
 
-DegradationPoint = dict[str, Any]
-"""x (share of words misspelled), lower, upper, estimate, and optionally estimate_ci
-(lo, hi), real, real_ci (lo, hi), calibrated, sentences."""
+@dataclass(frozen=True)
+class DegradationPoint:
+    """One level of one parser in :func:`degradation`: the share of words misspelled,
+    Bigert et al.'s bounds and estimate, and where there are, the estimate's 95%
+    interval, the real degradation and its interval, the calibrated estimate, and the
+    sentences the point rests on."""
+
+    x: float
+    lower: float
+    upper: float
+    estimate: float
+    estimate_ci: list[float] | None = None
+    real: float | None = None
+    real_ci: list[float] | None = None
+    calibrated: float | None = None
+    sentences: int | None = None
 
 
 @_reused
@@ -436,42 +449,41 @@ def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
     entries = 0
     for k, (name, pts) in enumerate(parsers.items()):
         colour = colour_of(name)
-        pts = sorted(pts, key=lambda p: p["x"])
-        xs = [100 * p["x"] for p in pts]
-        ax.fill_between(xs, [100 * p["lower"] for p in pts], [100 * p["upper"] for p in pts],
+        pts = sorted(pts, key=lambda p: p.x)
+        xs = [100 * p.x for p in pts]
+        ax.fill_between(xs, [100 * p.lower for p in pts], [100 * p.upper for p in pts],
                         color=colour, alpha=0.15, linewidth=0)
-        ax.plot(xs, [100 * p["estimate"] for p in pts], "-", marker="o", markersize=4,
+        ax.plot(xs, [100 * p.estimate for p in pts], "-", marker="o", markersize=4,
                 color=colour, label=f"{name}: estimate (band: bounds)")
         entries += 1
-        est = [p for p in pts if p.get("estimate_ci")]
+        est = [(p, p.estimate_ci) for p in pts if p.estimate_ci]
         points += len(pts)
         intervals += len(est)
         if est:
-            _interval_bars(ax, [100 * p["x"] for p in est], [100 * p["estimate"] for p in est],
-                           [100 * p["estimate_ci"][0] for p in est],
-                           [100 * p["estimate_ci"][1] for p in est], colour, 2 * k)
-        real = [p for p in pts if p.get("real") is not None]
+            _interval_bars(ax, [100 * p.x for p, _ in est], [100 * p.estimate for p, _ in est],
+                           [100 * iv[0] for _, iv in est], [100 * iv[1] for _, iv in est],
+                           colour, 2 * k)
+        real = [(p, p.real) for p in pts if p.real is not None]
         if real:
             entries += 1
-            ys = [100 * p["real"] for p in real]
-            ax.plot([100 * p["x"] for p in real], ys, "--s", markersize=4, color=colour,
-                    label=f"{name}: real (95% CI)")
-            withci = [p for p in real if p.get("real_ci")]
+            ax.plot([100 * p.x for p, _ in real], [100 * y for _, y in real], "--s",
+                    markersize=4, color=colour, label=f"{name}: real (95% CI)")
+            withci = [(p, y, p.real_ci) for p, y in real if p.real_ci]
             points += len(real)
             intervals += len(withci)
             if withci:
-                _interval_bars(ax, [100 * p["x"] for p in withci],
-                               [100 * p["real"] for p in withci],
-                               [100 * p["real_ci"][0] for p in withci],
-                               [100 * p["real_ci"][1] for p in withci], colour, 2 * k + 1)
-        cal = [p for p in pts if p.get("calibrated") is not None]
+                _interval_bars(ax, [100 * p.x for p, _, _ in withci],
+                               [100 * y for _, y, _ in withci],
+                               [100 * iv[0] for _, _, iv in withci],
+                               [100 * iv[1] for _, _, iv in withci], colour, 2 * k + 1)
+        cal = [(p, p.calibrated) for p in pts if p.calibrated is not None]
         if cal:
             entries += 1
-            ax.plot([100 * p["x"] for p in cal], [100 * p["calibrated"] for p in cal], ":",
+            ax.plot([100 * p.x for p, _ in cal], [100 * y for _, y in cal], ":",
                     color=colour, label=f"{name}: calibrated")
         for p in pts:
-            if p.get("sentences") is not None and p["sentences"] < few:
-                ax.annotate(f"n={p['sentences']}", (100 * p["x"], 100 * p["estimate"]),
+            if p.sentences is not None and p.sentences < few:
+                ax.annotate(f"n={p.sentences}", (100 * p.x, 100 * p.estimate),
                             textcoords="offset points", xytext=(3, 4), fontsize=9,
                             color=colour)
     ax.set_xlabel("misspelled words (%)")

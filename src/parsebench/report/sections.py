@@ -9,10 +9,17 @@ number's signature is printed under its table; a 95% interval stands beside its 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
-from parsebench.metrics.robustness.hashemi_hwa import F1Counts
+from parsebench.metrics.robustness.bigert import RowsFigures
+from parsebench.metrics.robustness.hashemi_hwa import (
+    F1Corrected,
+    F1Counts,
+    F1Figures,
+    F1Levels,
+    TypeFigures,
+)
+from parsebench.metrics.robustness.kakkonen import SentencesReplicate, SentencesValue
 from parsebench.present import anchor, ci95, value
 from parsebench.report.examples import examples_section
 from parsebench.report.plots import (
@@ -34,11 +41,25 @@ from parsebench.report.tables import (
 from parsebench.scored import Scored, level_order
 
 
-def _dig(d: Any, path: tuple[str, ...]) -> Any:
-    """The value at PATH in nested dicts, None where a key is missing."""
-    for k in path:
-        d = d.get(k) if isinstance(d, dict) else None
-    return d
+def _interval(iv: Sequence[float | None] | None) -> str:
+    """A 95% interval over sentences as text in percent, "n/a" where there is none."""
+    if iv is None or len(iv) != 2 or iv[0] is None or iv[1] is None:
+        return "n/a"
+    return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"
+
+
+def _rows_of(r: Scored) -> RowsFigures:
+    v = r.value
+    assert isinstance(v, RowsFigures), "a rows result read without its record"
+    return v
+
+
+def _within(wb: bool | float | None) -> str:
+    """Whether the real degradation lies within the bounds: of one file, or the share of
+    the replicates where it does."""
+    if wb is None:
+        return "–"
+    return ("yes" if wb else "no") if isinstance(wb, bool) else f"{100 * float(wb):.0f}% of runs"
 
 
 def rows_section(results: list[Scored]) -> Section | None:
@@ -51,8 +72,9 @@ def rows_section(results: list[Scored]) -> Section | None:
         groups.setdefault((r.parser, r.projection), []).append(r)
     lines: dict[str, dict[str, list[DegradationPoint]]] = {}
     for (parser, proj), rs in groups.items():
-        has_gold = any("gold" in r.value for r in rs)
-        has_cal = any("degr_calibrated" in r.value for r in rs)
+        vs = [_rows_of(r) for r in rs]
+        has_gold = any(v.gold is not None for v in vs)
+        has_cal = any(v.degr_calibrated is not None for v in vs)
         # two tables a parser and projection, so that each fits a 1,280 px window
         headers = ["error level", "misspelled", "parse differs", "95% CI", "degr. lower",
                    "degr. upper", "degr. estimate", "95% CI"]
@@ -65,32 +87,29 @@ def rows_section(results: list[Scored]) -> Section | None:
         t = Table(f"{parser}, {proj}: degradation", headers, [],
                   anchor=anchor("rows", parser, proj))
         acc = Table(f"{parser}, {proj}: accuracy under noise", acc_headers, [])
-        for r in rs:
-            v = r.value
-            row = [v["error_level_label"], pct(v["error_level"]), pct(v["differs"]),
-                   ci95(v, "differs"), pct(v["degr_lower"]), pct(v["degr_upper"]),
-                   pct(v["degr_estimate"]), ci95({"ci95": {"e": _estimate_ci(v)}}, "e")]
-            acc_row = [v["error_level_label"], pct(v["acc_lower"]), pct(v["acc_upper"]),
-                       pct(v["acc_estimate"])]
+        for v in vs:
+            ci = v.ci95 or {}
+            label = v.error_level_label or ""
+            row = [label, pct(v.error_level), pct(v.differs), _interval(ci.get("differs")),
+                   pct(v.degr_lower), pct(v.degr_upper), pct(v.degr_estimate),
+                   _interval(_estimate_ci(v))]
+            acc_row = [label, pct(v.acc_lower), pct(v.acc_upper), pct(v.acc_estimate)]
             if has_gold:
-                g = v.get("gold", {})
-                wb = g.get("within_bounds")
-                row += [pct(g.get("degr_real")), ci95(v, "degr_real"),
-                        "–" if wb is None else (("yes" if wb else "no") if isinstance(wb, bool)
-                                                else f"{100 * float(wb):.0f}% of runs")]
-                acc_row.append(pct(g.get("acc_real")))
+                g = v.gold
+                row += [pct(None if g is None else g.degr_real),
+                        _interval(ci.get("degr_real")),
+                        _within(None if g is None else g.within_bounds)]
+                acc_row.append(pct(None if g is None else g.acc_real))
             if has_cal:
-                cal = v.get("calibration")
-                row.append(pct(v.get("degr_calibrated")))
-                if isinstance(cal, dict) and isinstance(cal.get("interval"), list):
-                    lo, hi = cal["interval"]
-                    row.append(f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+                row.append(pct(v.degr_calibrated))
+                if v.calibration is not None and v.calibration.interval is not None:
+                    row.append(_interval(v.calibration.interval))
                 else:
                     row.append("per replicate")
             t.rows.append(row)
             acc.rows.append(acc_row)
-            for w in v.get("warnings", []):
-                note = f"warning ({v['error_level_label']}): {w}"
+            for w in v.warnings:
+                note = f"warning ({label}): {w}"
                 if note not in t.notes:
                     t.notes.append(note)
         t.notes += [CI_NOTE + "; the estimate's interval is parse differs' scaled as the "
@@ -98,28 +117,24 @@ def rows_section(results: list[Scored]) -> Section | None:
                     "signature: " + level_free_signature(rs[0])]
         sec.tables += [t, acc]
         points = lines.setdefault(proj, {})
-        for r in rs:
-            v = r.value
-            x, lo, hi, est = (value(v.get(k)) for k in ("error_level", "degr_lower",
-                                                        "degr_upper", "degr_estimate"))
-            if None in (x, lo, hi, est):
+        for v in vs:
+            x, lo, hi, est = (value(f) for f in (v.error_level, v.degr_lower, v.degr_upper,
+                                                 v.degr_estimate))
+            if x is None or lo is None or hi is None or est is None:
                 continue
-            stats = (v.get("stats") or {}).get("differs")
-            points.setdefault(parser, []).append({
-                "x": x, "lower": lo, "upper": hi, "estimate": est,
-                "estimate_ci": _estimate_ci(v),
-                "real": value(_dig(v, ("gold", "degr_real"))),
-                "real_ci": (v.get("ci95") or {}).get("degr_real"),
-                "calibrated": value(v.get("degr_calibrated")),
-                "sentences": len(stats) if isinstance(stats, list) else None})
+            stats = (v.stats or {}).get("differs")
+            points.setdefault(parser, []).append(DegradationPoint(
+                x, lo, hi, est, _estimate_ci(v),
+                None if v.gold is None else value(v.gold.degr_real),
+                (v.ci95 or {}).get("degr_real"), value(v.degr_calibrated),
+                len(stats) if isinstance(stats, list) else None))
     check = _bounds_check(groups)
     if check is not None:
         sec.tables.insert(0, check)
     for proj, by_parser in lines.items():
         if any(by_parser.values()):
-            real = any(p.get("real") is not None for pts in by_parser.values() for p in pts)
-            cal = any(p.get("calibrated") is not None for pts in by_parser.values()
-                      for p in pts)
+            real = any(p.real is not None for pts in by_parser.values() for p in pts)
+            cal = any(p.calibrated is not None for pts in by_parser.values() for p in pts)
             sec.images.append((f"degradation-{proj.replace('+', '-')}.png",
                                f"Degradation of the {proj} rows against the share of "
                                "misspelled words, one colour a parser: the band between "
@@ -132,12 +147,12 @@ def rows_section(results: list[Scored]) -> Section | None:
     return sec
 
 
-def _estimate_ci(v: dict[str, Any]) -> list[float] | None:
+def _estimate_ci(v: RowsFigures) -> list[float] | None:
     """The unsupervised estimate's 95% interval over sentences: the estimate is
     3/4 (1 - acr_0n) / acr with acr fixed, and 1 - acr_0n is the parse-differs share,
     so its interval is parse differs' scaled the same way."""
-    iv = (v.get("ci95") or {}).get("differs")
-    acr = value(v.get("acr"))
+    iv = (v.ci95 or {}).get("differs")
+    acr = value(v.acr)
     if not isinstance(iv, list) or len(iv) != 2 or None in iv or not acr:
         return None
     return [min(0.75 * float(iv[0]) / acr, 1), min(0.75 * float(iv[1]) / acr, 1)]
@@ -150,12 +165,13 @@ def _bounds_check(groups: dict[tuple[str, str], list[Scored]]) -> Table | None:
               ["parser", "projection", "runs", "real within bounds", "mean |estimate - real|",
                "max |estimate - real|", "mean estimate - real"], [])
     for (parser, proj), rs in groups.items():
-        runs = [x for r in rs for x in (r.value.get("replicates") or [r.value])
-                if isinstance(x.get("gold"), dict) and x.get("degr_estimate") is not None]
+        runs = [(x.gold, x.degr_estimate) for r in rs
+                for x in (_rows_of(r).replicates or [_rows_of(r)])
+                if x.gold is not None and x.degr_estimate is not None]
         if not runs:
             continue
-        inside = sum(bool(x["gold"]["within_bounds"]) for x in runs)
-        diffs = [x["degr_estimate"] - x["gold"]["degr_real"] for x in runs]
+        inside = sum(bool(g.within_bounds) for g, _ in runs)
+        diffs = [float(value(est) or 0) - float(value(g.degr_real) or 0) for g, est in runs]
         t.rows.append([parser, proj, str(len(runs)),
                        f"{inside}/{len(runs)} ({100 * inside / len(runs):.0f}%)",
                        f"{100 * sum(map(abs, diffs)) / len(diffs):.2f} points",
@@ -175,17 +191,18 @@ def sentences_section(results: list[Scored]) -> Section | None:
     series: dict[str, LevelSeries] = {}
     for r in rs:
         v = r.value
-        t.rows.append([r.parser, v["error_level_label"], str(v["sentences"]),
-                       str(v["failures"]), pct(v["unlabeled"]), ci95(v, "unlabeled"),
-                       pct(v["labeled"]), ci95(v, "labeled")])
-        reps = v.get("replicates") or [{"unlabeled": v["unlabeled"], "labeled": v["labeled"]}]
-        for key in ("unlabeled", "labeled"):
-            vals = [x[key] for x in reps if x[key] is not None]
-            iv = (v.get("ci95") or {}).get(key) or [None, None]
+        assert isinstance(v, SentencesValue), "a sentences result read without its record"
+        label = v.error_level_label or ""
+        t.rows.append([r.parser, label, str(v.sentences), str(v.failures), pct(v.unlabeled),
+                       _interval(v.ci95.unlabeled), pct(v.labeled), _interval(v.ci95.labeled)])
+        reps: Sequence[SentencesValue | SentencesReplicate] = v.replicates or [v]
+        for which, got, ci in (("unlabeled", [x.unlabeled for x in reps], v.ci95.unlabeled),
+                               ("labeled", [x.labeled for x in reps], v.ci95.labeled)):
+            vals = [f for f in got if f is not None]
+            iv: Sequence[float | None] = ci or [None, None]
             if vals:
-                series.setdefault(f"{r.parser} @ {key}", []).append(
-                    (v["error_level_label"], sum(vals) / len(vals), min(vals), max(vals),
-                     *iv[:2]))
+                series.setdefault(f"{r.parser} @ {which}", []).append(
+                    (label, sum(vals) / len(vals), min(vals), max(vals), *iv[:2]))
     t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0])]
     sec.tables.append(t)
     if series:
@@ -197,75 +214,79 @@ def sentences_section(results: list[Scored]) -> Section | None:
     return sec
 
 
-def _lowest_f1_first(r: Scored) -> list[tuple[str, dict[str, Any]]]:
+def _lowest_f1_first(types: Mapping[str, TypeFigures] | None
+                     ) -> list[tuple[str, TypeFigures]]:
     """A robustness F1 result's error types, the lowest F1 first (n/a last)."""
-    types = r.value.get("by_type") or {}
-    return sorted(types.items(), key=lambda kv: (kv[1]["f1"] is None, kv[1]["f1"] or 0))
+    return sorted((types or {}).items(), key=lambda kv: (kv[1].f1 is None, kv[1].f1 or 0))
+
+
+def _las(acc: Any) -> float | None:
+    """The aligned LAS of an attachment record, None where there is none (no gold)."""
+    return None if acc is None else acc.las
 
 
 def types_section(results: list[Scored]) -> Section | None:
     """Learner-like errors (noise kind grammar): robustness F1 against the clean parse and
     LAS against the gold key through the errors' alignment, by level and by ERRANT type."""
-    rs = [r for r in results_of(results, "f1") if r.level != "corrected"]
+    rs = [(r, r.value) for r in results_of(results, "f1") if isinstance(r.value, F1Levels)]
     if not rs:
         return None
-    rs.sort(key=lambda r: (r.parser, level_order(r.level)))
+    rs.sort(key=lambda rv: (rv[0].parser, level_order(rv[0].level)))
     t = Table("Robustness F1 of the noisy parse against the clean one, and attachment "
               "against the gold key, through the errors' alignment",
               ["parser", "error level", "sentences", "F1", "95% CI", "aligned LAS",
                "LAS 95% CI"],
-              [[r.parser, r.value["error_level_label"], str(r.value["sentences"]),
-                pct(r.value["f1"]), ci95(r.value, "f1"),
-                pct((r.value.get("accuracy") or {}).get("las")),
-                ci95(r.value, "aligned_las")] for r in rs], anchor="types")
-    t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0])]
+              [[r.parser, v.error_level_label, str(v.sentences), pct(v.f1),
+                _interval(v.ci95.get("f1")), pct(_las(v.accuracy)),
+                _interval(v.ci95.get("aligned_las"))] for r, v in rs], anchor="types")
+    t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0][0])]
     by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
                                             "95% CI", "aligned LAS", "LAS 95% CI"], [],
                anchor="types-by-type")
-    for r in rs:
-        by.rows += [[r.parser, r.value["error_level_label"], k, str(v["sentences"]),
-                     pct(v["f1"]), ci95(v, "f1"), pct((v.get("accuracy") or {}).get("las")),
-                     ci95(v, "aligned_las")] for k, v in _lowest_f1_first(r)]
+    for r, v in rs:
+        by.rows += [[r.parser, v.error_level_label, k, str(b.sentences), pct(b.f1),
+                     _interval(b.ci95.f1), pct(_las(b.accuracy)),
+                     _interval(b.ci95.aligned_las)]
+                    for k, b in _lowest_f1_first(v.by_type)]
     ops = Table("By operation: M (a word missing), U (a word unnecessary), R (a word "
                 "replaced, reordered, split or merged)",
                 ["parser", "error level", "operation", "sentences", "F1", "95% CI",
                  "aligned LAS", "LAS 95% CI"], [])
-    for r in rs:
-        for op, v in (r.value.get("by_operation") or {}).items():
-            ops.rows.append([r.parser, r.value["error_level_label"], op,
-                             str(v["sentences"]), pct(v["f1"]), ci95(v, "f1"),
-                             pct(v["accuracy"]["las"]), ci95(v, "aligned_las")])
+    for r, v in rs:
+        for op, o in v.by_operation.items():
+            ops.rows.append([r.parser, v.error_level_label, op, str(o.sentences), pct(o.f1),
+                             _interval(o.ci95.f1), pct(o.accuracy.las),
+                             _interval(o.ci95.aligned_las)])
     return Section("Learner-like errors by type (Hashemi & Hwa through the alignment)",
                    [x for x in (t, ops, by) if x.rows])
 
 
 def f1_section(results: list[Scored]) -> Section | None:
-    rs = [r for r in results_of(results, "f1") if r.level == "corrected"]
+    rs = [(r, r.value) for r in results_of(results, "f1") if isinstance(r.value, F1Corrected)]
     if not rs:
         return None
     t = Table("Robustness F1 of ungrammatical sentences against their corrections",
               ["parser", "precision", "recall", "F1", "95% CI", "shared", "ungrammatical deps",
                "grammatical deps"],
-              [[r.parser, pct(r.value["precision"]), pct(r.value["recall"]),
-                pct(r.value["f1"]), ci95(r.value, "f1"), str(r.value["shared"]),
-                str(r.value["ungrammatical_deps"]), str(r.value["grammatical_deps"])]
-               for r in rs])
-    t.notes.append("signature: " + rs[0].signature)
+              [[r.parser, pct(v.precision), pct(v.recall), pct(v.f1),
+                _interval(v.ci95.f1), str(v.shared), str(v.ungrammatical_deps),
+                str(v.grammatical_deps)] for r, v in rs])
+    t.notes.append("signature: " + rs[0][0].signature)
     sec = Section("Robustness F1 (Hashemi & Hwa)", [t])
     by = Table("Robustness F1 by the number of errors in the sentence (word edits against "
                "the correction)", ["parser", "errors", "sentences", "precision", "recall",
                                    "F1"], [])
-    for r in rs:
-        by.rows += [[r.parser, *row] for row in _error_bins(r.value.get("by_errors", {}))]
+    for r, v in rs:
+        by.rows += [[r.parser, *row] for row in _error_bins(v.by_errors)]
     if by.rows:
         sec.tables.append(by)
     typed = Table("By ERRANT's error type (each sentence counts under the types of its "
                   "errors; ERRANT aligned and typed every pair); lowest F1 first",
                   ["parser", "type", "sentences", "F1", "95% CI"], [])
-    for r in rs:
-        typed.rows += [[r.parser, k, str(v["sentences"]), pct(v["f1"]), ci95(v, "f1")]
-                       for k, v in _lowest_f1_first(r) if v["sentences"] >= 10]
+    for r, v in rs:
+        typed.rows += [[r.parser, k, str(b.sentences), pct(b.f1), _interval(b.ci95.f1)]
+                       for k, b in _lowest_f1_first(v.by_type) if b.sentences >= 10]
     if typed.rows:
         typed.notes.append("types with fewer than 10 sentences are left out (results.json "
                            "has them)")
@@ -277,7 +298,7 @@ ERROR_BINS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3", 3, 3), ("4-6", 4, 6),
               ("7+", 7, 10**9))
 
 
-def _error_bins(by_errors: dict[str, dict[str, Any]]) -> list[list[str]]:
+def _error_bins(by_errors: Mapping[str, F1Figures]) -> list[list[str]]:
     """Robustness F1 of the sentences with 0, 1, 2, 3, 4-6 and 7+ errors, micro-averaged
     from the counts (the JSON keeps every count)."""
     rows = []
@@ -287,7 +308,7 @@ def _error_bins(by_errors: dict[str, dict[str, Any]]) -> list[list[str]]:
             continue
         c = F1Counts()
         for b in got:
-            c.add(F1Counts(**{f.name: b[f.name] for f in fields(F1Counts)}))
+            c.add(b.counts())
         rows.append([label, str(c.sentences), pct(c.precision), pct(c.recall), pct(c.f1)])
     return rows
 

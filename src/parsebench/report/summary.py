@@ -24,6 +24,7 @@ from typing import Any
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.present import value
+from parsebench.record import Record, plain
 from parsebench.scored import Scored, level_order
 
 SIGNIFICANCE_SAMPLES = 2000
@@ -47,7 +48,7 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
     figures = [m for m in REGISTRY.values() if m.stored]
     groups: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
     for r in results:
-        st = r.value.get("stats") if isinstance(r.value, dict) else None
+        st = _field(r.value, "stats")
         if not isinstance(st, dict):
             continue
         for m in figures:
@@ -90,7 +91,7 @@ class RankedScore:
     method: str
     """The method that gives it (``Scored.method``: ``deps``, ``rows``...)."""
     name: str
-    get: Callable[[dict[str, Any]], Any]
+    get: Callable[[Any], Any]
     ci: str
     higher_is_better: bool
     link: Callable[[Scored], str]
@@ -130,7 +131,7 @@ def _ci_text(ci: Any) -> str:
 
 def _entry(r: Scored, fig: RankedScore) -> dict[str, Any]:
     v = r.value
-    ci = (v.get("ci95") or {}).get(fig.ci)
+    ci = (plain(_field(v, "ci95")) or {}).get(fig.ci)
     return {"parser": r.parser, "value": value(fig.get(v)),
             "ci95": ci if isinstance(ci, list) and None not in ci else None}
 
@@ -213,7 +214,7 @@ def _robustness_figure(results: list[Scored]
     Bigert's rows) that most parsers have, and its noisy results."""
     for fig in ROBUSTNESS:
         rs = [r for r in results if r.method == fig.method and r.level not in
-              ("clean", "corrected") and isinstance(r.value, dict)
+              ("clean", "corrected") and isinstance(r.value, dict | Record)
               and value(fig.get(r.value)) is not None]
         if not rs:
             continue
@@ -223,13 +224,19 @@ def _robustness_figure(results: list[Scored]
         proj = max(by_proj, key=lambda p: len(by_proj[p]))  # ties: the first
         return fig, proj, [r for r in results if r.method == fig.method
                            and r.projection == proj and r.level not in
-                           ("clean", "corrected") and isinstance(r.value, dict)]
+                           ("clean", "corrected") and isinstance(r.value, dict | Record)]
     return None
+
+
+def _field(v: Any, name: str) -> Any:
+    """Figure NAME of a result's value: its record's attribute, or its JSON's key (a
+    plugin's or page's value), None where it has none."""
+    return v.get(name) if isinstance(v, dict) else getattr(v, name, None)
 
 
 def level_label(r: Scored) -> str:
     """A result's level as the tables show it: 10%, 2/sentence."""
-    got = r.value.get("error_level_label")
+    got = _field(r.value, "error_level_label")
     if got:
         return str(got)
     mode, _, num = str(r.level).partition("=")
@@ -453,10 +460,10 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
                         "link": "where-arc-length"})
     for r in results:
         if r.method != "f1" or r.level in ("clean", "corrected") \
-                or not isinstance(r.value, dict):
+                or not isinstance(r.value, dict | Record):
             continue
         types: list[tuple[float, str, dict[str, Any]]] = []
-        for k, b in (r.value.get("by_type") or {}).items():
+        for k, b in plain(_field(r.value, "by_type") or {}).items():
             f = value(b.get("f1")) if isinstance(b, dict) else None
             if f is not None:
                 types.append((f, str(k), b))
@@ -519,9 +526,9 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for r in results:
         v = r.value
-        if not isinstance(v, dict) or r.method not in SECTION_OF:
+        if not isinstance(v, dict | Record) or r.method not in SECTION_OF:
             continue
-        for w in v.get("warnings") or []:
+        for w in _field(v, "warnings") or []:
             cause, seeds = _cause(r, str(w))
             fig, link = SECTION_OF[r.method]
             item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],

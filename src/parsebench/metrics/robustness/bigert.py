@@ -25,6 +25,7 @@ from parsebench.metrics.core.method import (
 from parsebench.metrics.core.scores import loss, share
 from parsebench.metrics.dependency.scheme import scheme_warning
 from parsebench.parses import Parse, carries, misspelled_rows, project
+from parsebench.record import OMIT, Record, key
 
 Number = float | Fraction
 DISTANCES = ("0", "1", "2", "3+", "none")
@@ -284,6 +285,124 @@ def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
         yield st
 
 
+@dataclass(frozen=True)
+class ReplicateSummary(Record):
+    """A figure over several replicates (noisy files of one level): the sample's mean,
+    standard deviation (0 for one file), minimum and maximum (:func:`aggregate`)."""
+
+    mean: float
+    std: float
+    min: float
+    max: float
+
+
+Figure = float | ReplicateSummary
+"""One noisy file's number, or the summary of several replicates' numbers."""
+
+
+@dataclass(frozen=True)
+class Assumption(Record):
+    """Appendix A's assumption on one file: whether the rows that change were right in
+    the clean parse as often as rows are overall."""
+
+    aab_share_of_changes: Figure | None
+    acr: Figure
+    condition_holds: bool | float
+    """A file's verdict, or over replicates the share of files where it holds."""
+    changed_rows_clean_accuracy: Figure | None
+    changed_rows_clean_correct: Figure
+
+
+@dataclass(frozen=True)
+class RowsGold(Record):
+    """The figures that need the gold key: the real degradation, Table 1's case
+    frequencies and the deviations of eqs. 8-22."""
+
+    acr_m0: Figure
+    acr_mn: Figure
+    degr_real: Figure
+    acc_real: Figure
+    cases: dict[str, Figure]
+    case_rows: dict[str, Figure]
+    epsilon: Figure
+    delta: Figure
+    gamma: Figure
+    lambda_: Figure = field(metadata=key("lambda"))
+    within_bounds: bool | float
+    """A file's verdict, or over replicates the share of files within the bounds."""
+    assumption: Assumption
+
+
+@dataclass(frozen=True)
+class CalibrationRecord(Record):
+    """The calibration an annotated sample gave (:func:`calibration.apply`); over
+    replicates, its intervals are None where the files' differ."""
+
+    method: str
+    ratio: Figure
+    sample_sentences: Figure
+    sample_rows: Figure
+    level: Figure
+    bootstrap: Figure
+    ratio_interval: list[float] | None
+    interval: list[float] | None
+    acc_interval: list[float] | None
+
+
+@dataclass(frozen=True)
+class RowsFigures(Record):
+    """Bigert et al.'s figures of one level of a projection (a run's ``rows`` result),
+    or of one of its replicates (in ``replicates``): shares in [0, 1], None where n/a;
+    with several replicates each number is their :class:`ReplicateSummary`."""
+
+    rows: Figure
+    error_level: Figure | None
+    acr_0n: Figure | None
+    differs: Figure | None
+    acr: Figure | None
+    misspelled: Figure | None = field(default=None, metadata=OMIT)
+    """Absent where the projection is not carried."""
+    changed: Figure | None = field(default=None, metadata=OMIT)
+    """Absent where no row was compared."""
+    spread: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Distance to a misspelling -> its rows, changed rows and shares (with the gold,
+    also the changed rows' clean accuracy, None where none changed)."""
+    degr_lower: Figure | None = None
+    degr_upper: Figure | None = None
+    degr_estimate: Figure | None = None
+    acc_lower: Figure | None = None
+    acc_upper: Figure | None = None
+    acc_estimate: Figure | None = None
+    gold: RowsGold | None = field(default=None, metadata=OMIT)
+    not_applicable: bool | None = field(default=None, metadata=OMIT)
+    """True where the clean parse does not carry the projection."""
+    warnings: list[str] = field(default_factory=list)
+    degr_calibrated: Figure | None = field(default=None, metadata=OMIT)
+    acc_calibrated: Figure | None = field(default=None, metadata=OMIT)
+    calibration: CalibrationRecord | None = field(default=None, metadata=OMIT)
+    replicates: list[RowsFigures] | None = field(default=None, metadata=OMIT)
+    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
+    ci95: dict[str, list[float] | None] | None = field(default=None, metadata=OMIT)
+    error_level_label: str | None = field(default=None, metadata=OMIT)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object; the figures of a projection not carried and of a file none
+        of whose rows was compared keep the key order they have always had."""
+        out = super().to_dict()
+        if self.changed is not None:
+            return out
+        first = _NOT_CARRIED_KEYS if self.not_applicable else _NONE_COMPARED_KEYS
+        return {**{k: out.pop(k) for k in first if k in out}, **out}
+
+
+_NA = ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate", "acc_lower",
+       "acc_upper", "acc_estimate")
+_NOT_CARRIED_KEYS = ("error_level", *_NA, "rows", "spread", "not_applicable", "warnings")
+"""The key order of :func:`_not_applicable`."""
+_NONE_COMPARED_KEYS = (*_NA, "rows", "error_level", "misspelled", "spread", "warnings")
+"""The key order of :func:`_not_applicable_counts` with its warnings."""
+
+
 ALL_FAILED = "every sentence failed on one side"
 """How the warning of a file none of whose rows was compared begins."""
 
@@ -379,9 +498,7 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
 
 def _not_applicable_counts(c: RowCounts) -> dict[str, Any]:
     """The figures of a file none of whose rows was compared: all n/a (None)."""
-    out: dict[str, Any] = dict.fromkeys(
-        ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate",
-         "acc_lower", "acc_upper", "acc_estimate"))
+    out: dict[str, Any] = dict.fromkeys(_NA)
     out.update(rows=c.rows, error_level=c.misspelled / c.rows, misspelled=c.misspelled,
                spread={})
     return out
@@ -480,13 +597,13 @@ def intervals(stats: Mapping[str, Sequence[Sequence[float]]],
 SCORES = (
     Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
            ("rows", "differs"),
-           headline=Headline("parse differs (Bigert et al.)", lambda v: v.get("differs"),
+           headline=Headline("parse differs (Bigert et al.)", lambda v: v.differs,
                              "differs", False, 4)),
     Metric("bigert-real-degradation", "real degradation", "run",
            ("rows right in the clean parse", "rows right in the noisy parse"), loss(1, 0),
            ("rows", "degr_real"),
            headline=Headline("real degradation (Bigert et al.)",
-                             lambda v: (v.get("gold") or {}).get("degr_real"), "degr_real",
+                             lambda v: v.gold and v.gold.degr_real, "degr_real",
                              False, 2)),
 )
 SCORES_BY_NAME = {m.name: m for m in SCORES}
@@ -525,9 +642,7 @@ def _scheme(clean: Sequence[Parse], gold: Sequence[Parse], projection: str,
 def _not_applicable(clean: Sequence[Parse], projection: str, clean_path: str
                     ) -> dict[str, Any]:
     """The figures of a projection the clean parse does not carry: all n/a (None)."""
-    out: dict[str, Any] = dict.fromkeys(
-        ("error_level", "acr_0n", "differs", "acr", "degr_lower", "degr_upper",
-         "degr_estimate", "acc_lower", "acc_upper", "acc_estimate"))
+    out: dict[str, Any] = dict.fromkeys(("error_level", *_NA))
     out.update(rows=sum(len(p) for p in clean), spread={}, not_applicable=True,
                warnings=[f"{clean_path} carries no {projection} (every value is _): its "
                          f"rows figures are n/a"])

@@ -21,6 +21,7 @@ from parsebench.metrics.robustness.bigert import (
     ALL_FAILED,
     SCORES,
     SIGNATURE,
+    RowsFigures,
     _not_applicable,
     _scheme,
     calibration_sample,
@@ -143,14 +144,13 @@ def _pct(x: Any) -> str:
     return percent(x, spread=True)
 
 
-def _headline(v: dict[str, Any]) -> str:
-    g = v.get("gold")
-    if v.get("differs") is None and any(str(w).startswith(ALL_FAILED)
-                                        for w in v.get("warnings") or ()):
+def _headline(v: RowsFigures) -> str:
+    g = v.gold
+    if v.differs is None and any(w.startswith(ALL_FAILED) for w in v.warnings):
         return f"differs n/a  estimate n/a  ({ALL_FAILED}: no row compared)"
-    return (f"differs {_pct(v['differs'])}  estimate {_pct(v['degr_estimate'])}"
-            + (f"  real {_pct(g['degr_real'])}" if g else "")
-            + (f"  calibrated {_pct(v['degr_calibrated'])}" if "degr_calibrated" in v else ""))
+    return (f"differs {_pct(v.differs)}  estimate {_pct(v.degr_estimate)}"
+            + (f"  real {_pct(g.degr_real)}" if g else "")
+            + (f"  calibrated {_pct(v.degr_calibrated)}" if v.degr_calibrated is not None else ""))
 
 
 LEGEND = {
@@ -176,7 +176,8 @@ METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
                 sections=("parsebench.report.sections:rows_section",),
                 section_title="Bigert et al.'s degradation", legend=LEGEND,
                 anchor=lambda r: anchor("rows", r.parser, r.projection),
-                headline=_headline, settings=_settings, default=[], columns={
+                headline=_headline, settings=_settings, default=[], value_type=RowsFigures,
+                columns={
     "differs": ("rows", "changed rows"),
     "degr_real": ("rows right in the clean parse", "rows right in the noisy parse"),
     "spread": ("sentence", "distance to a misspelling", "rows", "changed rows",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self, cast
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
@@ -39,6 +39,7 @@ from parsebench.metrics.core.word_alignment import (
 )
 from parsebench.parses import Parse, arcs
 from parsebench.present import percent
+from parsebench.record import OMIT, Record
 
 
 @dataclass(slots=True)
@@ -69,6 +70,121 @@ class F1Counts(Additive):
         return f_measure(self.precision, self.recall)
 
     DERIVED = ("precision", "recall", "f1")
+
+
+@dataclass(frozen=True)
+class F1Figures(Record):
+    """Robustness F1 of some sentence pairs: the counts (:class:`F1Counts`), then the
+    scores made of them (None where n/a)."""
+
+    shared: int
+    ungrammatical_deps: int
+    ungrammatical_error_deps: int
+    grammatical_deps: int
+    grammatical_error_deps: int
+    sentences: int
+    failures: int
+    precision: float | None
+    recall: float | None
+    f1: float | None
+
+    def counts(self) -> F1Counts:
+        """The counts, to be summed with others."""
+        return F1Counts(self.shared, self.ungrammatical_deps, self.ungrammatical_error_deps,
+                        self.grammatical_deps, self.grammatical_error_deps, self.sentences,
+                        self.failures)
+
+
+@dataclass(frozen=True)
+class AttachmentFigures(Record):
+    """Attachment against the gold key through the alignment (:class:`Attachment`)."""
+
+    uas: float | None
+    las: float | None
+    words: int
+    uas_correct: int
+    las_correct: int
+
+
+@dataclass(frozen=True)
+class GroupIntervals(Record):
+    """95% intervals of an error type's or operation's F1 and aligned LAS over the
+    sentences that hold it (None: n/a, or no gold key)."""
+
+    f1: list[float] | None
+    aligned_las: list[float] | None
+
+
+@dataclass(frozen=True)
+class F1Intervals(Record):
+    """95% intervals over sentence pairs of the text's robustness F1 and its parts."""
+
+    precision: list[float] | None
+    recall: list[float] | None
+    f1: list[float] | None
+
+
+@dataclass(frozen=True)
+class TypeFigures(F1Figures):
+    """An error type's robustness F1 (of the pairs with an error of that type), its
+    intervals and, with a gold key, its attachment."""
+
+    ci95: GroupIntervals
+    accuracy: AttachmentFigures | None = field(default=None, metadata=OMIT)
+
+
+@dataclass(frozen=True)
+class LasFigure(Record):
+    las: float | None
+
+
+@dataclass(frozen=True)
+class OperationFigures(Record):
+    """An operation's (M, U, R) robustness F1 and aligned LAS (None without a gold)."""
+
+    sentences: int
+    f1: float | None
+    accuracy: LasFigure
+    ci95: GroupIntervals
+
+
+@dataclass(frozen=True)
+class F1Value(F1Figures):
+    """A run's ``f1`` result: :class:`F1Levels` (a noise level) or :class:`F1Corrected`
+    (the text against its corrected version), told apart when read back by the
+    level's label, which only the former has."""
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Self:
+        if cls is F1Value:
+            sub = F1Levels if "error_level_label" in data else F1Corrected
+            return cast(Self, sub.from_dict(data))
+        return super().from_dict(data)
+
+
+@dataclass(frozen=True)
+class F1Levels(F1Value):
+    """Robustness F1 of a level of learner-like errors against the clean parse, by
+    error type and operation, with the attachment against the gold key."""
+
+    replicates: int
+    error_level_label: str
+    by_type: dict[str, TypeFigures]
+    by_operation: dict[str, OperationFigures]
+    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
+    ci95: dict[str, list[float] | None] = field(default_factory=dict)
+    accuracy: AttachmentFigures | None = field(default=None, metadata=OMIT)
+
+
+@dataclass(frozen=True)
+class F1Corrected(F1Value):
+    """Robustness F1 of the text against its corrected version, by number of errors
+    (and by ERRANT's error type when ERRANT aligned the pairs)."""
+
+    ci95: F1Intervals
+    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
+    by_errors: dict[str, F1Figures] = field(default_factory=dict)
+    by_type: dict[str, TypeFigures] | None = field(default=None, metadata=OMIT)
 
 
 def score_pair(u: Parse, g: Parse, alignment: Alignment, labeled: bool = False,
@@ -459,7 +575,7 @@ _ALIGNED = ("gold words aligned", "heads right", "heads and labels right")
 SCORES = (
     Metric("hashemi-hwa-f1", "robustness F1", "run",
            ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1"),
-           headline=Headline("robustness F1 (Hashemi & Hwa)", lambda v: v.get("f1"), "f1",
+           headline=Headline("robustness F1 (Hashemi & Hwa)", lambda v: v.f1, "f1",
                              True, 1)),
     Metric("aligned-uas", "UAS through the errors' alignment", "run", _ALIGNED, share(1, 0),
            ("f1", "aligned")),
@@ -473,8 +589,8 @@ def _pct(x: Any) -> str:
     return percent(x, spread=True)
 
 
-def _headline(v: dict[str, Any]) -> str:
-    return f"P {_pct(v['precision'])}  R {_pct(v['recall'])}  F1 {_pct(v['f1'])}"
+def _headline(v: F1Value) -> str:
+    return f"P {_pct(v.precision)}  R {_pct(v.recall)}  F1 {_pct(v.f1)}"
 
 
 LEGEND = {
@@ -490,7 +606,7 @@ METHOD = Method("f1", "Hashemi & Hwa", _variants,
                 sections=("parsebench.report.sections:f1_section",
                           "parsebench.report.sections:types_section"),
                 section_title="robustness F1", anchor=lambda r: "types", legend=LEGEND,
-                headline=_headline, columns={
+                headline=_headline, value_type=F1Value, columns={
                     "f1": ("shared", "ungrammatical deps", "grammatical deps"),
                     "aligned": ("gold words aligned", "heads right", "heads and labels right"),
                     "by_errors": ("sentence", "errors", *_F1_FIELDS),
