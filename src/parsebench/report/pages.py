@@ -23,6 +23,7 @@ from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.registry import typed
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
+from parsebench.record import plain
 from parsebench.report.benchmark import is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
@@ -295,7 +296,7 @@ def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
 
     for r in results:
         if r.method != "examples":
-            walk("", {k: x for k, x in r.value.items() if k != "replicates"}, r)
+            walk("", {k: x for k, x in plain(r.value).items() if k != "replicates"}, r)
     return out
 
 
@@ -308,7 +309,7 @@ ValueError), text that is not UTF-8, values of the wrong type or missing keys.""
 def _record(r: Scored) -> dict[str, Any]:
     """R as results.json writes it (its fields by name; the figures not copied)."""
     return {"parser": r.parser, "metric": r.method, "projection": r.projection,
-            "level": r.level, "signature": r.signature, "value": r.value}
+            "level": r.level, "signature": r.signature, "value": plain(r.value)}
 
 
 def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
+from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.present import value
 from parsebench.scored import Scored, level_order
 
@@ -47,7 +48,8 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
     figures = [m for m in REGISTRY.values() if m.stored]
     groups: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
     for r in results:
-        st = r.value.get("stats") if isinstance(r.value, dict) else None
+        st = r.value.get("stats") if isinstance(r.value, dict) else getattr(r.value, "stats",
+                                                                              None)
         if not isinstance(st, dict):
             continue
         for m in figures:
@@ -129,9 +131,8 @@ def _ci_text(ci: Any) -> str:
 
 
 def _entry(r: Scored, fig: RankedScore) -> dict[str, Any]:
-    v = r.value
-    ci = (v.get("ci95") or {}).get(fig.ci)
-    return {"parser": r.parser, "value": value(fig.get(v)),
+    ci = r.figure("ci95", fig.ci)
+    return {"parser": r.parser, "value": value(fig.get(r.value)),
             "ci95": ci if isinstance(ci, list) and None not in ci else None}
 
 
@@ -200,7 +201,7 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
 def _accuracy(results: list[Scored], tests: list[dict[str, Any]]
               ) -> dict[str, Any] | None:
     rs = [r for r in results if r.method == "deps" and r.projection == "deprel"
-          and r.level == "clean" and isinstance(r.value, dict)]
+          and r.level == "clean"]
     if not rs:
         return None
     return _ranked(LAS, rs, "clean", "Accuracy on clean text (LAS against the gold key)",
@@ -229,7 +230,8 @@ def _robustness_figure(results: list[Scored]
 
 def level_label(r: Scored) -> str:
     """A result's level as the tables show it: 10%, 2/sentence."""
-    got = r.value.get("error_level_label")
+    got = r.value.get("error_level_label") if isinstance(r.value, dict) else \
+        getattr(r.value, "error_level_label", None)
     if got:
         return str(got)
     mode, _, num = str(r.level).partition("=")
@@ -249,8 +251,7 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
     out = []
     levels = sorted({r.level for r in rs}, key=level_order)
     accuracy = {r.parser: value(LAS.get(r.value)) for r in results
-                if r.method == "deps" and r.projection == "deprel" and r.level == "clean"
-                and isinstance(r.value, dict)}
+                if r.method == "deps" and r.projection == "deprel" and r.level == "clean"}
     for level in levels:
         at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.method == "rows" else ""
@@ -333,7 +334,7 @@ BASELINE_HINT = ("No uninformed baseline in this run (add [[parsers]] name = \"r
 
 def _clean_las(results: list[Scored]) -> dict[str, Scored]:
     return {r.parser: r for r in results if r.method == "deps" and r.projection == "deprel"
-            and r.level == "clean" and isinstance(r.value, dict)}
+            and r.level == "clean"}
 
 
 def best_baseline(results: list[Scored], baselines: Mapping[str, str]) -> str | None:
@@ -421,8 +422,7 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
     for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
     results = [r for r in results if r.parser not in baselines]
-    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"
-            and isinstance(r.value, dict)]
+    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
     clean = {r.parser: r for r in deps if r.level == "clean"}
     for parser, c in clean.items():
         c_las = value(LAS.get(c.value))
@@ -474,11 +474,11 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
     return out
 
 
-def _arc_f1(v: dict[str, Any]) -> dict[str, float]:
+def _arc_f1(v: DepsValue) -> dict[str, float]:
     """Labeled F1 by arc length (the groups that have one)."""
     out = {}
-    for g, b in ((v.get("breakdowns") or {}).get("arc-length") or {}).items():
-        f = value((b.get("labeled") or {}).get("f1")) if isinstance(b, dict) else None
+    for g, b in ((v.breakdowns or {}).get("arc-length") or {}).items():
+        f = value(b.labeled.f1)
         if f is not None:
             out[str(g)] = f
     return out
@@ -519,9 +519,10 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for r in results:
         v = r.value
-        if not isinstance(v, dict) or r.method not in SECTION_OF:
+        if r.method not in SECTION_OF:
             continue
-        for w in v.get("warnings") or []:
+        for w in (v.get("warnings") if isinstance(v, dict) else getattr(v, "warnings", None)
+                  ) or []:
             cause, seeds = _cause(r, str(w))
             fig, link = SECTION_OF[r.method]
             item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],

@@ -164,7 +164,7 @@ class Headline:
     """How a report's summary ranks parsers by a figure."""
 
     title: str
-    get: Callable[[dict[str, Any]], Any]
+    get: Callable[[Any], Any]
     """The figure of a result's value (None where it has none)."""
     ci: str
     """Its key in the result's ``ci95``."""
@@ -250,7 +250,7 @@ class Method:
     """What the report's summary calls its section when it links there."""
     anchor: Callable[[Scored], str] | None = None
     """A result -> the id of the report table that shows it (the summary's links)."""
-    headline: Callable[[dict[str, Any]], str] | None = None
+    headline: Callable[[Any], str] | None = None
     """A result's value -> its line in the terminal's end-of-run table."""
     value_type: type[Record] | None = None
     """The typed value of its results (:mod:`parsebench.record`): what the report reads
