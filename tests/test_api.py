@@ -279,7 +279,7 @@ spec = "python:toy_parsers:WeakWord"
     assert all(isinstance(x, pb.Scored) for x in r.results)
     assert [x.to_dict() for x in r.results] == r.to_dict()["results"]
     deps = next(x for x in r.results if x.metric == "deps" and x.level == "clean")
-    assert deps.figure("las", "f1") == deps.value["las"]["f1"] is not None
+    assert deps.figure("las", "f1") == deps.value.las.f1 is not None
     assert deps.figure("las", "nothing") is None and deps.figure("nothing") is None
     with pytest.raises(AttributeError):  # frozen: a result is never edited after scoring
         deps.parser = "other"  # type: ignore[misc]

@@ -51,7 +51,7 @@ def test_a_parser_that_tokenizes_is_scored_by_character_alignment(tmp_path: Path
     spec = "python:toy_parsers:GluedPunct"
     exp = _experiment(tmp_path, LEARNER, spec)
     got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
-    deps = {r.level: r.value for r in got.results if r.method == "deps"
+    deps = {r.level: r.value.to_dict() for r in got.results if r.method == "deps"
             and r.projection == "deprel"}
     assert set(deps) == {"clean", "rate=0.2"}
     assert not [r for r in got.results if r.method in ("rows", "sentences", "examples")]
@@ -74,7 +74,7 @@ def test_a_parser_that_tokenizes_is_scored_by_character_alignment(tmp_path: Path
     exp.write_text(exp.read_text().replace('tokens = "raw"\n', ""))
     gold = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "g")
     assert gold.parsed > 0
-    words = {r.level: r.value for r in gold.results if r.method == "deps"
+    words = {r.level: r.value.to_dict() for r in gold.results if r.method == "deps"
              and r.projection == "deprel"}
     assert words["clean"]["words"]["f1"] == 1.0
 
@@ -110,7 +110,7 @@ def test_udpipe_from_raw_text_as_eval_deps_scores_it(tmp_path: Path) -> None:
     exp = _experiment(tmp_path, test, spec, limit="limit = 120")
     exp.write_text(exp.read_text().replace(f'lexicon = "{FIXTURES / "lexicon.txt"}"\n', ""))
     got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
-    deps = {r.level: r.value for r in got.results if r.method == "deps"
+    deps = {r.level: r.value.to_dict() for r in got.results if r.method == "deps"
             and r.projection == "deprel"}
     gold = pb.Treebank(list(pb.Treebank.read(test))[:120], "ewt-120")
     written = tmp_path / "raw.conllu"

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, needs, shared_path
 
+from parsebench.metrics.registry import typed
 from parsebench.report.headline import headline, headline_table
 from parsebench.report.summary import (
     BASELINE_HINT,
@@ -59,10 +60,9 @@ N = 40  # sentences of 10 words
 def _deps(parser: str, level: str, correct: list[int]) -> Scored:
     """A dependency result whose sentence I has CORRECT[I] of 10 words right (LAS)."""
     las = sum(correct) / (10 * N)
-    return Scored(parser, "deps", "deprel", level, "",
-                  {"las": {"f1": las}, "ci95": {"las": [las - 0.01, las + 0.01]},
-                   "error_level_label": "clean" if level == "clean" else "10%",
-                   "stats": {"las": [[c, 10, 10] for c in correct]}})
+    return typed(Scored(parser, "deps", "deprel", level, "",
+                        {"las": {"f1": las}, "ci95": {"las": [las - 0.01, las + 0.01]},
+                         "stats": {"las": [[c, 10, 10] for c in correct]}}))
 
 
 def _constructed() -> list[Scored]:

@@ -59,7 +59,8 @@ timeout = 30
 '''))
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(exp, st, Executor("local", 1))
-    res = {(r.parser, r.metric): r.value for r in out.results if r.metric in ("evalb", "flat")}
+    res = {(r.parser, r.metric): r.value.to_dict() for r in out.results
+           if r.metric in ("evalb", "flat")}
     assert set(res) == {(p, m) for p in ("earley", "earley-again") for m in ("evalb", "flat")}
     ev, fl = res[("earley", "evalb")], res[("earley", "flat")]
     assert ev == res[("earley-again", "evalb")]

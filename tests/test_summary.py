@@ -15,6 +15,7 @@ from robust_values import rows_value, sentences_value
 from test_experiment import write_exp
 
 from parsebench.metrics.core.letters import letter_names, letters
+from parsebench.metrics.registry import typed
 from parsebench.scored import Scored
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]
@@ -127,7 +128,7 @@ def test_the_summary_sentence_names_the_letters() -> None:
     from parsebench.scored import Scored
 
     def result(parser: str, las: float) -> Scored:
-        return Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}})
+        return typed(Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}}))
 
     rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
     t = [dict(x, method=LAS.score, level="clean", projection="deprel")
@@ -167,7 +168,7 @@ def test_a_letter_never_contradicts_a_pairwise_test(case: tuple[list[str], list[
 
 
 def _deps(parser: str, level: str, las: float) -> Scored:
-    return Scored(parser, "deps", "deprel", level, "", {"las": {"f1": las}})
+    return typed(Scored(parser, "deps", "deprel", level, "", {"las": {"f1": las}}))
 
 
 def test_each_parser_s_worst_level_is_its_own() -> None:

@@ -27,12 +27,6 @@ NOT_ABOVE = "†"
 """The mark of a parser that does not beat the best baseline."""
 
 
-def _ci(v: dict[str, Any], key: str) -> list[float] | None:
-    ci = (v.get("ci95") or {}).get(key)
-    return [float(ci[0]), float(ci[1])] if isinstance(ci, list) and len(ci) == 2 \
-        and None not in ci else None
-
-
 def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
     """The 95% interval of clean LAS minus noisy LAS: a paired bootstrap over the
     sentences (a noisy sentence's replicates pooled, as the stored statistics are)."""
@@ -44,7 +38,7 @@ def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
     metric = REGISTRY[LAS.score]
     assert metric.stored is not None
     key = metric.stored[1]
-    a, b = ((r.value.get("stats") or {}).get(key) for r in (clean, noisy))
+    a, b = ((r.value.stats or {}).get(key) for r in (clean, noisy))
     if not a or not b or len(a) != len(b):
         return None
     t = paired_bootstrap(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
@@ -58,8 +52,7 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
     """The table's content (JSON-shaped, for results.json): every parser that is not a
     baseline and the BEST baseline, ranked by LAS on clean text; NOT_BEATING the parsers
     the summary marks. None without dependency scores."""
-    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"
-            and isinstance(r.value, dict)]
+    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
     if not deps:
         return None
     at = {(r.parser, r.level): r for r in deps}
@@ -89,7 +82,7 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
             r = at.get((p, level))
             mine, clean = las(p, level), las(p, "clean")
             cell: dict[str, Any] = {"level": level, "value": mine,
-                                    "ci95": None if r is None else _ci(r.value, "las"),
+                                    "ci95": None if r is None else r.value.interval("las"),
                                     "letters": names[level].get(p, "")}
             if level != "clean":
                 cell["loss"] = None if mine is None or clean is None else clean - mine

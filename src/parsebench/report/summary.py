@@ -23,6 +23,7 @@ from typing import Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
+from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.present import value
 from parsebench.record import Record, plain
 from parsebench.scored import Scored, level_order
@@ -201,7 +202,7 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
 def _accuracy(results: list[Scored], tests: list[dict[str, Any]]
               ) -> dict[str, Any] | None:
     rs = [r for r in results if r.method == "deps" and r.projection == "deprel"
-          and r.level == "clean" and isinstance(r.value, dict)]
+          and r.level == "clean"]
     if not rs:
         return None
     return _ranked(LAS, rs, "clean", "Accuracy on clean text (LAS against the gold key)",
@@ -256,8 +257,7 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
     out = []
     levels = sorted({r.level for r in rs}, key=level_order)
     accuracy = {r.parser: value(LAS.get(r.value)) for r in results
-                if r.method == "deps" and r.projection == "deprel" and r.level == "clean"
-                and isinstance(r.value, dict)}
+                if r.method == "deps" and r.projection == "deprel" and r.level == "clean"}
     for level in levels:
         at = [r for r in rs if r.level == level]
         on = f" of the {proj} rows" if fig.method == "rows" else ""
@@ -340,7 +340,7 @@ BASELINE_HINT = ("No uninformed baseline in this run (add [[parsers]] name = \"r
 
 def _clean_las(results: list[Scored]) -> dict[str, Scored]:
     return {r.parser: r for r in results if r.method == "deps" and r.projection == "deprel"
-            and r.level == "clean" and isinstance(r.value, dict)}
+            and r.level == "clean"}
 
 
 def best_baseline(results: list[Scored], baselines: Mapping[str, str]) -> str | None:
@@ -428,8 +428,7 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
     for the BASELINES: what a parser that ignores the words loses says nothing."""
     out = []
     results = [r for r in results if r.parser not in baselines]
-    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"
-            and isinstance(r.value, dict)]
+    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
     clean = {r.parser: r for r in deps if r.level == "clean"}
     for parser, c in clean.items():
         c_las = value(LAS.get(c.value))
@@ -481,11 +480,11 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
     return out
 
 
-def _arc_f1(v: dict[str, Any]) -> dict[str, float]:
+def _arc_f1(v: DepsValue) -> dict[str, float]:
     """Labeled F1 by arc length (the groups that have one)."""
     out = {}
-    for g, b in ((v.get("breakdowns") or {}).get("arc-length") or {}).items():
-        f = value((b.get("labeled") or {}).get("f1")) if isinstance(b, dict) else None
+    for g, b in ((v.breakdowns or {}).get("arc-length") or {}).items():
+        f = value(b.labeled.f1)
         if f is not None:
             out[str(g)] = f
     return out

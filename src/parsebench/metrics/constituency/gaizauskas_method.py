@@ -5,7 +5,7 @@ without NumPy."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,33 @@ from parsebench.metrics.constituency import gaizauskas as flat
 from parsebench.metrics.core.method import Metric
 from parsebench.metrics.core.pairs import as_method
 from parsebench.metrics.core.scores import conformance, flat_recall
+from parsebench.record import OMIT, Record
+
+
+@dataclass(frozen=True)
+class FlatIntervals(Record):
+    recall: list[float] | None = None
+    conformance: list[float] | None = None
+
+
+@dataclass(frozen=True)
+class FlatValue(Record):
+    """A run's ``flat`` result: the noisy parses' spans against the clean parses' made
+    a flat key, pooled over a level's replicates."""
+
+    key_constituents: int = 0
+    response_constituents: int = 0
+    matched: int = 0
+    violated: int = 0
+    recall: float | None = None
+    precision: float | None = None
+    conformance: float | None = None
+    sentences: int = 0
+    replicates: int = 0
+    error_level_label: str = ""
+    ci95: FlatIntervals = FlatIntervals()
+    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
+
 
 _COLUMNS = ("key", "response", "matched", "violated")
 SCORES = (
@@ -46,4 +73,5 @@ METHOD = as_method(flat.CLEAN_KEY, SCORES, settings=_settings, default=FlatSetti
                    restore=lambda v: FlatSettings(True, Path(v)) if isinstance(v, str)
                    else FlatSettings(bool(v)),
                    sections=("parsebench.report.accuracy:brackets_section",),
-                   section_title="brackets under noise", anchor=lambda r: "brackets")
+                   section_title="brackets under noise", anchor=lambda r: "brackets",
+                   value_type=FlatValue)

@@ -37,6 +37,7 @@ from parsebench.metrics.dependency.conll18 import (
     F1Count,
 )
 from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts
+from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.dependency.lin import PR, Bucket
 from parsebench.metrics.dependency.lin import SIGNATURE as LIN
 from parsebench.metrics.dependency.other_words import AlignedResult
@@ -251,7 +252,7 @@ _PR = ("key", "answer", "key_matched", "answer_matched")
 SCORES = (
     *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
              ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()), file_stats,
-             Headline("LAS", lambda v: (v.get("las") or {}).get("f1"), "las", True, 0)
+             Headline("LAS", lambda v: v.las.f1, "las", True, 0)
              if k == "las" else None)
       for k, name in CONLL18_NAMES.items()),
     Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,
@@ -341,9 +342,8 @@ def _restore(value: Any) -> DepsSettings:
     return DepsSettings(True, tuple(value)) if value else DepsSettings(False)
 
 
-def _headline(v: dict[str, Any]) -> str:
-    return (f"UAS {percent(v['uas']['f1'], spread=True)}  "
-            f"LAS {percent(v['las']['f1'], spread=True)}")
+def _headline(v: DepsValue) -> str:
+    return f"UAS {percent(v.uas.f1, spread=True)}  LAS {percent(v.las.f1, spread=True)}"
 
 
 LEGEND = {
@@ -361,7 +361,8 @@ METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 sections=("parsebench.report.accuracy:deps_section",
                           "parsebench.report.accuracy:where_section"),
                 section_title="accuracy against the gold key", legend=LEGEND,
-                anchor=lambda r: "deps-accuracy", headline=_headline, settings=_settings,
+                anchor=lambda r: "deps-accuracy", headline=_headline, value_type=DepsValue,
+                settings=_settings,
                 default=DepsSettings(),
                 record=_record, restore=_restore,
                 columns={
