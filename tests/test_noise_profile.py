@@ -205,11 +205,11 @@ def test_the_report_says_what_its_noise_is() -> None:
     from parsebench.report.headline import noise_caveat
 
     keyboard = noise_caveat({"kind": "spelling", "lang": "en"})
-    assert keyboard is not None and "7.11%" in keyboard and "3.10%" in keyboard
+    assert keyboard is not None and "7.00%" in keyboard and "3.07%" in keyboard
     assert noise_caveat({"kind": "spelling", "lang": "de"}) is None  # not measured
     assert noise_caveat({"kind": "grammar", "lang": "en"}) is None
     named = noise_caveat({"kind": "spelling", "lang": "de", "profile": "/x/ewt.json"})
-    assert named is not None and "ewt.json" in named and "7.11" not in named
+    assert named is not None and "ewt.json" in named and "7.00" not in named
 
 
 def test_a_run_with_a_profile_and_its_report(tmp_path: Path,
@@ -230,9 +230,9 @@ def test_a_run_with_a_profile_and_its_report(tmp_path: Path,
         md = (tmp_path / name / "index.md").read_text(encoding="utf-8")
         summary = md[md.index("### Summary"):md.index("**Run**")]
         if name == "profiled":
-            assert "learnt profile f.json" in summary and "7.11%" not in summary
+            assert "learnt profile f.json" in summary and "7.00%" not in summary
         else:
-            assert "keyboard model" in summary and "7.11%" in summary
+            assert "keyboard model" in summary and "7.00%" in summary
             assert "learnt profile f.json" not in summary
 
 
