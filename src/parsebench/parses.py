@@ -433,6 +433,36 @@ def to_conllu(s: Sentence, o: Outcome) -> Sentence:
     return base
 
 
+def documents(sentences: Sequence[Sentence]) -> list[list[Sentence]]:
+    """SENTENCES in the units a parser that tokenizes raw text gets them: each document
+    (a ``# newdoc`` comment begins one), so that it finds the sentence boundaries itself
+    as in the CoNLL 2018 shared task; each sentence alone where the file marks no
+    document (French and German GSD, for one)."""
+    if not any(c.startswith("# newdoc") for s in sentences for c in s.comments):
+        return [[s] for s in sentences]
+    out: list[list[Sentence]] = []
+    for s in sentences:
+        if not out or any(c.startswith("# newdoc") for c in s.comments):
+            out.append([])
+        out[-1].append(s)
+    return out
+
+
+def document_text(unit: Sequence[Sentence]) -> str:
+    """The text of a document as a parser gets it: its sentences' texts, a space apart
+    (what the CoNLL 2018 scorer compares is the characters other than spaces)."""
+    return " ".join(s.text for s in unit)
+
+
+def unit_sentences(unit: Sequence[Sentence], o: Outcome) -> list[Sentence]:
+    """The parser's sentences of a UNIT of raw text (:func:`documents`): those it found
+    (:func:`own_sentences`), or where it failed, each of the unit's sentences with its
+    words unparsed, so that the text scored is still the gold's."""
+    if isinstance(o, Analysis):
+        return own_sentences(unit[0], o)
+    return [to_conllu(s, o) for s in unit]
+
+
 def own_sentences(s: Sentence, o: Outcome) -> list[Sentence]:
     """:func:`to_conllu`, cut into the sentences the parser found in the text it was given
     (``Analysis.starts``), each with its own ids and heads, as a file of its output holds
@@ -458,8 +488,8 @@ def own_sentences(s: Sentence, o: Outcome) -> list[Sentence]:
         comments = [c for c in whole.comments if c.startswith(("# newdoc", "# newpar"))
                     and n == 1] + [f"# sent_id = {ids[0]}.{n}" for _ in ids[:1]]
         out.append(replace(whole, **cols, heads=heads, comments=comments,
-                           multiword=[(x - a, y - a, cols_) for x, y, cols_ in whole.multiword
-                                      if a <= x and y < b],
+                           multiword=[(x - a, y - a, [f"{x - a + 1}-{y - a + 1}", *cols_[1:]])
+                                      for x, y, cols_ in whole.multiword if a <= x and y < b],
                            empty_nodes=[]))
     return out
 

@@ -106,7 +106,7 @@ def text_key(text: str) -> str:
 
 def parser_key(identity: dict[str, str], tokenize: bool = False) -> str:
     """The cache key of a parser: its identity (adapter, versions, model checksum), and
-    whether it tokenizes each sentence's text itself (a run's ``tokens = "raw"``: its
+    whether it tokenizes the text itself (a run's ``tokens = "raw"``: its
     parses are then keyed by the text, :func:`text_key`, and keep where the parser began
     its sentences: ``sentences: 1``, so that raw parses cached without them are not reused)."""
     blob = json.dumps({"identity": identity, "tokenize": tokenize,

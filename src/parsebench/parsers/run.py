@@ -3,8 +3,9 @@
 Input is CoNLL-U (its word rows are the pre-tokenized input; its tokenization, its
 sentence ids and texts and its noise records are carried over to the output, nothing
 of its annotation: :func:`parsebench.parses.to_conllu`) or text, one sentence
-a line with words separated by spaces. With ``--raw`` a parser that splits a text into
-sentences writes them as it split them (ids ``ID.1``, ``ID.2``...). Output is CoNLL-U
+a line with words separated by spaces. With ``--raw`` a parser gets each document's text
+(``# newdoc``; each sentence's where the input marks none) and writes the sentences it
+found in it (ids ``ID.1``, ``ID.2``... of the document's first sentence). Output is CoNLL-U
 for dependency, link and tag parsers and one bracketed tree a line for constituency parsers.
 A failed sentence keeps its words: in CoNLL-U it has ``_`` heads and the
 comments ``# parse_status = failed`` and ``# parse_error = REASON``; as a tree
@@ -31,7 +32,7 @@ from parsebench.formats.conllu import (
 )
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
 from parsebench.parsers.pool import Pool, check_options
-from parsebench.parses import own_sentences, to_tree
+from parsebench.parses import document_text, documents, to_tree, unit_sentences
 
 
 def items_of(sentences: Sequence[Sentence]) -> list[Item]:
@@ -48,17 +49,24 @@ class ParseRun:
     restarts: int
     copy_basic: bool = False
     """Each parse's basic tree copied into DEPS (``--copy-basic-to-deps``)."""
+    units: list[list[Sentence]] | None = None
+    """With raw text, what each parse was of (:func:`parsebench.parses.documents`);
+    None: a sentence each."""
+
+    def _units(self) -> list[list[Sentence]]:
+        return self.units if self.units is not None else [[s] for s in self.sentences]
 
     def conllu(self) -> list[Sentence]:
         """The parses as CoNLL-U sentences (dependency parsers)."""
-        out = [p for s, t in zip(self.sentences, self.timed, strict=True)
-               for p in own_sentences(s, t.outcome)]
+        out = [p for u, t in zip(self._units(), self.timed, strict=True)
+               for p in unit_sentences(u, t.outcome)]
         return [basic_to_deps(s) for s in out] if self.copy_basic else out
 
     def speed(self) -> dict[str, Any]:
         # the words written: with --raw the parser's own tokens, not the input's
         lengths = [len(t.outcome.forms) if isinstance(t.outcome, Analysis) and t.outcome.forms
-                   else len(s.forms) for s, t in zip(self.sentences, self.timed, strict=True)]
+                   else sum(len(s.forms) for s in u)
+                   for u, t in zip(self._units(), self.timed, strict=True)]
         words = sum(lengths)
         parse_seconds = sum(t.seconds for t in self.timed)
         failures = Counter(t.outcome.reason.split(":")[0] for t in self.timed
@@ -86,14 +94,17 @@ def parse_sentences(sentences: list[Sentence], spec: str, workers: int = 1,
     check_options(workers, timeout, batch_size)
     if tokenize and not adapter_class(spec)[0].raw_text:
         raise InputError(f"parser {spec!r} cannot tokenize raw text; drop --raw")
-    items = items_of(sentences)
+    units = documents(sentences) if tokenize else None
+    items = items_of(sentences) if units is None else [
+        Item(k, [w for s in u for w in s.forms], document_text(u))
+        for k, u in enumerate(units)]
     cls, arg = adapter_class(spec)
     cls.check_input(arg, items)
     t0 = time.perf_counter()
     with Pool(spec, workers, timeout, batch_size, tokenize) as pool:
         timed = pool.parse(items, progress)
         return ParseRun(sentences, timed, pool.kind, pool.identity, time.perf_counter() - t0,
-                        pool.restarts)
+                        pool.restarts, units=units)
 
 
 def write_run(run: ParseRun, output: str | os.PathLike[str]) -> None:

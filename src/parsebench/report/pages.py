@@ -67,11 +67,11 @@ def _run_table(info: dict[str, Any]) -> Table:
     rows += info.get("operations", [])
     tokens = cfg.get("tokens", "gold")
     if tokens == "raw":
-        rows.append(["tokens", "raw: each parser tokenized each sentence's text itself "
-                     "(the gold's sentences, each given alone: the sentences it found "
-                     "in one are scored, a missed boundary between two cannot be); its "
-                     "words are scored against the gold's by character alignment, as "
-                     "the CoNLL 2018 scorer does"])
+        rows.append(["tokens", "raw: each parser tokenized each document's text itself "
+                     "and found its sentences (# newdoc; each sentence's text alone "
+                     "where the corpus marks no document); its words and sentences are "
+                     "scored against the gold's by character alignment, as the CoNLL "
+                     "2018 scorer does"])
     if KINDS[kind].moves_words or tokens == "raw":
         from parsebench.run.score import applicability
 

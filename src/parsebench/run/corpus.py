@@ -8,6 +8,7 @@ versions -> parses -> scoring -> runner).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,11 +22,12 @@ from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.noise.spelling import Change
 from parsebench.parses import (
     Parse,
+    documents,
     from_outcome,
     iter_input,
     misc_value,
-    own_sentences,
     to_conllu,
+    unit_sentences,
 )
 from parsebench.run.experiment import Experiment, Level
 from parsebench.store import Store
@@ -73,6 +75,11 @@ class CorpusData:
     @property
     def words(self) -> int:
         return sum(len(s.forms) for s in self.sentences)
+
+    @functools.cached_property
+    def documents(self) -> list[list[Sentence]]:
+        """The clean sentences cut into documents, as a parser of raw text gets them."""
+        return documents(self.sentences)
 
 
 def _digest(paths: Sequence[Path], *options: Any) -> str:
@@ -175,8 +182,12 @@ class Parsed:
     its cache key, computed once when the work was collected."""
 
     def __init__(self, kind: str, outcomes: Mapping[str, tuple[Any, float]],
-                 keys: dict[int, str]) -> None:
+                 keys: dict[int, str], docs: dict[int, list[tuple[str, int]]] | None = None
+                 ) -> None:
         self.kind, self.outcomes, self.keys = kind, outcomes, keys
+        self.docs = docs
+        """With raw text: each version's documents (their keys and sentence counts), by
+        the version's list of sentences; a document's parse is one."""
         self._memo: dict[int, Parse] = {}
 
     def outcome(self, s: Sentence) -> tuple[Any, float]:
@@ -194,8 +205,27 @@ class Parsed:
         return [to_conllu(s, self.outcome(s)[0]) for s in v.sentences]
 
     def own_sentences(self, v: Version) -> list[Sentence]:
-        """The parser's sentences of V as it split the texts it was given (raw text)."""
-        return [p for s in v.sentences for p in own_sentences(s, self.outcome(s)[0])]
+        """The parser's sentences of V as it found them in the texts it was given (raw
+        text: each document's)."""
+        if self.docs is None:
+            return [p for s in v.sentences for p in unit_sentences([s], self.outcome(s)[0])]
+        out: list[Sentence] = []
+        start = 0
+        for key, n in self.docs[id(v.sentences)]:
+            out += unit_sentences(v.sentences[start:start + n], self.outcomes[key][0])
+            start += n
+        return out
+
+    def units(self, v: Version) -> list[tuple[str, int]]:
+        """What the parser was given of V: (cache key, words) a sentence, or with raw
+        text a document."""
+        if self.docs is None:
+            return [(self.keys[id(s)], len(s.forms)) for s in v.sentences]
+        out, start = [], 0
+        for key, n in self.docs[id(v.sentences)]:
+            out.append((key, sum(len(s.forms) for s in v.sentences[start:start + n])))
+            start += n
+        return out
 
     def parses(self, v: Version) -> list[Parse]:
         return [self.parse_of(s) for s in v.sentences]

@@ -44,8 +44,8 @@ def _speed(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
     """Words per second and seconds against length, over the distinct sentences parsed."""
     seen: dict[str, int] = {}
     for v in corpus.versions:
-        for s in v.sentences:
-            seen.setdefault(parsed.keys[id(s)], len(s.forms))
+        for k, n in parsed.units(v):  # with raw text, a parse is a document's
+            seen.setdefault(k, n)
     pairs = [(n, parsed.outcomes[k][1]) for k, n in seen.items()]
     words = sum(n for n, _ in pairs)
     secs = sum(t for _, t in pairs)

@@ -94,8 +94,9 @@ class Experiment:
     """The corpus's training split (its train file, or dev where there is none), for a
     parser trained on each corpus (``spec = "udpipe:train"``)."""
     tokens: str = "gold"
-    """What a parser is given: the gold words (``gold``), or each sentence's text
-    (``raw``), which it tokenizes itself; its words are then scored against the gold's
+    """What a parser is given: the gold words (``gold``), or the text (``raw``: each
+    document's, or each sentence's where the corpus marks no document), which it
+    tokenizes and segments itself; its words are then scored against the gold's
     by character alignment, as the CoNLL 2018 scorer does."""
     alignment: str = "edit-distance"
     """How the corpus's words align with the corrected text's: edit-distance, or errant

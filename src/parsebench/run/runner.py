@@ -17,7 +17,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from parsebench.formats.conllu import Sentence
 from parsebench.noise.keyboard import Keyboard
 from parsebench.parsers.base import Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
-from parsebench.parses import from_sentence
+from parsebench.parses import document_text, from_sentence
 from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import (
     CorpusData,
@@ -110,11 +110,28 @@ def _missing(needed: dict[str, Input], cache: ParseCache) -> list[tuple[str, Inp
     return [(k, w) for k, w in needed.items() if k not in cache]
 
 
-def _input(s: Sentence, raw: bool) -> tuple[str, Input]:
-    """S's cache key and input: its words, or with RAW its text (``# text``)."""
-    if raw:
-        return text_key(s.text), (s.forms, s.text)
-    return sentence_key(s.forms), (s.forms, " ".join(s.forms))
+def _inputs(c: CorpusData, sentences: Sequence[Sentence], raw: bool, keys: dict[int, str],
+            docs: dict[int, list[tuple[str, int]]] | None) -> Iterator[tuple[str, Input]]:
+    """What a parser gets of SENTENCES (a version of corpus C), with each cache key: each
+    sentence's words (KEYS gets each sentence's key); with RAW each document's text
+    (:func:`parsebench.parses.documents`, cut from the corpus's clean sentences, so that
+    every version is cut alike), DOCS getting the version's documents (key, sentences)
+    by the version's list: a noisy version shares its unchanged sentences with the
+    clean text, not their documents."""
+    if not raw:
+        for s in sentences:
+            k = keys.setdefault(id(s), sentence_key(s.forms))
+            yield k, (s.forms, " ".join(s.forms))
+        return
+    assert docs is not None
+    start, got = 0, []
+    for doc in c.documents:
+        unit = sentences[start:start + len(doc)]
+        start += len(doc)
+        text = document_text(unit)
+        got.append((text_key(text), len(unit)))
+        yield got[-1][0], ([w for s in unit for w in s.forms], text)
+    docs[id(sentences)] = got
 
 
 def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, Input]],
@@ -194,7 +211,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     parsed first ("parse NAME (clean text)"), then MEANWHILE is called, then the noisy
     versions are parsed ("parse NAME (noisy text)"): each stage's count is known when
     it begins. A parser with nothing to parse is not started. With RAW, the parser
-    gets each sentence's text and tokenizes it (its parses are cached apart, by text).
+    gets each document's text and tokenizes it (its parses are cached apart, by text).
     """
     t0 = time.perf_counter()
     progress = stages.progress
@@ -208,12 +225,12 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         store.add_parser(key, identity, kind)
         cache = store.parse_cache(key)
         keys: dict[int, str] = {}
+        docs: dict[int, list[tuple[str, int]]] | None = {} if raw else None
         if meanwhile is not None:
             clean = {}
             for c in corpora:
-                for s in c.sentences:
-                    k, given = _input(s, raw)
-                    clean[keys.setdefault(id(s), k)] = given
+                for k, given in _inputs(c, c.sentences, raw, keys, docs):
+                    clean[k] = given
             part = _missing(clean, cache)
             stages.begin(f"parse {conf.name} (clean text)", len(part),
                          f"{len(part):,} sentences")
@@ -224,10 +241,8 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         naive_words = 0
         for c in corpora:
             for v in c.versions:
-                for s in v.sentences:
-                    naive_words += len(s.forms)
-                    k, given = _input(s, raw)
-                    keys.setdefault(id(s), k)
+                naive_words += sum(len(s.forms) for s in v.sentences)
+                for k, given in _inputs(c, v.sentences, raw, keys, docs):
                     needed.setdefault(k, given)
         part = _missing(needed, cache)
         stages.begin(f"parse {conf.name}" + (" (noisy text)" if meanwhile else ""),
@@ -245,7 +260,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
              "distinct_sentences": len(needed), "parsed_sentences": len(todo),
              "parsed_words": sum(len(w) for _, (w, _) in todo), "naive_words": naive_words,
              "parse_seconds": sum(cache[k][1] for k, _ in todo), "wall_seconds": wall}
-    return Parsed(kind, cache, keys), key, stats
+    return Parsed(kind, cache, keys, docs), key, stats
 
 
 def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Store,

@@ -52,7 +52,7 @@ class Context:
 
     @property
     def own_tokens(self) -> bool:
-        """The parsers tokenize each sentence's text themselves (``tokens = "raw"``)."""
+        """The parsers tokenize the text themselves (``tokens = "raw"``)."""
         return self.exp.tokens == "raw"
 
     @functools.cached_property
@@ -64,6 +64,8 @@ class Context:
         return [from_sentence(s) for s in self.corpus.sentences] if self.corpus.gold else None
 
     def _pairs(self, v: Version, with_gold: bool) -> list[Pair]:
+        if self.own_tokens:  # a parse is a document's, in the parser's words: the methods
+            return []        # that apply read the version whole (Replicate.source)
         gold = self.gold if with_gold else None
         noisy = self.parsed.parses(v)
         aligns = v.alignments

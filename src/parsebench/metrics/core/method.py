@@ -125,7 +125,7 @@ class RunContext(Protocol):
 
     @property
     def own_tokens(self) -> bool:
-        """Whether the parsers tokenize each sentence's text themselves."""
+        """Whether the parsers tokenize the text themselves (``tokens = "raw"``)."""
 
     @property
     def moves_words(self) -> bool:
@@ -223,7 +223,7 @@ class Method:
     """What it does when the noise adds, drops or moves words; None: it compares the
     parses word by word and does not apply then."""
     own_tokens: bool = False
-    """Whether it scores parsers that tokenize each sentence's text themselves (a run's
+    """Whether it scores parsers that tokenize the text themselves (a run's
     ``tokens = "raw"``: their words aligned to the gold's by characters); False: it
     compares parses of the same words and does not apply then."""
     columns: dict[str, tuple[str, ...]] = field(default_factory=dict)

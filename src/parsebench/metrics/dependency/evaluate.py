@@ -17,6 +17,7 @@ this pass is :mod:`parsebench.metrics.dependency.method`.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ from parsebench.metrics.dependency.tokenization import (
     check_same_text,
     fast_text_length,
     text_length,
+    text_of,
 )
 from parsebench.metrics.dependency.tree_checks import TreeCheck
 from parsebench.metrics.dependency.validity import Validity
@@ -417,7 +419,7 @@ class _Chunks:
             if g_next.forms == s_next.forms and not g_next.multiword \
                     and not s_next.multiword:
                 d = 0  # the same words: by_rows at a glance
-            elif by_rows([g_next], [s_next]):
+            elif by_rows([g_next], [s_next]) and not self._cut_elsewhere(g_next, s_next):
                 d = 0 if g_next.forms == s_next.forms else \
                     sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
             else:
@@ -437,6 +439,30 @@ class _Chunks:
         if first_differ is not None:  # not the same rows after all: the text must agree
             check_same_text([first_differ[0]], [first_differ[1]], *self.paths)
         yield from self._by_text(g_next, s_next)
+
+    def _cut_elsewhere(self, g: Sentence, s: Sentence) -> bool:
+        """Whether G and S, as many words with another text, are one text cut into
+        sentences at other points (a parser of raw text that joined two sentences, the
+        words by chance as many): the longer's text begins with the shorter's, and what
+        it has beyond it begins the other file's next sentence. Then the files are
+        aligned by their text, not row by row as a misspelled text's parse would be."""
+        tg, ts = text_of([g]), text_of([s])
+        if len(tg) == len(ts) or not (ts.startswith(tg) or tg.startswith(ts)):
+            return False
+        if len(ts) > len(tg):
+            nxt = next(self.gold, None)
+            if nxt is not None:
+                self.gold = itertools.chain([nxt], self.gold)
+            rest = ts[len(tg):]
+        else:
+            nxt = next(self.system, None)
+            if nxt is not None:
+                self.system = itertools.chain([nxt], self.system)
+            rest = tg[len(ts):]
+        if nxt is None:
+            return False
+        t = text_of([nxt])
+        return rest.startswith(t) or t.startswith(rest)
 
     def _by_text(self, g_next: Sentence | None, s_next: Sentence | None
                  ) -> Iterator[tuple[list[Sentence], list[Sentence], bool | None]]:
