@@ -16,6 +16,7 @@ import html
 import io
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +24,22 @@ from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.registry import typed
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
-from parsebench.report.benchmark import is_benchmark
+from parsebench.record import Record, plain
+from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
-from parsebench.report.headline import headline, headline_table, noise_caveat
+from parsebench.report.headline import Headline, headline, headline_table, noise_caveat
 from parsebench.report.plots import drawings, kept
 from parsebench.report.sections import sections
-from parsebench.report.summary import baselines_of, pairwise_tests, summarize
+from parsebench.report.summary import (
+    PairTest,
+    Ranked,
+    Summary,
+    baselines_of,
+    pairwise_tests,
+    summarize,
+)
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
 from parsebench.scored import Scored
 from parsebench.store import Store
@@ -175,15 +184,15 @@ table.stacked td[data-label]:not(:first-child)::before{content:attr(data-label);
 float:left;margin-right:1em;font-weight:bold;color:#444}}"""
 
 
-def _ranking_html(item: dict[str, Any]) -> str:
+def _ranking_html(item: Ranked) -> str:
     """A question's figure: each ranked parser's value and 95% interval on one scale, in
     the parser's colour (the plots' colour), its letters (the compact letter display of
     the paired tests: parsers that share one are not separated) beside it; laid out in
     percentages, so that it narrows with a phone's screen and its text stays readable."""
     e = html.escape
-    rows = item["ranking"]
-    names = item["letters"] if item.get("tests") and len(item["groups"]) > 1 else {}
-    vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
+    rows = item.ranking
+    names = item.letters if item.tests and len(item.groups) > 1 else {}
+    vals = [x for r in rows for x in [r.value, *(r.ci95 or [])] if x is not None]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
     lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
@@ -191,59 +200,49 @@ def _ranking_html(item: dict[str, Any]) -> str:
     def x(v: float) -> float:
         return float(100 * (v - lo) / ((hi - lo) or 1.0))
 
-    out = [f"<div class='ranking' role='img' aria-label='{e(item['figure'])} by parser, "
+    out = [f"<div class='ranking' role='img' aria-label='{e(item.figure)} by parser, "
            "with 95% intervals'>"]
     for r in rows:
-        colour = colour_of(r["parser"])
-        letters = names.get(r["parser"], "")
+        assert r.value is not None  # a ranking holds the parsers with a figure
+        colour = colour_of(r.parser)
+        letters = names.get(r.parser, "")
         iv = ""
-        if r["ci95"]:
-            a, b = x(r["ci95"][0]), x(r["ci95"][1])
+        if r.ci95:
+            a, b = x(r.ci95[0]), x(r.ci95[1])
             iv = (f"<b class='iv' style='left:{a:.1f}%;width:{max(b - a, 0.3):.1f}%;"
                   f"background:{colour}'></b>")
-        out.append(f"<div class='rk' data-parser='{e(r['parser'])}'><span class='who'>"
-                   f"<i style='background:{colour}'></i>{e(r['parser'])}</span>"
-                   f"<span class='scale'>{iv}<b class='pt' style='left:{x(r['value']):.1f}%;"
+        out.append(f"<div class='rk' data-parser='{e(r.parser)}'><span class='who'>"
+                   f"<i style='background:{colour}'></i>{e(r.parser)}</span>"
+                   f"<span class='scale'>{iv}<b class='pt' style='left:{x(r.value):.1f}%;"
                    f"background:{colour}'></b></span><span class='val'>"
-                   f"{100 * r['value']:.1f}%</span><span class='letters'>"
+                   f"{100 * r.value:.1f}%</span><span class='letters'>"
                    f"{e(letters)}</span></div>")
     out.append(f"<div class='rk axis'><span></span><span class='scale'><span>{100 * lo:.0f}%"
                f"</span><span>{100 * hi:.0f}%</span></span></div></div>")
     return "".join(out)
 
 
-def _summary_items(s: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The summary's claims in reading order, each with its kind."""
-    items: list[tuple[str, dict[str, Any]]] = []
-    if s.get("accuracy"):
-        items.append(("ranked", s["accuracy"]))
-    if s.get("baseline"):
-        items.append(("baseline", s["baseline"]))
-    items += [("ranked", x) for x in s.get("robustness", [])]
-    items += [("hurts", x) for x in s.get("hurts", [])]
-    return items
-
-
-def _summary_html(s: dict[str, Any], prefix: str) -> str:
+def _summary_html(s: Summary, prefix: str) -> str:
     e = html.escape
     lis = []
-    for kind, x in _summary_items(s):
-        fig = _ranking_html(x) if kind == "ranked" else ""
-        groups = ""
-        if kind == "ranked" and x["tests"]:
-            groups = (" data-groups='" + e(json.dumps(x["groups"])) + "' data-method='"
-                     + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
-        lis.append(f"<li class='{kind}'{groups}>{e(x['sentence'])} "
-                   f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
-    n = len(s.get("warnings", []))
+    for kind, x in s.claims():
+        fig = groups = ""
+        if isinstance(x, Ranked):
+            fig = _ranking_html(x)
+            if x.tests:
+                groups = (" data-groups='" + e(json.dumps(x.groups)) + "' data-method='"
+                          + e(x.method) + "' data-level='" + e(x.level) + "'")
+        lis.append(f"<li class='{kind}'{groups}>{e(x.sentence)} "
+                   f"<a href='#{prefix}{e(x.link)}'>(table)</a>{fig}</li>")
+    n = len(s.warnings)
     if n:
         lis.append(f"<li class='to-warnings'><a href='#{prefix}warnings'>{_warned(n)}</a>"
                    " after the results</li>")
     if not lis:
         return ""
-    head = table_html(headline_table(s["headline"]), prefix) if s.get("headline") else ""
-    if s.get("noise_caveat"):
-        head += f"<p class='caveat'>{html.escape(s['noise_caveat'])}</p>"
+    head = table_html(headline_table(s.headline), prefix) if s.headline else ""
+    if s.noise_caveat:
+        head += f"<p class='caveat'>{html.escape(s.noise_caveat)}</p>"
     return ("<section class='summary'><h3>Summary</h3>" + head + "<ul>" + "".join(lis)
             + "</ul></section>")
 
@@ -252,32 +251,32 @@ def _warned(n: int) -> str:
     return f"{n} warning{'s' if n > 1 else ''}, one a cause,"
 
 
-def _warnings_html(s: dict[str, Any], prefix: str) -> str:
+def _warnings_html(s: Summary, prefix: str) -> str:
     """The warnings, one a cause with the parsers and levels it covers, after the
     results they qualify."""
     e = html.escape
-    warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
-                   f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"
-                   for w in s.get("warnings", []))
+    warn = "".join(f"<li class='warning'>{e(w.sentence)} "
+                   f"<a href='#{prefix}{e(w.link)}'>(table)</a></li>"
+                   for w in s.warnings)
     return (f"<h3 id='{prefix}warnings'>Warnings</h3><ul class='warnings'>{warn}</ul>"
             if warn else "")
 
 
-def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
-    lines = [f"- {md_cell(x['sentence'])} ([table](#{prefix}{x['link']}))"
-             for _, x in _summary_items(s)]
-    n = len(s.get("warnings", []))
+def _summary_md(s: Summary, prefix: str) -> list[str]:
+    lines = [f"- {md_cell(x.sentence)} ([table](#{prefix}{x.link}))"
+             for _, x in s.claims()]
+    n = len(s.warnings)
     if n:
         lines.append(f"- [{_warned(n)}](#{prefix}warnings) after the results")
-    head = [table_md(headline_table(s["headline"]), prefix), ""] if s.get("headline") else []
-    if s.get("noise_caveat"):
-        head += [md_cell(s["noise_caveat"]), ""]
+    head = [table_md(headline_table(s.headline), prefix), ""] if s.headline else []
+    if s.noise_caveat:
+        head += [md_cell(s.noise_caveat), ""]
     return ["### Summary", "", *head, *lines, ""] if lines else []
 
 
-def _warnings_md(s: dict[str, Any], prefix: str) -> list[str]:
-    warn = [f"- {md_cell(w['sentence'])} ([table](#{prefix}{w['link']}))"
-            for w in s.get("warnings", [])]
+def _warnings_md(s: Summary, prefix: str) -> list[str]:
+    warn = [f"- {md_cell(w.sentence)} ([table](#{prefix}{w.link}))"
+            for w in s.warnings]
     return [f'<a id="{prefix}warnings"></a>', "", "### Warnings", "", *warn, ""] \
         if warn else []
 
@@ -311,7 +310,7 @@ def _record(r: Scored) -> dict[str, Any]:
             "level": r.level, "signature": r.signature, "value": r.value}
 
 
-def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, Any]) -> str:
+def _run_json(info: dict[str, Any], results: list[Scored], summary: Record) -> str:
     """One run's part of results.json: its settings and summary, then a result a line.
     Python's JSON encoder is in C only without indentation: indented, this took 0.6 s of
     a cached re-run's 1.5 s and tripled the file."""
@@ -319,7 +318,7 @@ def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, An
         return json.dumps(x, ensure_ascii=False)
 
     records = ",\n".join(line(_record(r)) for r in results if r.method != "browser")
-    return (f'{{"run": {line(info)},\n "summary": {line(summary)},\n "results": [\n'
+    return (f'{{"run": {line(info)},\n "summary": {line(summary.to_dict())},\n "results": [\n'
             f"{records}\n]}}")
 
 
@@ -398,15 +397,18 @@ def _build_page(store: Store, data: list[dict[str, Any]]
         results = [r for r in all_results if r.method != "browser"]
         # what the results are: the resampling is kept by it
         digest = store.results_digest(name)
-        tests = kept(("pairwise tests", digest), pairwise_tests, results)
+        tests = [PairTest.from_dict(t) for t in kept(
+            ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
         baselines = baselines_of(info["config"])
         summary = summarize(results, tests, baselines)
-        base = summary["baseline"] or {}
-        best, below = base.get("baseline"), {v["parser"] for v in base.get("not_beating", [])}
-        summary["headline"] = kept(("headline", digest, baselines, best, sorted(below)),
-                                   headline, results, tests, baselines, best, below)
-        if summary["headline"]:
-            summary["noise_caveat"] = noise_caveat(info["config"])
+        base = summary.baseline
+        best = None if base is None else base.baseline
+        below = set() if base is None else {v.parser for v in base.not_beating}
+        head = kept(("headline", digest, baselines, best, sorted(below)),
+                    lambda *a: plain(headline(*a)), results, tests, baselines, best, below)
+        if head:
+            summary = replace(summary, headline=Headline.from_dict(head),
+                              noise_caveat=noise_caveat(info["config"]))
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
                table_md(run_table, prefix), ""]
@@ -455,7 +457,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
 
 
 def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
-                       ) -> tuple[list[str], list[str], dict[str, Any],
+                       ) -> tuple[list[str], list[str], BenchmarkSummary,
                                   list[tuple[str, bytes]]]:
     """A benchmark's Markdown, HTML, summary and plot (:mod:`parsebench.report.benchmark`)."""
     from parsebench.report.benchmark import (
@@ -467,10 +469,10 @@ def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
     s = summarize_benchmark(info["config"], results)
     name = str(info["experiment"])
     md = [f"## {md_cell(name)}", "", "### Summary", "",
-          *(f"- {md_cell(a)}" for a in s["answers"]), ""]
+          *(f"- {md_cell(a)}" for a in s.answers), ""]
     body = [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2><section class='summary'>"
             "<h3>Summary</h3><ul>" + "".join(f"<li>{html.escape(a)}</li>"
-                                             for a in s["answers"]) + "</ul></section>"]
+                                             for a in s.answers) + "</ul></section>"]
     cfg = info["config"]
     run = Table("Benchmark", ["setting", "value"], [
         ["corpora", ", ".join(f"{c['name']} ({c.get('lang')}): {c['corpus']}"
