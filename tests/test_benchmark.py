@@ -120,10 +120,13 @@ def _round_trips(data: list[dict[str, Any]]) -> None:
     """Each summary of results.json is its record's JSON: read back and written again,
     key for key, and the record read back equals the one written."""
     from parsebench.report.benchmark import BenchmarkSummary
+    from parsebench.report.pages import RunInfo
     from parsebench.report.summary import Summary
 
     kinds = []
     for entry in data:
+        run = RunInfo.from_dict(entry["run"])
+        assert json.dumps(run.to_dict()) == json.dumps(entry["run"])
         s = entry["summary"]
         cls = BenchmarkSummary if "benchmark" in s else Summary
         record = cls.from_dict(s)
@@ -137,6 +140,7 @@ def _round_trips(data: list[dict[str, Any]]) -> None:
                 and record.robustness and record.hurts and record.warnings \
                 and record.tests and record.headline and record.noise_caveat
     assert kinds == ["BenchmarkSummary", "Summary", "Summary"]
+    assert any(e["run"]["earlier"] for e in data)  # a run's earlier runs, read back too
 
 
 def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import html
 import io
 import json
 import sqlite3
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.registry import typed
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
-from parsebench.record import Record, plain
+from parsebench.record import OMIT, Record, plain
 from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
@@ -45,14 +45,45 @@ from parsebench.scored import Scored
 from parsebench.store import Store
 
 
-def _run_table(info: dict[str, Any]) -> Table:
-    cfg, stats = info["config"], info["stats"] or {}
+@dataclass(frozen=True)
+class RunInfo(Record):
+    """The record of the run that wrote an experiment's results (:meth:`Store.run_info`),
+    as results.json's ``run`` writes it: with the noise's operations and the earlier
+    runs of the experiment where the report adds them. Its ``config`` and ``stats`` are
+    the run's stored JSON, read by key."""
+
+    id: int
+    experiment: str
+    config: dict[str, Any]
+    started: Any
+    finished: Any
+    parsed: int | None
+    cached: int | None
+    stats: dict[str, Any] | None
+    operations: list[list[str]] | None = field(default=None, metadata=OMIT)
+    earlier: list[RunInfo] | None = field(default=None, metadata=OMIT)
+
+
+def _levels_text(cfg: dict[str, Any]) -> str:
+    return ", ".join(cfg["levels"]) or "none"
+
+
+def _seeds_text(cfg: dict[str, Any]) -> str:
+    return f"{cfg['replicates']}, {cfg['seed']}"
+
+
+def _parsers_text(cfg: dict[str, Any]) -> str:
+    return ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])
+
+
+def _run_table(info: RunInfo) -> Table:
+    cfg, stats = info.config, info.stats or {}
     kind = cfg.get("kind", "spelling")
-    rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
+    rows = [["corpus", cfg["corpus"]], ["noise levels", _levels_text(cfg)],
             ["noise", KINDS[kind].title + (": " + ", ".join(cfg["types"])
                                            if cfg.get("types") else "")],
-            ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
-            ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
+            ["replicates, first seed", _seeds_text(cfg)],
+            ["parsers", _parsers_text(cfg)],
             ["sentences parsed in this run", _per_parser(info, "parsed")],
             ["sentences from the cache", _per_parser(info, "cached")]]
     if stats:
@@ -72,7 +103,7 @@ def _run_table(info: dict[str, Any]) -> Table:
                                  f", {t['iterations']} iteration(s) a stage"
                                  if t.get("iterations") else ", UDPipe's own iterations")
                              + f"; {t['seconds']} s, or from the cache)"])
-    rows += info.get("operations", [])
+    rows += info.operations or []
     tokens = cfg.get("tokens", "gold")
     if tokens == "raw":
         rows.append(["tokens", "raw: each parser tokenized each sentence's text itself "
@@ -84,18 +115,18 @@ def _run_table(info: dict[str, Any]) -> Table:
 
         rows += [[f"method {name}", what]
                  for name, what in applicability(kind, tokens).items()]
-    for e in info.get("earlier", ()):
-        wall = (e["stats"] or {}).get("wall_seconds")
-        rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
+    for e in info.earlier or ():
+        wall = (e.stats or {}).get("wall_seconds")
+        rows.append([f"earlier run {e.id}", f"{e.parsed:,} parsed, {e.cached:,} from "
                      f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
     return Table("Run", ["setting", "value"], rows, numeric=False)
 
 
-def _per_parser(info: dict[str, Any], which: str) -> str:
+def _per_parser(info: RunInfo, which: str) -> str:
     """The run's count of distinct sentences parsed (or taken from the cache), and each
     parser's share of it when the run says."""
-    total = info.get(which)
-    parsers = (info.get("stats") or {}).get("parsers") or {}
+    total = info.parsed if which == "parsed" else info.cached
+    parsers = (info.stats or {}).get("parsers") or {}
     parts = []
     for name, ps in parsers.items():
         if isinstance(ps, dict) and "parsed_sentences" in ps:
@@ -106,14 +137,14 @@ def _per_parser(info: dict[str, Any], which: str) -> str:
     return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
-def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
+def _operations(store: Store, info: RunInfo) -> list[list[str]]:
     """The Run table's rows on the noise its kind gives (the misspellings' operations,
     asked and realised at each level), from the noisy versions stored."""
     from parsebench.noise.keyboard import Keyboard
     from parsebench.run.experiment import Experiment
     from parsebench.scored import level_order
 
-    cfg, digest = info["config"], (info["stats"] or {}).get("corpus")
+    cfg, digest = info.config, (info.stats or {}).get("corpus")
     if not isinstance(digest, str):
         return []
     try:
@@ -130,19 +161,19 @@ def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
     return kind.rows(exp.noise, {k: changes[k] for k in sorted(changes, key=level_order)})
 
 
-def collect(store: Store) -> list[dict[str, Any]]:
+def collect(store: Store) -> list[RunInfo]:
     """The record of each experiment with results (the run that wrote them), a
     benchmark's first; each experiment's results are read when its part of the report is
     built (:func:`_build_page`), one experiment at a time, so that the report's memory
     does not grow with a benchmark's corpora beyond the text it writes."""
     out = []
     for name, run in store.experiments():
-        info = store.run_info(run)
-        info["operations"] = _operations(store, info)
-        info["earlier"] = store.earlier_runs(name, run)
-        out.append(info)
+        info = RunInfo.from_dict(store.run_info(run))
+        out.append(replace(info, operations=_operations(store, info),
+                           earlier=[RunInfo.from_dict(e)
+                                    for e in store.earlier_runs(name, run)]))
     # a benchmark's macro averages first, then each corpus's (and any other) experiment
-    out.sort(key=lambda x: not is_benchmark(x["config"]))
+    out.sort(key=lambda x: not is_benchmark(x.config))
     if not out:
         raise InputError("the store has no results yet; run parsebench run first", store.path)
     return out
@@ -310,7 +341,7 @@ def _record(r: Scored) -> dict[str, Any]:
             "level": r.level, "signature": r.signature, "value": r.value}
 
 
-def _run_json(info: dict[str, Any], results: list[Scored], summary: Record) -> str:
+def _run_json(info: RunInfo, results: list[Scored], summary: Record) -> str:
     """One run's part of results.json: its settings and summary, then a result a line.
     Python's JSON encoder is in C only without indentation: indented, this took 0.6 s of
     a cached re-run's 1.5 s and tripled the file."""
@@ -318,8 +349,8 @@ def _run_json(info: dict[str, Any], results: list[Scored], summary: Record) -> s
         return json.dumps(x, ensure_ascii=False)
 
     records = ",\n".join(line(_record(r)) for r in results if r.method != "browser")
-    return (f'{{"run": {line(info)},\n "summary": {line(summary.to_dict())},\n "results": [\n'
-            f"{records}\n]}}")
+    return (f'{{"run": {line(info.to_dict())},\n "summary": {line(summary.to_dict())},\n'
+            f' "results": [\n{records}\n]}}')
 
 
 DRAWINGS = ".drawings"
@@ -349,31 +380,28 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         (outdir / "plots").mkdir(exist_ok=True)
     for fname, png in images:
         _write_bytes(outdir / "plots" / fname, png)
-    files = {"markdown": outdir / "index.md", "html": outdir / "index.html",
-             "csv": outdir / "results.csv", "json": outdir / "results.json"}
-    with atomic_output(files["markdown"]) as fh:
-        fh.write(md)
-    with atomic_output(files["html"]) as fh:
-        fh.write(page)
-    with atomic_output(files["csv"]) as fh:
-        fh.write(csv_text)
-    with atomic_output(files["json"]) as fh:
-        fh.write(json_text)
+    files = {}
+    for kind, fname, text in (("markdown", "index.md", md), ("html", "index.html", page),
+                              ("csv", "results.csv", csv_text),
+                              ("json", "results.json", json_text)):
+        files[kind] = outdir / fname
+        with atomic_output(files[kind]) as fh:
+            fh.write(text)
     drawn.save(outdir / DRAWINGS)
     return files
 
 
-def _build(store: Store, data: list[dict[str, Any]]
+def _build(store: Store, data: list[RunInfo]
            ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
     """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and results.json
     of each experiment of DATA (their records), each parser in one colour throughout (in
     the order the parsers first appear in the store's results)."""
-    parsers = [p for info in data for p in store.parsers_of(str(info["experiment"]))]
+    parsers = [p for info in data for p in store.parsers_of(info.experiment)]
     with for_parsers(dict.fromkeys(parsers)):
         return _build_page(store, data)
 
 
-def _build_page(store: Store, data: list[dict[str, Any]]
+def _build_page(store: Store, data: list[RunInfo]
                 ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
@@ -382,10 +410,10 @@ def _build_page(store: Store, data: list[dict[str, Any]]
     runs_json: list[str] = []
     browsers = 0
     for info in data:
-        name = str(info["experiment"])
+        name = info.experiment
         prefix = anchor(name) + "--"
         all_results = [typed(r) for r in store.results(name)]
-        if is_benchmark(info["config"]):
+        if is_benchmark(info.config):
             bmd, bhtml, bsummary, bimages = _benchmark_section(info, all_results, prefix)
             md += bmd
             body += bhtml
@@ -399,7 +427,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
         digest = store.results_digest(name)
         tests = [PairTest.from_dict(t) for t in kept(
             ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
-        baselines = baselines_of(info["config"])
+        baselines = baselines_of(info.config)
         summary = summarize(results, tests, baselines)
         base = summary.baseline
         best = None if base is None else base.baseline
@@ -408,7 +436,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
                     lambda *a: plain(headline(*a)), results, tests, baselines, best, below)
         if head:
             summary = replace(summary, headline=Headline.from_dict(head),
-                              noise_caveat=noise_caveat(info["config"]))
+                              noise_caveat=noise_caveat(info.config))
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
                table_md(run_table, prefix), ""]
@@ -456,7 +484,7 @@ def _build_page(store: Store, data: list[dict[str, Any]]
     return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text
 
 
-def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
+def _benchmark_section(info: RunInfo, results: list[Scored], prefix: str
                        ) -> tuple[list[str], list[str], BenchmarkSummary,
                                   list[tuple[str, bytes]]]:
     """A benchmark's Markdown, HTML, summary and plot (:mod:`parsebench.report.benchmark`)."""
@@ -466,20 +494,19 @@ def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
         summarize_benchmark,
     )
 
-    s = summarize_benchmark(info["config"], results)
-    name = str(info["experiment"])
+    s = summarize_benchmark(info.config, results)
+    name = info.experiment
     md = [f"## {md_cell(name)}", "", "### Summary", "",
           *(f"- {md_cell(a)}" for a in s.answers), ""]
     body = [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2><section class='summary'>"
             "<h3>Summary</h3><ul>" + "".join(f"<li>{html.escape(a)}</li>"
                                              for a in s.answers) + "</ul></section>"]
-    cfg = info["config"]
+    cfg = info.config
     run = Table("Benchmark", ["setting", "value"], [
         ["corpora", ", ".join(f"{c['name']} ({c.get('lang')}): {c['corpus']}"
                               for c in cfg["corpora"])],
-        ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
-        ["noise levels", ", ".join(cfg["levels"]) or "none"],
-        ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
+        ["parsers", _parsers_text(cfg)], ["noise levels", _levels_text(cfg)],
+        ["replicates, first seed", _seeds_text(cfg)],
         ["macro average's resampling", f"{cfg['resampling']} ({cfg['samples']:,} "
                                        "resamples)"]], numeric=False)
     tables = benchmark_tables(s)
