@@ -152,7 +152,7 @@ sentences = true
 deps = true
 ''', encoding="utf-8")
     r = pb.run(toml, store=tmp_path / "s.sqlite")
-    got = {(x.parser, x.metric, x.level): x.value for x in r.results}
+    got = {(x.parser, x.metric, x.level): x.to_dict()["value"] for x in r.results}
     rows = got[("right", "rows", "rate=0.2")]
     assert rows["differs"]["mean"] == 0.0 and rows["gold"]["degr_real"]["mean"] == 0.0
     assert got[("right", "sentences", "rate=0.2")]["unlabeled"] == 1.0

@@ -116,6 +116,33 @@ def _comparable(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _round_trips(data: list[dict[str, Any]]) -> None:
+    """Each summary of results.json is its record's JSON: read back and written again,
+    key for key, and the record read back equals the one written."""
+    from parsebench.report.benchmark import BenchmarkSummary
+    from parsebench.report.pages import RunInfo
+    from parsebench.report.summary import Summary
+
+    kinds = []
+    for entry in data:
+        run = RunInfo.from_dict(entry["run"])
+        assert json.dumps(run.to_dict()) == json.dumps(entry["run"])
+        s = entry["summary"]
+        cls = BenchmarkSummary if "benchmark" in s else Summary
+        record = cls.from_dict(s)
+        assert record.to_dict() == s
+        assert json.dumps(record.to_dict()) == json.dumps(s)  # the same key order
+        assert cls.from_dict(record.to_dict()) == record
+        kinds.append(cls.__name__)
+        if cls is Summary:  # the parts a small run has: each one read back
+            assert isinstance(record, Summary)
+            assert record.accuracy and record.baseline and record.baseline.beating \
+                and record.robustness and record.hurts and record.warnings \
+                and record.tests and record.headline and record.noise_caveat
+    assert kinds == ["BenchmarkSummary", "Summary", "Summary"]
+    assert any(e["run"]["earlier"] for e in data)  # a run's earlier runs, read back too
+
+
 def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pattern form, per-corpus results and macro averages side by side, the report's
     tables, the typed API result, and a second run that parses nothing."""
@@ -141,6 +168,7 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     data = json.loads((tmp_path / "rep" / "results.json").read_text(encoding="utf-8"))
     assert [d["run"]["experiment"] for d in data] == ["bench", "bench [en_a]", "bench [en_b]"]
     assert data[0]["summary"]["per_corpus"] and data[0]["summary"]["macro"]
+    _round_trips(data)
     # the macro average is the mean over corpora (a small corpus weighs as much as a large)
     for m in s["macro"]:
         cells = [x["value"] for x in s["per_corpus"] if x["parser"] == m["parser"]
@@ -248,16 +276,16 @@ def test_the_macro_average_weighs_each_corpus_alike(tmp_path: Path) -> None:
                 *(_deps(p, "rate=0.1", rows) for p, rows in noisy.items())])
         results = macro(st, cfg)
     s = summarize_benchmark(cfg, results)
-    m = {(x["parser"], x["level"], x["figure"]): x for x in s["macro"]}
-    assert m[("base", "clean", "LAS")]["value"] == pytest.approx(0.7)
-    assert m[("x", "clean", "LAS")]["value"] == pytest.approx(0.5)
-    assert m[("base", "clean", "LAS")]["rank"] == 1
-    assert m[("base", "clean", "LAS")]["tier"] == "a" and m[("x", "clean", "LAS")]["tier"] == "b"
-    lo, hi = m[("x", "clean", "LAS")]["ci95"]
-    assert lo < 0.5 < hi  # the small corpus's sentences vary: the interval is not a point
-    assert m[("x", "rate=0.1", "LAS lost")]["value"] == pytest.approx(0.15)
-    assert s["tests"]["clean"][0]["significant"] is True
-    answers = " ".join(s["answers"])
+    m = {(x.parser, x.level, x.figure): x for x in s.macro}
+    assert m[("base", "clean", "LAS")].value == pytest.approx(0.7)
+    assert m[("x", "clean", "LAS")].value == pytest.approx(0.5)
+    assert m[("base", "clean", "LAS")].rank == 1
+    assert m[("base", "clean", "LAS")].tier == "a" and m[("x", "clean", "LAS")].tier == "b"
+    ci = m[("x", "clean", "LAS")].ci95
+    assert ci is not None and ci[0] < 0.5 < ci[1]  # the small corpus's sentences vary
+    assert m[("x", "rate=0.1", "LAS lost")].value == pytest.approx(0.15)
+    assert s.tests["clean"][0]["significant"] is True
+    answers = " ".join(s.answers)
     assert "Most accurate on average: base" in answers
     assert "Most robust at rate=0.1: x" in answers and "baselines left aside" in answers
     assert "flips on big (x first)" in answers

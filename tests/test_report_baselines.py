@@ -7,6 +7,7 @@ table says it is a baseline."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from parsebench.metrics.registry import typed
 from parsebench.report.headline import headline, headline_table
 from parsebench.report.summary import (
     BASELINE_HINT,
+    PairTest,
+    Summary,
     against_baseline,
     pairwise_tests,
     summarize,
@@ -28,15 +31,14 @@ from parsebench.scored import Scored
 
 
 def _test(a: str, b: str, diff: float, significant: bool | None,
-          p: float | None = 0.5) -> dict[str, Any]:
-    return {"figure": "LAS", "method": "las", "projection": "deprel", "level": "clean",
-            "a": a, "b": b, "difference": diff, "ci95": [diff - 0.01, diff + 0.01],
-            "p_holm": p, "significant": significant}
+          p: float | None = 0.5) -> PairTest:
+    return PairTest("LAS", "las", "deprel", "clean", a, b, diff, (diff - 0.01, diff + 0.01),
+                    p, significant, 2000)
 
 
 def test_a_parser_beats_the_baseline_only_above_it_and_separated() -> None:
-    def beats(mine: float | None, tests: list[dict[str, Any]]) -> bool:
-        return bool(against_baseline("p", mine, "base", 0.5, tests)["beats"])
+    def beats(mine: float | None, tests: list[PairTest]) -> bool:
+        return against_baseline("p", mine, "base", 0.5, tests).beats
 
     assert beats(0.7, [_test("base", "p", 0.2, True, 0.001)])
     assert beats(0.7, [_test("p", "base", -0.2, True, 0.001)])  # either order of the pair
@@ -46,11 +48,11 @@ def test_a_parser_beats_the_baseline_only_above_it_and_separated() -> None:
     assert not beats(0.7, [])  # no test
     assert not beats(0.7, [_test("base", "p", 0.2, None, None)])  # a test without p
     assert not beats(None, [_test("base", "p", 0.2, True, 0.001)])  # no LAS
-    assert not beats(0.7, [dict(_test("base", "p", 0.2, True), level="rate=0.1")])
+    assert not beats(0.7, [replace(_test("base", "p", 0.2, True), level="rate=0.1")])
     got = against_baseline("p", 0.52, "base", 0.5, [_test("p", "base", -0.02, False, 0.3)])
-    assert got["difference"] == pytest.approx(0.02) and got["ci95"] == pytest.approx(
-        [0.01, 0.03])
-    assert got["why"] == ("scores above it by 2.0 points [1.0, 3.0], but the paired test "
+    assert got.difference == pytest.approx(0.02) and got.ci95 == pytest.approx(
+        (0.01, 0.03))
+    assert got.why == ("scores above it by 2.0 points [1.0, 3.0], but the paired test "
                           "does not separate them, p = 0.300")
 
 
@@ -78,32 +80,32 @@ def test_the_summary_marks_the_parsers_that_do_not_beat_the_best_baseline() -> N
     tests = pairwise_tests(rs)
     baselines = {"chain": "baseline:right", "left": "baseline:left"}
     s = summarize(rs, tests, baselines)
-    b = s["baseline"]
-    assert (b["baseline"], b["spec"], b["value"]) == ("chain", "baseline:right", 0.5)
-    assert [(v["parser"], v["why"].split(" (")[0].split(" by")[0])
-            for v in b["not_beating"]] == [
+    b = s.baseline
+    assert b is not None
+    assert (b.baseline, b.spec, b.value) == ("chain", "baseline:right", 0.5)
+    assert [(v.parser, v.why.split(" (")[0].split(" by")[0]) for v in b.not_beating] == [
         ("same", "scores the same"), ("near", "scores above it"), ("below", "scores below it")]
-    assert [v["parser"] for v in b["beating"]] == ["far"]
-    near = b["not_beating"][1]
-    assert near["difference"] == pytest.approx(1 / (10 * N))
-    assert "the paired test does not separate them" in near["why"]
-    assert b["sentence"].startswith(
+    assert [v.parser for v in b.beating] == ["far"]
+    near = b.not_beating[1]
+    assert near.difference == pytest.approx(1 / (10 * N))
+    assert "the paired test does not separate them" in near.why
+    assert b.sentence.startswith(
         "Best uninformed baseline: chain (baseline:right), LAS on clean text 50.0% "
         "[49.0, 51.0]; a parser must beat it. Not beating it (below it, or not separated "
         "from it by the paired test, Holm-corrected, p < 0.05): same scores the same "
         "(50.0%); near scores above it by 0.2 points")
-    assert "; below scores below it (40.0%, p = " in b["sentence"]
-    assert " Beating it: far by 40.0 points [" in b["sentence"]
+    assert "; below scores below it (40.0%, p = " in b.sentence
+    assert " Beating it: far by 40.0 points [" in b.sentence
     # the headline: the best baseline's row, not the other baseline's; the mark
     h = headline(rs, tests, baselines, "chain", {"same", "near", "below"})
     assert h is not None
-    assert [(r["parser"], r["baseline"], r["beats_baseline"]) for r in h["rows"]] == [
+    assert [(r.parser, r.baseline, r.beats_baseline) for r in h.rows] == [
         ("far", False, True), ("near", False, False), ("same", False, False),
         ("chain", True, None), ("below", False, False)]
-    far, chain = h["rows"][0]["cells"], h["rows"][3]["cells"]
-    assert far[1]["loss"] == pytest.approx(0.1) and far[1]["loss_ci95"] == pytest.approx(
-        [0.1, 0.1])  # every sentence loses one word of ten
-    assert chain[1]["loss"] == 0.0 and chain[1]["loss_ci95"] == [0.0, 0.0]
+    far, chain = h.rows[0].cells, h.rows[3].cells
+    assert far[1].loss == pytest.approx(0.1) and far[1].loss_ci95 == pytest.approx(
+        (0.1, 0.1))  # every sentence loses one word of ten
+    assert chain[1].loss == 0.0 and chain[1].loss_ci95 == (0.0, 0.0)
     md = table_md(headline_table(h))
     assert "| far | 90.0 a [89.0, 91.0] | 80.0 a [79.0, 81.0] | 10.0 [10.0, 10.0] |" in md
     assert "| chain (best baseline) | 50.0 b [49.0, 51.0] | 50.0 b [49.0, 51.0] | " \
@@ -116,12 +118,32 @@ def test_the_summary_marks_the_parsers_that_do_not_beat_the_best_baseline() -> N
 def test_a_run_without_a_baseline_says_how_to_add_one_and_marks_nothing() -> None:
     rs = [x for x in _constructed() if x.parser in ("far", "same")]
     s = summarize(rs, pairwise_tests(rs))
-    assert s["baseline"]["sentence"] == BASELINE_HINT
+    assert s.baseline is not None and s.baseline.sentence == BASELINE_HINT
     assert 'spec = "baseline:right"' in BASELINE_HINT
-    h = headline(rs, s["tests"], {}, None, set())
-    assert h is not None and all(r["beats_baseline"] is None for r in h["rows"])
+    h = headline(rs, s.tests, {}, None, set())
+    assert h is not None and all(r.beats_baseline is None for r in h.rows)
     assert "†" not in table_md(headline_table(h))
-    assert summarize([], [])["baseline"] is None  # no dependency scores: no line
+    assert summarize([], []).baseline is None  # no dependency scores: no line
+
+
+def test_a_summary_without_a_headline_writes_no_noise_caveat() -> None:
+    # results.json: a run without dependency scores has "headline": null and no caveat;
+    # with a headline, the caveat's key is there, null where nothing is measured
+    s = summarize([], [])
+    assert list(s.to_dict()) == ["accuracy", "baseline", "robustness", "hurts", "warnings",
+                                 "tests", "headline"]
+    assert s.to_dict()["headline"] is None and Summary.from_dict(s.to_dict()) == s
+    rs = _constructed()
+    h = headline(rs, [], {}, None, set())
+    assert h is not None
+    with_head = replace(s, headline=h).to_dict()
+    assert list(with_head)[-2:] == ["headline", "noise_caveat"]
+    assert with_head["noise_caveat"] is None
+    # a clean cell has no points lost; a noisy one says n/a as null
+    cells = with_head["headline"]["rows"][0]["cells"]
+    assert "loss" not in cells[0] and list(cells[1])[-2:] == ["loss", "loss_ci95"]
+    below = next(r for r in with_head["headline"]["rows"] if r["parser"] == "below")
+    assert below["cells"][1]["loss"] is None and below["cells"][1]["loss_ci95"] is None
 
 
 def test_letters_fold_into_their_figure_and_are_escaped() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from conftest import DATA
@@ -25,7 +26,7 @@ from parsebench.report.plots import (
     relation_bars,
     time_by_length,
 )
-from parsebench.report.summary import _warnings
+from parsebench.report.summary import Entry, Ranked, _warnings
 from parsebench.report.tables import md_cell
 from parsebench.scored import Scored
 
@@ -49,11 +50,10 @@ def test_a_parser_keeps_its_colour_whatever_else_a_plot_holds() -> None:
 
 
 def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_letters() -> None:
-    item = {"figure": "LAS", "tests": 3, "groups": [["b"], ["a", "c"]],
-            "letters": {"b": "a", "a": "b", "c": "b"},
-            "ranking": [{"parser": "b", "value": 0.9, "ci95": [0.88, 0.92]},
-                        {"parser": "a", "value": 0.8, "ci95": [0.78, 0.82]},
-                        {"parser": "c", "value": 0.79, "ci95": None}]}
+    item = Ranked("LAS", "las", "clean", "deprel", True,
+                  [Entry("b", 0.9, (0.88, 0.92)), Entry("a", 0.8, (0.78, 0.82)),
+                   Entry("c", 0.79, None)], [], [["b"], ["a", "c"]],
+                  {"b": "a", "a": "b", "c": "b"}, 3, "", "x")
     with for_parsers(["a", "b", "c"]):
         page = _ranking_html(item)
     rows = page.split("<div class='rk'")[1:]
@@ -64,9 +64,9 @@ def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_letters() ->
         assert f"<span class='letters'>{letters}</span>" in row
         assert not any(p in row for p in PALETTE if p != colour)
     # one group (nothing separated) or no test: no letters written
-    one = {**item, "groups": [["b", "a", "c"]], "letters": dict.fromkeys("abc", "a")}
+    one = replace(item, groups=[["b", "a", "c"]], letters=dict.fromkeys("abc", "a"))
     assert "<span class='letters'></span>" in _ranking_html(one)
-    assert "<span class='letters'>a</span>" not in _ranking_html({**item, "tests": 0})
+    assert "<span class='letters'>a</span>" not in _ranking_html(replace(item, tests=0))
 
 
 def _lemmas(parser: str, level: str) -> Scored:
@@ -81,7 +81,7 @@ def test_warnings_are_one_line_a_cause_with_its_parsers_and_levels() -> None:
                      rows_value(warnings=["the clean parse agrees with the gold on no row"],
                                 error_level_label="10%")))
     got = _warnings(rs)
-    assert [w["sentence"] for w in got] == [
+    assert [w.sentence for w in got] == [
         "the parse has no lemmas: Lemmas, BLEX n/a (accuracy against the gold key; "
         "udpipe, spacy; clean, 10%)",
         "the clean parse agrees with the gold on no row (Bigert et al.'s degradation: "

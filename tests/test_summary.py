@@ -124,22 +124,23 @@ def test_letters_overlap_where_the_tests_do_not_separate() -> None:
 
 
 def test_the_summary_sentence_names_the_letters() -> None:
-    from parsebench.report.summary import LAS, _ranked
+    from parsebench.report.summary import LAS, PairTest, _ranked
     from parsebench.scored import Scored
 
     def result(parser: str, las: float) -> Scored:
         return typed(Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}}))
 
     rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
-    t = [dict(x, method=LAS.score, level="clean", projection="deprel")
+    t = [PairTest("LAS", LAS.score, "deprel", "clean", str(x["a"]), str(x["b"]), 0.0, None,
+                  0.01, bool(x["significant"]), 2000)
          for x in _tests({frozenset(("biaffine", "spacy-ud"))},
                          ["biaffine", "spacy-ud", "udpipe"])]
     got = _ranked(LAS, rs, "clean", "Accuracy", t, "x")
     assert got is not None
-    assert got["sentence"].endswith(
+    assert got.sentence.endswith(
         "Parsers that share a letter are not separated by the paired tests (Holm-corrected, "
         "p < 0.05); parsers that share none are: biaffine a, spacy-ud b, udpipe ab.")
-    assert "{" not in got["sentence"] and "tier" not in got["sentence"]
+    assert "{" not in got.sentence and "tier" not in got.sentence
 
 
 @settings(max_examples=300, deadline=None)
@@ -178,7 +179,7 @@ def test_each_parser_s_worst_level_is_its_own() -> None:
 
     rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
           _deps("spacy-ud", "clean", 0.78), _deps("spacy-ud", "rate=0.2", 0.70)]
-    got = [h["sentence"] for h in _hurts(rs, {})]
+    got = [h.sentence for h in _hurts(rs, {})]
     assert got == ["udpipe's own worst level is 20%: LAS 80.0% on clean text, 74.9% there "
                    "(5.1 points of LAS lost).",
                    "spacy-ud's own worst level is 20%: LAS 78.0% on clean text, 70.0% there "
@@ -199,8 +200,9 @@ def test_the_baselines_follow_the_parsers_in_a_robustness_sentence() -> None:
           _sentences("udpipe", "rate=0.2", 0.40), _sentences("right", "rate=0.2", 1.0),
           _sentences("spacy-ud", "rate=0.2", 0.30)]
     item = _robustness(rs, [], {"right": "baseline:right"})[0]
-    assert [e["parser"] for e in item["ranking"]] == ["udpipe", "spacy-ud", "right"]
-    text = item["sentence"]
+    assert [e.parser for e in item.ranking] == ["udpipe", "spacy-ud", "right"]
+    assert [e.baseline for e in item.ranking] == [None, None, True]
+    text = item.sentence
     assert text.startswith("Robustness at 20% (")
     assert "): udpipe has the highest " in text and " of the parsers, udpipe 40.0%, " \
         "spacy-ud 30.0%, right (baseline) 100.0%." in text, text
@@ -217,12 +219,12 @@ def test_real_degradation_says_it_is_not_points_of_las() -> None:
     rs = [_deps("udpipe", "clean", 0.80), _deps("udpipe", "rate=0.2", 0.749),
           Scored("udpipe", "rows", "head+deprel", "rate=0.2", "",
                  rows_value(differs=0.1, gold={"degr_real": 0.065}, error_level_label="20%"))]
-    rob = _robustness(rs, [], {})[0]["sentence"]
+    rob = _robustness(rs, [], {})[0].sentence
     assert "real degradation (Bigert et al.) of the head+deprel rows): udpipe 6.5%" in rob
     assert rob.endswith(" Real degradation is relative, not points of LAS: the share of the "
                         "head+deprel rows right on clean text that the noise makes wrong "
                         "(1 - noisy/clean row accuracy)."), rob
-    assert "(5.1 points of LAS lost)" in _hurts(rs, {})[0]["sentence"]
+    assert "(5.1 points of LAS lost)" in _hurts(rs, {})[0].sentence
 
 
 def test_a_warning_of_every_replicate_is_one_line_naming_them() -> None:
@@ -234,8 +236,8 @@ def test_a_warning_of_every_replicate_is_one_line_naming_them() -> None:
     rs = [Scored("dead", "rows", "head+deprel", "rate=0.2", "",
                  rows_value(warnings=[w.format(3), w.format(4)], error_level_label="20%"))]
     got = _warnings(rs)
-    assert [g["sentence"] for g in got] == [
+    assert [g.sentence for g in got] == [
         "every sentence failed on one side (4 sentences in the parse and 4 sentences in the "
         "noisy parse): no row was compared, so parse differs and the estimates are n/a "
         "(Bigert et al.'s degradation: head+deprel; dead; 20%; replicates seed=3, seed=4)"]
-    assert got[0]["replicates"] == ["seed=3", "seed=4"]
+    assert got[0].replicates == ["seed=3", "seed=4"]

@@ -161,7 +161,7 @@ class BenchmarkResult(RunResult):
 
 
 def _ci(x: Any) -> tuple[float, float] | None:
-    return (float(x[0]), float(x[1])) if isinstance(x, list) and len(x) == 2 \
+    return (float(x[0]), float(x[1])) if isinstance(x, list | tuple) and len(x) == 2 \
         and None not in x else None
 
 
@@ -207,11 +207,10 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
         lambda st: run_benchmark(bench, st, ex, progress), store_path, report_dir,
         new_store, progress)
     s = summarize_benchmark(info["config"], outcome.results)
-    per = [CorpusFigure(x["corpus"], x["lang"], x["parser"], x["figure"], x["level"],
-                        x["value"], _ci(x["ci95"])) for x in s["per_corpus"]]
-    macro = [CorpusFigure("macro", None, x["parser"], x["figure"], x["level"], x["value"],
-                          _ci(x["ci95"]), x.get("rank"), x.get("tier") or "")
-             for x in s["macro"]]
+    per = [CorpusFigure(x.corpus, x.lang, x.parser, x.figure, x.level, x.value,
+                        _ci(x.ci95)) for x in s.per_corpus]
+    macro = [CorpusFigure("macro", None, x.parser, x.figure, x.level, x.value, _ci(x.ci95),
+                          x.rank, x.tier or "") for x in s.macro]
     wall = time.perf_counter() - t0
     text = (benchmark_text(s) + f"\n{len(bench.corpora)} corpora, "
             f"{outcome.stats['parsed']:,} sentences parsed in this run\nstore: {store_path}"
@@ -222,7 +221,7 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
             "corpora": [{"corpus": c, "run": r, "parsed": st["parsed"]}
                         for c, r, st in outcome.runs],
             "parsed": outcome.stats["parsed"],
-            "wall_seconds": wall, "summary": s,
+            "wall_seconds": wall, "summary": s.to_dict(),
             "results": [r.to_dict() for r in outcome.results]}
     return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,
                            per, macro)

@@ -10,10 +10,85 @@ Everything comes from the benchmark's stored results (:func:`parsebench.run.benc
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from parsebench.record import OMIT, Record
 from parsebench.report.tables import Table
 from parsebench.scored import Scored, level_order
+
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Corpus(Record):
+    name: str
+    lang: str | None
+    experiment: str
+    """The experiment its own results are stored under."""
+
+
+@dataclass(frozen=True)
+class CorpusFigure(Record):
+    """A parser's LAS (or LAS lost) on one corpus at a level."""
+
+    corpus: str
+    lang: str | None
+    parser: str
+    level: str
+    figure: str
+    """``LAS`` or ``LAS lost`` (from the clean text)."""
+    value: float | None
+    ci95: Interval | None
+
+
+@dataclass(frozen=True)
+class MacroFigure(Record):
+    """A parser's macro average over the corpora at a level: its rank and letters
+    (``tier``) where it has a value."""
+
+    parser: str
+    level: str
+    figure: str
+    value: float | None
+    ci95: Interval | None
+    rank: int | None = field(default=None, metadata=OMIT)
+    tier: str | None = field(default=None, metadata=OMIT)
+
+
+@dataclass(frozen=True)
+class BenchmarkSummary(Record):
+    """A benchmark's content (results.json's ``summary``): per corpus and macro figures
+    side by side, each level's paired tests, and the answers."""
+
+    benchmark: str
+    corpora: list[Corpus]
+    parsers: list[str]
+    levels: list[str]
+    baselines: list[str]
+    resampling: str | None
+    per_corpus: list[CorpusFigure]
+    macro: list[MacroFigure]
+    tests: dict[str, list[dict[str, Any]]]
+    """Each level's paired tests on the macro average, as the benchmark's run stored
+    them (:func:`parsebench.run.benchmark.macro`)."""
+    answers: list[str] = field(default_factory=list)
+
+    def ranked(self, level: str, figure: str) -> list[MacroFigure]:
+        """The macro averages with a value at LEVEL, best first."""
+        got = [m for m in self.macro if m.level == level and m.figure == figure
+               and m.value is not None]
+        return sorted(got, key=lambda m: m.rank or 0)
+
+    def macro_of(self, parser: str, level: str, figure: str) -> MacroFigure | None:
+        return next((m for m in self.macro if m.parser == parser and m.level == level
+                     and m.figure == figure), None)
+
+    def value_of(self, corpus: str, parser: str, level: str, figure: str
+                 ) -> CorpusFigure | None:
+        """The figure of PARSER on CORPUS at LEVEL (None: not measured)."""
+        return next((x for x in self.per_corpus if x.corpus == corpus and x.parser == parser
+                     and x.level == level and x.figure == figure), None)
 
 
 def is_benchmark(config: dict[str, Any]) -> bool:
@@ -21,11 +96,14 @@ def is_benchmark(config: dict[str, Any]) -> bool:
     return isinstance(config.get("corpora"), list)
 
 
-def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> dict[str, Any]:
-    """The benchmark's content, JSON-shaped (results.json's ``summary``): per corpus
-    and macro figures side by side, each level's paired tests, and the answers."""
-    corpora = [{"name": c["name"], "lang": c.get("lang"), "experiment": c["experiment"]}
-               for c in config["corpora"]]
+def _iv_of(ci: Any) -> Interval | None:
+    return None if ci is None else (ci[0], ci[1])
+
+
+def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> BenchmarkSummary:
+    """The benchmark's content from the run's record CONFIG and its stored RESULTS (the
+    macro averages: :func:`parsebench.run.benchmark.macro`)."""
+    corpora = [Corpus(c["name"], c.get("lang"), c["experiment"]) for c in config["corpora"]]
     levels = sorted({r.level for r in results if r.method == "benchmark"}, key=level_order)
     parsers = list(dict.fromkeys(r.parser for r in results if r.method == "benchmark"))
     at = {(r.parser, r.level): r.value for r in results if r.method == "benchmark"}
@@ -38,41 +116,32 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> dict[s
             if v is None:
                 continue
             for what, fig in v["macro"].items():
-                macro.append({"parser": p, "level": level, "figure": _figure(what), **fig})
+                macro.append(MacroFigure(p, level, _figure(what), fig["value"],
+                                         _iv_of(fig["ci95"]), fig.get("rank"),
+                                         fig.get("tier")))
             for c in corpora:
-                cell = v["corpora"].get(c["name"], {})
+                cell = v["corpora"].get(c.name, {})
                 for what in ("las", "loss"):
                     if what in cell:
-                        per_corpus.append({"corpus": c["name"], "lang": c["lang"],
-                                           "parser": p, "level": level,
-                                           "figure": _figure(what), "value": cell[what],
-                                           "ci95": cell.get(f"{what}_ci95" if what == "loss"
-                                                            else "ci95")})
+                        per_corpus.append(CorpusFigure(
+                            c.name, c.lang, p, level, _figure(what), cell[what],
+                            _iv_of(cell.get(f"{what}_ci95" if what == "loss" else "ci95"))))
     from parsebench.report.summary import baselines_of
 
-    out: dict[str, Any] = {"benchmark": config["name"], "corpora": corpora,
-                           "parsers": parsers, "levels": levels,
-                           "baselines": sorted(baselines_of(config)),
-                           "resampling": config.get("resampling"),
-                           "per_corpus": per_corpus, "macro": macro, "tests": tests}
-    out["answers"] = _answers(out)
-    return out
+    out = BenchmarkSummary(config["name"], corpora, parsers, levels,
+                           sorted(baselines_of(config)), config.get("resampling"),
+                           per_corpus, macro, tests)
+    return replace(out, answers=_answers(out))
 
 
 def _figure(what: str) -> str:
     return "LAS" if what == "las" else "LAS lost"
 
 
-def _ranked(s: dict[str, Any], level: str, figure: str) -> list[dict[str, Any]]:
-    got = [m for m in s["macro"] if m["level"] == level and m["figure"] == figure
-           and m["value"] is not None]
-    return sorted(got, key=lambda m: m.get("rank") or 0)
-
-
-def _cell(s: dict[str, Any], corpus: str, parser: str, level: str, figure: str
-          ) -> dict[str, Any] | None:
-    return next((x for x in s["per_corpus"] if x["corpus"] == corpus and x["parser"] == parser
-                 and x["level"] == level and x["figure"] == figure), None)
+def _value(s: BenchmarkSummary, corpus: str, parser: str, level: str, figure: str
+           ) -> float | None:
+    x = s.value_of(corpus, parser, level, figure)
+    return None if x is None else x.value
 
 
 def _pc(x: float | None) -> str:
@@ -83,42 +152,40 @@ def _iv(ci: Any) -> str:
     return "n/a" if not ci or None in ci else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def _answers(s: dict[str, Any]) -> list[str]:
+def _answers(s: BenchmarkSummary) -> list[str]:
     """Which parser is most accurate on average, which is most robust, where the
     ranking flips: each a sentence from the figures and tests."""
     out = []
-    clean = _ranked(s, "clean", "LAS")
+    clean = s.ranked("clean", "LAS")
     if clean:
         best = clean[0]
-        tied = [m["parser"] for m in clean[1:] if set(m.get("tier") or "") &
-                set(best.get("tier") or "")]
-        out.append(f"Most accurate on average: {best['parser']}, macro LAS "
-                   f"{_pc(best['value'])}% {_iv(best['ci95'])} over {len(s['corpora'])} "
+        tied = [m.parser for m in clean[1:] if set(m.tier or "") & set(best.tier or "")]
+        out.append(f"Most accurate on average: {best.parser}, macro LAS "
+                   f"{_pc(best.value)}% {_iv(best.ci95)} over {len(s.corpora)} "
                    "corpora" + (f"; not separated from {', '.join(tied)} by the paired "
                                 "tests" if tied else "") + ".")
-    noisy = [lv for lv in s["levels"] if lv != "clean"]
+    noisy = [lv for lv in s.levels if lv != "clean"]
     if noisy:
         top = noisy[-1]
-        lost = _ranked(s, top, "LAS lost")
+        lost = s.ranked(top, "LAS lost")
         # a baseline ignores the words, so it never changes its parse: robust, not good
-        informed = [m for m in lost if m["parser"] not in s.get("baselines", ())]
+        informed = [m for m in lost if m.parser not in s.baselines]
         if informed or lost:
             r = (informed or lost)[0]
-            out.append(f"Most robust at {top}: {r['parser']}, {_pc(r['value'])} LAS points "
-                       f"lost on average {_iv(r['ci95'])}" + (
+            out.append(f"Most robust at {top}: {r.parser}, {_pc(r.value)} LAS points "
+                       f"lost on average {_iv(r.ci95)}" + (
                            " (the uninformed baselines left aside: they ignore the words)"
                            if informed and len(informed) < len(lost) else "") + ".")
-    order = [m["parser"] for m in clean]
+    order = [m.parser for m in clean]
     flips = []
-    for c in s["corpora"]:
-        vals = {p: (_cell(s, c["name"], p, "clean", "LAS") or {}).get("value")
-                for p in order}
+    for c in s.corpora:
+        vals = {p: _value(s, c.name, p, "clean", "LAS") for p in order}
         known = [p for p in order if vals[p] is not None]
         mine = sorted(known, key=lambda p: -(vals[p] or 0.0))
         if mine and mine[0] != order[0]:
-            flips.append(f"{c['name']} ({mine[0]} first)")
+            flips.append(f"{c.name} ({mine[0]} first)")
     for level in noisy:
-        at = [m["parser"] for m in _ranked(s, level, "LAS")]
+        at = [m.parser for m in s.ranked(level, "LAS")]
         if at and order and at[0] != order[0]:
             flips.append(f"the macro average at {level} ({at[0]} first)")
     if order:
@@ -128,41 +195,40 @@ def _answers(s: dict[str, Any]) -> list[str]:
     return out
 
 
-def benchmark_tables(s: dict[str, Any]) -> list[Table]:
+def benchmark_tables(s: BenchmarkSummary) -> list[Table]:
     """The treebanks x parsers table, the macro ranking, and the degradation table."""
-    parsers, corpora = s["parsers"], s["corpora"]
+    parsers, corpora = s.parsers, s.corpora
     rows = []
     for c in corpora:
-        row = [f"{c['name']} ({c['lang']})" if c["lang"] else c["name"]]
+        row = [f"{c.name} ({c.lang})" if c.lang else c.name]
         for p in parsers:
-            x = _cell(s, c["name"], p, "clean", "LAS") or {}
-            row += [_pc(x.get("value")), _iv(x.get("ci95"))]
+            x = s.value_of(c.name, p, "clean", "LAS")
+            row += [_pc(None if x is None else x.value), _iv(None if x is None else x.ci95)]
         rows.append(row)
     macro_row = ["macro average"]
     for p in parsers:
-        got: dict[str, Any] = next((m for m in s["macro"] if m["parser"] == p and
-                                    m["level"] == "clean" and m["figure"] == "LAS"), {})
-        macro_row += [_pc(got.get("value")), _iv(got.get("ci95"))]
+        got = s.macro_of(p, "clean", "LAS")
+        macro_row += [_pc(None if got is None else got.value),
+                      _iv(None if got is None else got.ci95)]
     rows.append(macro_row)
     headers = ["treebank"] + [h for p in parsers for h in (f"{p} LAS", "95% CI")]
     note = ("LAS: CoNLL 2018 labeled attachment F1 on the clean text (%), with its 95% "
             "interval over the corpus's sentences; macro average: the mean over the "
-            f"corpora, its interval from a {s['resampling']}.")
+            f"corpora, its interval from a {s.resampling}.")
     out = [Table("LAS by treebank and parser", headers, rows, notes=[note],
                  anchor="benchmark-las", stacked=True)]
     rank_rows = []
-    for level in s["levels"]:
-        for m in _ranked(s, level, "LAS"):
-            lost = next((x for x in s["macro"] if x["parser"] == m["parser"]
-                         and x["level"] == level and x["figure"] == "LAS lost"), None)
-            rank_rows.append([level, str(m["rank"]), m["parser"], _pc(m["value"]),
-                              _iv(m["ci95"]), m.get("tier") or "",
-                              "" if lost is None else _pc(lost["value"]),
-                              "" if lost is None else _iv(lost["ci95"]),
-                              "" if lost is None else lost.get("tier") or ""])
+    for level in s.levels:
+        for m in s.ranked(level, "LAS"):
+            lost = s.macro_of(m.parser, level, "LAS lost")
+            rank_rows.append([level, str(m.rank), m.parser, _pc(m.value),
+                              _iv(m.ci95), m.tier or "",
+                              "" if lost is None else _pc(lost.value),
+                              "" if lost is None else _iv(lost.ci95),
+                              "" if lost is None else lost.tier or ""])
     heads = ["level", "rank", "parser", "macro LAS", "95% CI", "tier", "LAS lost", "95% CI",
              "tier (lost)"]
-    if len(s["levels"]) < 2:  # the clean text only: no points lost
+    if len(s.levels) < 2:  # the clean text only: no points lost
         heads, rank_rows = heads[:6], [r[:6] for r in rank_rows]
     out.append(Table("Macro average: ranking and tiers", heads, rank_rows, notes=[
         "Tiers: parsers that share a letter are not separated by the paired tests on the "
@@ -170,14 +236,13 @@ def benchmark_tables(s: dict[str, Any]) -> list[Table]:
         "across the pairs at each level, p < 0.05); a is the best group. LAS lost: the "
         "macro average of each corpus's clean LAS minus its LAS at the level."],
         anchor="benchmark-ranking", stacked=True))
-    noisy = [lv for lv in s["levels"] if lv != "clean"]
+    noisy = [lv for lv in s.levels if lv != "clean"]
     if noisy:
         deg_rows = []
         for c in corpora:
-            row = [c["lang"] or c["name"], c["name"]]
+            row = [c.lang or c.name, c.name]
             for level in noisy:
-                row += [_pc((_cell(s, c["name"], p, level, "LAS lost") or {}).get("value"))
-                        for p in parsers]
+                row += [_pc(_value(s, c.name, p, level, "LAS lost")) for p in parsers]
             deg_rows.append(row)
         heads = ["language", "treebank"] + [f"{p} lost {lv}" for lv in noisy for p in parsers]
         out.append(Table("Degradation under noise: LAS points lost, by language and parser",
@@ -188,27 +253,26 @@ def benchmark_tables(s: dict[str, Any]) -> list[Table]:
     return out
 
 
-def benchmark_picture(s: dict[str, Any]) -> tuple[str, str, Any] | None:
+def benchmark_picture(s: BenchmarkSummary) -> tuple[str, str, Any] | None:
     """The language x parser picture of the LAS points lost at the highest noise level
     (file name, caption, plot); None without a noisy level."""
     from parsebench.report.plots import loss_grid
 
-    noisy = [lv for lv in s["levels"] if lv != "clean"]
-    if not noisy or not s["parsers"]:
+    noisy = [lv for lv in s.levels if lv != "clean"]
+    if not noisy or not s.parsers:
         return None
     top = noisy[-1]
-    rows = [f"{c['lang']} ({c['name']})" if c["lang"] else c["name"] for c in s["corpora"]]
-    cells = [[(_cell(s, c["name"], p, top, "LAS lost") or {}).get("value")
-              for p in s["parsers"]] for c in s["corpora"]]
+    rows = [f"{c.lang} ({c.name})" if c.lang else c.name for c in s.corpora]
+    cells = [[_value(s, c.name, p, top, "LAS lost") for p in s.parsers] for c in s.corpora]
     caption = (f"LAS points lost at {top}, by language (treebank) and parser: each "
                "corpus's clean LAS minus its LAS there")
     return ("benchmark-degradation.png", caption,
-            loss_grid(f"LAS points lost at {top}", rows, s["parsers"], cells))
+            loss_grid(f"LAS points lost at {top}", rows, s.parsers, cells))
 
 
-def benchmark_text(s: dict[str, Any]) -> str:
+def benchmark_text(s: BenchmarkSummary) -> str:
     """The answers and the treebank table as the terminal shows them."""
-    lines = [*s["answers"], ""]
+    lines = [*s.answers, ""]
     for t in benchmark_tables(s)[:2]:
         lines.append(t.title)
         widths = [max(len(str(x)) for x in col) for col in zip(t.headers, *t.rows,

@@ -9,31 +9,90 @@ parser, and how much does the noise cost it" is read in one place before the det
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.present import value
-from parsebench.report.summary import (
-    LAS,
-    SIGNIFICANCE_SAMPLES,
-    level_label,
-)
+from parsebench.record import Record
 from parsebench.report.tables import Table
 from parsebench.scored import Scored, level_order
+
+if TYPE_CHECKING:  # summary.py's Summary holds a Headline: imported where used
+    from parsebench.report.summary import PairTest
 
 NOT_ABOVE = "†"
 """The mark of a parser that does not beat the best baseline."""
 
+Interval = tuple[float, float]
 
-def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
+
+@dataclass(frozen=True)
+class Cell(Record):
+    """A parser's LAS at a level, its interval and letters; at a noisy level the points
+    lost from the clean text and their paired interval (the keys ``loss`` and
+    ``loss_ci95`` are absent at the clean level, present and null where not known)."""
+
+    level: str
+    value: float | None
+    ci95: Interval | None
+    letters: str
+    loss: float | None = None
+    loss_ci95: Interval | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.level == "clean":
+            del out["loss"], out["loss_ci95"]
+        return out
+
+
+@dataclass(frozen=True)
+class Row(Record):
+    """A parser's row: is it the best baseline, does it beat it (None: no baseline, or
+    it is one)."""
+
+    parser: str
+    baseline: bool
+    beats_baseline: bool | None
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class Level(Record):
+    level: str
+    label: str
+    """As the tables show it: 10%, 2/sentence."""
+
+
+@dataclass(frozen=True)
+class Headline(Record):
+    """The headline table's content (results.json's ``summary.headline``)."""
+
+    figure: str
+    levels: list[Level]
+    baseline: str | None
+    """The best baseline, whose row is shown."""
+    letters: bool
+    """Whether any level has letters from the paired tests."""
+    rows: list[Row]
+    link: str
+
+
+def _ci(ci: list[float] | None) -> Interval | None:
+    return None if ci is None else (ci[0], ci[1])
+
+
+def _loss_ci(clean: Scored, noisy: Scored) -> Interval | None:
     """The 95% interval of clean LAS minus noisy LAS: a paired bootstrap over the
     sentences (a noisy sentence's replicates pooled, as the stored statistics are)."""
     import numpy as np
 
     from parsebench.metrics.core.resample import paired_bootstrap
     from parsebench.metrics.registry import REGISTRY
+    from parsebench.report.summary import LAS, SIGNIFICANCE_SAMPLES
 
     metric = REGISTRY[LAS.score]
     assert metric.stored is not None
@@ -43,15 +102,17 @@ def _loss_ci(clean: Scored, noisy: Scored) -> list[float] | None:
         return None
     t = paired_bootstrap(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
                          metric.score, SIGNIFICANCE_SAMPLES, 1)
-    return None if t.ci is None else [0.0 - t.ci[1], 0.0 - t.ci[0]]  # no -0.0
+    return None if t.ci is None else (0.0 - t.ci[1], 0.0 - t.ci[0])  # no -0.0
 
 
-def headline(results: list[Scored], tests: list[dict[str, Any]],
+def headline(results: list[Scored], tests: list[PairTest],
              baselines: Mapping[str, str], best: str | None,
-             not_beating: set[str]) -> dict[str, Any] | None:
-    """The table's content (JSON-shaped, for results.json): every parser that is not a
-    baseline and the BEST baseline, ranked by LAS on clean text; NOT_BEATING the parsers
-    the summary marks. None without dependency scores."""
+             not_beating: set[str]) -> Headline | None:
+    """The table's content: every parser that is not a baseline and the BEST baseline,
+    ranked by LAS on clean text; NOT_BEATING the parsers the summary marks. None without
+    dependency scores."""
+    from parsebench.report.summary import LAS, level_label
+
     deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
     if not deps:
         return None
@@ -71,8 +132,8 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
     names: dict[str, dict[str, str]] = {}
     for level in levels:
         order = rank(level)
-        at_level = [t for t in tests if t["method"] == LAS.score and t["level"] == level
-                    and t["projection"] == "deprel" and t["a"] in order and t["b"] in order]
+        at_level = [t for t in tests if t.method == LAS.score and t.level == level
+                    and t.projection == "deprel" and t.a in order and t.b in order]
         names[level] = letter_names(order, letters(order, at_level)) if at_level else {}
     ranked = rank("clean") if "clean" in levels else shown
     rows = []
@@ -81,61 +142,56 @@ def headline(results: list[Scored], tests: list[dict[str, Any]],
         for level in levels:
             r = at.get((p, level))
             mine, clean = las(p, level), las(p, "clean")
-            cell: dict[str, Any] = {"level": level, "value": mine,
-                                    "ci95": None if r is None else r.value.interval("las"),
-                                    "letters": names[level].get(p, "")}
-            if level != "clean":
-                cell["loss"] = None if mine is None or clean is None else clean - mine
-                cell["loss_ci95"] = None if cell["loss"] is None else \
-                    _loss_ci(at[(p, "clean")], at[(p, level)])
-            cells.append(cell)
-        rows.append({"parser": p, "baseline": p in baselines,
-                     "beats_baseline": None if best is None or p in baselines
-                     else p not in not_beating, "cells": cells})
+            loss = None if level == "clean" or mine is None or clean is None \
+                else clean - mine
+            cells.append(Cell(level, mine, None if r is None else _ci(r.value.interval("las")),
+                              names[level].get(p, ""), loss,
+                              None if loss is None else
+                              _loss_ci(at[(p, "clean")], at[(p, level)])))
+        rows.append(Row(p, p in baselines, None if best is None or p in baselines
+                        else p not in not_beating, cells))
     label = {level: level_label(next(r for r in deps if r.level == level))
              for level in levels}
-    return {"figure": LAS.name, "levels": [{"level": x, "label": label[x]} for x in levels],
-            "baseline": best, "letters": any(names.values()), "rows": rows,
-            "link": "deps-accuracy"}
+    return Headline(LAS.name, [Level(x, label[x]) for x in levels], best,
+                    any(names.values()), rows, "deps-accuracy")
 
 
 def _pc(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}"
 
 
-def _iv(ci: list[float] | None) -> str:
+def _iv(ci: Interval | None) -> str:
     return "n/a" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def headline_table(h: dict[str, Any]) -> Table:
+def headline_table(h: Headline) -> Table:
     """H (:func:`headline`) as a Table: a row a parser; a column a level's LAS (its
     interval and letters folded into the cell) and, at a noisy level, the points lost."""
     headers = ["parser"]
-    for lv in h["levels"]:
-        headers += [f"LAS {lv['label']}", "95% CI"] + (["letters"] if h["letters"] else [])
-        if lv["level"] != "clean":
-            headers += [f"lost {lv['label']}", "95% CI"]
+    for lv in h.levels:
+        headers += [f"LAS {lv.label}", "95% CI"] + (["letters"] if h.letters else [])
+        if lv.level != "clean":
+            headers += [f"lost {lv.label}", "95% CI"]
     rows = []
-    for row in h["rows"]:
-        name = row["parser"] + (" (best baseline)" if row["baseline"] else
-                                f" {NOT_ABOVE}" if row["beats_baseline"] is False else "")
+    for row in h.rows:
+        name = row.parser + (" (best baseline)" if row.baseline else
+                             f" {NOT_ABOVE}" if row.beats_baseline is False else "")
         cells = [name]
-        for c in row["cells"]:
-            cells += [_pc(c["value"]), _iv(c["ci95"])] + ([c["letters"]] if h["letters"]
-                                                           else [])
-            if c["level"] != "clean":
-                cells += [_pc(c["loss"]), _iv(c["loss_ci95"])]
+        for c in row.cells:
+            cells += [_pc(c.value), _iv(c.ci95)] + ([c.letters] if h.letters else [])
+            if c.level != "clean":
+                cells += [_pc(c.loss), _iv(c.loss_ci95)]
         rows.append(cells)
     notes = ["LAS: CoNLL 2018 labeled attachment F1 against the gold key (%), with its 95% "
              "interval over sentences (replicates pooled); lost: the LAS points lost from "
              "the clean text, with the 95% interval of a paired bootstrap over the same "
              "sentences."]
-    if h["letters"]:
+    if h.letters:
         notes.append("Letters: at each level, parsers that share a letter are not separated "
                      f"by the paired tests (Holm-corrected, p < {ALPHA}); a is the best "
                      "group.")
-    if any(row["beats_baseline"] is False for row in h["rows"]):
-        notes.append(f"{NOT_ABOVE}: does not beat the best baseline ({h['baseline']}) on "
+    if any(row.beats_baseline is False for row in h.rows):
+        notes.append(f"{NOT_ABOVE}: does not beat the best baseline ({h.baseline}) on "
                      "clean LAS: below it, or not separated from it by the paired test.")
     return Table("Headline: LAS at each level, and the points lost", headers,
                  rows, notes=notes, anchor="headline", stacked=True)

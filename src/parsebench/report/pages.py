@@ -16,6 +16,7 @@ import html
 import io
 import json
 import sqlite3
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +24,66 @@ from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.metrics.registry import typed
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
-from parsebench.record import plain
-from parsebench.report.benchmark import is_benchmark
+from parsebench.record import OMIT, Record, plain
+from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
-from parsebench.report.headline import headline, headline_table, noise_caveat
+from parsebench.report.headline import Headline, headline, headline_table, noise_caveat
 from parsebench.report.plots import drawings, kept
 from parsebench.report.sections import sections
-from parsebench.report.summary import baselines_of, pairwise_tests, summarize
+from parsebench.report.summary import (
+    PairTest,
+    Ranked,
+    Summary,
+    baselines_of,
+    pairwise_tests,
+    summarize,
+)
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
 from parsebench.scored import Scored
 from parsebench.store import Store
 
 
-def _run_table(info: dict[str, Any]) -> Table:
-    cfg, stats = info["config"], info["stats"] or {}
+@dataclass(frozen=True)
+class RunInfo(Record):
+    """The record of the run that wrote an experiment's results (:meth:`Store.run_info`),
+    as results.json's ``run`` writes it: with the noise's operations and the earlier
+    runs of the experiment where the report adds them. Its ``config`` and ``stats`` are
+    the run's stored JSON, read by key."""
+
+    id: int
+    experiment: str
+    config: dict[str, Any]
+    started: Any
+    finished: Any
+    parsed: int | None
+    cached: int | None
+    stats: dict[str, Any] | None
+    operations: list[list[str]] | None = field(default=None, metadata=OMIT)
+    earlier: list[RunInfo] | None = field(default=None, metadata=OMIT)
+
+
+def _levels_text(cfg: dict[str, Any]) -> str:
+    return ", ".join(cfg["levels"]) or "none"
+
+
+def _seeds_text(cfg: dict[str, Any]) -> str:
+    return f"{cfg['replicates']}, {cfg['seed']}"
+
+
+def _parsers_text(cfg: dict[str, Any]) -> str:
+    return ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])
+
+
+def _run_table(info: RunInfo) -> Table:
+    cfg, stats = info.config, info.stats or {}
     kind = cfg.get("kind", "spelling")
-    rows = [["corpus", cfg["corpus"]], ["noise levels", ", ".join(cfg["levels"]) or "none"],
+    rows = [["corpus", cfg["corpus"]], ["noise levels", _levels_text(cfg)],
             ["noise", KINDS[kind].title + (": " + ", ".join(cfg["types"])
                                            if cfg.get("types") else "")],
-            ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
-            ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
+            ["replicates, first seed", _seeds_text(cfg)],
+            ["parsers", _parsers_text(cfg)],
             ["sentences parsed in this run", _per_parser(info, "parsed")],
             ["sentences from the cache", _per_parser(info, "cached")]]
     if stats:
@@ -64,7 +103,7 @@ def _run_table(info: dict[str, Any]) -> Table:
                                  f", {t['iterations']} iteration(s) a stage"
                                  if t.get("iterations") else ", UDPipe's own iterations")
                              + f"; {t['seconds']} s, or from the cache)"])
-    rows += info.get("operations", [])
+    rows += info.operations or []
     tokens = cfg.get("tokens", "gold")
     if tokens == "raw":
         rows.append(["tokens", "raw: each parser tokenized each document's text itself "
@@ -77,18 +116,18 @@ def _run_table(info: dict[str, Any]) -> Table:
 
         rows += [[f"method {name}", what]
                  for name, what in applicability(kind, tokens).items()]
-    for e in info.get("earlier", ()):
-        wall = (e["stats"] or {}).get("wall_seconds")
-        rows.append([f"earlier run {e['id']}", f"{e['parsed']:,} parsed, {e['cached']:,} from "
+    for e in info.earlier or ():
+        wall = (e.stats or {}).get("wall_seconds")
+        rows.append([f"earlier run {e.id}", f"{e.parsed:,} parsed, {e.cached:,} from "
                      f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
     return Table("Run", ["setting", "value"], rows, numeric=False)
 
 
-def _per_parser(info: dict[str, Any], which: str) -> str:
+def _per_parser(info: RunInfo, which: str) -> str:
     """The run's count of distinct sentences parsed (or taken from the cache), and each
     parser's share of it when the run says."""
-    total = info.get(which)
-    parsers = (info.get("stats") or {}).get("parsers") or {}
+    total = info.parsed if which == "parsed" else info.cached
+    parsers = (info.stats or {}).get("parsers") or {}
     parts = []
     for name, ps in parsers.items():
         if isinstance(ps, dict) and "parsed_sentences" in ps:
@@ -99,14 +138,14 @@ def _per_parser(info: dict[str, Any], which: str) -> str:
     return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
-def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
+def _operations(store: Store, info: RunInfo) -> list[list[str]]:
     """The Run table's rows on the noise its kind gives (the misspellings' operations,
     asked and realised at each level), from the noisy versions stored."""
     from parsebench.noise.keyboard import Keyboard
     from parsebench.run.experiment import Experiment
     from parsebench.scored import level_order
 
-    cfg, digest = info["config"], (info["stats"] or {}).get("corpus")
+    cfg, digest = info.config, (info.stats or {}).get("corpus")
     if not isinstance(digest, str):
         return []
     try:
@@ -123,19 +162,19 @@ def _operations(store: Store, info: dict[str, Any]) -> list[list[str]]:
     return kind.rows(exp.noise, {k: changes[k] for k in sorted(changes, key=level_order)})
 
 
-def collect(store: Store) -> list[dict[str, Any]]:
+def collect(store: Store) -> list[RunInfo]:
     """The record of each experiment with results (the run that wrote them), a
     benchmark's first; each experiment's results are read when its part of the report is
     built (:func:`_build_page`), one experiment at a time, so that the report's memory
     does not grow with a benchmark's corpora beyond the text it writes."""
     out = []
     for name, run in store.experiments():
-        info = store.run_info(run)
-        info["operations"] = _operations(store, info)
-        info["earlier"] = store.earlier_runs(name, run)
-        out.append(info)
+        info = RunInfo.from_dict(store.run_info(run))
+        out.append(replace(info, operations=_operations(store, info),
+                           earlier=[RunInfo.from_dict(e)
+                                    for e in store.earlier_runs(name, run)]))
     # a benchmark's macro averages first, then each corpus's (and any other) experiment
-    out.sort(key=lambda x: not is_benchmark(x["config"]))
+    out.sort(key=lambda x: not is_benchmark(x.config))
     if not out:
         raise InputError("the store has no results yet; run parsebench run first", store.path)
     return out
@@ -177,15 +216,15 @@ table.stacked td[data-label]:not(:first-child)::before{content:attr(data-label);
 float:left;margin-right:1em;font-weight:bold;color:#444}}"""
 
 
-def _ranking_html(item: dict[str, Any]) -> str:
+def _ranking_html(item: Ranked) -> str:
     """A question's figure: each ranked parser's value and 95% interval on one scale, in
     the parser's colour (the plots' colour), its letters (the compact letter display of
     the paired tests: parsers that share one are not separated) beside it; laid out in
     percentages, so that it narrows with a phone's screen and its text stays readable."""
     e = html.escape
-    rows = item["ranking"]
-    names = item["letters"] if item.get("tests") and len(item["groups"]) > 1 else {}
-    vals = [x for r in rows for x in [r["value"], *(r["ci95"] or [])] if x is not None]
+    rows = item.ranking
+    names = item.letters if item.tests and len(item.groups) > 1 else {}
+    vals = [x for r in rows for x in [r.value, *(r.ci95 or [])] if x is not None]
     lo, hi = min(vals), max(vals)
     pad = (hi - lo) * 0.1 or 0.01
     lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
@@ -193,59 +232,49 @@ def _ranking_html(item: dict[str, Any]) -> str:
     def x(v: float) -> float:
         return float(100 * (v - lo) / ((hi - lo) or 1.0))
 
-    out = [f"<div class='ranking' role='img' aria-label='{e(item['figure'])} by parser, "
+    out = [f"<div class='ranking' role='img' aria-label='{e(item.figure)} by parser, "
            "with 95% intervals'>"]
     for r in rows:
-        colour = colour_of(r["parser"])
-        letters = names.get(r["parser"], "")
+        assert r.value is not None  # a ranking holds the parsers with a figure
+        colour = colour_of(r.parser)
+        letters = names.get(r.parser, "")
         iv = ""
-        if r["ci95"]:
-            a, b = x(r["ci95"][0]), x(r["ci95"][1])
+        if r.ci95:
+            a, b = x(r.ci95[0]), x(r.ci95[1])
             iv = (f"<b class='iv' style='left:{a:.1f}%;width:{max(b - a, 0.3):.1f}%;"
                   f"background:{colour}'></b>")
-        out.append(f"<div class='rk' data-parser='{e(r['parser'])}'><span class='who'>"
-                   f"<i style='background:{colour}'></i>{e(r['parser'])}</span>"
-                   f"<span class='scale'>{iv}<b class='pt' style='left:{x(r['value']):.1f}%;"
+        out.append(f"<div class='rk' data-parser='{e(r.parser)}'><span class='who'>"
+                   f"<i style='background:{colour}'></i>{e(r.parser)}</span>"
+                   f"<span class='scale'>{iv}<b class='pt' style='left:{x(r.value):.1f}%;"
                    f"background:{colour}'></b></span><span class='val'>"
-                   f"{100 * r['value']:.1f}%</span><span class='letters'>"
+                   f"{100 * r.value:.1f}%</span><span class='letters'>"
                    f"{e(letters)}</span></div>")
     out.append(f"<div class='rk axis'><span></span><span class='scale'><span>{100 * lo:.0f}%"
                f"</span><span>{100 * hi:.0f}%</span></span></div></div>")
     return "".join(out)
 
 
-def _summary_items(s: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The summary's claims in reading order, each with its kind."""
-    items: list[tuple[str, dict[str, Any]]] = []
-    if s.get("accuracy"):
-        items.append(("ranked", s["accuracy"]))
-    if s.get("baseline"):
-        items.append(("baseline", s["baseline"]))
-    items += [("ranked", x) for x in s.get("robustness", [])]
-    items += [("hurts", x) for x in s.get("hurts", [])]
-    return items
-
-
-def _summary_html(s: dict[str, Any], prefix: str) -> str:
+def _summary_html(s: Summary, prefix: str) -> str:
     e = html.escape
     lis = []
-    for kind, x in _summary_items(s):
-        fig = _ranking_html(x) if kind == "ranked" else ""
-        groups = ""
-        if kind == "ranked" and x["tests"]:
-            groups = (" data-groups='" + e(json.dumps(x["groups"])) + "' data-method='"
-                     + e(x["method"]) + "' data-level='" + e(x["level"]) + "'")
-        lis.append(f"<li class='{kind}'{groups}>{e(x['sentence'])} "
-                   f"<a href='#{prefix}{e(x['link'])}'>(table)</a>{fig}</li>")
-    n = len(s.get("warnings", []))
+    for kind, x in s.claims():
+        fig = groups = ""
+        if isinstance(x, Ranked):
+            fig = _ranking_html(x)
+            if x.tests:
+                groups = (" data-groups='" + e(json.dumps(x.groups)) + "' data-method='"
+                          + e(x.method) + "' data-level='" + e(x.level) + "'")
+        lis.append(f"<li class='{kind}'{groups}>{e(x.sentence)} "
+                   f"<a href='#{prefix}{e(x.link)}'>(table)</a>{fig}</li>")
+    n = len(s.warnings)
     if n:
         lis.append(f"<li class='to-warnings'><a href='#{prefix}warnings'>{_warned(n)}</a>"
                    " after the results</li>")
     if not lis:
         return ""
-    head = table_html(headline_table(s["headline"]), prefix) if s.get("headline") else ""
-    if s.get("noise_caveat"):
-        head += f"<p class='caveat'>{html.escape(s['noise_caveat'])}</p>"
+    head = table_html(headline_table(s.headline), prefix) if s.headline else ""
+    if s.noise_caveat:
+        head += f"<p class='caveat'>{html.escape(s.noise_caveat)}</p>"
     return ("<section class='summary'><h3>Summary</h3>" + head + "<ul>" + "".join(lis)
             + "</ul></section>")
 
@@ -254,32 +283,32 @@ def _warned(n: int) -> str:
     return f"{n} warning{'s' if n > 1 else ''}, one a cause,"
 
 
-def _warnings_html(s: dict[str, Any], prefix: str) -> str:
+def _warnings_html(s: Summary, prefix: str) -> str:
     """The warnings, one a cause with the parsers and levels it covers, after the
     results they qualify."""
     e = html.escape
-    warn = "".join(f"<li class='warning'>{e(w['sentence'])} "
-                   f"<a href='#{prefix}{e(w['link'])}'>(table)</a></li>"
-                   for w in s.get("warnings", []))
+    warn = "".join(f"<li class='warning'>{e(w.sentence)} "
+                   f"<a href='#{prefix}{e(w.link)}'>(table)</a></li>"
+                   for w in s.warnings)
     return (f"<h3 id='{prefix}warnings'>Warnings</h3><ul class='warnings'>{warn}</ul>"
             if warn else "")
 
 
-def _summary_md(s: dict[str, Any], prefix: str) -> list[str]:
-    lines = [f"- {md_cell(x['sentence'])} ([table](#{prefix}{x['link']}))"
-             for _, x in _summary_items(s)]
-    n = len(s.get("warnings", []))
+def _summary_md(s: Summary, prefix: str) -> list[str]:
+    lines = [f"- {md_cell(x.sentence)} ([table](#{prefix}{x.link}))"
+             for _, x in s.claims()]
+    n = len(s.warnings)
     if n:
         lines.append(f"- [{_warned(n)}](#{prefix}warnings) after the results")
-    head = [table_md(headline_table(s["headline"]), prefix), ""] if s.get("headline") else []
-    if s.get("noise_caveat"):
-        head += [md_cell(s["noise_caveat"]), ""]
+    head = [table_md(headline_table(s.headline), prefix), ""] if s.headline else []
+    if s.noise_caveat:
+        head += [md_cell(s.noise_caveat), ""]
     return ["### Summary", "", *head, *lines, ""] if lines else []
 
 
-def _warnings_md(s: dict[str, Any], prefix: str) -> list[str]:
-    warn = [f"- {md_cell(w['sentence'])} ([table](#{prefix}{w['link']}))"
-            for w in s.get("warnings", [])]
+def _warnings_md(s: Summary, prefix: str) -> list[str]:
+    warn = [f"- {md_cell(w.sentence)} ([table](#{prefix}{w.link}))"
+            for w in s.warnings]
     return [f'<a id="{prefix}warnings"></a>', "", "### Warnings", "", *warn, ""] \
         if warn else []
 
@@ -317,7 +346,7 @@ def _record(r: Scored) -> dict[str, Any]:
             "level": r.level, "signature": r.signature, "value": value}
 
 
-def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, Any]) -> str:
+def _run_json(info: RunInfo, results: list[Scored], summary: Record) -> str:
     """One run's part of results.json: its settings and summary, then a result a line.
     Python's JSON encoder is in C only without indentation: indented, this took 0.6 s of
     a cached re-run's 1.5 s and tripled the file."""
@@ -325,8 +354,8 @@ def _run_json(info: dict[str, Any], results: list[Scored], summary: dict[str, An
         return json.dumps(x, ensure_ascii=False)
 
     records = ",\n".join(line(_record(r)) for r in results if r.method != "browser")
-    return (f'{{"run": {line(info)},\n "summary": {line(summary)},\n "results": [\n'
-            f"{records}\n]}}")
+    return (f'{{"run": {line(info.to_dict())},\n "summary": {line(summary.to_dict())},\n'
+            f' "results": [\n{records}\n]}}')
 
 
 DRAWINGS = ".drawings"
@@ -356,31 +385,28 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         (outdir / "plots").mkdir(exist_ok=True)
     for fname, png in images:
         _write_bytes(outdir / "plots" / fname, png)
-    files = {"markdown": outdir / "index.md", "html": outdir / "index.html",
-             "csv": outdir / "results.csv", "json": outdir / "results.json"}
-    with atomic_output(files["markdown"]) as fh:
-        fh.write(md)
-    with atomic_output(files["html"]) as fh:
-        fh.write(page)
-    with atomic_output(files["csv"]) as fh:
-        fh.write(csv_text)
-    with atomic_output(files["json"]) as fh:
-        fh.write(json_text)
+    files = {}
+    for kind, fname, text in (("markdown", "index.md", md), ("html", "index.html", page),
+                              ("csv", "results.csv", csv_text),
+                              ("json", "results.json", json_text)):
+        files[kind] = outdir / fname
+        with atomic_output(files[kind]) as fh:
+            fh.write(text)
     drawn.save(outdir / DRAWINGS)
     return files
 
 
-def _build(store: Store, data: list[dict[str, Any]]
+def _build(store: Store, data: list[RunInfo]
            ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
     """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and results.json
     of each experiment of DATA (their records), each parser in one colour throughout (in
     the order the parsers first appear in the store's results)."""
-    parsers = [p for info in data for p in store.parsers_of(str(info["experiment"]))]
+    parsers = [p for info in data for p in store.parsers_of(info.experiment)]
     with for_parsers(dict.fromkeys(parsers)):
         return _build_page(store, data)
 
 
-def _build_page(store: Store, data: list[dict[str, Any]]
+def _build_page(store: Store, data: list[RunInfo]
                 ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
@@ -389,10 +415,10 @@ def _build_page(store: Store, data: list[dict[str, Any]]
     runs_json: list[str] = []
     browsers = 0
     for info in data:
-        name = str(info["experiment"])
+        name = info.experiment
         prefix = anchor(name) + "--"
         all_results = [typed(r) for r in store.results(name)]
-        if is_benchmark(info["config"]):
+        if is_benchmark(info.config):
             bmd, bhtml, bsummary, bimages = _benchmark_section(info, all_results, prefix)
             md += bmd
             body += bhtml
@@ -404,15 +430,18 @@ def _build_page(store: Store, data: list[dict[str, Any]]
         results = [r for r in all_results if r.method != "browser"]
         # what the results are: the resampling is kept by it
         digest = store.results_digest(name)
-        tests = kept(("pairwise tests", digest), pairwise_tests, results)
-        baselines = baselines_of(info["config"])
+        tests = [PairTest.from_dict(t) for t in kept(
+            ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
+        baselines = baselines_of(info.config)
         summary = summarize(results, tests, baselines)
-        base = summary["baseline"] or {}
-        best, below = base.get("baseline"), {v["parser"] for v in base.get("not_beating", [])}
-        summary["headline"] = kept(("headline", digest, baselines, best, sorted(below)),
-                                   headline, results, tests, baselines, best, below)
-        if summary["headline"]:
-            summary["noise_caveat"] = noise_caveat(info["config"])
+        base = summary.baseline
+        best = None if base is None else base.baseline
+        below = set() if base is None else {v.parser for v in base.not_beating}
+        head = kept(("headline", digest, baselines, best, sorted(below)),
+                    lambda *a: plain(headline(*a)), results, tests, baselines, best, below)
+        if head:
+            summary = replace(summary, headline=Headline.from_dict(head),
+                              noise_caveat=noise_caveat(info.config))
         run_table = _run_table(info)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
                table_md(run_table, prefix), ""]
@@ -460,8 +489,8 @@ def _build_page(store: Store, data: list[dict[str, Any]]
     return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text
 
 
-def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
-                       ) -> tuple[list[str], list[str], dict[str, Any],
+def _benchmark_section(info: RunInfo, results: list[Scored], prefix: str
+                       ) -> tuple[list[str], list[str], BenchmarkSummary,
                                   list[tuple[str, bytes]]]:
     """A benchmark's Markdown, HTML, summary and plot (:mod:`parsebench.report.benchmark`)."""
     from parsebench.report.benchmark import (
@@ -470,20 +499,19 @@ def _benchmark_section(info: dict[str, Any], results: list[Scored], prefix: str
         summarize_benchmark,
     )
 
-    s = summarize_benchmark(info["config"], results)
-    name = str(info["experiment"])
+    s = summarize_benchmark(info.config, results)
+    name = info.experiment
     md = [f"## {md_cell(name)}", "", "### Summary", "",
-          *(f"- {md_cell(a)}" for a in s["answers"]), ""]
+          *(f"- {md_cell(a)}" for a in s.answers), ""]
     body = [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2><section class='summary'>"
             "<h3>Summary</h3><ul>" + "".join(f"<li>{html.escape(a)}</li>"
-                                             for a in s["answers"]) + "</ul></section>"]
-    cfg = info["config"]
+                                             for a in s.answers) + "</ul></section>"]
+    cfg = info.config
     run = Table("Benchmark", ["setting", "value"], [
         ["corpora", ", ".join(f"{c['name']} ({c.get('lang')}): {c['corpus']}"
                               for c in cfg["corpora"])],
-        ["parsers", ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])],
-        ["noise levels", ", ".join(cfg["levels"]) or "none"],
-        ["replicates, first seed", f"{cfg['replicates']}, {cfg['seed']}"],
+        ["parsers", _parsers_text(cfg)], ["noise levels", _levels_text(cfg)],
+        ["replicates, first seed", _seeds_text(cfg)],
         ["macro average's resampling", f"{cfg['resampling']} ({cfg['samples']:,} "
                                        "resamples)"]], numeric=False)
     tables = benchmark_tables(s)

@@ -29,7 +29,7 @@ from parsebench.report.plots import (
     degradation,
     time_by_length,
 )
-from parsebench.report.summary import SIGNIFICANCE_SAMPLES
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES, PairTest
 from parsebench.report.tables import (
     CI_NOTE,
     Section,
@@ -374,7 +374,7 @@ def _attack_section(results: list[Scored]) -> Section | None:
     return Section("Worst-case misspellings (attack)", [t])
 
 
-def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
+def _significance_section(tests: list[PairTest]) -> Section | None:
     """Which parsers differ, figure by figure and level by level: the paired bootstrap
     tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's letters come from
     them), Holm-corrected within each figure and level."""
@@ -384,11 +384,11 @@ def _significance_section(tests: list[dict[str, Any]]) -> Section | None:
               ["figure", "level", "parser B - parser A", "difference", "95% CI", "p (Holm)",
                "significant at 0.05"], [], anchor="significance")
     for x in tests:
-        p = x["p_holm"]
-        t.rows.append([x["figure"], x["level"], f"{x['b']} - {x['a']}", pct(x["difference"]),
-                       ci95({"ci95": {"d": x["ci95"]}}, "d"),
+        p = x.p_holm
+        t.rows.append([x.figure, x.level, f"{x.b} - {x.a}", pct(x.difference),
+                       ci95({"ci95": {"d": list(x.ci95 or ())}}, "d"),
                        "n/a" if p is None else f"{p:.4f}",
-                       "n/a" if p is None else ("yes" if x["significant"] else "no")])
+                       "n/a" if p is None else ("yes" if x.significant else "no")])
     t.notes.append(f"At least {SIGNIFICANCE_SAMPLES:,} paired resamples of the sentences "
                    "(seed 1), the same for both parsers; p = (1 + #{|d* - mean d*| >= |d|}) / "
                    "(1 + N), Holm-corrected within each figure and level (the pairs of "
@@ -434,7 +434,7 @@ def _mark_baselines(sec: Section, baselines: Mapping[str, str], robust: bool) ->
             t.notes += [baseline_note(b, baselines[b]) for b in dict.fromkeys(marked)]
 
 
-def sections(results: list[Scored], tests: list[dict[str, Any]],
+def sections(results: list[Scored], tests: list[PairTest],
              baselines: Mapping[str, str] | None = None) -> list[Section]:
     """Each method's sections in the order of the methods (a section two methods share,
     once), then the run's own: the attack, the paired tests, speed, drawn examples. The

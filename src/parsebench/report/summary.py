@@ -18,24 +18,177 @@ significance section shows the same tests the letters are built from.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.present import value
-from parsebench.record import Record, plain
+from parsebench.record import OMIT, Record, plain
+from parsebench.report.headline import Headline
 from parsebench.scored import Scored, level_order
 
 SIGNIFICANCE_SAMPLES = 2000
+
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PairTest(Record):
+    """One paired bootstrap test of two parsers on a figure at a level (results.json's
+    ``summary.tests``): the letters, the baseline's verdicts and the significance table
+    are read from these."""
+
+    figure: str
+    """The figure's title as the tables show it."""
+    method: str
+    """The score's name in metrics.registry.REGISTRY (``las``...)."""
+    projection: str
+    level: str
+    a: str
+    b: str
+    difference: float | None
+    """B's figure minus A's."""
+    ci95: Interval | None
+    p_holm: float | None
+    significant: bool | None
+    resamples: int
+
+
+@dataclass(frozen=True)
+class Entry(Record):
+    """A parser's place in a ranking: its figure and interval."""
+
+    parser: str
+    value: float | None
+    ci95: Interval | None
+    baseline: bool | None = field(default=None, metadata=OMIT)
+    """True for an uninformed baseline (ranked after the parsers); absent otherwise."""
+
+
+@dataclass(frozen=True)
+class Ranked(Record):
+    """One question answered by a ranking: accuracy on clean text, or robustness at a
+    level."""
+
+    figure: str
+    method: str
+    level: str
+    projection: str
+    higher_is_better: bool
+    ranking: list[Entry]
+    not_ranked: list[str]
+    """The parsers without the figure."""
+    groups: list[list[str]]
+    """The compact letter display's groups, best first."""
+    letters: dict[str, str]
+    tests: int
+    """How many paired tests the letters come from."""
+    sentence: str
+    link: str
+
+
+@dataclass(frozen=True)
+class Verdict(Record):
+    """Whether a parser beats the best baseline, and why."""
+
+    parser: str
+    beats: bool
+    value: float | None
+    difference: float | None
+    ci95: Interval | None
+    p_holm: float | None
+    why: str
+
+
+@dataclass(frozen=True)
+class BaselineItem(Record):
+    """The best uninformed baseline and every other parser against it (all None with no
+    baseline: the sentence says how to add one)."""
+
+    baseline: str | None
+    spec: str | None
+    value: float | None
+    ci95: Interval | None
+    not_beating: list[Verdict]
+    beating: list[Verdict]
+    link: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Hurt(Record):
+    """Where the noise hurts most: a parser's LAS lost at its worst level (``clean``,
+    ``noisy``), the arc length that loses most there (``group``), or the error types
+    with the lowest robustness F1 (``types``); the keys of the other kinds are absent."""
+
+    parser: str
+    level: str
+    figure: str
+    clean: float | None = field(default=None, metadata=OMIT)
+    noisy: float | None = field(default=None, metadata=OMIT)
+    group: str | None = field(default=None, metadata=OMIT)
+    loss: float | None = field(default=None, metadata=OMIT)
+    types: list[str] | None = field(default=None, metadata=OMIT)
+    sentence: str = ""
+    link: str = ""
+
+
+@dataclass(frozen=True)
+class Warned(Record):
+    """One cause of warnings, with every figure, parser, level and replicate it was
+    given for."""
+
+    text: str
+    figures: list[str]
+    parsers: list[str]
+    projections: list[str]
+    levels: list[str]
+    replicates: list[str]
+    link: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Summary(Record):
+    """An experiment's summary (results.json's ``summary``). The report adds the
+    headline table and the noise's caveat; the caveat's key is there only beside a
+    headline (a run without dependency scores has neither)."""
+
+    accuracy: Ranked | None
+    baseline: BaselineItem | None
+    robustness: list[Ranked]
+    hurts: list[Hurt]
+    warnings: list[Warned]
+    tests: list[PairTest]
+    headline: Headline | None = None
+    noise_caveat: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.headline is None:
+            del out["noise_caveat"]
+        return out
+
+    def claims(self) -> list[tuple[str, Ranked | BaselineItem | Hurt]]:
+        """The summary's claims in reading order, each with its kind (``ranked``,
+        ``baseline``, ``hurts``)."""
+        items: list[tuple[str, Ranked | BaselineItem | Hurt]] = []
+        if self.accuracy:
+            items.append(("ranked", self.accuracy))
+        if self.baseline:
+            items.append(("baseline", self.baseline))
+        items += [("ranked", x) for x in self.robustness]
+        items += [("hurts", x) for x in self.hurts]
+        return items
 
 
 def _figure_label(title: str, metric: str, projection: str) -> str:
     return title if metric != "rows" else f"{title} ({projection})"
 
 
-def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
+def pairwise_tests(results: list[Scored]) -> list[PairTest]:
     """Every pair of parsers on every stored figure and level: a paired bootstrap over
     the sentences (the same sentences and replicates for both), Holm-corrected within
     each figure and level (the pairs of parsers compared on it): over a whole study the
@@ -61,7 +214,7 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
                 groups.setdefault((label, m.name, r.projection, r.level), []).append(
                     (r.parser, st[key]))
     score_of = {m.name: m.score for m in figures}
-    out: list[dict[str, Any]] = []
+    out: list[PairTest] = []
     for (label, key, proj, level), entries in groups.items():
         pairs = [(entries[i], entries[j]) for i in range(len(entries))
                  for j in range(i + 1, len(entries))
@@ -74,11 +227,9 @@ def pairwise_tests(results: list[Scored]) -> list[dict[str, Any]]:
                                             samples, 1))
                   for (pa, a), (pb, b) in pairs]
         for (pa, pb, t), p in zip(family, holm([t.p for *_, t in family]), strict=True):
-            out.append({"figure": label, "method": key, "projection": proj, "level": level,
-                        "a": pa, "b": pb, "difference": t.delta,
-                        "ci95": list(t.ci) if t.ci else None, "p_holm": p,
-                        "significant": None if p is None else p < ALPHA,
-                        "resamples": samples})
+            out.append(PairTest(label, key, proj, level, pa, pb, t.delta,
+                                (t.ci[0], t.ci[1]) if t.ci else None, p,
+                                None if p is None else p < ALPHA, samples))
     return out
 
 
@@ -125,16 +276,17 @@ def _pc(x: float | None) -> str:
 
 
 def _ci_text(ci: Any) -> str:
-    if not isinstance(ci, list) or len(ci) != 2 or None in ci:
+    if not isinstance(ci, list | tuple) or len(ci) != 2 or None in ci:
         return ""
     return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def _entry(r: Scored, fig: RankedScore) -> dict[str, Any]:
+def _entry(r: Scored, fig: RankedScore) -> Entry:
     v = r.value
     ci = (plain(_field(v, "ci95")) or {}).get(fig.ci)
-    return {"parser": r.parser, "value": value(fig.get(v)),
-            "ci95": ci if isinstance(ci, list) and None not in ci else None}
+    return Entry(r.parser, value(fig.get(v)),
+                 (ci[0], ci[1]) if isinstance(ci, list | tuple) and len(ci) == 2
+                 and None not in ci else None)
 
 
 def _letters_text(ranking: list[str], names: dict[str, str],
@@ -143,40 +295,38 @@ def _letters_text(ranking: list[str], names: dict[str, str],
 
 
 def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
-            tests: list[dict[str, Any]], link: str,
-            baselines: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+            tests: list[PairTest], link: str,
+            baselines: Mapping[str, str] | None = None) -> Ranked | None:
     """One question answered: FIG's ranking among RS (one result a parser) at LEVEL.
     The BASELINES follow the real parsers, marked as baselines: a parser that ignores
     the words is the most robust and would otherwise lead every robustness sentence."""
     entries = [_entry(r, fig) for r in rs]
-    known = sorted((e for e in entries if e["value"] is not None),
-                   key=lambda e: -e["value"] if fig.higher_is_better else e["value"])
+    known = sorted((e for e in entries if e.value is not None),
+                   key=lambda e: -(e.value or 0.0) if fig.higher_is_better
+                   else e.value or 0.0)
     base = set(baselines or ())
-    known = [e for e in known if e["parser"] not in base] + \
-        [e for e in known if e["parser"] in base]
-    for e in known:
-        if e["parser"] in base:
-            e["baseline"] = True
+    known = [e for e in known if e.parser not in base] + \
+        [replace(e, baseline=True) for e in known if e.parser in base]
 
     def shown(p: str) -> str:
         return f"{p} (baseline)" if p in base else p
-    missing = [e["parser"] for e in entries if e["value"] is None]
+    missing = [e.parser for e in entries if e.value is None]
     if not known:
         return None
-    mine = [t for t in tests if t["method"] == fig.score and t["level"] == level
-            and t["projection"] == rs[0].projection]
-    order = [e["parser"] for e in known]
+    mine = [t for t in tests if t.method == fig.score and t.level == level
+            and t.projection == rs[0].projection]
+    order = [e.parser for e in known]
     groups = letters(order, mine)
     names = letter_names(order, groups)
     best = known[0]
-    figs = ", ".join(f"{shown(e['parser'])} {_pc(e['value'])}{_ci_text(e['ci95'])}"
+    figs = ", ".join(f"{shown(e.parser)} {_pc(e.value)}{_ci_text(e.ci95)}"
                      for e in known)
     if len(known) == 1:
         text = f"{what}: {figs}."
     else:
         word = "highest" if fig.higher_is_better else "lowest"
-        among = " of the parsers" if base & set(order) and best["parser"] not in base else ""
-        text = f"{what}: {shown(best['parser'])} has the {word} {fig.name}{among}, {figs}."
+        among = " of the parsers" if base & set(order) and best.parser not in base else ""
+        text = f"{what}: {shown(best.parser)} has the {word} {fig.name}{among}, {figs}."
         if mine:
             shown_letters = _letters_text(order, {shown(p): n for p, n in names.items()},
                                           shown)
@@ -192,15 +342,11 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
             text += " No paired test compares them."
     if missing:
         text += f" No {fig.name} for {', '.join(missing)}."
-    return {"figure": fig.name, "method": fig.score, "level": level,
-            "projection": rs[0].projection, "higher_is_better": fig.higher_is_better,
-            "ranking": known, "not_ranked": missing, "groups": groups,
-            "letters": names,
-            "tests": len(mine), "sentence": text, "link": link}
+    return Ranked(fig.name, fig.score, level, rs[0].projection, fig.higher_is_better,
+                  known, missing, groups, names, len(mine), text, link)
 
 
-def _accuracy(results: list[Scored], tests: list[dict[str, Any]]
-              ) -> dict[str, Any] | None:
+def _accuracy(results: list[Scored], tests: list[PairTest]) -> Ranked | None:
     rs = [r for r in results if r.method == "deps" and r.projection == "deprel"
           and r.level == "clean"]
     if not rs:
@@ -248,8 +394,8 @@ def level_label(r: Scored) -> str:
         return str(r.level)
 
 
-def _robustness(results: list[Scored], tests: list[dict[str, Any]],
-                baselines: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+def _robustness(results: list[Scored], tests: list[PairTest],
+                baselines: Mapping[str, str] | None = None) -> list[Ranked]:
     got = _robustness_figure(results)
     if got is None:
         return []
@@ -264,12 +410,12 @@ def _robustness(results: list[Scored], tests: list[dict[str, Any]],
         item = _ranked(fig, at, level, f"Robustness at {level_label(at[0])} "
                        f"({fig.name}{on})", tests, fig.link(at[0]), baselines)
         if item is not None:
-            item["sentence"] += _beside_accuracy(item["ranking"][0]["parser"], accuracy,
-                                                 baselines)
-            item["sentence"] += _baselines_ahead(item["ranking"], fig, accuracy,
-                                                 baselines or {})
-            item["sentence"] += MEASURE_NOTE.get(fig.score, "").format(proj=proj)
-            out.append(item)
+            out.append(replace(item, sentence=item.sentence
+                               + _beside_accuracy(item.ranking[0].parser, accuracy,
+                                                  baselines)
+                               + _baselines_ahead(item.ranking, fig, accuracy,
+                                                  baselines or {})
+                               + MEASURE_NOTE.get(fig.score, "").format(proj=proj)))
     return out
 
 
@@ -283,15 +429,15 @@ MEASURE_NOTE = {
 """What a robustness figure measures, where it stands beside the points of LAS lost."""
 
 
-def _baselines_ahead(ranking: list[dict[str, Any]], fig: RankedScore,
+def _baselines_ahead(ranking: list[Entry], fig: RankedScore,
                      accuracy: dict[str, float | None], baselines: Mapping[str, str]) -> str:
     """The baselines that score better than the best parser: why they look robust."""
-    real = [e for e in ranking if e["parser"] not in baselines]
-    if not real:
+    real = [e for e in ranking if e.parser not in baselines]
+    if not real or real[0].value is None:
         return ""
-    top = real[0]["value"]
-    ahead = [e["parser"] for e in ranking if e["parser"] in baselines
-             and (e["value"] > top if fig.higher_is_better else e["value"] < top)]
+    top = real[0].value
+    ahead = [e.parser for e in ranking if e.parser in baselines and e.value is not None
+             and (e.value > top if fig.higher_is_better else e.value < top)]
     if not ahead:
         return ""
     named = ", ".join(f"{p} ({baselines[p]}, LAS on clean text {_pc(accuracy.get(p))})"
@@ -352,19 +498,23 @@ def best_baseline(results: list[Scored], baselines: Mapping[str, str]) -> str | 
 
 
 def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
-                     tests: list[dict[str, Any]]) -> dict[str, Any]:
+                     tests: list[PairTest]) -> Verdict:
     """Whether PARSER (LAS MINE on clean text) beats the baseline BASE (LAS THEIRS): only
     when it scores above it and the paired test (Holm-corrected, the one the letters come
     from) separates them. A parser below or equal to it, not separated from it, without a
     test or without a LAS does not."""
-    t = next((t for t in tests if t["method"] == LAS.score and t["level"] == "clean"
-              and t["projection"] == "deprel" and {t["a"], t["b"]} == {parser, base}), None)
-    diff = ci = p = None
-    if t is not None and t["difference"] is not None:
-        sign = 1 if t["b"] == parser else -1  # the test's difference is b - a
-        diff = sign * t["difference"]
-        ci = sorted(sign * x for x in t["ci95"]) if t["ci95"] else None
-        p = t["p_holm"]
+    t = next((t for t in tests if t.method == LAS.score and t.level == "clean"
+              and t.projection == "deprel" and {t.a, t.b} == {parser, base}), None)
+    diff: float | None = None
+    ci: Interval | None = None
+    p: float | None = None
+    if t is not None and t.difference is not None:
+        sign = 1 if t.b == parser else -1  # the test's difference is b - a
+        diff = sign * t.difference
+        if t.ci95:
+            lo, hi = sorted(sign * x for x in t.ci95)
+            ci = (lo, hi)
+        p = t.p_holm
     by = "" if diff is None else f" by {100 * diff:.1f} points{_ci_text(ci)}"
     pt = "" if p is None else f", p = {p:.3f}"
     if mine is None:
@@ -373,60 +523,59 @@ def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
         beats, why = False, f"scores below it ({_pc(mine)}{pt})"
     elif mine == theirs:
         beats, why = False, f"scores the same ({_pc(mine)})"
-    elif t is None or t["significant"] is None:
+    elif t is None or t.significant is None:
         beats, why = False, f"scores above it{by}, but no paired test compares them"
-    elif not t["significant"]:
+    elif not t.significant:
         beats, why = False, (f"scores above it{by}, but the paired test does not separate "
                              f"them{pt}")
     else:
         beats, why = True, f"beats it{by}{pt}"
-    return {"parser": parser, "beats": beats, "value": mine, "difference": diff,
-            "ci95": ci, "p_holm": p, "why": why}
+    return Verdict(parser, beats, mine, diff, ci, p, why)
 
 
-def _baseline(results: list[Scored], tests: list[dict[str, Any]],
-              baselines: Mapping[str, str]) -> dict[str, Any] | None:
+def _baseline(results: list[Scored], tests: list[PairTest],
+              baselines: Mapping[str, str]) -> BaselineItem | None:
     """The best baseline's LAS on clean text and every other parser against it: the
     parsers that do not beat it are marked (``not_beating``), each with its reason; with
     no baseline in the run, one line on how to add one."""
     clean = _clean_las(results)
     if not clean:
         return None
-    item: dict[str, Any] = {"baseline": None, "spec": None, "value": None, "ci95": None,
-                            "not_beating": [], "beating": [], "link": "deps-accuracy"}
+    item = BaselineItem(None, None, None, None, [], [], "deps-accuracy", "")
     base = best_baseline(results, baselines)
     if not baselines:
-        return dict(item, sentence=BASELINE_HINT)
+        return replace(item, sentence=BASELINE_HINT)
     if base is None:
-        return dict(item, sentence=f"No LAS for the baselines ({', '.join(baselines)}): "
-                                   "no parser can be compared with one.")
+        return replace(item, sentence=f"No LAS for the baselines ({', '.join(baselines)}): "
+                                      "no parser can be compared with one.")
     e = _entry(clean[base], LAS)
-    verdicts = [against_baseline(p, value(LAS.get(r.value)), base, e["value"], tests)
+    assert e.value is not None  # the best baseline is one with a LAS
+    verdicts = [against_baseline(p, value(LAS.get(r.value)), base, e.value, tests)
                 for p, r in clean.items() if p not in baselines]
-    marked = [v for v in verdicts if not v["beats"]]
-    beating = [v for v in verdicts if v["beats"]]
+    marked = [v for v in verdicts if not v.beats]
+    beating = [v for v in verdicts if v.beats]
     text = (f"Best uninformed baseline: {base} ({baselines[base]}), LAS on clean text "
-            f"{_pc(e['value'])}{_ci_text(e['ci95'])}; a parser must beat it.")
+            f"{_pc(e.value)}{_ci_text(e.ci95)}; a parser must beat it.")
     if not verdicts:
         text += " No other parser to compare with it."
     if marked:
         text += (" Not beating it (below it, or not separated from it by the paired test, "
                  f"Holm-corrected, p < {ALPHA}): "
-                 + "; ".join(f"{v['parser']} {v['why']}" for v in marked) + ".")
+                 + "; ".join(f"{v.parser} {v.why}" for v in marked) + ".")
     if beating:
-        text += " Beating it: " + "; ".join(f"{v['parser']} {v['why'].removeprefix('beats it ')}"
+        text += " Beating it: " + "; ".join(f"{v.parser} {v.why.removeprefix('beats it ')}"
                                             for v in beating) + "."
-    return dict(item, baseline=base, spec=baselines[base], value=e["value"],
-                ci95=e["ci95"], not_beating=marked, beating=beating, sentence=text)
+    return BaselineItem(base, baselines[base], e.value, e.ci95, marked, beating,
+                        item.link, text)
 
 
-def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str, Any]]:
+def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[Hurt]:
     """Where the noise hurts most: each parser's LAS lost at its own worst level (each
     parser's sentence says "its own": two parsers that "lose most" at one level read as
     a contradiction); the arc
     lengths that lose most; with learner-like errors, the types with the lowest F1. Not
     for the BASELINES: what a parser that ignores the words loses says nothing."""
-    out = []
+    out: list[Hurt] = []
     results = [r for r in results if r.parser not in baselines]
     deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
     clean = {r.parser: r for r in deps if r.level == "clean"}
@@ -440,23 +589,22 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
         if c_las is None or not noisy:
             continue
         worst, r = min(noisy, key=lambda t: t[0])
-        out.append({"parser": parser, "level": r.level, "figure": "LAS",
-                    "clean": c_las, "noisy": worst, "loss": c_las - worst,
-                    "sentence": f"{parser}'s own worst level is {level_label(r)}: LAS "
-                                f"{_pc(c_las)} on clean text, {_pc(worst)} there "
-                                f"({100 * (c_las - worst):.1f} points of LAS lost).",
-                    "link": "deps-accuracy"})
+        out.append(Hurt(parser, r.level, "LAS", clean=c_las, noisy=worst,
+                        loss=c_las - worst,
+                        sentence=f"{parser}'s own worst level is {level_label(r)}: LAS "
+                                 f"{_pc(c_las)} on clean text, {_pc(worst)} there "
+                                 f"({100 * (c_las - worst):.1f} points of LAS lost).",
+                        link="deps-accuracy"))
         groups = _arc_f1(c.value)
         noisy_groups = _arc_f1(r.value)
         drops = [(f - noisy_groups[g], g) for g, f in groups.items() if g in noisy_groups]
         if drops:
             d, g = max(drops)
-            out.append({"parser": parser, "level": r.level, "figure": "labeled F1 by arc "
-                        "length", "group": g, "loss": d,
-                        "sentence": f"{parser}: arcs of length {g} lose most at "
-                                    f"{level_label(r)}, labeled F1 {_pc(groups[g])} → "
-                                    f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
-                        "link": "where-arc-length"})
+            out.append(Hurt(parser, r.level, "labeled F1 by arc length", group=g, loss=d,
+                            sentence=f"{parser}: arcs of length {g} lose most at "
+                                     f"{level_label(r)}, labeled F1 {_pc(groups[g])} → "
+                                     f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
+                            link="where-arc-length"))
     for r in results:
         if r.method != "f1" or r.level in ("clean", "corrected") \
                 or not isinstance(r.value, dict | Record):
@@ -472,11 +620,11 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[dict[str
         lowest = sorted(enough, key=lambda t: (t[0], t[1]))[:3]
         listed = ", ".join(f"{k} {_pc(f)}{_ci_text((b.get('ci95') or {}).get('f1'))} "
                            f"({b.get('sentences')} sentences)" for f, k, b in lowest)
-        out.append({"parser": r.parser, "level": r.level, "figure": "robustness F1 by "
-                    "error type", "types": [k for _, k, _ in lowest],
-                    "sentence": f"{r.parser} at {level_label(r)}: the error types with "
-                                f"the lowest robustness F1 are {listed}.",
-                    "link": "types-by-type"})
+        out.append(Hurt(r.parser, r.level, "robustness F1 by error type",
+                        types=[k for _, k, _ in lowest],
+                        sentence=f"{r.parser} at {level_label(r)}: the error types with "
+                                 f"the lowest robustness F1 are {listed}.",
+                        link="types-by-type"))
     return out
 
 
@@ -519,10 +667,10 @@ def _cause(r: Scored, warning: str) -> tuple[str, list[str]]:
     return text, seeds
 
 
-def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
+def _warnings(results: list[Scored]) -> list[Warned]:
     """Every warning of the results once a cause, with the figures, parsers, projections
     and levels it was given for (12 lines "no lemmas", one a parser and level, are one)."""
-    seen: dict[str, dict[str, Any]] = {}
+    seen: dict[str, Warned] = {}
     for r in results:
         v = r.value
         if not isinstance(v, dict | Record) or r.method not in SECTION_OF:
@@ -530,33 +678,31 @@ def _warnings(results: list[Scored]) -> list[dict[str, Any]]:
         for w in _field(v, "warnings") or []:
             cause, seeds = _cause(r, str(w))
             fig, link = SECTION_OF[r.method]
-            item = seen.setdefault(cause, {"text": cause, "figures": [], "parsers": [],
-                                           "projections": [], "levels": [],
-                                           "replicates": [], "link": link(r)})
-            for key, x in (("figures", fig), ("parsers", r.parser),
-                           ("levels", level_label(r)), ("projections", r.projection),
-                           *(("replicates", s) for s in seeds)):
-                if x not in item[key]:
-                    item[key].append(x)
+            item = seen.setdefault(cause, Warned(cause, [], [], [], [], [], link(r), ""))
+            for got, x in ((item.figures, fig), (item.parsers, r.parser),
+                           (item.levels, level_label(r)), (item.projections, r.projection),
+                           *((item.replicates, s) for s in seeds)):
+                if x not in got:
+                    got.append(x)
+    out = []
     for item in seen.values():
-        on = [p for p in item["projections"] if p not in ("-", "deprel", "deps")]
-        reps = item["replicates"]
-        item["sentence"] = (f"{item['text']} ({', '.join(item['figures'])}"
-                            f"{': ' + ', '.join(on) if on else ''}; "
-                            f"{', '.join(item['parsers'])}; {', '.join(item['levels'])}"
-                            + (f"; replicate{'s' if len(reps) > 1 else ''} {', '.join(reps)}"
-                               if reps else "") + ")")
-    return list(seen.values())
+        on = [p for p in item.projections if p not in ("-", "deprel", "deps")]
+        reps = item.replicates
+        out.append(replace(item, sentence=(
+            f"{item.text} ({', '.join(item.figures)}{': ' + ', '.join(on) if on else ''}; "
+            f"{', '.join(item.parsers)}; {', '.join(item.levels)}"
+            + (f"; replicate{'s' if len(reps) > 1 else ''} {', '.join(reps)}"
+               if reps else "") + ")")))
+    return out
 
 
-def summarize(results: list[Scored], tests: list[dict[str, Any]] | None = None,
-              baselines: Mapping[str, str] | None = None) -> dict[str, Any]:
+def summarize(results: list[Scored], tests: list[PairTest] | None = None,
+              baselines: Mapping[str, str] | None = None) -> Summary:
     """The summary of one experiment's RESULTS (with their ``stats``); TESTS are its
     pairwise tests when already computed; BASELINES the run's uninformed baselines
     (:func:`baselines_of`)."""
     tests = pairwise_tests(results) if tests is None else tests
     baselines = baselines or {}
-    return {"accuracy": _accuracy(results, tests),
-            "baseline": _baseline(results, tests, baselines),
-            "robustness": _robustness(results, tests, baselines),
-            "hurts": _hurts(results, baselines), "warnings": _warnings(results), "tests": tests}
+    return Summary(_accuracy(results, tests), _baseline(results, tests, baselines),
+                   _robustness(results, tests, baselines), _hurts(results, baselines),
+                   _warnings(results), tests)

@@ -5,17 +5,28 @@ both show it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
-def letters(ranking: list[str], tests: list[dict[str, Any]]) -> list[list[str]]:
+def _separated(t: Any) -> bool:
+    """Whether the test T (a record of the report's paired tests, or a stored test's
+    JSON object) separates its pair."""
+    return bool(t["significant"] if isinstance(t, Mapping) else t.significant)
+
+
+def _pair(t: Any) -> frozenset[str]:
+    return frozenset((t["a"], t["b"]) if isinstance(t, Mapping) else (t.a, t.b))
+
+
+def letters(ranking: list[str], tests: Iterable[Any]) -> list[list[str]]:
     """A compact letter display of RANKING (best first): groups that may overlap, one a
     letter, such that two parsers share a letter exactly when no test separates them
     (Holm-corrected, p < 0.05; a pair without a test is not separated). The groups are
     the maximal sets of parsers no test separates, ordered by their best member, so a
     parser no test separates from either of two separated ones is in both groups (a, ab,
     b): disjoint tiers would claim that it differs from one of them."""
-    sig = {frozenset((t["a"], t["b"])) for t in tests if t["significant"]}
+    sig = {_pair(t) for t in tests if _separated(t)}
     rank = {p: k for k, p in enumerate(ranking)}
     groups: list[frozenset[str]] = []
 
