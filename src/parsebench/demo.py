@@ -41,12 +41,13 @@ def run_paper_examples() -> None:
         key, answer = d / "lin-key.conllu", d / "lin-answer.conllu"
         gold_c, ans_c = read_conllu(key), read_conllu(answer)
         out.write("== Lin: dependency-based evaluation, Tables 18.1 and 18.5 together ==\n")
-        res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer))
+        res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer),
+                            per_sentence=False)
         out.write(deps_table(_scores(res, signature(method=SIGNATURE)), key.name,
                              answer.name))
         out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")
         sel = [Selection.parse("deprel=obj1,obj2")]
-        res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel)
+        res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel, per_sentence=False)
         out.write(deps_table(_scores(res, signature(method=SIGNATURE,
                                                     select="deprel=obj1,obj2")),
                              key.name, answer.name))
