@@ -15,6 +15,7 @@ from conftest import needs, shared_path
 from parsebench.formats.conllu import iter_conllu, parse_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18
 from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.report.terminal import conll18_table
 
 GOLD = """# text = Don't stop.
@@ -89,7 +90,7 @@ def test_the_scripts_table_and_json() -> None:
     assert {k: d["sentences"][k] for k in ("precision", "recall", "f1")} == {
         "precision": 0.0, "recall": 0.0, "f1": 0.0}  # none right: 0, not n/a
     assert d["sentences"]["correct"] == 0 and d["sentences"]["gold"] == 2
-    table = conll18_table(d)
+    table = conll18_table(DepsValue.from_dict(d))
     assert table[2] == "Tokens     |     75.00 |     85.71 |     80.00 |"
     assert table[-2] == "MLAS       |     50.00 |     50.00 |     50.00 |     50.00"
 

@@ -14,6 +14,7 @@ import parsebench as pb
 from parsebench.formats.conllu import Sentence, basic_to_deps, write_conllu
 from parsebench.metrics.dependency.conll18 import F1Count
 from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
+from parsebench.metrics.dependency.figures import DepsEval, DepsValue
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
 GOLD = FIX / "shared-dependents.conllu"
@@ -141,12 +142,17 @@ spec = "python:toy_parsers:FormBlind"
     r = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "rep")
     clean = pb.parse(corpus, "python:toy_parsers:FormBlind", copy_basic_to_deps=True)
     clean.write(tmp_path / "clean.conllu")
-    want = pb.evaluate_deps(corpus, tmp_path / "clean.conllu").data
+    want = pb.evaluate_deps(corpus, tmp_path / "clean.conllu").record
+    assert isinstance(want, DepsEval)
     got = [x.value for x in r.results if x.metric == "deps" and x.level == "clean"]
-    assert got and all(g["elas"] == want["elas"] and g["eulas"] == want["eulas"]
+    # the run's records and the command's are the same records
+    assert got and all(isinstance(g, DepsValue) and g.elas == want.elas
+                       and g.eulas == want.eulas
                        for g in got), [(x.parser, x.metric, x.level) for x in r.results]
-    lo, hi = got[0]["ci95"]["elas"]
-    assert lo <= want["elas"]["f1"] <= hi and 0 < want["elas"]["f1"] < want["las"]["f1"]
+    interval = got[0].interval("elas")
+    assert interval is not None and want.elas.f1 is not None and want.las.f1 is not None
+    lo, hi = interval
+    assert lo <= want.elas.f1 <= hi and 0 < want.elas.f1 < want.las.f1
     # the report's accuracy table shows them, as eval deps gives them
     md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
     head = next(ln for ln in md.splitlines() if ln.startswith("| parser | input | UAS | LAS"))
@@ -155,4 +161,4 @@ spec = "python:toy_parsers:FormBlind"
                and "ELAS" not in ln and ln.count("|") == head.count("|"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     at = [c.strip() for c in head.strip("|").split("|")].index("ELAS")
-    assert cells[at:at + 2] == [f"{100 * want[k]['f1']:.2f}" for k in ("elas", "eulas")]
+    assert cells[at:at + 2] == [f"{100 * (f.f1 or 0):.2f}" for f in (want.elas, want.eulas)]

@@ -15,6 +15,7 @@ from conftest import needs, shared_path
 
 import parsebench as pb
 from parsebench.formats.conllu import NO_HEAD, Sentence, basic_to_deps, read_conllu, write_conllu
+from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.report.terminal import conll18_table, counts_table
 
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
@@ -30,7 +31,8 @@ def write(sentences: list[Sentence], path: Path) -> Path:
 def ours(gold: Path, system: Path, counts: bool, **options: object) -> dict[str, list[str]]:
     """parsebench's table of the same shape as udeval's (``-v`` or ``--counts``)."""
     r = pb.evaluate_deps(gold, system, counts=True, **options)  # type: ignore[arg-type]
-    lines = counts_table(r.to_dict(), True) if counts else conll18_table(r.to_dict(), True)
+    scores = DepsEval.from_dict(r.to_dict())
+    lines = counts_table(scores, True) if counts else conll18_table(scores, True)
     out = {}
     for line in lines[2:]:
         name, _, rest = line.partition("|")

@@ -20,8 +20,15 @@ from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.constituency.evalb import evaluate_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
-from parsebench.metrics.constituency.gaizauskas import flatten, read_rules, score_spans, spans
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.constituency.gaizauskas import (
+    FlatEval,
+    flatten,
+    read_rules,
+    score_spans,
+    spans,
+)
+from parsebench.metrics.dependency.evaluate import DepsResult, evaluate_deps
+from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.lin import SIGNATURE, Selection
 from parsebench.report.terminal import deps_table, flat_table
 from parsebench.signature import signature
@@ -34,13 +41,16 @@ def run_paper_examples() -> None:
         key, answer = d / "lin-key.conllu", d / "lin-answer.conllu"
         gold_c, ans_c = read_conllu(key), read_conllu(answer)
         out.write("== Lin: dependency-based evaluation, Tables 18.1 and 18.5 together ==\n")
-        res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer))
-        out.write(deps_table(res, key.name, answer.name, signature(method=SIGNATURE)))
+        res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer),
+                            per_sentence=False)
+        out.write(deps_table(_scores(res, signature(method=SIGNATURE)), key.name,
+                             answer.name))
         out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")
         sel = [Selection.parse("deprel=obj1,obj2")]
-        res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel)
-        out.write(deps_table(res, key.name, answer.name,
-                             signature(method=SIGNATURE, select="deprel=obj1,obj2")))
+        res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel, per_sentence=False)
+        out.write(deps_table(_scores(res, signature(method=SIGNATURE,
+                                                    select="deprel=obj1,obj2")),
+                             key.name, answer.name))
         out.write("\n" + lin_beside_the_paper(gold_c, ans_c))
 
         gold_t, test_t = d / "demo-gold.mrg", d / "demo-test.mrg"
@@ -61,8 +71,14 @@ def run_paper_examples() -> None:
             else:
                 total.add(c)
         assert total is not None
-        out.write(flat_table(total, "flattened demo-gold.mrg", test_t.name,
-                             signature(method="flat-conformance")))
+        out.write(flat_table(FlatEval(**vars(total.scores()),
+                                      signature=signature(method="flat-conformance")),
+                             "flattened demo-gold.mrg", test_t.name))
+
+
+def _scores(res: DepsResult, sig: str) -> DepsEval:
+    """The records ``eval deps`` prints of RES, signed SIG."""
+    return DepsEval.from_dict({**res.as_dict(), "signature": sig})
 
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsebench.record import Record
+
 CI_KEYS = ("ci95", "ci")
 """Where a command's JSON keeps its figures' intervals, by figure name."""
 
@@ -91,6 +93,10 @@ class Result:
     render: Callable[[], str] = field(repr=False, compare=False, default=lambda: "")
     warnings: tuple[str, ...] = field(default=(), repr=False)
     """What the command prints as ``warning:`` lines on standard error."""
+    record: Record | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """The typed object DATA is the JSON of (``eval deps``: a
+    :class:`~parsebench.metrics.dependency.figures.DepsEval`), where the command has one:
+    its text is made from it."""
 
     def __post_init__(self) -> None:
         from parsebench import arguments as A
@@ -115,7 +121,8 @@ class Result:
         return self.render()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name in ("data", "render", "command", "warnings"):
+        if name.startswith("_") or name in ("data", "render", "command", "warnings",
+                                            "record"):
             raise AttributeError(name)
         try:
             v = self.data[name]
@@ -220,7 +227,12 @@ def dataframe(rows: list[dict[str, Any]], columns: list[str] | None = None) -> A
     return pd.DataFrame(rows, columns=columns)
 
 
-def result(command: str, data: Mapping[str, Any], render: Callable[[], str] | None = None,
+def result(command: str, data: Mapping[str, Any] | Record,
+           render: Callable[[], str] | None = None,
            warnings: list[str] | tuple[str, ...] = ()) -> Result:
-    """A result of COMMAND with its JSON object DATA and its text RENDER."""
+    """A result of COMMAND with its JSON object DATA (or the record whose ``to_dict()``
+    it is) and its text RENDER."""
+    if isinstance(data, Record):
+        return Result(command, data.to_dict(), render or (lambda: ""), tuple(warnings),
+                      record=data)
     return Result(command, data, render or (lambda: ""), tuple(warnings))

@@ -13,7 +13,7 @@ import itertools
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from parsebench import arguments as A
 from parsebench.errors import InputError, atomic_output, check_output
@@ -68,6 +68,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
         sentence_tsv_row,
     )
     from parsebench.metrics.dependency.evaluate import SentenceCounts
+    from parsebench.metrics.dependency.figures import DepsEval
     from parsebench.metrics.dependency.lin import SIGNATURE, LabelMap, Selection
     from parsebench.metrics.dependency.settings import DepsScoring
     from parsebench.report.terminal import deps_table
@@ -134,14 +135,18 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
         + got.warnings + validity.warnings()
+    scores = DepsEval.from_dict({**got.as_dict(), "validity": validity.as_dict(),
+                                 "signature": sig})
     notes = [validity.line()]
-    if align:
-        notes.append("Aligned words (--align words): " + ", ".join(
-            f"{n} {k}" for k, n in got.as_dict()["alignment"].items()))
-    return result("eval deps", {**got.as_dict(), "validity": validity.as_dict(),
-                                "signature": sig},
-                  lambda: deps_table(got, gold_name, system_name, sig, notes,
-                                     selected=bool(selections)), warnings)
+    if scores.alignment is not None:
+        a = scores.alignment
+        notes.append(f"Aligned words (--align words): {a.matched} matched, "
+                     f"{a.substituted} substituted, {a.deleted} deleted, "
+                     f"{a.inserted} inserted")
+    return result("eval deps", scores,
+                  lambda: deps_table(scores, gold_name, system_name, notes,
+                                     selected=bool(selections), by=got.by_field,
+                                     counts=got.counts, graphs=got.graphs), warnings)
 
 
 def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,
@@ -170,23 +175,18 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
-    from parsebench.metrics.constituency.evalb import evaluate_bracket_files
+    from parsebench.metrics.constituency.evalb import BracketsEval, evaluate_bracket_files
     from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
     params = read_prm(prm) if prm else EvalbParams()
     got = evaluate_bracket_files(gold, test, params)
     sig = signature(method="evalb", prm=os.path.basename(prm) if prm else None,
                     labeled=params.labeled, cutoff=params.cutoff_len)
-    out: dict[str, Any] = {
-        "all": got.all.as_dict(), "len40": got.cut.as_dict(),
-        "cutoff_len": params.cutoff_len,
-        "rows": got.row_dicts(),
-        "messages": got.messages, "signature": sig,
-    }
-    if got.aborted:
-        out["aborted"] = True
-        del out["all"], out["len40"]
-    return result("eval brackets", out, got.report, params.warnings)
+    whole = None if got.aborted else got.all.scores()
+    cut = None if got.aborted else got.cut.scores()
+    scores = BracketsEval(whole, cut, params.cutoff_len, got.row_dicts(), got.messages, sig,
+                          True if got.aborted else None)
+    return result("eval brackets", scores, got.report, params.warnings)
 
 
 @A.checked(key=A.TREES, response=A.TREES, categories=A.optional(A.strings),
@@ -199,6 +199,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     with these labels (a comma-separated string or a list); MAX_DEPTH only those this
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
+    from parsebench.metrics.constituency.gaizauskas import FlatEval
     from parsebench.metrics.constituency.gaizauskas import evaluate_flat as score
     from parsebench.report.terminal import flat_table
 
@@ -213,8 +214,8 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     total, _ = score(k, r, key_name, response_name, labels, max_depth)
     sig = signature(method="flat-conformance",
                     categories=sorted(labels) if labels else None, max_depth=max_depth)
-    return result("eval flat", {**total.as_dict(), "signature": sig},
-                  lambda: flat_table(total, key_name, response_name, sig))
+    scores = FlatEval(**vars(total.scores()), signature=sig)
+    return result("eval flat", scores, lambda: flat_table(scores, key_name, response_name))
 
 
 class Converted(Treebank):

@@ -5,70 +5,75 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.dependency.conll18 import CONLL18_NAMES, ENHANCED_NAMES, SPAN_METRICS
-from parsebench.metrics.dependency.evaluate import DepsResult
 from parsebench.metrics.dependency.lin import ROOT_ARC_FIELDS
 from parsebench.present import ci95, percent, value
 from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # eval deps does not import the flat metrics
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
-    from parsebench.metrics.constituency.gaizauskas import FlatCounts
+    from parsebench.metrics.constituency.gaizauskas import FlatEval
+    from parsebench.metrics.dependency.figures import (
+        Bucket,
+        Confusion,
+        DepsEval,
+        DepsScores,
+        ExactMatch,
+    )
 
 
 def _pct(x: float | None) -> str:
     return percent(x, 6)
 
 
-def deps_table(result: DepsResult, gold: str, system: str, sig: str,
-               notes: Sequence[str] = (), selected: bool = False) -> str:
+def deps_table(scores: DepsEval, gold: str, system: str, notes: Sequence[str] = (),
+               selected: bool = False, by: str | None = None, counts: bool = False,
+               graphs: bool = False) -> str:
     """``eval deps``'s text: every ratio beside the counts it is of (recall = key arcs
     found in the answer / key, precision = answer arcs found in the key / answer: with
     --select the two counts differ). NOTES are lines shown above the signature
     (validity, the alignment); SELECTED: Lin's counts are of a selection, which the
-    CoNLL 2018 table below them is not."""
-    t = result.total
-    figures = result.as_dict()
+    CoNLL 2018 table below them is not; BY: the field of the breakdown; COUNTS:
+    udeval's table of counts; GRAPHS: either file has enhanced graphs (ELAS, EULAS)."""
     lines = [
         f"Dependency evaluation of {system} against {gold}",
-        f"{t.words.gold} gold words in {result.sentences} sentences",
+        f"{scores.gold_words} gold words in {scores.gold_sentences} sentences",
         "",
         "Lin" + (" (the dependencies --select chose)" if selected else ""),
         "              precision  recall      F1     key in answer   answer   in key",
     ]
-    for name, pr in (("unlabeled", t.unlabeled), ("labeled", t.labeled)):
-        f = figures[name]
-        lines.append(f"{name:<13} {_pct(f['precision']):>9} {_pct(f['recall']):>7} "
-                     f"{_pct(f['f1']):>7} {pr.key:7d} {pr.key_found:9d} {pr.answer:8d} "
-                     f"{pr.answer_found:8d}")
+    for name, f in (("unlabeled", scores.unlabeled), ("labeled", scores.labeled)):
+        lines.append(f"{name:<13} {_pct(f.precision):>9} {_pct(f.recall):>7} "
+                     f"{_pct(f.f1):>7} {f.key:7d} {f.matched:9d} {f.answer:8d} "
+                     f"{f.answer_found:8d}")
     lines.append("recall = key arcs in the answer / key; precision = answer arcs in the key "
                  "/ answer")
     whole = "; all words: --select does not restrict it" if selected else ""
-    if "alignment" in figures:  # --align words: no character spans, not the script's
-        lines += ["", ("CoNLL 2018 counts" if result.counts else "CoNLL 2018 metrics")
+    if scores.alignment is not None:  # --align words: no character spans, not the script's
+        lines += ["", ("CoNLL 2018 counts" if counts else "CoNLL 2018 metrics")
                   + " over words aligned by edit distance (parsebench's, not "
-                  + ("udeval's" if result.counts else "conll18_ud_eval.py's")
+                  + ("udeval's" if counts else "conll18_ud_eval.py's")
                   + ", which aligns on characters)" + whole,
-                  *(counts_table(figures, result.graphs) if result.counts
-                    else conll18_table(figures, result.graphs)),
+                  *(counts_table(scores, graphs) if counts
+                    else conll18_table(scores, graphs)),
                   *ALIGNED_ROWS]
-    elif result.counts:
+    elif counts:
         lines += ["", "CoNLL 2018 and IWPT counts (the table of udeval --counts)" + whole,
-                  *counts_table(figures, result.graphs)]
+                  *counts_table(scores, graphs)]
     else:
         lines += ["", "CoNLL 2018 (the table of conll18_ud_eval.py -v"
-                  + (", and udeval's ELAS and EULAS)" if result.graphs else ")") + whole,
-                  *conll18_table(figures, result.graphs)]
-    lines.append("Exact match: UCM " + _share(figures["ucm"]) + ", LCM "
-                 + _share(figures["lcm"]) + f" of {figures['ucm']['sentences']} sentences")
-    if not result.punct:
+                  + (", and udeval's ELAS and EULAS)" if graphs else ")") + whole,
+                  *conll18_table(scores, graphs)]
+    lines.append("Exact match: UCM " + _share(scores.ucm) + ", LCM "
+                 + _share(scores.lcm) + f" of {scores.ucm.sentences} sentences")
+    if not scores.punct:
         lines.append("Words tagged PUNCT have no attachment scores (--no-punct).")
-    if result.confusion is not None:
-        lines += ["", *confusion_lines(figures["confusion"])]
-    if result.by is not None and result.by_field in ROOT_ARC_FIELDS:
-        lines += ["", *breakdown_lines(result.by_field or "", figures["by"])]
-    elif result.by is not None:
-        field = result.by_field or ""
+    if scores.confusion is not None:
+        lines += ["", *confusion_lines(scores.confusion)]
+    if scores.by is not None and by in ROOT_ARC_FIELDS:
+        lines += ["", *breakdown_lines(by or "", scores.by)]
+    elif scores.by is not None:
+        field = by or ""
         lines += ["", f"By {field} (in ans: key arcs in the answer, in key: answer arcs in "
                   "the key)"]
         head = f"{field:<16}"
@@ -77,7 +82,7 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
         head += ("    key answer in ans in key  prec. recall in ans in key  l.prec "
                  "l.recall")
         lines.append(head)
-        items = sorted(result.by.items(), key=lambda kv: (-(kv[1].unlabeled.key
+        items = sorted(scores.by.items(), key=lambda kv: (-(kv[1].unlabeled.key
                                                             + kv[1].unlabeled.answer), kv[0]))
         for name, b in items:
             row = f"{name[:16]:<16}"
@@ -85,13 +90,13 @@ def deps_table(result: DepsResult, gold: str, system: str, sig: str,
                 avg = b.words / b.sentences if b.sentences else 0.0
                 row += f" {b.sentences:9d} {avg:7.2f}"
             u, lab = b.unlabeled, b.labeled
-            row += (f" {u.key:6d} {u.answer:6d} {u.key_found:6d} {u.answer_found:6d} "
-                    f"{_pct(u.precision)} {_pct(u.recall)} {lab.key_found:6d} "
+            row += (f" {u.key:6d} {u.answer:6d} {u.matched:6d} {u.answer_found:6d} "
+                    f"{_pct(u.precision)} {_pct(u.recall)} {lab.matched:6d} "
                     f"{lab.answer_found:6d}  {_pct(lab.precision)} {_pct(lab.recall)}")
             lines.append(row)
     if notes:
         lines += ["", *notes]
-    lines += ["", f"signature: {sig}"]
+    lines += ["", f"signature: {scores.signature}"]
     return "\n".join(lines) + "\n"
 
 
@@ -104,8 +109,8 @@ ALIGNED_ROWS = [
 words on characters, this table by edit distance)."""
 
 
-def _share(x: dict[str, Any]) -> str:
-    return "n/a" if x["accuracy"] is None else f"{100 * x['accuracy']:.2f}% ({x['matched']})"
+def _share(x: ExactMatch) -> str:
+    return "n/a" if x.accuracy is None else f"{100 * x.accuracy:.2f}% ({x.matched})"
 
 
 ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"], "direction": ["left", "right", "root"],
@@ -113,7 +118,7 @@ ORDER = {"arc-length": ["1", "2", "3-6", "7+", "root"], "direction": ["left", "r
          "depth": [*map(str, range(1, 7)), "7+", "cycle"]}
 
 
-def breakdown_lines(field: str, by: dict[str, Any]) -> list[str]:
+def breakdown_lines(field: str, by: Mapping[str, Bucket]) -> list[str]:
     """MaltEval's breakdowns: attachment (unlabeled) and labeled attachment precision,
     recall and F1 a group, the key's arcs grouped by the key's values, the answer's by
     the answer's; the root's arc counts."""
@@ -122,28 +127,28 @@ def breakdown_lines(field: str, by: dict[str, Any]) -> list[str]:
              f"{field:<16}    key answer in ans in key   UA P   UA R  UA F1 in ans in key"
              "   LA P   LA R  LA F1"]
     for name in [x for x in ORDER.get(field, []) if x in by]:
-        u, lab = by[name]["unlabeled"], by[name]["labeled"]
-        lines.append(f"{name:<16} {u['key']:6d} {u['answer']:6d} {u['matched']:6d} "
-                     f"{u.get('answer_matched', u['matched']):6d} {_pct(u['precision'])} "
-                     f"{_pct(u['recall'])} {_pct(u['f1'])} {lab['matched']:6d} "
-                     f"{lab.get('answer_matched', lab['matched']):6d} {_pct(lab['precision'])} "
-                     f"{_pct(lab['recall'])} {_pct(lab['f1'])}")
+        u, lab = by[name].unlabeled, by[name].labeled
+        lines.append(f"{name:<16} {u.key:6d} {u.answer:6d} {u.matched:6d} "
+                     f"{u.answer_found:6d} {_pct(u.precision)} "
+                     f"{_pct(u.recall)} {_pct(u.f1)} {lab.matched:6d} "
+                     f"{lab.answer_found:6d} {_pct(lab.precision)} "
+                     f"{_pct(lab.recall)} {_pct(lab.f1)}")
     return lines
 
 
-def confusion_lines(table: dict[str, Any]) -> list[str]:
+def confusion_lines(table: Confusion) -> list[str]:
     """Gold labels down, system labels across, on the aligned words."""
-    names = table["labels"]
+    names = table.labels
     width = max(7, *(len(x) for x in names)) + 1
     lines = ["Confusion (rows: gold, columns: system; aligned words)",
              " " * width + "".join(f"{x[:9]:>10}" for x in names)]
-    for name, row in zip(names, table["matrix"], strict=True):
+    for name, row in zip(names, table.matrix, strict=True):
         lines.append(f"{name:<{width}}" + "".join(f"{n:10d}" for n in row))
     return lines
 
 
 
-def conll18_table(figures: dict[str, Any], enhanced: bool = False) -> list[str]:
+def conll18_table(scores: DepsScores, enhanced: bool = False) -> list[str]:
     """The thirteen metrics laid out as the shared task's script prints them, and with
     ENHANCED ELAS and EULAS after them as udeval does; "n/a" where the system cannot
     have a figure (no heads, no words, no enhanced graph)."""
@@ -154,36 +159,38 @@ def conll18_table(figures: dict[str, Any], enhanced: bool = False) -> list[str]:
              "-----------+-----------+-----------+-----------+-----------"]
     names = {**CONLL18_NAMES, **(ENHANCED_NAMES if enhanced else {})}
     for key, name in names.items():
-        d = figures[key]
-        acc = d["aligned_accuracy"]
-        lines.append(f"{name:11}|{cell(d['precision'])} |{cell(d['recall'])} |"
-                     f"{cell(d['f1'])} |" + ("" if key in SPAN_METRICS
-                                             or key in ENHANCED_NAMES else cell(acc)))
+        d = scores.metric(key)
+        lines.append(f"{name:11}|{cell(d.precision)} |{cell(d.recall)} |"
+                     f"{cell(d.f1)} |" + ("" if key in SPAN_METRICS
+                                          or key in ENHANCED_NAMES
+                                          else cell(d.aligned_accuracy)))
     return lines
 
 
-def counts_table(figures: dict[str, Any], enhanced: bool = False) -> list[str]:
+def counts_table(scores: DepsScores, enhanced: bool = False) -> list[str]:
     """udeval's ``--counts`` table: correct, gold, predicted and aligned of each metric
     (the aligned words' count for Words, blank where a metric is not on aligned words)."""
     lines = ["Metric     | Correct   |      Gold | Predicted | Aligned",
              "-----------+-----------+-----------+-----------+-----------"]
     names = {**CONLL18_NAMES, **(ENHANCED_NAMES if enhanced else {})}
     for key, name in names.items():
-        d = figures[key]
-        aligned = d["aligned"] or (d["correct"] if key == "words" else "")
-        lines.append(f"{name:11}|{d['correct']:10} |{d['gold']:10} |{d['system']:10} |"
+        d = scores.metric(key)
+        aligned = d.aligned or (d.correct if key == "words" else "")
+        lines.append(f"{name:11}|{d.correct:10} |{d.gold:10} |{d.system:10} |"
                      f"{aligned:10}")
     return lines
 
 
-def flat_table(total: FlatCounts, key: str, response: str, sig: str) -> str:
-    c = total
+def flat_table(scores: FlatEval, key: str, response: str) -> str:
+    """``eval flat``'s text: the counts and Gaizauskas et al.'s three shares."""
+    c = scores
     return (
         f"Flat-key evaluation of {response} against {key}\n"
         "KeyCons  RespCons  Matched  KCV   Recall  Precision  Conformance\n"
-        f"{c.key:7d} {c.response:9d} {c.matched:8d} {c.violated:4d}  {_pct(c.recall):>7}"
-        f" {_pct(c.precision):>10} {_pct(c.conformance):>12}\n"
-        f"\nsignature: {sig}\n"
+        f"{c.key_constituents:7d} {c.response_constituents:9d} {c.matched:8d} "
+        f"{c.violated:4d}  {_pct(c.recall):>7} {_pct(c.precision):>10} "
+        f"{_pct(c.conformance):>12}\n"
+        f"\nsignature: {c.signature}\n"
     )
 
 

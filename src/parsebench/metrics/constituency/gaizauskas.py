@@ -27,6 +27,7 @@ from parsebench.formats.brackets import OPEN, WORD, Tree, TreeText, parse_tree
 from parsebench.metrics.core.counts import Additive
 from parsebench.metrics.core.pairs import PairMethod
 from parsebench.parses import Parse
+from parsebench.record import Record
 
 NONE_TAG = "-NONE-"
 
@@ -223,10 +224,34 @@ class FlatCounts(Additive):
     def conformance(self) -> float | None:
         return (self.key - self.violated) / self.key if self.key else None
 
+    def scores(self) -> FlatScores:
+        """The counts and their shares, as the JSON names them."""
+        return FlatScores(self.key, self.response, self.matched, self.violated,
+                          self.recall, self.precision, self.conformance)
+
     def as_dict(self) -> dict[str, float | int | None]:
-        return {"key_constituents": self.key, "response_constituents": self.response,
-                "matched": self.matched, "violated": self.violated, "recall": self.recall,
-                "precision": self.precision, "conformance": self.conformance}
+        return self.scores().to_dict()
+
+
+@dataclass(frozen=True)
+class FlatScores(Record):
+    """Gaizauskas et al.'s figures of responses against flat keys: the constituents
+    counted, and recall, precision and conformance (None where nothing is counted)."""
+
+    key_constituents: int = 0
+    response_constituents: int = 0
+    matched: int = 0
+    violated: int = 0
+    recall: float | None = None
+    precision: float | None = None
+    conformance: float | None = None
+
+
+@dataclass(frozen=True)
+class FlatEval(FlatScores):
+    """``eval flat --json``: the figures and the signature."""
+
+    signature: str = ""
 
 
 def score_spans(key: set[tuple[int, int]], response: set[tuple[int, int]]) -> FlatCounts:

@@ -23,17 +23,10 @@ class FlatIntervals(Record):
 
 
 @dataclass(frozen=True)
-class FlatValue(Record):
+class FlatValue(flat.FlatScores):
     """A run's ``flat`` result: the noisy parses' spans against the clean parses' made
     a flat key, pooled over a level's replicates."""
 
-    key_constituents: int = 0
-    response_constituents: int = 0
-    matched: int = 0
-    violated: int = 0
-    recall: float | None = None
-    precision: float | None = None
-    conformance: float | None = None
     sentences: int = 0
     replicates: int = 0
     error_level_label: str = ""

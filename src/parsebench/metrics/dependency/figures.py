@@ -57,6 +57,11 @@ class LinScore(Record):
     matched: int = 0
     answer_matched: int | None = field(default=None, metadata=OMIT)
 
+    @property
+    def answer_found(self) -> int:
+        """Answer arcs found in the key: ``matched`` but where a selection parts them."""
+        return self.matched if self.answer_matched is None else self.answer_matched
+
 
 @dataclass(frozen=True)
 class Bucket(Record):
@@ -143,6 +148,24 @@ class DepsScores(Record):
     enhancements: str = "0"
     confusion: Confusion | None = field(default=None, metadata=OMIT)
     by: dict[str, Bucket] | None = field(default=None, metadata=OMIT)
+
+    def metric(self, name: str) -> Conll18Score:
+        """The CoNLL 2018 or IWPT metric NAME (``las``, ``elas``...)."""
+        got = getattr(self, name)
+        if not isinstance(got, Conll18Score):
+            raise KeyError(name)
+        return got
+
+
+@dataclass(frozen=True)
+class DepsEval(DepsScores):
+    """``eval deps --json``: the scores, the alignment (``--align words``), the validity
+    of the system's sentences and the signature; the same records as a run's
+    :class:`DepsValue`, in the command's order."""
+
+    alignment: AlignmentCounts | None = field(default=None, metadata=OMIT)
+    validity: ValidityCounts = ValidityCounts()
+    signature: str = ""
 
 
 @dataclass(frozen=True)
