@@ -109,3 +109,25 @@ def test_f1_objects_are_records(files: dict[str, Path]) -> None:
     assert rec.f1 is None and rec.warnings
     assert list(na.to_dict()["ci95"]) == ["precision", "recall", "f1", "clean_uas",
                                           "clean_las", "noisy_uas", "noisy_las"]
+
+
+def test_over_replicates_the_verdicts_are_the_share_of_replicates(
+        files: dict[str, Path]) -> None:
+    """Over replicates, whether the real degradation is within the bounds (and whether
+    Appendix A's condition holds) is the share of files where it is: one file of two
+    read "yes"."""
+    from dataclasses import replace
+
+    from parsebench.report.terminal import rows_table
+
+    g, n1, n2 = files["gold"], files["noisy1"], files["noisy2"]
+    rec = RowsCommand.from_dict(pb.robustness_rows(g, [n1, n2], gold=g).to_dict())
+    assert rec.gold is not None
+    half = replace(rec, gold=replace(rec.gold, within_bounds=0.5, assumption=replace(
+        rec.gold.assumption, condition_holds=0.0)))
+    text = rows_table(half, str(g), [str(n1), str(n2)], "head+deprel")
+    assert "real degradation within the bounds: 50% of replicates" in text
+    assert "x_aab >= 3 x_aba + x_abc: 0% of replicates" in text
+    one = pb.robustness_rows(g, [n1], gold=g)
+    verdict = "yes" if one.to_dict()["gold"]["within_bounds"] else "no"
+    assert f"real degradation within the bounds: {verdict}\n" in str(one)

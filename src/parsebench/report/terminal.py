@@ -276,10 +276,12 @@ def _ci(intervals: Mapping[str, list[float] | None] | None, figure: str) -> str:
     return interval_text((intervals or {}).get(figure))
 
 
-def _within(x: Any) -> str:
-    if isinstance(x, dict):
-        return f"{100 * x['mean']:.0f}% of replicates"
-    return "yes" if x else "no"
+def _within(x: bool | float) -> str:
+    """A file's verdict, or over replicates the share of files where it holds (a number:
+    "yes" for one replicate of two in bounds would hide the other)."""
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    return f"{100 * x:.0f}% of replicates"
 
 
 def sentences_table(r: SentencesCommand, clean: str, noisy: list[str]) -> str:
