@@ -131,3 +131,24 @@ def test_over_replicates_the_verdicts_are_the_share_of_replicates(
     one = pb.robustness_rows(g, [n1], gold=g)
     verdict = "yes" if one.to_dict()["gold"]["within_bounds"] else "no"
     assert f"real degradation within the bounds: {verdict}\n" in str(one)
+
+
+def test_compare_objects_are_records(files: dict[str, Path]) -> None:
+    """compare's object, with the scoring options' findings in each system and a
+    Treebank named as itself, reads back to an equal record and prints from it."""
+    from parsebench.compare import Comparison, compare_table
+    from parsebench.treebank import Treebank
+
+    g, n1, n2 = files["gold"], files["noisy1"], files["noisy2"]
+    bank = Treebank.from_sentences(read_conllu(n2), name="my-parser")
+    cases = [pb.compare(g, [n1], samples=50),
+             pb.compare(g, [n1, bank, files["tags"]], samples=50, all_pairs=True),
+             pb.compare(g, [n1, n2], samples=50, metric="ucm", test="randomization"),
+             pb.compare(g, [n1, n2], samples=50, align="words", invalid="zero")]
+    recs = [_round_trip(Comparison, r) for r in cases]
+    assert recs[0].pairs == [] and recs[0].signature == cases[0].signature
+    assert [s.file for s in recs[1].systems][1] == "my-parser"
+    assert recs[1].systems[2].score is None and len(recs[1].pairs) == 3
+    assert recs[3].align == "words" and recs[3].systems[1].validity is not None
+    assert recs[3].systems[1].alignment is not None
+    assert str(cases[3]) == compare_table(recs[3]) + f"\nsignature: {recs[3].signature}\n"
