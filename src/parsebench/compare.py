@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from parsebench.errors import InputError
@@ -24,9 +25,11 @@ from parsebench.metrics.core.resample import (
     paired_bootstrap,
     randomization,
 )
+from parsebench.metrics.dependency.figures import AlignmentCounts, ValidityCounts
 from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.metrics.registry import COMPARABLE, REGISTRY, file_stats
 from parsebench.progress import Progress, Quiet
+from parsebench.record import OMIT, Record
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
 SENTENCE_SHARES = ("ucm", "lcm")
@@ -36,12 +39,67 @@ GOLD_IN_MEMORY = 8_000_000
 times as much as objects, so a few tens of MB at most."""
 
 
+@dataclass(frozen=True)
+class SystemScore(Record):
+    """A system's score with its interval over sentences and the counts it is made of
+    (by the metric's columns; None where the score is n/a); with dependency scoring
+    options not at their default, what they found in the system."""
+
+    file: str
+    score: float | None
+    ci: list[float] | None
+    interval: str
+    """How the interval was made: the Wilson score interval or the percentile bootstrap."""
+    counts: dict[str, int | float | None] | None
+    validity: ValidityCounts | None = field(default=None, metadata=OMIT)
+    alignment: AlignmentCounts | None = field(default=None, metadata=OMIT)
+
+
+@dataclass(frozen=True)
+class PairTest(Record):
+    """A paired test of SYSTEM against BASELINE (indices of ``systems``): the difference
+    of their scores, its interval, and the p-value (Holm-corrected with several pairs)."""
+
+    baseline: int
+    system: int
+    delta: float | None
+    ci: list[float] | None
+    p: float | None
+    p_uncorrected: float | None
+    significant: bool | None
+
+
+@dataclass(frozen=True)
+class Comparison(Record):
+    """``compare``'s object: the settings, each system's score, each pair's test; the
+    dependency scoring options only where not at their default, and the signature once
+    the command has made it."""
+
+    metric: str
+    title: str
+    test: str
+    samples: int
+    seed: int
+    alpha: float
+    sentences: int
+    correction: str | None
+    align: str | None = field(default=None, metadata=OMIT)
+    invalid: str | None = field(default=None, metadata=OMIT)
+    enhancements: str | None = field(default=None, metadata=OMIT)
+    no_empty_nodes: bool | None = field(default=None, metadata=OMIT)
+    multiple_roots_okay: bool | None = field(default=None, metadata=OMIT)
+    systems: list[SystemScore] = field(default_factory=list)
+    pairs: list[PairTest] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    signature: str | None = field(default=None, metadata=OMIT)
+
+
 def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[str]],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,
             seed: int = 1, alpha: float = 0.05, all_pairs: bool = False,
             progress: Progress | None = None,
-            scoring: DepsScoring | None = None) -> dict[str, Any]:
-    """The JSON object of ``compare`` (without its signature); fractions in [0, 1].
+            scoring: DepsScoring | None = None) -> Comparison:
+    """The object of ``compare`` (without its signature); fractions in [0, 1].
     SCORING: how a dependency metric is scored (``eval deps``'s ``--align``,
     ``--invalid``, ``--enhancements``...); with settings not at their default, each
     system's ``validity`` (and ``alignment``) is in the JSON, and the settings too."""
@@ -86,15 +144,14 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     boot = bootstrap_scores(stats, m.score, samples, seed)
     bar.advance()
     share = metric in SENTENCE_SHARES
-    out_systems = [{"file": str(path), "score": (point := m.corpus(s)),
-                    "ci": _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
-                                else None if point is None else interval(b, alpha, point)),
-                    "interval": WILSON if share else "percentile bootstrap",
-                    "counts": None if point is None else _counts(m.columns, s)}
-                   for path, s, b in zip(systems, stats, boot, strict=True)]
-    if not scoring.is_default:
-        for out, found in zip(out_systems, facts, strict=True):
-            out.update(found)
+    out_systems = [SystemScore(
+        str(path), (point := m.corpus(s)),
+        _pair(sentence_share(s.tolist(), 0, 1, alpha) if share
+              else None if point is None else interval(b, alpha, point)),
+        WILSON if share else "percentile bootstrap",
+        None if point is None else _counts(m.columns, s),
+        **({} if scoring.is_default else _found(found)))
+        for path, s, b, found in zip(systems, stats, boot, facts, strict=True)]
     # the pairs are resampled as every system was (same seed, same sentences): their
     # scores are reused, not drawn again
     results = []
@@ -103,15 +160,20 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
                                    (boot[i], boot[j])))
         bar.advance()
     corrected = holm([r.p for r in results]) if len(results) > 1 else [r.p for r in results]
-    pairs = [{"baseline": i, "system": j, "delta": r.delta, "ci": _pair(r.ci),
-              "p": p, "p_uncorrected": r.p,
-              "significant": None if p is None else p < alpha}
+    pairs = [PairTest(i, j, r.delta, _pair(r.ci), p, r.p, None if p is None else p < alpha)
              for (i, j), r, p in zip(pairs_idx, results, corrected, strict=True)]
-    return {"metric": metric, "title": m.title, "test": test, "samples": samples,
-            "seed": seed, "alpha": alpha, "sentences": int(stats[0].shape[0]),
-            "correction": "holm" if len(results) > 1 else None,
-            **scoring.record(), "systems": out_systems, "pairs": pairs,
-            "warnings": list(dict.fromkeys(warnings))}  # (the gold's once)
+    return Comparison(metric, m.title, test, samples, seed, alpha, int(stats[0].shape[0]),
+                      "holm" if len(results) > 1 else None, **scoring.record(),
+                      systems=out_systems, pairs=pairs,
+                      warnings=list(dict.fromkeys(warnings)))  # (the gold's once)
+
+
+def _found(facts: dict[str, Any]) -> dict[str, Any]:
+    """What the scoring options found in a system (:func:`file_stats`'s FACTS), as the
+    fields of its :class:`SystemScore`."""
+    return {"validity": ValidityCounts.from_dict(facts["validity"]),
+            "alignment": AlignmentCounts.from_dict(facts["alignment"])
+            if "alignment" in facts else None}
 
 
 def _read_gold(gold: str | os.PathLike[str]) -> list[Any]:
@@ -132,9 +194,9 @@ def _counts(columns: Sequence[str], stats: Any) -> dict[str, int | float | None]
             for c, x in zip(columns, stats.sum(axis=0).tolist(), strict=True)}
 
 
-def compare_table(r: dict[str, Any]) -> str:
+def compare_table(r: Comparison) -> str:
     """The terminal table, laid out like sacreBLEU's paired comparison."""
-    level = round(100 * (1 - r["alpha"]))
+    level = round(100 * (1 - r.alpha))
 
     def pct(x: float | None) -> str:
         return "n/a" if x is None else f"{100 * x:.2f}"
@@ -142,47 +204,48 @@ def compare_table(r: dict[str, Any]) -> str:
     def ci(x: list[float] | None) -> str:
         return "n/a" if x is None else f"({100 * x[0]:.2f}, {100 * x[1]:.2f})"
 
-    test = "paired bootstrap" if r["test"] == "bootstrap" else "approximate randomization"
-    lines = [f"{r['title']} ({r['metric']}) on {r['sentences']} sentences; {test}, "
-             f"{r['samples']:,} samples, seed {r['seed']}; {level}% intervals over sentences"
-             + (f" ({r['systems'][0]['interval']} for the systems' scores)"
-                if r["systems"] and r["systems"][0]["interval"] == WILSON else ""),
+    test = "paired bootstrap" if r.test == "bootstrap" else "approximate randomization"
+    lines = [f"{r.title} ({r.metric}) on {r.sentences} sentences; {test}, "
+             f"{r.samples:,} samples, seed {r.seed}; {level}% intervals over sentences"
+             + (f" ({r.systems[0].interval} for the systems' scores)"
+                if r.systems and r.systems[0].interval == WILSON else ""),
              ""]
-    width = max(12, *(len(s["file"]) for s in r["systems"])) + 2
+    width = max(12, *(len(s.file) for s in r.systems)) + 2
     lines.append(f"{'system':<{width}} {'score':>7}  {f'{level}% CI':<18}")
-    for k, s in enumerate(r["systems"]):
-        mark = " (baseline)" if k == 0 and all(p["baseline"] == 0 for p in r["pairs"]) \
-            else ""
-        lines.append(f"{s['file']:<{width}} {pct(s['score']):>7}  {ci(s['ci']):<18}{mark}")
-    if r["pairs"]:
-        names = [f"{r['systems'][p['system']]['file']} - {r['systems'][p['baseline']]['file']}"
-                 for p in r["pairs"]]
+    for k, s in enumerate(r.systems):
+        mark = " (baseline)" if k == 0 and all(p.baseline == 0 for p in r.pairs) else ""
+        lines.append(f"{s.file:<{width}} {pct(s.score):>7}  {ci(s.ci):<18}{mark}")
+    if r.pairs:
+        names = [f"{r.systems[p.system].file} - {r.systems[p.baseline].file}"
+                 for p in r.pairs]
         pw = max(len(n) for n in names) + 2
         lines += ["", f"{'pair':<{pw}} {'delta':>7}  {f'{level}% CI':<18} {'p':>8}"]
-        for name, p in zip(names, r["pairs"], strict=True):
-            delta = "n/a" if p["delta"] is None else f"{100 * p['delta']:+.2f}"
-            pv = "n/a" if p["p"] is None else f"{p['p']:.4f}"
-            star = " *" if p["significant"] else ""
-            lines.append(f"{name:<{pw}} {delta:>7}  {ci(p['ci']):<18} "
+        for name, p in zip(names, r.pairs, strict=True):
+            delta = "n/a" if p.delta is None else f"{100 * p.delta:+.2f}"
+            pv = "n/a" if p.p is None else f"{p.p:.4f}"
+            star = " *" if p.significant else ""
+            lines.append(f"{name:<{pw}} {delta:>7}  {ci(p.ci):<18} "
                          f"{pv:>8}{star}")
         lines.append("")
-        lines.append(f"* significant at alpha {r['alpha']}"
-                     + (f"; p-values Holm-corrected for {len(r['pairs'])} comparisons"
-                        if r["correction"] == "holm" else ""))
+        lines.append(f"* significant at alpha {r.alpha}"
+                     + (f"; p-values Holm-corrected for {len(r.pairs)} comparisons"
+                        if r.correction == "holm" else ""))
     lines += _scoring_lines(r)
     return "\n".join(lines) + "\n"
 
 
-def _scoring_lines(r: dict[str, Any]) -> list[str]:
+def _scoring_lines(r: Comparison) -> list[str]:
     """What the dependency scoring options found in each system: its words aligned
     (``--align words``) and its sentences that are not trees."""
     out = []
-    for s in r["systems"]:
-        if "alignment" in s:
-            out.append(f"{s['file']}: words aligned (--align words): " + ", ".join(
-                f"{n} {k}" for k, n in s["alignment"].items()))
-        v = s.get("validity")
-        if v is not None and v["invalid"]:
-            out.append(f"{s['file']}: {v['invalid']} of {v['sentences']} sentences are not "
-                       f"trees (--invalid {v['policy']})")
+    for s in r.systems:
+        a = s.alignment
+        if a is not None:
+            out.append(f"{s.file}: words aligned (--align words): {a.matched} matched, "
+                       f"{a.substituted} substituted, {a.deleted} deleted, "
+                       f"{a.inserted} inserted")
+        v = s.validity
+        if v is not None and v.invalid:
+            out.append(f"{s.file}: {v.invalid} of {v.sentences} sentences are not "
+                       f"trees (--invalid {v.policy})")
     return ["", *out] if out else []

@@ -37,7 +37,12 @@ def ci95(result: Any, key: str) -> str:
     """The 95% interval over sentences stored with a result (``ci95``), as text in percent
     (:func:`parsebench.metrics.core.resample.interval` computes one)."""
     iv = (result.get("ci95") or {}).get(key) if isinstance(result, dict) else None
-    if not isinstance(iv, list) or len(iv) != 2 or None in iv:
+    return interval_text(iv)
+
+
+def interval_text(iv: Any) -> str:
+    """A 95% interval ([low, high], fractions) as text in percent; n/a where there is none."""
+    if not isinstance(iv, list | tuple) or len(iv) != 2 or None in iv:
         return "n/a"
     return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"
 

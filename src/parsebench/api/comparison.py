@@ -6,6 +6,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from parsebench import arguments as A
 from parsebench.progress import Progress
@@ -50,15 +51,16 @@ def compare(gold: PathLike | Treebank,
     # a Treebank's messages and rows name the Treebank, not its temporary file
     named = {p: x.name for p, x in zip(paths, [gold, *systems], strict=True)
              if isinstance(x, Treebank)}
-    for s in r["systems"]:
-        s["file"] = named.get(s["file"], s["file"])
+    warnings = r.warnings
     for tmp, name in named.items():
-        r["warnings"] = [w.replace(tmp, name) for w in r["warnings"]]
-    r["signature"] = signature(method="compare", metric=metric, test=test, samples=samples,
-                               seed=seed, alpha=alpha, correction=r["correction"],
-                               **scoring.signature())
-    return result("compare", r, lambda: compare_table(r) + f"\nsignature: {r['signature']}\n",
-                  r["warnings"])
+        warnings = [w.replace(tmp, name) for w in warnings]
+    r = replace(r, systems=[replace(s, file=named.get(s.file, s.file)) for s in r.systems],
+                warnings=warnings,
+                signature=signature(method="compare", metric=metric, test=test,
+                                    samples=samples, seed=seed, alpha=alpha,
+                                    correction=r.correction, **scoring.signature()))
+    return result("compare", r.to_dict(),
+                  lambda: compare_table(r) + f"\nsignature: {r.signature}\n", r.warnings)
 
 
 @contextlib.contextmanager

@@ -63,6 +63,7 @@ def robustness_rows(clean: PathLike | Treebank,
     from parsebench.metrics.robustness import calibration
     from parsebench.metrics.robustness.bigert import (
         SIGNATURE,
+        RowsCommand,
         calibration_sample,
         rows_report,
     )
@@ -92,14 +93,15 @@ def robustness_rows(clean: PathLike | Treebank,
     gold_name = name_of(gold) if gold is not None else "None"
     out = rows_report(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
                       name_of(clean), gold_name, cal)
-    out["acr_given"] = accuracy
-    out["signature"] = signature(method=SIGNATURE, projection=proj,
-                                 acr=accuracy if accuracy is not None else "gold" if gold
-                                 else None, replicates=len(noisy),
-                                 calibration=None if cal is None else
-                                 f"{calibration.METHOD}:{cal[0].sample_sentences}")
-    return result("robustness rows", out,
-                  lambda: rows_table(out, name_of(clean), names, proj), out["warnings"])
+    rec = RowsCommand.from_dict({
+        **out, "acr_given": accuracy,
+        "signature": signature(method=SIGNATURE, projection=proj,
+                               acr=accuracy if accuracy is not None else "gold" if gold
+                               else None, replicates=len(noisy),
+                               calibration=None if cal is None else
+                               f"{calibration.METHOD}:{cal[0].sample_sentences}")})
+    return result("robustness rows", rec.to_dict(),
+                  lambda: rows_table(rec, name_of(clean), names, proj), rec.warnings)
 
 
 @A.checked(clean=A.corpus, noisy=A.corpora, alignment=A.optional(A.paths))
@@ -111,7 +113,11 @@ def robustness_sentences(clean: PathLike | Treebank,
     that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse. Each of
     NOISY and ALIGNMENT: one, or a list."""
     from parsebench.metrics.core.word_alignment import read_alignments
-    from parsebench.metrics.robustness.kakkonen import SIGNATURE, score_sentences
+    from parsebench.metrics.robustness.kakkonen import (
+        SIGNATURE,
+        SentencesCommand,
+        score_sentences,
+    )
     from parsebench.report.terminal import sentences_table
 
     noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
@@ -123,12 +129,12 @@ def robustness_sentences(clean: PathLike | Treebank,
     scores = score_sentences(c, [_parses(p) for p in noisy], name_of(clean), names,
                              [read_alignments(a)[1] for a in alignment] if alignment else None,
                              [str(a) for a in alignment or ()])
-    out = scores.as_dict()
     kinds = sorted({p.kind for p in c})
-    out["signature"] = signature(method=SIGNATURE, structure=kinds,
-                                 files=len(noisy))
-    return result("robustness sentences", out,
-                  lambda: sentences_table(out, name_of(clean), names), out["warnings"])
+    rec = SentencesCommand.from_dict({
+        **scores.as_dict(),
+        "signature": signature(method=SIGNATURE, structure=kinds, files=len(noisy))})
+    return result("robustness sentences", rec.to_dict(),
+                  lambda: sentences_table(rec, name_of(clean), names), rec.warnings)
 
 
 @A.checked(grammatical=A.corpus, ungrammatical=A.corpus, alignment=A.optional(A.path),
@@ -144,7 +150,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
     from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
     from parsebench.metrics.core.word_alignment import iter_alignments
-    from parsebench.metrics.robustness.hashemi_hwa import score_corpus
+    from parsebench.metrics.robustness.hashemi_hwa import F1Command, score_corpus
     from parsebench.parses import from_sentence, iter_parses
     from parsebench.report.terminal import f1_table
 
@@ -198,8 +204,10 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
                                  punct=punct, root=not exclude_root,
                                  **({"errant": _errant_version(errant_pipeline)}
                                     if source == "errant" else {}))
+    rec = F1Command.from_dict(out)
     g_name, u_name = name_of(grammatical), name_of(ungrammatical)
-    return result("robustness f1", out, lambda: f1_table(out, g_name, u_name), causes)
+    return result("robustness f1", rec.to_dict(), lambda: f1_table(rec, g_name, u_name),
+                  causes)
 
 
 def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Progress

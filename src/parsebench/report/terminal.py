@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.dependency.conll18 import CONLL18_NAMES, ENHANCED_NAMES, SPAN_METRICS
 from parsebench.metrics.dependency.lin import ROOT_ARC_FIELDS
-from parsebench.present import ci95, percent, value
+from parsebench.present import interval_text, percent, value
 from parsebench.scored import Scored
 
-if TYPE_CHECKING:  # eval deps does not import the flat metrics
+if TYPE_CHECKING:  # eval deps does not import the flat or robustness metrics
     from collections.abc import Mapping, Sequence
 
     from parsebench.metrics.constituency.gaizauskas import FlatEval
@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # eval deps does not import the flat metrics
         DepsScores,
         ExactMatch,
     )
+    from parsebench.metrics.robustness.bigert import RowsCommand
+    from parsebench.metrics.robustness.hashemi_hwa import F1Command, F1Figures
+    from parsebench.metrics.robustness.kakkonen import SentencesCommand
 
 
 def _pct(x: float | None) -> str:
@@ -206,160 +209,166 @@ SUBTYPES_NOTE = ("(rows compare whole relations, subtypes included as in nsubj:p
 """Why the clean accuracy from the gold is not the LAS of the same parse."""
 
 
-def rows_table(r: dict[str, Any], clean: str, noisy: list[str], projection: str) -> str:
+def rows_table(r: RowsCommand, clean: str, noisy: list[str], projection: str) -> str:
     """Bigert et al.'s Tables 3-12: error level, parse differs, bounds (estimate), real values."""
     reps = f" ({len(noisy)} replicates, means)" if len(noisy) > 1 else ""
-    acr = _v(r["acr"])
-    gold = r.get("gold")
-    source = "from the gold" if gold is not None and r.get("acr_given") is None else "given"
+    acr = _v(r.acr)
+    gold = r.gold
+    source = "from the gold" if gold is not None and r.acr_given is None else "given"
     lines = [f"Robustness of {', '.join(noisy)} against {clean}{reps}",
-             f"projection {projection}, {int(_v(r['rows']) or 0)} rows; clean accuracy "
+             f"projection {projection}, {int(_v(r.rows) or 0)} rows; clean accuracy "
              + (f"{100 * acr:.2f}% ({source})" if acr is not None else "unknown"),
              *([SUBTYPES_NOTE] if gold is not None and projection in ("head+deprel", "deprel")
                else []),
              "",
              "Err lev  Parse differs  Estimated degradation   Real degr.  "
              "Estimated accuracy       Real accur."]
-    real_d = _p(gold["degr_real"]) if gold else "    -"
-    real_a = _p(gold["acc_real"]) if gold else "    -"
-    lines.append(f"{_p(r['error_level']):>7}  {_p(r['differs']):>13}  "
-                 f"{_p(r['degr_lower'])} - {_p(r['degr_upper'])} ({_p(r['degr_estimate'])})"
-                 f"  {real_d:>10}  {_p(r['acc_lower'])} - {_p(r['acc_upper'])} "
-                 f"({_p(r['acc_estimate'])})  {real_a:>10}")
-    if "ci95" in r:
-        lines.append("95% interval over sentences: parse differs " + _ci(r, "differs")
-                     + (f", real degradation {_ci(r, 'degr_real')}" if gold else ""))
-    if "degr_calibrated" in r:
-        cal = r["calibration"]
-        ratio = _v(cal["ratio"]) or 0.0
-        lo, hi = (_v(x) for x in cal["interval"]) if isinstance(cal["interval"], list) \
-            else (None, None)
+    real_d = _p(gold.degr_real) if gold else "    -"
+    real_a = _p(gold.acc_real) if gold else "    -"
+    lines.append(f"{_p(r.error_level):>7}  {_p(r.differs):>13}  "
+                 f"{_p(r.degr_lower)} - {_p(r.degr_upper)} ({_p(r.degr_estimate)})"
+                 f"  {real_d:>10}  {_p(r.acc_lower)} - {_p(r.acc_upper)} "
+                 f"({_p(r.acc_estimate)})  {real_a:>10}")
+    if r.ci95 is not None:
+        lines.append("95% interval over sentences: parse differs " + _ci(r.ci95, "differs")
+                     + (f", real degradation {_ci(r.ci95, 'degr_real')}" if gold else ""))
+    cal = r.calibration
+    if r.degr_calibrated is not None and cal is not None:
+        ratio = _v(cal.ratio) or 0.0
+        lo, hi = (_v(x) for x in cal.interval) if cal.interval is not None else (None, None)
         lines += ["", "Calibrated on an annotated sample (net loss per changed row "
-                  f"{ratio:.3f}, {int(_v(cal['sample_sentences']) or 0)} sentences)",
+                  f"{ratio:.3f}, {int(_v(cal.sample_sentences) or 0)} sentences)",
                   "               degradation  accuracy",
-                  f"paper's est.   {_p(r['degr_estimate'], 11)}  {_p(r['acc_estimate'], 8)}",
-                  f"calibrated     {_p(r['degr_calibrated'], 11)}  "
-                  f"{_p(r['acc_calibrated'], 8)}"
+                  f"paper's est.   {_p(r.degr_estimate, 11)}  {_p(r.acc_estimate, 8)}",
+                  f"calibrated     {_p(r.degr_calibrated, 11)}  "
+                  f"{_p(r.acc_calibrated, 8)}"
                   + (f"   95% interval {_p(lo, 1)} - {_p(hi, 1)}" if lo is not None else "")]
         if gold:
-            lines.append(f"real           {_p(gold['degr_real'], 11)}  "
-                         f"{_p(gold['acc_real'], 8)}")
-    if isinstance(r["differs"], dict):
-        d = r["differs"]
-        lines.append(f"parse differs over replicates: std {100 * d['std']:.3f}, "
-                     f"min {100 * d['min']:.2f}, max {100 * d['max']:.2f}")
+            lines.append(f"real           {_p(gold.degr_real, 11)}  "
+                         f"{_p(gold.acc_real, 8)}")
+    from parsebench.metrics.robustness.bigert import ReplicateSummary
+
+    if isinstance(r.differs, ReplicateSummary):
+        d = r.differs
+        lines.append(f"parse differs over replicates: std {100 * d.std:.3f}, "
+                     f"min {100 * d.min:.2f}, max {100 * d.max:.2f}")
     lines += ["", "Where the changes are (distance in words to the nearest misspelling)",
               "distance      rows  changed  changed%  share of changes"
               + ("  clean-right%" if gold else "")]
-    for dist, cell in r["spread"].items():
-        row = (f"{dist:<8} {_v(cell['rows']) or 0:9.0f} {_v(cell['changed']) or 0:8.0f}"
-               f"  {_p(cell['changed_rate'], 8)}  {_p(cell['share_of_changes'], 16)}")
+    for dist, cell in r.spread.items():
+        row = (f"{dist:<8} {_v(cell.rows) or 0:9.0f} {_v(cell.changed) or 0:8.0f}"
+               f"  {_p(cell.changed_rate, 8)}  {_p(cell.share_of_changes, 16)}")
         if gold:
-            row += f"  {_p(cell.get('changed_clean_accuracy'), 12)}"
+            row += f"  {_p(cell.changed_clean_accuracy, 12)}"
         lines.append(row)
     if gold:
-        cases = gold["cases"]
+        cases = gold.cases
         lines += ["", "With gold: case frequencies (Table 1) and deviations (eqs. 8, 11, 15, 22)",
-                  "  ".join(f"x_{k} {_p(cases[k], 6, 3)}" for k in cases),
-                  f"acr_m0 {_p(gold['acr_m0'])}  acr_mn {_p(gold['acr_mn'])}  "
-                  f"epsilon {_p(gold['epsilon'])}  delta {_p(gold['delta'])}  "
-                  f"gamma {_p(gold['gamma'])}  lambda {_p(gold['lambda'])}",
+                  "  ".join(f"x_{k} {_p(x, 6, 3)}" for k, x in cases.items()),
+                  f"acr_m0 {_p(gold.acr_m0)}  acr_mn {_p(gold.acr_mn)}  "
+                  f"epsilon {_p(gold.epsilon)}  delta {_p(gold.delta)}  "
+                  f"gamma {_p(gold.gamma)}  lambda {_p(gold.lambda_)}",
                   "real degradation within the bounds: "
-                  + _within(gold["within_bounds"])]
-        a = gold["assumption"]
-        lines.append(f"assumption (Appendix A): x_aab/(1-acr_0n) {_p(a['aab_share_of_changes'])}"
-                     f" vs acr {_p(a['acr'])}; x_aab >= 3 x_aba + x_abc: "
-                     + _within(a["condition_holds"]))
-    lines += ["", f"signature: {r['signature']}"]
+                  + _within(gold.within_bounds)]
+        a = gold.assumption
+        lines.append(f"assumption (Appendix A): x_aab/(1-acr_0n) {_p(a.aab_share_of_changes)}"
+                     f" vs acr {_p(a.acr)}; x_aab >= 3 x_aba + x_abc: "
+                     + _within(a.condition_holds))
+    lines += ["", f"signature: {r.signature}"]
     return "\n".join(lines) + "\n"
 
 
-_ci = ci95
+def _ci(intervals: Mapping[str, list[float] | None] | None, figure: str) -> str:
+    """The 95% interval of FIGURE among a result's INTERVALS (by figure name), as text."""
+    return interval_text((intervals or {}).get(figure))
 
 
-def _within(x: Any) -> str:
-    if isinstance(x, dict):
-        return f"{100 * x['mean']:.0f}% of replicates"
-    return "yes" if x else "no"
+def _within(x: bool | float) -> str:
+    """A file's verdict, or over replicates the share of files where it holds (a number:
+    "yes" for one replicate of two in bounds would hide the other)."""
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    return f"{100 * x:.0f}% of replicates"
 
 
-def sentences_table(r: dict[str, Any], clean: str, noisy: list[str]) -> str:
+def sentences_table(r: SentencesCommand, clean: str, noisy: list[str]) -> str:
     """Kakkonen's Table 1: overall and per number of misspellings, unlabeled and labeled."""
-    levels = [k for k in r["by_errors"] if k != "0"] or list(r["by_errors"])
+    by = r.by_errors
+    levels = [k for k in by if k != "0"] or list(by)
     lines = [f"Sentence robustness of {', '.join(noisy)} against {clean}",
-             f"{r['sentences']} sentence pairs with errors, {r['failures']} with a "
+             f"{r.sentences} sentence pairs with errors, {r.failures} with a "
              f"failed parse (counted as non-matches)", "",
              f"{'':<10} {'Overall':>8} " + " ".join(f"{k:>7}" for k in levels),
-             f"{'sentences':<10} {r['sentences']:8d} "
-             + " ".join(f"{r['by_errors'][k]['sentences']:7d}" for k in levels)]
-    for key in ("unlabeled", "labeled"):
-        lines.append(f"{key:<10} {_p(r[key], 8)} "
-                     + " ".join(_p(r["by_errors"][k][key], 7) for k in levels))
-    if "ci95" in r:
-        lines.append(f"95% interval over sentences: unlabeled {_ci(r, 'unlabeled')}, "
-                     f"labeled {_ci(r, 'labeled')}")
-    drop = r["relative_drop"]
-    least = drop.get("min_sentences")
-    if drop["unlabeled"] is not None:
-        frm, to = drop.get("from", levels[0]), drop.get("to", levels[-1])
+             f"{'sentences':<10} {r.sentences:8d} "
+             + " ".join(f"{by[k].sentences:7d}" for k in levels)]
+    lines.append(f"{'unlabeled':<10} {_p(r.unlabeled, 8)} "
+                 + " ".join(_p(by[k].unlabeled, 7) for k in levels))
+    lines.append(f"{'labeled':<10} {_p(r.labeled, 8)} "
+                 + " ".join(_p(by[k].labeled, 7) for k in levels))
+    lines.append(f"95% interval over sentences: unlabeled {interval_text(r.ci95.unlabeled)}, "
+                 f"labeled {interval_text(r.ci95.labeled)}")
+    drop = r.relative_drop
+    least = drop.min_sentences
+    if drop.unlabeled is not None:
+        frm = levels[0] if drop.from_ is None else drop.from_
+        to = levels[-1] if drop.to is None else drop.to
         lines.append(f"relative drop from {frm} to {to} errors: unlabeled "
-                     f"{_p(drop['unlabeled'], 1, 1)}%, labeled {_p(drop['labeled'], 1, 1)}%"
+                     f"{_p(drop.unlabeled, 1, 1)}%, labeled {_p(drop.labeled, 1, 1)}%"
                      + (f" (the fewest and most errors with {least} pairs or more)"
                         if least else ""))
     elif least and len([k for k in levels if k != "0"]) > 1:
         lines.append(f"relative drop: n/a (fewer than two numbers of errors with {least} "
                      "pairs or more)")
-    if r.get("unchanged_sentences"):
-        zero = r["by_errors"].get("0") or {}
+    if r.unchanged_sentences:
+        zero = by.get("0")
 
-        def own(key: str) -> str:
-            x = zero.get(key)
+        def own(x: float | None) -> str:
             return "n/a" if x is None else f"{_p(x, 1, 1)}%"
 
-        lines.append(f"{r['unchanged_sentences']} pairs without an error are left out of "
-                     f"the overall score (their own: unlabeled {own('unlabeled')}, labeled "
-                     f"{own('labeled')})")
-    lines += ["", f"signature: {r['signature']}"]
+        lines.append(f"{r.unchanged_sentences} pairs without an error are left out of "
+                     f"the overall score (their own: unlabeled "
+                     f"{own(zero.unlabeled if zero else None)}, labeled "
+                     f"{own(zero.labeled if zero else None)})")
+    lines += ["", f"signature: {r.signature}"]
     return "\n".join(lines) + "\n"
 
 
-def f1_table(r: dict[str, Any], grammatical: str, ungrammatical: str) -> str:
+def f1_table(r: F1Command, grammatical: str, ungrammatical: str) -> str:
     """Hashemi & Hwa's robustness F1, with the breakdowns when there are any."""
+    ci = r.ci95
     lines = [f"Robustness F1 of {ungrammatical} against {grammatical}",
-             f"{r['sentences']} sentence pairs, {r['failures']} with a failed parse", "",
+             f"{r.sentences} sentence pairs, {r.failures} with a failed parse", "",
              "              precision  recall      F1  shared  U deps  U err  G deps  G err",
-             _f1_row("all", r)]
-    if "ci95" in r:
-        lines.append(f"95% interval over sentence pairs: precision {_ci(r, 'precision')}, "
-                     f"recall {_ci(r, 'recall')}, F1 {_ci(r, 'f1')}")
-    for name in ("by_errors", "by_type"):
-        if r.get(name):
-            lines += ["", "by number of errors" if name == "by_errors" else "by error type"]
-            lines += [_f1_row(k, v) for k, v in r[name].items()]
-    acc = r.get("accuracy")
+             _f1_row("all", r),
+             f"95% interval over sentence pairs: precision {interval_text(ci.precision)}, "
+             f"recall {interval_text(ci.recall)}, F1 {interval_text(ci.f1)}"]
+    for title, groups in (("by number of errors", r.by_errors), ("by error type", r.by_type)):
+        if groups:
+            lines += ["", title]
+            lines += [_f1_row(k, v) for k, v in groups.items()]
+    acc = r.accuracy
     if acc:
         lines += ["", "Attachment against the gold key (the ungrammatical parse through the "
                   "alignment, error words left out)",
                   "                 UAS     LAS   words"]
-        for side in ("clean", "noisy"):
-            a = acc[side]
-            lines.append(f"{side:<12} {_p(a['uas'], 7)} {_p(a['las'], 7)} {a['words']:7d}")
-        if "ci95" in r and r["ci95"].get("noisy_las") is not None:
-            lines.append(f"95% interval: clean LAS {_ci(r, 'clean_las')}, noisy LAS "
-                         f"{_ci(r, 'noisy_las')}")
-        if acc.get("by_type"):
+        for side, a in (("clean", acc.clean), ("noisy", acc.noisy)):
+            lines.append(f"{side:<12} {_p(a.uas, 7)} {_p(a.las, 7)} {a.words:7d}")
+        if ci.noisy_las is not None:
+            lines.append(f"95% interval: clean LAS {interval_text(ci.clean_las)}, noisy LAS "
+                         f"{interval_text(ci.noisy_las)}")
+        if acc.by_type:
             lines += ["", "noisy attachment by error type"]
-            lines += [f"{k[:12]:<12} {_p(a['uas'], 7)} {_p(a['las'], 7)} {a['words']:7d}"
-                      for k, a in acc["by_type"].items()]
-    lines += ["", f"signature: {r['signature']}"]
+            lines += [f"{k[:12]:<12} {_p(a.uas, 7)} {_p(a.las, 7)} {a.words:7d}"
+                      for k, a in acc.by_type.items()]
+    lines += ["", f"signature: {r.signature}"]
     return "\n".join(lines) + "\n"
 
 
-def _f1_row(name: str, c: dict[str, Any]) -> str:
-    return (f"{name[:12]:<12} {_p(c['precision'], 11)} {_p(c['recall'], 7)} {_p(c['f1'], 7)}"
-            f" {c['shared']:7d} {c['ungrammatical_deps']:7d} "
-            f"{c['ungrammatical_error_deps']:6d} {c['grammatical_deps']:7d} "
-            f"{c['grammatical_error_deps']:6d}")
+def _f1_row(name: str, c: F1Figures) -> str:
+    return (f"{name[:12]:<12} {_p(c.precision, 11)} {_p(c.recall, 7)} {_p(c.f1, 7)}"
+            f" {c.shared:7d} {c.ungrammatical_deps:7d} "
+            f"{c.ungrammatical_error_deps:6d} {c.grammatical_deps:7d} "
+            f"{c.grammatical_error_deps:6d}")
 
 
 def times_table(stages: list[list[Any]], wall: float) -> str:

@@ -350,6 +350,30 @@ class CalibrationRecord(Record):
 
 
 @dataclass(frozen=True)
+class SpreadCell(Record):
+    """The rows at one distance from a misspelling: how many, how many changed, the
+    shares, and with the gold how often the changed rows were right in the clean parse."""
+
+    rows: Figure
+    changed: Figure
+    share_of_changes: Figure
+    changed_rate: Figure
+    changed_clean_accuracy: Figure | None = field(default=None, metadata=OMIT)
+    """None where none changed (then still a key, with the gold)."""
+    changed_clean_correct: Figure | None = field(default=None, metadata=OMIT)
+    """Absent without the gold."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object: with the gold, the clean accuracy of the changed rows is a
+        key even where none changed (null, n/a)."""
+        out = super().to_dict()
+        if self.changed_clean_correct is None or "changed_clean_accuracy" in out:
+            return out
+        correct = out.pop("changed_clean_correct")
+        return {**out, "changed_clean_accuracy": None, "changed_clean_correct": correct}
+
+
+@dataclass(frozen=True)
 class RowsFigures(Record):
     """Bigert et al.'s figures of one level of a projection (a run's ``rows`` result),
     or of one of its replicates (in ``replicates``): shares in [0, 1], None where n/a;
@@ -364,7 +388,7 @@ class RowsFigures(Record):
     """Absent where the projection is not carried."""
     changed: Figure | None = field(default=None, metadata=OMIT)
     """Absent where no row was compared."""
-    spread: dict[str, dict[str, Any]] = field(default_factory=dict)
+    spread: dict[str, SpreadCell] = field(default_factory=dict)
     """Distance to a misspelling -> its rows, changed rows and shares (with the gold,
     also the changed rows' clean accuracy, None where none changed)."""
     degr_lower: Figure | None = None
@@ -393,6 +417,15 @@ class RowsFigures(Record):
             return out
         first = _NOT_CARRIED_KEYS if self.not_applicable else _NONE_COMPARED_KEYS
         return {**{k: out.pop(k) for k in first if k in out}, **out}
+
+
+@dataclass(frozen=True)
+class RowsCommand(RowsFigures):
+    """``robustness rows``'s object: the figures of the noisy files, the clean accuracy
+    the command was given (None: none, or the gold's) and the signature."""
+
+    acr_given: float | None = None
+    signature: str = ""
 
 
 _NA = ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate", "acc_lower",

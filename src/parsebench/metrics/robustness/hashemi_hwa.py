@@ -187,6 +187,53 @@ class F1Corrected(F1Value):
     by_type: dict[str, TypeFigures] | None = field(default=None, metadata=OMIT)
 
 
+@dataclass(frozen=True)
+class CommandIntervals(F1Intervals):
+    """95% intervals over sentence pairs of the robustness F1 and, with a gold key, of
+    both parses' attachment."""
+
+    clean_uas: list[float] | None = field(default=None, metadata=OMIT)
+    clean_las: list[float] | None = field(default=None, metadata=OMIT)
+    noisy_uas: list[float] | None = field(default=None, metadata=OMIT)
+    noisy_las: list[float] | None = field(default=None, metadata=OMIT)
+
+
+ATTACHMENT_INTERVALS = ("clean_uas", "clean_las", "noisy_uas", "noisy_las")
+
+
+@dataclass(frozen=True)
+class CommandAttachment(Record):
+    """Both parses' attachment against the gold key, the ungrammatical one's also by
+    error type."""
+
+    clean: AttachmentFigures
+    noisy: AttachmentFigures
+    by_type: dict[str, AttachmentFigures]
+
+
+@dataclass(frozen=True)
+class F1Command(F1Figures):
+    """``robustness f1``'s object: the robustness F1 of the text against its corrected
+    version, its intervals, and where there are any the breakdowns, the attachment
+    against a gold key and why the figures are n/a."""
+
+    ci95: CommandIntervals
+    warnings: list[str] | None = field(default=None, metadata=OMIT)
+    accuracy: CommandAttachment | None = field(default=None, metadata=OMIT)
+    by_errors: dict[str, F1Figures] | None = field(default=None, metadata=OMIT)
+    by_type: dict[str, TypeFigures] | None = field(default=None, metadata=OMIT)
+    signature: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object: with a gold key the attachment's intervals are keys even
+        where they are n/a (null)."""
+        out = super().to_dict()
+        if self.accuracy is not None:
+            ci = out["ci95"]
+            out["ci95"] = {**ci, **{k: ci.get(k) for k in ATTACHMENT_INTERVALS}}
+        return out
+
+
 def score_pair(u: Parse, g: Parse, alignment: Alignment, labeled: bool = False,
                punct: bool = True, root: bool = True) -> F1Counts:
     """The counts of one (U, G) pair; word indices in the alignment are 0-based."""

@@ -118,6 +118,14 @@ class SentencesValue(SentenceFigures):
         return dict([*items[:at], ("stats", stats), *items[at:]])
 
 
+@dataclass(frozen=True)
+class SentencesCommand(SentencesValue):
+    """``robustness sentences``'s object: the scores of the pooled noisy files and the
+    signature."""
+
+    signature: str = ""
+
+
 @dataclass(slots=True)
 class Tally(Additive):
     sentences: int = 0
