@@ -256,7 +256,7 @@ def _run(tmp_path: Path, name: str, spec: str, deps: str) -> list[dict[str, obje
     r = pb.run(exp, store=tmp_path / f"{name}.sqlite", report=tmp_path / f"{name}-report")
     got = [x for x in r.results if x.metric == "deps" and x.level == "clean"]
     assert got
-    return [{**x.value, "signature": x.signature} for x in got]
+    return [{**x.to_dict()["value"], "signature": x.signature} for x in got]
 
 
 def test_a_run_scores_with_the_settings(tmp_path: Path) -> None:
