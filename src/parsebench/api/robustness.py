@@ -60,12 +60,11 @@ def robustness_rows(clean: PathLike | Treebank,
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval. NOISY and CALIBRATE_NOISY:
     one path or Treebank, or a list of them."""
-    from parsebench.metrics.robustness import calibration
     from parsebench.metrics.robustness.bigert import (
-        SIGNATURE,
         RowsCommand,
         calibration_sample,
         rows_report,
+        signature_fields,
     )
     from parsebench.parses import PROJECTIONS, default_projection
     from parsebench.report.terminal import rows_table
@@ -95,11 +94,9 @@ def robustness_rows(clean: PathLike | Treebank,
                       name_of(clean), gold_name, cal)
     rec = RowsCommand.from_dict({
         **out, "acr_given": accuracy,
-        "signature": signature(method=SIGNATURE, projection=proj,
-                               acr=accuracy if accuracy is not None else "gold" if gold
-                               else None, replicates=len(noisy),
-                               calibration=None if cal is None else
-                               f"{calibration.METHOD}:{cal[0].sample_sentences}")})
+        "signature": signature(**signature_fields(
+            proj, accuracy, gold is not None,
+            None if cal is None else cal[0].sample_sentences, replicates=len(noisy)))})
     return result("robustness rows", rec.to_dict(),
                   lambda: rows_table(rec, name_of(clean), names, proj), rec.warnings)
 

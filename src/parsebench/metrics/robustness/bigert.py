@@ -78,6 +78,23 @@ SIGNATURE = "bigert-rows"
 """The method's name in every signature of its figures (a run's and the command's)."""
 
 
+def signature_fields(projection: str, accuracy: float | None, gold: bool,
+                     calibration_sentences: int | None, *, level: str | None = None,
+                     replicates: int | None = None) -> dict[str, Any]:
+    """What a signature of the rows' figures says of their settings, a run's (with its
+    LEVEL) and the command's (with its number of REPLICATES) alike, in the order they
+    are printed: the projection, where the accuracy came from (given, the gold's, or
+    none: then the bounds alone), and the calibration sample, if any."""
+    from parsebench.metrics.robustness.calibration import METHOD as CALIBRATION
+
+    return {"method": SIGNATURE, "projection": projection,
+            **({"level": level} if level is not None else {}),
+            "acr": accuracy if accuracy is not None else "gold" if gold else None,
+            **({"replicates": replicates} if replicates is not None else {}),
+            "calibration": None if calibration_sentences is None
+            else f"{CALIBRATION}:{calibration_sentences}"}
+
+
 @dataclass(slots=True)
 class RowCounts:
     """Sufficient statistics of one clean/noisy pair (and gold): counts, not ratios."""

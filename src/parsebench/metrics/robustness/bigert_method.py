@@ -20,7 +20,6 @@ from parsebench.metrics.core.method import (
 from parsebench.metrics.robustness.bigert import (
     ALL_FAILED,
     SCORES,
-    SIGNATURE,
     RowsFigures,
     _not_applicable,
     _scheme,
@@ -30,6 +29,7 @@ from parsebench.metrics.robustness.bigert import (
     intervals,
     report_of,
     sentence_stats,
+    signature_fields,
 )
 from parsebench.parses import Parse, carries
 from parsebench.present import anchor, percent
@@ -100,10 +100,9 @@ def _variant(ctx: RunContext, proj: str, gold: Sequence[Parse] | None, acc: floa
         return value
 
     def sig(level: ScoredLevel) -> dict[str, Any]:
-        return {"method": SIGNATURE, "projection": proj, "level": level.label,
-                "acr": acc if acc is not None else "gold" if gold else None,
-                "calibration": None if level.label not in cals else
-                f"ratio-to-upper-bound:{cals[level.label][0].sample_sentences}"}
+        cal = cals.get(level.label)
+        return signature_fields(proj, acc, bool(gold), None if cal is None
+                                else cal[0].sample_sentences, level=level.label)
 
     return Variant(proj, ctx.noisy_levels(), stats, figures, sig,
                    per_replicate=frozenset({"calibration"}))
