@@ -23,6 +23,7 @@ from parsebench.run.experiment import load
 from parsebench.run.page_values import PAGE_TYPES, BrowserData, Example, SpeedValue
 from parsebench.run.runner import run_experiment
 from parsebench.scored import Scored
+from parsebench.store import PAGES as STORE_PAGES
 from parsebench.store import Store
 
 LEARNER = FIXTURES / "learner.conllu"
@@ -100,6 +101,7 @@ def test_the_attack_without_its_baseline_has_no_random_keys() -> None:
 def test_a_page_that_is_not_its_shape_is_refused() -> None:
     """A stored page with a key its record does not know is an error (the report says
     the store is damaged), not a figure silently dropped."""
+    assert set(STORE_PAGES) <= set(PAGE_TYPES)  # every page the store keeps apart is read
     with pytest.raises(TypeError, match="no field for 'extra'"):
         PAGE_TYPES["speed"]({"extra": 1})
     with pytest.raises(TypeError):
