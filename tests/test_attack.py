@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.attack import AttackSettings, attack
+from parsebench.attack import AttackSettings, AttackValue, attack
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.noise.keyboard import Keyboard
@@ -48,7 +48,7 @@ class Counting:
         return [parsed_of(w, self.fn(w)) for w in batch]
 
 
-def run(fn: Callable[[Sequence[str]], object], **kw: int) -> tuple[list[Sentence], dict,
+def run(fn: Callable[[Sequence[str]], object], **kw: int) -> tuple[list[Sentence], AttackValue,
                                                                    Counting, CachedParser]:
     counter = Counting(fn)
     cached = CachedParser(counter)
@@ -69,41 +69,41 @@ def osa(a: str, b: str) -> int:
 
 def test_attack_finds_the_weak_word_in_every_sentence() -> None:
     out, r, _counter, _cached = run(toy_parsers.weak_word, budget=1, candidates=2, queries=20)
-    assert r["attacked"] == 5 and r["short"] == 0 and r["clean_failed"] == 0
-    for s, row in zip(out, r["per_sentence"], strict=True):
-        [m] = row["misspelled"]
-        assert m["orig"] == "saw" and s.forms[m["token"] - 1] == m["new"]
-        assert s.misc[m["token"] - 1] == f"Noise={m['op']}|Orig=saw"
-        assert m["upos"] == "VERB"  # no UPOS in the input: the clean parse's
+    assert r.attacked == 5 and r.short == 0 and r.clean_failed == 0
+    for s, row in zip(out, r.per_sentence, strict=True):
+        [m] = row.misspelled
+        assert m.orig == "saw" and s.forms[m.token - 1] == m.new
+        assert s.misc[m.token - 1] == f"Noise={m.op}|Orig=saw"
+        assert m.upos == "VERB"  # no UPOS in the input: the clean parse's
         # every other word changes head or relation
-        assert row["damage"] == len(s.forms) - 1 == row["untouched"]
-        assert row["changed_words"] == [i + 1 for i in range(len(s.forms))
-                                        if i != m["token"] - 1]
+        assert row.damage == len(s.forms) - 1 == row.untouched
+        assert row.changed_words == [i + 1 for i in range(len(s.forms))
+                                        if i != m.token - 1]
     # every one of 5 sentences: the Wilson interval, not the bootstrap's [1.0, 1.0]
     z2 = 1.959963984540054 ** 2
-    assert r["success"]["rate"] == 1.0 and r["success"]["interval"] == "Wilson score"
-    assert r["success"]["ci95"] == pytest.approx([5 / (5 + z2), 1.0], abs=1e-12)
-    assert r["damage"]["rate"] == 1.0
-    assert r["picked"]["attack"]["by_upos"] == {"VERB": 5}
+    assert r.success.rate == 1.0 and r.success.interval == "Wilson score"
+    assert r.success.ci95 == pytest.approx([5 / (5 + z2), 1.0], abs=1e-12)
+    assert r.damage.rate == 1.0
+    assert r.picked["attack"].by_upos == {"VERB": 5}
     # each sentence's words are its dependents in the clean parse
-    assert r["picked"]["attack"]["mean_dependents"] == sum(len(t.split()) - 1
+    assert r.picked["attack"].mean_dependents == sum(len(t.split()) - 1
                                                           for t in TEXTS) / 5
     # random: the same budget, noise's own draw; damage only where it hit "saw"
-    rand = r["random"]
-    hit = rand["success"]["sentences"]
-    assert 0 <= hit < 5 and rand["damage"]["rate"] < 1.0
-    assert r["ratio"]["value"] == (None if hit == 0 else 1.0 / rand["damage"]["rate"])
+    rand = r.random
+    hit = rand.success.sentences
+    assert 0 <= hit < 5 and rand.damage.rate < 1.0
+    assert r.ratio.value == (None if hit == 0 else 1.0 / rand.damage.rate)
     # the noisy text is in # text too, as noise writes it
     assert all(s.text == " ".join(s.forms) for s in out)
 
 
 def test_a_parser_that_ignores_word_forms_is_never_hurt() -> None:
     _out, r, _, _ = run(toy_parsers.form_blind, budget=2, candidates=3, queries=30)
-    assert r["attacked"] == 5
-    assert r["success"]["rate"] == 0.0 and r["success"]["sentences"] == 0
-    assert r["damage"]["rate"] == 0.0 and r["random"]["damage"]["rate"] == 0.0
-    assert r["ratio"]["value"] is None and r["ratio"]["ci95"] is None  # 0/0: n/a
-    assert all(len(row["misspelled"]) == 2 for row in r["per_sentence"])
+    assert r.attacked == 5
+    assert r.success.rate == 0.0 and r.success.sentences == 0
+    assert r.damage.rate == 0.0 and r.random.damage.rate == 0.0
+    assert r.ratio.value is None and r.ratio.ci95 is None  # 0/0: n/a
+    assert all(len(row.misspelled) == 2 for row in r.per_sentence)
 
 
 @pytest.mark.parametrize("budget,queries", [(1, 2), (1, 4), (2, 3), (2, 7), (2, 50)])
@@ -111,12 +111,12 @@ def test_query_cap_holds_and_nothing_is_parsed_twice(budget: int, queries: int) 
     _, r, counter, cached = run(toy_parsers.weak_word, budget=budget, candidates=4,
                                 queries=queries)
     assert len(counter.seen) == len(set(counter.seen)) == cached.calls
-    assert all(row["queries"] <= queries for row in r["per_sentence"])
-    assert r["calls"]["per_sentence_max"] <= queries
-    assert r["calls"]["attack"] <= queries * r["attacked"]
-    assert r["calls"]["attack"] + r["calls"]["random"] == cached.calls
+    assert all(row.queries <= queries for row in r.per_sentence)
+    assert r.calls.per_sentence_max <= queries
+    assert r.calls.attack <= queries * r.attacked
+    assert r.calls.attack + r.calls.random == cached.calls
     # the random variants are parsed once too: those the attack had parsed are cache hits
-    assert r["calls"]["cache_hits"] == 5 - r["calls"]["random"]
+    assert r.calls.cache_hits == 5 - r.calls.random
 
 
 def test_every_attacked_word_is_a_nonword_one_edit_away() -> None:
@@ -129,7 +129,7 @@ def test_every_attacked_word_is_a_nonword_one_edit_away() -> None:
                 n += 1
                 assert osa(a, b) == 1 and b.lower() not in LEX and b.lower() not in inputs
                 assert misc.startswith("Noise=") and misc.endswith(f"|Orig={a}")
-    assert n == 3 * r["attacked"] == 15
+    assert n == 3 * r.attacked == 15
 
 
 def test_same_seed_same_output_and_the_seed_matters() -> None:
@@ -144,14 +144,14 @@ def test_short_sentences_are_left_as_they_are_and_bad_options_refused() -> None:
     s = [*corpus(), blank(["a", "I"], ["# text = a I"])]
     counter = Counting(toy_parsers.weak_word)
     out, r = attack(s, CachedParser(counter), AttackSettings(budget=1, queries=10), US, LEX)
-    assert r["short"] == 1 and r["attacked"] == 5 and out[-1].forms == s[-1].forms
+    assert r.short == 1 and r.attacked == 5 and out[-1].forms == s[-1].forms
     with pytest.raises(InputError, match="--queries 2: must be at least --budget"):
         AttackSettings(budget=2, queries=2).check()
     with pytest.raises(InputError, match="--budget 0"):
         AttackSettings(budget=0).check()
 
 
-def _pool_attack(workers: int, spec: str) -> tuple[list[Sentence], dict]:
+def _pool_attack(workers: int, spec: str) -> tuple[list[Sentence], AttackValue]:
     with Pool(spec, workers, 10.0, 3) as pool:
         cached = CachedParser(pool_parser(pool))
         return attack(corpus(), cached, AttackSettings(budget=2, candidates=3, queries=12, seed=3),
@@ -162,7 +162,7 @@ def test_through_the_worker_pool_with_1_and_2_workers_the_same() -> None:
     one = _pool_attack(1, "python:toy_parsers:WeakWord")
     two = _pool_attack(2, "python:toy_parsers:WeakWord")
     assert one == two
-    assert one[1]["success"]["rate"] == 1.0
+    assert one[1].success.rate == 1.0
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -207,15 +207,15 @@ def test_udpipe_on_ewt_sentences(tmp_path: Path) -> None:
     with Pool(f"udpipe:{model}", 1, 60.0, 16) as pool:
         cached = CachedParser(pool_parser(pool))
         _out, r = attack(gold, cached, AttackSettings(budget=1, candidates=2, queries=10), US, lex)
-    assert r["attacked"] + r["short"] == 12 and r["attacked"] >= 8
+    assert r.attacked + r.short == 12 and r.attacked >= 8
     # a real parser is hurt by some misspelling of most sentences, and the worst
     # misspelling hurts at least as much as a random one on average
-    assert r["success"]["rate"] >= 0.5
-    assert r["damage"]["rate"] >= r["random"]["damage"]["rate"]
-    assert r["calls"]["per_sentence_max"] <= 10
-    for row in r["per_sentence"]:
-        assert row["misspelled"][0]["upos"] == gold[row["sentence"] - 1].upos[
-            row["misspelled"][0]["token"] - 1]
+    assert r.success.rate >= 0.5
+    assert r.damage.rate >= r.random.damage.rate
+    assert r.calls.per_sentence_max <= 10
+    for row in r.per_sentence:
+        assert row.misspelled[0].upos == gold[row.sentence - 1].upos[
+            row.misspelled[0].token - 1]
 
 
 @pytest.mark.parametrize("command", ["attack", "invariance"])

@@ -3,12 +3,14 @@ parses differ, and nothing from the data ever read as markup."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from xml.etree import ElementTree
 
 from parsebench.report.browser import html_of, merge
 from parsebench.report.draw import arcs_of, draw
+from parsebench.run.page_values import BrowserData
 
 WORDS = ["The", "dgo", "barks", "<b>&"]
 CLEAN = [(1, 2, "det"), (2, 3, "nsubj"), (3, 0, "root"), (4, 3, "punct")]
@@ -49,7 +51,7 @@ def test_browser_data_cannot_close_its_script() -> None:
            "words": [["</script><script>alert(1)</script>", "<!--"]],
            "noise": [[[0, "</SCRIPT>"]]], "clean": [[[1, 0, 0], [2, 1, 0]]],
            "noisy": [[0]], "gold": None}
-    data = merge([("p</script>", one)])
+    data = merge([("p</script>", BrowserData.from_dict(one))])
     assert data is not None and data["parsers"] == ["p</script>"]
     page = html_of(data, 0)
     blob = re.search(r"<script type='application/json' class='pb-data'>(.*)</script></div>$",
@@ -58,4 +60,4 @@ def test_browser_data_cannot_close_its_script() -> None:
     inner = blob.group(1)
     assert "<" not in inner
     assert json.loads(inner) == data  # what JSON.parse reads too
-    assert merge([("p", {"versions": []})]) is None
+    assert merge([("p", dataclasses.replace(BrowserData.from_dict(one), versions=[]))]) is None

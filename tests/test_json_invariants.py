@@ -360,7 +360,8 @@ def test_attack_and_invariance_give_shares_with_their_counts(
 
     fn = getattr(toy_parsers, parser)
     corpus = [blank(words, []) for words in sentences]
-    _, r = attack(corpus, counting(fn), AttackSettings(budget=budget, queries=10), US, LEX)
+    _, got = attack(corpus, counting(fn), AttackSettings(budget=budget, queries=10), US, LEX)
+    r = got.to_dict()
     # success and damage, of the attack and of the random baseline: each share that is
     # defined (damage is n/a where the budget left no word untouched) against its counts
     defined = [x["rate"] for part in (r, r.get("random", {})) for x in

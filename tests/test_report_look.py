@@ -28,6 +28,7 @@ from parsebench.report.plots import (
 )
 from parsebench.report.summary import Entry, Ranked, _warnings
 from parsebench.report.tables import md_cell
+from parsebench.run.page_values import Example
 from parsebench.scored import Scored
 
 
@@ -111,9 +112,9 @@ def test_markdown_shows_link_grammar_labels_as_they_are() -> None:
     assert md_cell("2:PHc,10:Ds**x") == "2:PHc,10:Ds\\*\\*x"
     assert md_cell("en_ewt udpipe `x` _y_") == "en_ewt udpipe \\`x\\` \\_y\\_"
     assert md_cell("a|b <i>") == "a\\|b &lt;i&gt;"
-    ex = {"sentence": 1, "level": "10%", "seed": 1, "why": "changed most",
-          "clean_words": ["a", "b"], "noisy_words": ["a", "bb"], "misspelled": [False, True],
-          "clean": ["2:Ds*", "0:root"], "noisy": ["2:Ds**x", ""]}
+    ex = Example(1, "10%", "rate=0.1", 1, "changed most", "links", ["a", "b"], ["a", "bb"],
+                 [False, True], ["2:Ds*", "0:root"], ["2:Ds**x", ""], None, None, None, None,
+                 None, None)
     md = _example_md("lg", ex)
     assert "****" not in md
     assert "| 1 | a | 2:Ds\\* | a | **2:Ds\\*\\*x** (changed) |" in md

@@ -241,7 +241,8 @@ def test_everything_from_a_store_is_escaped_in_the_report(store: Path, tmp_path:
         rows = db.execute("SELECT rowid, value FROM results").fetchall()
         for rowid, value in rows:
             v = json.loads(value)
-            v["error_level_label"] = evil
+            if "error_level_label" in v:  # a method's figures (speed has no such key)
+                v["error_level_label"] = evil
             t = json.dumps(v)
             db.execute("UPDATE results SET parser=?, level=?, projection=?, value=?, "
                        "signature=?, checksum=? WHERE rowid=?",

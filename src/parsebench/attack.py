@@ -29,7 +29,6 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +51,126 @@ from parsebench.noise.spelling import (
 )
 from parsebench.noise.spelling_output import apply_to_sentence, unannotated
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
+from parsebench.record import OMIT, Record
+
+
+@dataclass(frozen=True)
+class AttackSettingsValue(Record):
+    """The settings as the results give them."""
+
+    budget: int
+    candidates: int
+    queries: int
+    seed: int
+    min_length: int
+    projection: str
+
+
+@dataclass(frozen=True)
+class Success(Record):
+    """The sentences whose parse of the words not misspelled changed."""
+
+    rate: float | None
+    sentences: int
+    ci95: list[float] | None
+    interval: str
+    """How ci95 is made (Wilson's score interval)."""
+    attacked: int
+
+
+@dataclass(frozen=True)
+class Damage(Record):
+    """The share of the words not misspelled whose head or relation changed."""
+
+    rate: float | None
+    changed: int
+    untouched: int
+    ci95: list[float] | None
+
+
+@dataclass(frozen=True)
+class RandomFigures(Record):
+    """The random baseline's success and damage over the sentences it misspelled."""
+
+    sentences: int
+    success: Success
+    damage: Damage
+
+
+@dataclass(frozen=True)
+class Ratio(Record):
+    """Damage under attack over random damage (None: n/a)."""
+
+    value: float | None
+    ci95: list[float] | None
+
+
+@dataclass(frozen=True)
+class Picked(Record):
+    """What the attack (or the random baseline) misspelled."""
+
+    words: int
+    by_upos: dict[str, int]
+    by_position: dict[str, int]
+    mean_dependents: float | None
+
+
+@dataclass(frozen=True)
+class Misspelling(Record):
+    """One misspelled word (TOKEN counted from 1)."""
+
+    token: int
+    op: str
+    orig: str
+    new: str
+    upos: str
+
+
+@dataclass(frozen=True)
+class SentenceAttack(Record):
+    """One attacked sentence's result."""
+
+    sentence: int
+    sent_id: str | None
+    damage: int
+    untouched: int
+    queries: int
+    changed_words: list[int]
+    misspelled: list[Misspelling]
+    random_damage: int | None
+
+
+@dataclass(frozen=True)
+class Calls(Record):
+    """The parser's calls: the attack's, the baseline's, the cache's."""
+
+    attack: int
+    random: int
+    cache_hits: int
+    per_sentence_mean: float | None
+    per_sentence_max: int | None
+    cap: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttackValue(Record):
+    """The attack's results: ``parsebench attack --json`` (before the command's own
+    keys) and a run's ``attack`` result. RANDOM and RATIO only with the baseline."""
+
+    settings: AttackSettingsValue
+    success: Success
+    damage: Damage
+    random: RandomFigures | None = field(default=None, metadata=OMIT)
+    ratio: Ratio | None = field(default=None, metadata=OMIT)
+    picked: dict[str, Picked]
+    """``attack``, and ``random`` with the baseline."""
+    per_sentence: list[SentenceAttack]
+    sentences: int
+    attacked: int
+    short: int
+    """Sentences with fewer eligible words than the budget, left as they are."""
+    clean_failed: int
+    calls: Calls
 
 
 @dataclass
@@ -215,7 +334,7 @@ class Outcome:
 
 
 def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: AttackSettings, kb: Keyboard,
-           lexicon: Lexicon, baseline: bool = True) -> tuple[list[Sentence], dict[str, Any]]:
+           lexicon: Lexicon, baseline: bool = True) -> tuple[list[Sentence], AttackValue]:
     """The attacked corpus (every sentence, misspelled or not, in order) and the results."""
     opts.check()
     input_words = {w.lower() for s in sentences for w in s.forms}
@@ -281,16 +400,12 @@ def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: AttackSett
     out = [unannotated(s) for s in sentences]
     for o in outcomes:
         out[o.index] = unannotated(apply_to_sentence(sentences[o.index], o.attack))
+    calls = Calls(attack_calls, random_calls, parser.hits,
+                  sum(t.queries for t in live) / len(live) if live else None,
+                  max((t.queries for t in live), default=None), opts.queries)
     results = summarize(sentences, outcomes, {t.index: t for t in live}, opts,
-                        baseline=baseline)
-    results.update(sentences=len(sentences), attacked=len(live), short=len(short),
-                   clean_failed=len(failed),
-                   calls={"attack": attack_calls, "random": random_calls,
-                          "cache_hits": parser.hits,
-                          "per_sentence_mean": (sum(t.queries for t in live) / len(live)
-                                                if live else None),
-                          "per_sentence_max": max((t.queries for t in live), default=None),
-                          "cap": opts.queries})
+                        baseline=baseline, short=len(short), clean_failed=len(failed),
+                        calls=calls)
     return out, results
 
 
@@ -318,8 +433,10 @@ def _scores(cols: tuple[int, int], ratio_of: tuple[int, int, int, int] | None = 
 
 
 def summarize(sentences: Sequence[Sentence], outcomes: Sequence[Outcome],
-              targets: dict[int, Target], opts: AttackSettings, baseline: bool) -> dict[str, Any]:
-    """Success rate, damage against the random baseline, what the attack picks."""
+              targets: dict[int, Target], opts: AttackSettings, baseline: bool, *,
+              short: int, clean_failed: int, calls: Calls) -> AttackValue:
+    """Success rate, damage against the random baseline, what the attack picks; SHORT
+    sentences were left as they are, CLEAN_FAILED had no clean parse."""
     # per sentence: untouched, changed, success (attack); the same for random; 1
     stats = [[o.untouched, o.damage, int(o.damage > 0),
               o.random_untouched, max(o.random_damage, 0), int(o.random_damage > 0), 1]
@@ -327,42 +444,38 @@ def summarize(sentences: Sequence[Sentence], outcomes: Sequence[Outcome],
     paired = [row for row, o in zip(stats, outcomes, strict=True) if o.random_damage >= 0]
     tot = [sum(col) for col in zip(*stats, strict=True)] if stats else [0] * 7
     ptot = [sum(col) for col in zip(*paired, strict=True)] if paired else [0] * 7
-    out: dict[str, Any] = {
-        "settings": {"budget": opts.budget, "candidates": opts.candidates,
-                     "queries": opts.queries, "seed": opts.seed,
-                     "min_length": opts.min_length, "projection": "head+deprel"},
-        "success": {"rate": _ratio(tot[2], tot[6]), "sentences": tot[2],
-                    "ci95": wilson(tot[2], tot[6]), "interval": WILSON, "attacked": tot[6]},
-        "damage": {"rate": _ratio(tot[1], tot[0]), "changed": tot[1], "untouched": tot[0],
-                   "ci95": sentence_interval(stats, _scores((0, 1)))},
-    }
+    random, ratio = None, None
+    picked = {"attack": _picked(sentences, targets, [o.attack for o in outcomes])}
     if baseline:
-        out["random"] = {
-            "sentences": len(paired),
-            "success": {"rate": _ratio(ptot[5], ptot[6]), "sentences": ptot[5],
-                        "ci95": wilson(ptot[5], ptot[6]), "interval": WILSON,
-                        "attacked": ptot[6]},
-            "damage": {"rate": _ratio(ptot[4], ptot[3]), "changed": ptot[4],
-                       "untouched": ptot[3],
-                       "ci95": sentence_interval(paired, _scores((3, 4)))},
-        }
+        random = RandomFigures(
+            len(paired),
+            Success(_ratio(ptot[5], ptot[6]), ptot[5], wilson(ptot[5], ptot[6]), WILSON,
+                    ptot[6]),
+            Damage(_ratio(ptot[4], ptot[3]), ptot[4], ptot[3],
+                   sentence_interval(paired, _scores((3, 4)))))
         a, r = _ratio(ptot[1], ptot[0]), _ratio(ptot[4], ptot[3])
-        out["ratio"] = {"value": a / r if a is not None and r else None,
-                        "ci95": sentence_interval(paired, _scores((0, 1), (3, 4, 0, 0)))}
-    out["picked"] = {"attack": _picked(sentences, targets, [o.attack for o in outcomes])}
-    if baseline:
-        out["picked"]["random"] = _picked(sentences, targets,
-                                          [o.random for o in outcomes if o.random_damage >= 0])
-    out["per_sentence"] = [
-        {"sentence": o.index + 1, "sent_id": sentences[o.index].comment_value("sent_id"),
-         "damage": o.damage, "untouched": o.untouched, "queries": o.queries,
-         "changed_words": [i + 1 for i in o.changed],
-         "misspelled": [{"token": c.token + 1, "op": c.op, "orig": c.orig, "new": c.new,
-                         "upos": _upos(sentences[o.index], targets[o.index], c.token)}
+        ratio = Ratio(a / r if a is not None and r else None,
+                      sentence_interval(paired, _scores((0, 1), (3, 4, 0, 0))))
+        picked["random"] = _picked(sentences, targets,
+                                   [o.random for o in outcomes if o.random_damage >= 0])
+    per_sentence = [
+        SentenceAttack(o.index + 1, sentences[o.index].comment_value("sent_id"), o.damage,
+                       o.untouched, o.queries, [i + 1 for i in o.changed],
+                       [Misspelling(c.token + 1, c.op, c.orig, c.new,
+                                    _upos(sentences[o.index], targets[o.index], c.token))
                         for c in o.attack],
-         "random_damage": None if o.random_damage < 0 else o.random_damage}
+                       None if o.random_damage < 0 else o.random_damage)
         for o in outcomes]
-    return out
+    return AttackValue(
+        settings=AttackSettingsValue(opts.budget, opts.candidates, opts.queries, opts.seed,
+                                     opts.min_length, "head+deprel"),
+        success=Success(_ratio(tot[2], tot[6]), tot[2], wilson(tot[2], tot[6]), WILSON,
+                        tot[6]),
+        damage=Damage(_ratio(tot[1], tot[0]), tot[1], tot[0],
+                      sentence_interval(stats, _scores((0, 1)))),
+        random=random, ratio=ratio, picked=picked, per_sentence=per_sentence,
+        sentences=len(sentences), attacked=len(outcomes), short=short,
+        clean_failed=clean_failed, calls=calls)
 
 
 def _upos(s: Sentence, t: Target, i: int) -> str:
@@ -373,7 +486,7 @@ def _upos(s: Sentence, t: Target, i: int) -> str:
 
 
 def _picked(sentences: Sequence[Sentence], targets: dict[int, Target],
-            groups: Sequence[Sequence[Change]]) -> dict[str, Any]:
+            groups: Sequence[Sequence[Change]]) -> Picked:
     upos: Counter[str] = Counter()
     pos: Counter[str] = Counter()
     deps = 0
@@ -386,12 +499,11 @@ def _picked(sentences: Sequence[Sentence], targets: dict[int, Target],
             assert t.clean is not None
             deps += sum(r.split(":", 1)[0] == str(c.token + 1) for r in t.clean.rows)
             words += 1
-    return {"words": words, "by_upos": dict(upos.most_common()),
-            "by_position": {p: pos.get(p, 0) for p in POSITIONS},
-            "mean_dependents": deps / words if words else None}
+    return Picked(words, dict(upos.most_common()), {p: pos.get(p, 0) for p in POSITIONS},
+                  deps / words if words else None)
 
 
-def summary_table(r: dict[str, Any], parser: str) -> str:
+def summary_table(r: AttackValue, parser: str) -> str:
     """The results as text."""
 
     def pct(x: float | None) -> str:
@@ -400,42 +512,35 @@ def summary_table(r: dict[str, Any], parser: str) -> str:
     def ci(x: list[float] | None) -> str:
         return "n/a" if x is None else f"[{100 * x[0]:.1f}, {100 * x[1]:.1f}]"
 
-    st = r["settings"]
-    lines = [f"attack on {parser}: budget {st['budget']}, {st['candidates']} edits a word, "
-             f"at most {st['queries']} parses a sentence, seed {st['seed']}",
-             f"sentences {r['sentences']}: attacked {r['attacked']}, too few eligible words "
-             f"{r['short']}, clean parse failed {r['clean_failed']}",
+    st = r.settings
+    lines = [f"attack on {parser}: budget {st.budget}, {st.candidates} edits a word, "
+             f"at most {st.queries} parses a sentence, seed {st.seed}",
+             f"sentences {r.sentences}: attacked {r.attacked}, too few eligible words "
+             f"{r.short}, clean parse failed {r.clean_failed}",
              "",
              "                      value %   95% interval (success: Wilson score; "
              "damage: percentile bootstrap over sentences)",
-             f"success rate          {pct(r['success']['rate']):>7}   "
-             f"{ci(r['success']['ci95'])}",
-             f"damage (attack)       {pct(r['damage']['rate']):>7}   {ci(r['damage']['ci95'])}"]
-    if "random" in r:
-        rr = r["random"]
-        ratio = r["ratio"]
-        rv = "n/a" if ratio["value"] is None else f"{ratio['value']:.2f}"
-        rc = "n/a" if ratio["ci95"] is None else \
-            f"[{ratio['ci95'][0]:.2f}, {ratio['ci95'][1]:.2f}]"
-        lines += [f"success rate (random) {pct(rr['success']['rate']):>7}   "
-                  f"{ci(rr['success']['ci95'])}",
-                  f"damage (random)       {pct(rr['damage']['rate']):>7}   "
-                  f"{ci(rr['damage']['ci95'])}",
+             f"success rate          {pct(r.success.rate):>7}   {ci(r.success.ci95)}",
+             f"damage (attack)       {pct(r.damage.rate):>7}   {ci(r.damage.ci95)}"]
+    if r.random is not None and r.ratio is not None:
+        rr, ratio = r.random, r.ratio
+        rv = "n/a" if ratio.value is None else f"{ratio.value:.2f}"
+        rc = "n/a" if ratio.ci95 is None else f"[{ratio.ci95[0]:.2f}, {ratio.ci95[1]:.2f}]"
+        lines += [f"success rate (random) {pct(rr.success.rate):>7}   {ci(rr.success.ci95)}",
+                  f"damage (random)       {pct(rr.damage.rate):>7}   {ci(rr.damage.ci95)}",
                   f"damage ratio          {rv:>7}   {rc}"]
     lines.append("(damage: changed heads and relations of the words not misspelled, against "
                  "the parser's clean parse)")
-    for who, p in r["picked"].items():
-        lines.append(f"{who} picks {p['words']} words: " + ", ".join(
-            f"{k} {v}" for k, v in p["by_upos"].items()))
-        lines.append("  positions: " + ", ".join(f"{k} {v}" for k, v in
-                                                 p["by_position"].items())
+    for who, p in r.picked.items():
+        lines.append(f"{who} picks {p.words} words: " + ", ".join(
+            f"{k} {v}" for k, v in p.by_upos.items()))
+        lines.append("  positions: " + ", ".join(f"{k} {v}" for k, v in p.by_position.items())
                      + "; mean dependents in the clean parse "
-                     + ("n/a" if p["mean_dependents"] is None else
-                        f"{p['mean_dependents']:.2f}"))
-    c = r["calls"]
-    mean = "n/a" if c["per_sentence_mean"] is None else f"{c['per_sentence_mean']:.1f}"
-    most = "n/a" if c["per_sentence_max"] is None else c["per_sentence_max"]
-    lines.append(f"parser calls: attack {c['attack']} ({mean} a sentence, at most "
-                 f"{most} of the cap {c['cap']}), random {c['random']}, "
-                 f"cache hits {c['cache_hits']}")
+                     + ("n/a" if p.mean_dependents is None else f"{p.mean_dependents:.2f}"))
+    c = r.calls
+    mean = "n/a" if c.per_sentence_mean is None else f"{c.per_sentence_mean:.1f}"
+    most = "n/a" if c.per_sentence_max is None else c.per_sentence_max
+    lines.append(f"parser calls: attack {c.attack} ({mean} a sentence, at most "
+                 f"{most} of the cap {c.cap}), random {c.random}, "
+                 f"cache hits {c.cache_hits}")
     return "\n".join(lines) + "\n"

@@ -164,13 +164,12 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
         cached = CachedParser(pool_parser(pool, progress), progress)
         noisy, r = search(sentences, cached, opts, kb, lex, baseline=random_baseline)
         identity = pool.identity
-    r.update(output=None, parser=identity, signature=signature(
-        method="attack", parser=parser, budget=budget, candidates=candidates,
-        queries=queries, seed=seed, lexicon=lex.name, keyboard=kb.name,
-        min_length=min_length, projection="head+deprel"))
-    return AttackResult("attack", r,
-                        lambda: summary_table(r, parser) + f"signature: {r['signature']}\n",
-                        (), noisy)
+    sig = signature(method="attack", parser=parser, budget=budget, candidates=candidates,
+                    queries=queries, seed=seed, lexicon=lex.name, keyboard=kb.name,
+                    min_length=min_length, projection="head+deprel")
+    data = {**r.to_dict(), "output": None, "parser": identity, "signature": sig}
+    return AttackResult("attack", data,
+                        lambda: summary_table(r, parser) + f"signature: {sig}\n", (), noisy)
 
 
 @dataclass(frozen=True)

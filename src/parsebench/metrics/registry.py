@@ -56,9 +56,14 @@ EVALB and the flat keys, there score a noisy parse against the clean one)."""
 
 def typed(r: Scored) -> Scored:
     """R with its value as its method's record, where the method has one (a result
-    read from the store or a run's JSON is plain JSON)."""
+    read from the store or a run's JSON is plain JSON); a page of the report (speed,
+    examples, browser, attack) as its record(s) too."""
     m = METHODS.get(r.method)
-    if m is None or m.value_type is None or not isinstance(r.value, dict):
+    if m is None:
+        from parsebench.run.page_values import typed_page
+
+        return typed_page(r)
+    if m.value_type is None or not isinstance(r.value, dict):
         return r
     return dataclasses.replace(r, value=m.value_type.from_dict(r.value))
 

@@ -18,6 +18,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from parsebench.record import plain
+from parsebench.run.page_values import BrowserData
+
 PAGE = 50
 """Rows a page of the browser shows."""
 
@@ -28,17 +31,18 @@ COLUMNS = (("k", "#"), ("parser", "parser"), ("level", "level"), ("replicate", "
 sorts by it, and the parses that changed come first until then."""
 
 
-def merge(parsers: list[tuple[str, dict[str, Any]]]) -> dict[str, Any] | None:
-    """One experiment's browser data: the parsers' parses over the shared words and noise
-    (the same corpus and versions for all); None when there is nothing to browse."""
-    usable = [(n, d) for n, d in parsers if isinstance(d, dict) and d.get("versions")]
+def merge(parsers: list[tuple[str, BrowserData]]) -> dict[str, Any] | None:
+    """One experiment's browser data, the JSON the page's script reads: the parsers'
+    parses over the shared words and noise (the same corpus and versions for all); None
+    when there is nothing to browse."""
+    usable = [(n, d) for n, d in parsers if isinstance(d, BrowserData) and d.versions]
     if not usable:
         return None
     first = usable[0][1]
-    return {"parsers": [n for n, _ in usable], "kinds": [d["kind"] for _, d in usable],
-            "labels": [d["labels"] for _, d in usable], "versions": first["versions"],
-            "words": first["words"], "noise": first["noise"], "gold": first.get("gold"),
-            "clean": [d["clean"] for _, d in usable], "noisy": [d["noisy"] for _, d in usable]}
+    return {"parsers": [n for n, _ in usable], "kinds": [d.kind for _, d in usable],
+            "labels": [d.labels for _, d in usable], "versions": plain(first.versions),
+            "words": first.words, "noise": first.noise, "gold": first.gold,
+            "clean": [d.clean for _, d in usable], "noisy": [d.noisy for _, d in usable]}
 
 
 def html_of(data: dict[str, Any], key: int) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from parsebench.report.draw import draw, draw_aligned, first_marked_x, moved_pairs
 from parsebench.report.tables import Section, md_cell
+from parsebench.run.page_values import Example
 from parsebench.scored import Scored
 
 
@@ -30,37 +31,37 @@ def _scrolled(svg: str, x: float | None) -> str:
     return f"<div class='drawn'{at}>{svg}</div>"
 
 
-def _example_html(parser: str, ex: dict[str, Any]) -> str:
+def _example_html(parser: str, ex: Example) -> str:
     e = html.escape
-    why = f"; {e(str(ex['why']))}" if ex.get("why") else ""
-    types = f"; errors {e(', '.join(map(str, ex['types'])))}" if ex.get("types") else ""
-    out = [f"<h4>{e(parser)}: sentence {e(str(ex['sentence']))}, "
-           f"{e(str(ex['level']))} (seed {e(str(ex['seed']))}){why}{types}</h4>"]
-    clean, noisy = _arcs(ex.get("clean_arcs")), _arcs(ex.get("noisy_arcs"))
-    pairs = _pairs(ex.get("alignment"))
-    links = ex.get("kind") == "links"
-    ctags, ntags = ex.get("clean_tags") or [], ex.get("noisy_tags") or []
-    title = f"{parser}: sentence {ex['sentence']}"
+    why = f"; {e(str(ex.why))}" if ex.why else ""
+    types = f"; errors {e(', '.join(map(str, ex.types)))}" if ex.types else ""
+    out = [f"<h4>{e(parser)}: sentence {e(str(ex.sentence))}, "
+           f"{e(str(ex.level))} (seed {e(str(ex.seed))}){why}{types}</h4>"]
+    clean, noisy = _arcs(ex.clean_arcs), _arcs(ex.noisy_arcs)
+    pairs = _pairs(ex.alignment)
+    links = ex.kind == "links"
+    ctags, ntags = ex.clean_tags or [], ex.noisy_tags or []
+    title = f"{parser}: sentence {ex.sentence}"
     if clean is not None and noisy is not None and pairs is not None:
-        svg = draw_aligned(ex["clean_words"], clean, ex["noisy_words"], noisy, pairs,
-                           gold=_arcs(ex.get("gold_arcs")), undirected=links,
+        svg = draw_aligned(ex.clean_words, clean, ex.noisy_words, noisy, pairs,
+                           gold=_arcs(ex.gold_arcs), undirected=links,
                            title=title + ", clean and noisy, aligned",
                            clean_tags=ctags, noisy_tags=ntags)
         moved = moved_pairs(pairs)
         marked = [i not in {p[0] for p in pairs} or any(p[0] == i and p in moved
                                                         for p in pairs)
-                  for i in range(len(ex["noisy_words"]))]
-        out.append(_scrolled(svg, first_marked_x(ex["noisy_words"], marked, links)))
+                  for i in range(len(ex.noisy_words))]
+        out.append(_scrolled(svg, first_marked_x(ex.noisy_words, marked, links)))
     elif clean is not None and noisy is not None:
-        gold = _arcs(ex.get("gold_arcs"))
-        n = len(ex["clean_words"])
-        marked = ex["misspelled"][:n]
-        x = first_marked_x(ex["noisy_words"], marked, links)
+        gold = _arcs(ex.gold_arcs)
+        n = len(ex.clean_words)
+        marked = ex.misspelled[:n]
+        x = first_marked_x(ex.noisy_words, marked, links)
         out.append("<p>clean</p>" + _scrolled(draw(
-            ex["clean_words"], clean, other=noisy, gold=gold, undirected=links,
+            ex.clean_words, clean, other=noisy, gold=gold, undirected=links,
             tags=ctags, other_tags=ntags, title=f"{title}: the clean parse"), x)
             + "<p>noisy</p>" + _scrolled(draw(
-            ex["noisy_words"], noisy, other=clean, gold=gold, undirected=links,
+            ex.noisy_words, noisy, other=clean, gold=gold, undirected=links,
             marked=marked, tags=ntags, other_tags=ctags,
             title=f"{title}: the noisy parse"), x))
     # in a scroll box, as every table: opened, it widened a phone's page to 465 px
@@ -77,14 +78,14 @@ def _example_html(parser: str, ex: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _side_rows(ex: dict[str, Any]) -> list[tuple[str, str, str, str, bool]]:
+def _side_rows(ex: Example) -> list[tuple[str, str, str, str, bool]]:
     """The example's rows side by side: word by word, or with an alignment pair by pair
     (a missing or added word beside an empty cell)."""
-    pairs = _pairs(ex.get("alignment"))
+    pairs = _pairs(ex.alignment)
     if pairs is None:
-        return list(zip(ex["clean_words"], ex["noisy_words"], ex["clean"], ex["noisy"],
-                        ex["misspelled"], strict=True))
-    cw, nw, cp, np_ = ex["clean_words"], ex["noisy_words"], ex["clean"], ex["noisy"]
+        return list(zip(ex.clean_words, ex.noisy_words, ex.clean, ex.noisy,
+                        ex.misspelled, strict=True))
+    cw, nw, cp, np_ = ex.clean_words, ex.noisy_words, ex.clean, ex.noisy
     to_noisy = {j: i for i, j in pairs}
     done: set[int] = set()
     rows: list[tuple[str, str, str, str, bool]] = []
@@ -108,11 +109,11 @@ def _bold(text: str) -> str:
     return f"**{md_cell(text)}**" if text else ""
 
 
-def _example_md(parser: str, ex: dict[str, Any]) -> str:
-    why = f"; {md_cell(str(ex['why']))}" if ex.get("why") else ""
-    types = f"; errors {md_cell(', '.join(map(str, ex['types'])))}" if ex.get("types") else ""
-    lines = [f"#### {md_cell(parser)}: sentence {md_cell(str(ex['sentence']))}, "
-             f"{md_cell(str(ex['level']))} (seed {md_cell(str(ex['seed']))}){why}{types}", "",
+def _example_md(parser: str, ex: Example) -> str:
+    why = f"; {md_cell(str(ex.why))}" if ex.why else ""
+    types = f"; errors {md_cell(', '.join(map(str, ex.types)))}" if ex.types else ""
+    lines = [f"#### {md_cell(parser)}: sentence {md_cell(str(ex.sentence))}, "
+             f"{md_cell(str(ex.level))} (seed {md_cell(str(ex.seed))}){why}{types}", "",
              "| # | clean word | clean parse | noisy word | noisy parse |",
              "|---:|---|---|---|---|"]
     for i, (cw, nw, cp, np_, miss) in enumerate(_side_rows(ex), 1):
@@ -141,6 +142,7 @@ def examples_section(results: list[Scored]) -> Section | None:
     sec.md_extra.append(note)
     for r in rs:
         for ex in r.value:
+            assert isinstance(ex, Example), "an example read without its record"
             sec.html_extra.append(_example_html(r.parser, ex))
             sec.md_extra.append(_example_md(r.parser, ex))
     return sec

@@ -9,7 +9,7 @@ number's signature is printed under its table; a 95% interval stands beside its 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.robustness.bigert import RowsFigures
 from parsebench.metrics.robustness.hashemi_hwa import (
@@ -38,7 +38,11 @@ from parsebench.report.tables import (
     pct,
     results_of,
 )
+from parsebench.run.page_values import SpeedValue
 from parsebench.scored import Scored, level_order
+
+if TYPE_CHECKING:  # the attack's module imports NumPy, which a cached re-run does without
+    from parsebench.attack import AttackValue, Damage, Success
 
 
 def _interval(iv: Sequence[float | None] | None) -> str:
@@ -317,15 +321,17 @@ def _speed_section(results: list[Scored]) -> Section | None:
     rs = results_of(results, "speed")
     if not rs:
         return None
+    speeds = [r.value for r in rs]
+    assert all(isinstance(v, SpeedValue) for v in speeds), "speed read without its record"
     t = Table("Parser speed on the distinct sentences of the corpus (clean and noisy)",
               ["parser", "sentences", "words", "failures", "parse seconds", "words/s"],
-              [[r.parser, str(r.value["sentences"]), str(r.value["words"]),
-                str(r.value["failures"]), f"{r.value['parse_seconds']:.2f}",
-                f"{r.value['words_per_second'] or 0:,.0f}"] for r in rs])
+              [[r.parser, str(v.sentences), str(v.words), str(v.failures),
+                f"{v.parse_seconds:.2f}", f"{v.words_per_second or 0:,.0f}"]
+               for r, v in zip(rs, speeds, strict=True)])
     series: dict[str, Sequence[tuple[int, float]]] = {
-        r.parser: [(int(n), d["mean"]) for n, d in
-                            sorted(r.value["seconds_by_length"].items(),
-                                   key=lambda kv: int(kv[0]))] for r in rs}
+        r.parser: [(int(n), d.mean) for n, d in sorted(v.seconds_by_length.items(),
+                                                       key=lambda kv: int(kv[0]))]
+        for r, v in zip(rs, speeds, strict=True)}
     return Section("Speed (Lin, Fig. 18.1)", [t], [("time-by-length.png",
                                                      "Mean parse time of the distinct "
                                                      "sentences of each length, one line a "
@@ -341,24 +347,22 @@ def _attack_section(results: list[Scored]) -> Section | None:
     if not rs:
         return None
 
-    def share(x: Any) -> str:
-        return pct(x["rate"]) if isinstance(x, dict) else "n/a"
+    def share(x: Success | Damage | None) -> str:
+        return "n/a" if x is None else pct(x.rate)
 
-    def iv(x: Any) -> str:
-        return ci95({"ci95": {"x": x.get("ci95") if isinstance(x, dict) else None}},
-                        "x")
+    def iv(x: Success | Damage) -> str:
+        return _interval(x.ci95) if isinstance(x.ci95, list) else "n/a"
 
     rows = []
     for r in rs:
-        v = r.value
-        rand = v.get("random") or {}
-        ratio = v.get("ratio") or {}
-        rci = ratio.get("ci95")
-        calls = v["calls"]["per_sentence_mean"]
-        rows.append([r.parser, r.level, f"{v['attacked']} of {v['sentences']}",
-                     share(v["success"]), iv(v["success"]), share(rand.get("success")),
-                     share(v["damage"]), iv(v["damage"]), share(rand.get("damage")),
-                     "n/a" if ratio.get("value") is None else f"{ratio['value']:.2f}",
+        v: AttackValue = r.value
+        rand, ratio = v.random, v.ratio
+        rci = None if ratio is None else ratio.ci95
+        calls = v.calls.per_sentence_mean
+        rows.append([r.parser, r.level, f"{v.attacked} of {v.sentences}",
+                     share(v.success), iv(v.success), share(rand.success if rand else None),
+                     share(v.damage), iv(v.damage), share(rand.damage if rand else None),
+                     "n/a" if ratio is None or ratio.value is None else f"{ratio.value:.2f}",
                      "n/a" if not rci or None in rci else f"[{rci[0]:.2f}, {rci[1]:.2f}]",
                      "n/a" if calls is None else f"{calls:.1f}"])
     t = Table("The worst K misspellings a sentence against K random ones",

@@ -395,7 +395,8 @@ def summary_table(results: list[Scored]) -> str:
         if m is not None and m.headline is not None:
             head = m.headline(typed(r).value)  # a reused result is read as stored
         elif metric == "speed":
-            head = f"{v['words_per_second'] or 0:,.0f} words/s, {v['failures']} failures"
+            v = typed(r).value  # a SpeedValue, a reused one too
+            head = f"{v.words_per_second or 0:,.0f} words/s, {v.failures} failures"
         else:
             continue
         lines.append(f"{parser:<16} {metric:<10} {proj:<12} {level:<18} {head}")

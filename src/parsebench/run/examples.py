@@ -14,6 +14,7 @@ from parsebench.parsers.base import Analysis
 from parsebench.parses import Parse, drawn_arcs, from_sentence, project
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
 from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.page_values import BrowserData, BrowserVersion, Example, LengthTime, SpeedValue
 from parsebench.scored import Scored
 from parsebench.signature import signature
 
@@ -24,7 +25,7 @@ def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData,
     parse takes back from the last run: :data:`parsebench.run.runner.REUSED`)."""
     out = [Scored(conf.name, "speed", "-", "all",
                   signature(method="speed", parser=conf.name, model=key[:12]),
-                  {**_speed(parsed, corpus), "identity": stats["identity"]})]
+                  _speed(parsed, corpus, stats["identity"]))]
     if exp.tokens == "raw":  # drawings and the browser set parses of the same words side
         return out          # by side; a parser given raw text gives its own
     examples = _chosen(parsed, corpus, exp)
@@ -40,7 +41,7 @@ def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData,
     return out
 
 
-def _speed(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
+def _speed(parsed: Parsed, corpus: CorpusData, identity: Any) -> SpeedValue:
     """Words per second and seconds against length, over the distinct sentences parsed."""
     seen: dict[str, int] = {}
     for v in corpus.versions:
@@ -53,10 +54,9 @@ def _speed(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
     by_len: dict[int, list[float]] = {}
     for n, t in pairs:
         by_len.setdefault(n, []).append(t)
-    return {"sentences": len(pairs), "words": words, "parse_seconds": secs,
-            "failures": failures, "words_per_second": words / secs if secs else None,
-            "seconds_by_length": {str(n): {"sentences": len(v), "mean": statistics.fmean(v),
-                                           "max": max(v)} for n, v in sorted(by_len.items())}}
+    return SpeedValue(len(pairs), words, secs, failures, words / secs if secs else None,
+                      {str(n): LengthTime(len(v), statistics.fmean(v), max(v))
+                       for n, v in sorted(by_len.items())}, identity)
 
 
 def _rows_of(p: Parse) -> list[str]:
@@ -73,24 +73,18 @@ def _tags(p: Parse) -> list[str] | None:
 
 
 def example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level: Level,
-             seed: int, why: str, alignment: Any = None) -> dict[str, Any]:
+             seed: int, why: str, alignment: Any = None) -> Example:
     """One sentence's clean and noisy parse side by side, for the report; with noise
     that moves words, the ALIGNMENT of the noisy words to the clean ones goes with it."""
     ca, na = drawn_arcs(clean), drawn_arcs(noisy)
-    out = {"sentence": number, "level": level.short, "level_label": level.label, "seed": seed,
-           "why": why, "kind": clean.kind,
-           "clean_words": clean.forms, "noisy_words": noisy.forms,
-           "misspelled": [a != b for a, b in zip(clean.forms, noisy.forms, strict=False)],
-           "clean": _rows_of(clean), "noisy": _rows_of(noisy), "clean_arcs": ca,
-           "noisy_arcs": na,
-           "gold_arcs": drawn_arcs(gold) if gold is not None and gold.kind == clean.kind
-           else None,
-           "changed_arcs": _changed_arcs(ca, na),
-           "clean_tags": _tags(clean), "noisy_tags": _tags(noisy)}
-    if alignment is not None:
-        out["alignment"] = [list(p) for p in alignment.pairs]
-        out["types"] = list(alignment.types)
-    return out
+    return Example(
+        number, level.short, level.label, seed, why, clean.kind, list(clean.forms),
+        list(noisy.forms), [a != b for a, b in zip(clean.forms, noisy.forms, strict=False)],
+        _rows_of(clean), _rows_of(noisy), ca, na,
+        drawn_arcs(gold) if gold is not None and gold.kind == clean.kind else None,
+        _changed_arcs(ca, na), _tags(clean), _tags(noisy),
+        None if alignment is None else [list(p) for p in alignment.pairs],
+        None if alignment is None else list(alignment.types))
 
 
 def _changed_arcs(clean: list[list[Any]] | None, noisy: list[list[Any]] | None
@@ -103,7 +97,7 @@ def _changed_arcs(clean: list[list[Any]] | None, noisy: list[list[Any]] | None
         + abs(len(clean) - len(noisy))
 
 
-def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
+def browser_data(parsed: Parsed, corpus: CorpusData) -> BrowserData:
     """Every sentence of every version as the report's sentence browser needs it, small:
     the clean words once, a noisy version's misspelled words only (with noise that moves
     words, the changed sentences' noisy words, alignment and error types), the clean
@@ -124,16 +118,16 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
 
     clean_v = corpus.versions[0]
     clean = [arcs(parsed.parse_of(s)) for s in clean_v.sentences]
-    versions: list[dict[str, Any]] = []
+    versions: list[BrowserVersion] = []
     noise: list[list[Any]] = []
     noisy: list[list[Any]] = []
     for v in corpus.versions[1:]:
         assert v.level is not None
-        versions.append({"level": v.level.short, "seed": v.seed})
+        versions.append(BrowserVersion(v.level.short, v.seed))
         if v.alignments is not None:
             # noise that moves words (learner-like errors): each changed sentence's noisy
             # words in full, its alignment to the clean words and its error types
-            noise.append([{"w": s.forms, "a": [list(x) for x in a.pairs], "t": a.types}
+            noise.append([{"w": s.forms, "a": [list(x) for x in a.pairs], "t": list(a.types)}
                           if a.types or s.forms != cs.forms else []
                           for s, cs, a in zip(v.sentences, clean_v.sentences, v.alignments,
                                               strict=True)])
@@ -157,12 +151,11 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> dict[str, Any]:
         noisy.append(row)
     # the gold's labels as text: each parser numbers its own labels
     gold = [drawn_arcs(from_sentence(s)) for s in corpus.sentences] if corpus.gold else None
-    return {"kind": parsed.kind, "versions": versions, "labels": list(labels),
-            "words": [s.forms for s in clean_v.sentences], "noise": noise, "clean": clean,
-            "noisy": noisy, "gold": gold}
+    return BrowserData(parsed.kind, versions, list(labels),
+                       [list(s.forms) for s in clean_v.sentences], noise, clean, noisy, gold)
 
 
-def _chosen(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[dict[str, Any]]:
+def _chosen(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[Example]:
     """The sentences the report draws: each one named in ``[report] examples`` at the
     lowest level and replicate where it is misspelled, then the ``changed_most`` whose
     parse changed most at the example level and replicate."""

@@ -315,17 +315,17 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
                             lexicon=lexicon.name, keyboard=kb.name, min_length=exp.min_length,
                             projection="head+deprel")
             out.append(Scored(conf.name, "attack", "head+deprel", f"K={k}", sig, r))
-            worst = sorted((x for x in r["per_sentence"] if x["misspelled"]),
-                           key=lambda x: (-x["damage"], x["sentence"]))[:exp.changed_most]
-            pairs = [(corpus.sentences[x["sentence"] - 1], noisy[x["sentence"] - 1])
+            worst = sorted((x for x in r.per_sentence if x.misspelled),
+                           key=lambda x: (-x.damage, x.sentence))[:exp.changed_most]
+            pairs = [(corpus.sentences[x.sentence - 1], noisy[x.sentence - 1])
                      for x in worst]
             got = outcomes([w for c, n in pairs for w in (c.forms, n.forms)])
             level = Level("per_sentence", k)
             examples = [example(from_outcome(c, got[sentence_key(c.forms)][0], "deps"),
                                  from_outcome(n, got[sentence_key(n.forms)][0], "deps"),
                                  from_sentence(c) if corpus.gold else None,
-                                 x["sentence"], level, exp.seed,
-                                 f"attack, K={k}: {x['damage']} untouched words changed")
+                                 x.sentence, level, exp.seed,
+                                 f"attack, K={k}: {x.damage} untouched words changed")
                         for (c, n), x in zip(pairs, worst, strict=True)]
             if examples:
                 out.append(Scored(conf.name, "examples", kind, f"attack K={k}", "", examples))
