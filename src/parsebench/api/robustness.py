@@ -147,7 +147,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
     from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
     from parsebench.metrics.core.word_alignment import iter_alignments
-    from parsebench.metrics.robustness.hashemi_hwa import F1Command, score_corpus
+    from parsebench.metrics.robustness.hashemi_hwa import SIGNATURE, F1Command, score_corpus
     from parsebench.parses import from_sentence, iter_parses
     from parsebench.report.terminal import f1_table
 
@@ -197,7 +197,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
         out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(got.by_errors.items())}
     if got.by_type:
         out["by_type"] = got.by_type_dict()
-    out["signature"] = signature(method="hashemi-hwa-f1", alignment=source, labeled=labeled,
+    out["signature"] = signature(method=SIGNATURE, alignment=source, labeled=labeled,
                                  punct=punct, root=not exclude_root,
                                  **({"errant": _errant_version(errant_pipeline)}
                                     if source == "errant" else {}))

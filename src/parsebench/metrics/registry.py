@@ -56,16 +56,20 @@ EVALB and the flat keys, there score a noisy parse against the clean one)."""
 
 def typed(r: Scored) -> Scored:
     """R with its value as its method's record, where the method has one (a result
-    read from the store or a run's JSON is plain JSON); a page of the report (speed,
-    examples, browser, attack) as its record(s) too."""
+    read from the store or a run's JSON is plain JSON). A value that does not read as
+    its record (a damaged or crafted store) is refused in one line, never a traceback
+    or a blank."""
     m = METHODS.get(r.method)
-    if m is None:
-        from parsebench.run.page_values import typed_page
-
-        return typed_page(r)
-    if m.value_type is None or not isinstance(r.value, dict):
+    if m is None or m.value_type is None or isinstance(r.value, m.value_type):
         return r
-    return dataclasses.replace(r, value=m.value_type.from_dict(r.value))
+    try:
+        if not isinstance(r.value, dict):
+            raise TypeError(f"expected an object, got {type(r.value).__name__}")
+        return dataclasses.replace(r, value=m.value_type.from_dict(r.value))
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        raise InputError(f"the {r.method} result of {r.parser} at {r.level} does not read "
+                         f"as its figures ({e}); the store is damaged or from another "
+                         "version: run the experiment again") from None
 
 
 def file_stats(metric: Metric, gold: str | os.PathLike[str],

@@ -9,77 +9,21 @@ parser, and how much does the noise cost it" is read in one place before the det
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.present import value
-from parsebench.record import Record
+from parsebench.report.headline_records import Cell, Headline, Interval, Level, Row
 from parsebench.report.tables import Table
 from parsebench.scored import Scored, level_order
 
-if TYPE_CHECKING:  # summary.py's Summary holds a Headline: imported where used
+if TYPE_CHECKING:  # the summary's names are imported where used: headline runs first
     from parsebench.report.summary import PairTest
 
 NOT_ABOVE = "†"
 """The mark of a parser that does not beat the best baseline."""
-
-Interval = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class Cell(Record):
-    """A parser's LAS at a level, its interval and letters; at a noisy level the points
-    lost from the clean text and their paired interval (the keys ``loss`` and
-    ``loss_ci95`` are absent at the clean level, present and null where not known)."""
-
-    level: str
-    value: float | None
-    ci95: Interval | None
-    letters: str
-    loss: float | None = None
-    loss_ci95: Interval | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out = super().to_dict()
-        if self.level == "clean":
-            del out["loss"], out["loss_ci95"]
-        return out
-
-
-@dataclass(frozen=True)
-class Row(Record):
-    """A parser's row: is it the best baseline, does it beat it (None: no baseline, or
-    it is one)."""
-
-    parser: str
-    baseline: bool
-    beats_baseline: bool | None
-    cells: list[Cell]
-
-
-@dataclass(frozen=True)
-class Level(Record):
-    level: str
-    label: str
-    """As the tables show it: 10%, 2/sentence."""
-
-
-@dataclass(frozen=True)
-class Headline(Record):
-    """The headline table's content (results.json's ``summary.headline``)."""
-
-    figure: str
-    levels: list[Level]
-    baseline: str | None
-    """The best baseline, whose row is shown."""
-    letters: bool
-    """Whether any level has letters from the paired tests."""
-    rows: list[Row]
-    link: str
-
 
 def _ci(ci: list[float] | None) -> Interval | None:
     return None if ci is None else (ci[0], ci[1])

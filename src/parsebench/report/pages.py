@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
-from parsebench.metrics.registry import typed
 from parsebench.noise.kinds import KINDS
 from parsebench.present import anchor
 from parsebench.record import OMIT, Record, plain
@@ -29,7 +28,8 @@ from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
-from parsebench.report.headline import Headline, headline, headline_table, noise_caveat
+from parsebench.report.headline import headline, headline_table, noise_caveat
+from parsebench.report.headline_records import Headline
 from parsebench.report.plots import drawings, kept
 from parsebench.report.sections import sections
 from parsebench.report.summary import (
@@ -41,6 +41,7 @@ from parsebench.report.summary import (
     summarize,
 )
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
+from parsebench.run.page_values import typed_result
 from parsebench.scored import Scored
 from parsebench.store import Store
 
@@ -417,7 +418,10 @@ def _build_page(store: Store, data: list[RunInfo]
     for info in data:
         name = info.experiment
         prefix = anchor(name) + "--"
-        all_results = [typed(r) for r in store.results(name)]
+        try:
+            all_results = [typed_result(r) for r in store.results(name)]
+        except InputError as e:  # a value that does not read: the store is the file
+            raise InputError(e.message, e.path or store.path) from None
         if is_benchmark(info.config):
             bmd, bhtml, bsummary, bimages = _benchmark_section(info, all_results, prefix)
             md += bmd

@@ -26,7 +26,7 @@ from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.present import value
 from parsebench.record import OMIT, Record, plain
-from parsebench.report.headline import Headline
+from parsebench.report.headline_records import Headline
 from parsebench.scored import Scored, level_order
 
 SIGNIFICANCE_SAMPLES = 2000

@@ -386,16 +386,17 @@ def times_table(stages: list[list[Any]], wall: float) -> str:
 def summary_table(results: list[Scored]) -> str:
     """The end-of-run table on the terminal: the headline of every result whose method
     has one (:attr:`parsebench.metrics.core.method.Method.headline`), and parse speed."""
-    from parsebench.metrics.registry import METHODS, typed
+    from parsebench.metrics.registry import METHODS
+    from parsebench.run.page_values import typed_result
 
     lines = [f"{'parser':<16} {'metric':<10} {'projection':<12} {'level':<18} headline"]
     for r in results:
         parser, metric, proj, level, v = r.parser, r.method, r.projection, r.level, r.value
         m = METHODS.get(metric)
         if m is not None and m.headline is not None:
-            head = m.headline(typed(r).value)  # a reused result is read as stored
+            head = m.headline(typed_result(r).value)  # a reused result is read as stored
         elif metric == "speed":
-            v = typed(r).value  # a SpeedValue, a reused one too
+            v = typed_result(r).value  # a SpeedValue, a reused one too
             head = f"{v.words_per_second or 0:,.0f} words/s, {v.failures} failures"
         else:
             continue

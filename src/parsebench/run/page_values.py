@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsebench.errors import InputError
 from parsebench.record import OMIT, Record
 from parsebench.scored import Scored
 
@@ -112,9 +113,23 @@ PAGE_TYPES: dict[str, Callable[[Any], Any]] = {
 
 
 def typed_page(r: Scored) -> Scored:
-    """R with its value as its page's record(s), where R is a page read as plain JSON."""
+    """R with its value as its page's record(s), where R is a page read as plain JSON; a
+    value that does not read as one is refused in one line (a damaged store)."""
     read = PAGE_TYPES.get(r.method)
     if read is None or isinstance(r.value, Record) or (
             isinstance(r.value, list) and r.value and isinstance(r.value[0], Record)):
         return r
-    return dataclasses.replace(r, value=read(r.value))
+    try:
+        return dataclasses.replace(r, value=read(r.value))
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        raise InputError(f"the report's {r.method} of {r.parser} does not read ({e}); the "
+                         "store is damaged or from another version: run the experiment "
+                         "again") from None
+
+
+def typed_result(r: Scored) -> Scored:
+    """R as the report reads it: a method's result as its record
+    (:func:`parsebench.metrics.registry.typed`), a page as its own."""
+    from parsebench.metrics.registry import METHODS, typed
+
+    return typed(r) if r.method in METHODS else typed_page(r)

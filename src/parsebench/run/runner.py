@@ -399,7 +399,8 @@ def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, lis
     them back instead of being scored again (every score comes from its parses, settings
     and code alone), with what :data:`REUSED` names, so that its parses are not even
     read. Anything else (no such run, a damaged record): {}."""
-    from parsebench.metrics.registry import METHODS, typed
+    from parsebench.metrics.registry import METHODS
+    from parsebench.run.page_values import typed_result
 
     last = dict(store.experiments()).get(exp.name)
     if last is None:
@@ -412,7 +413,7 @@ def _earlier_scores(store: Store, exp: Experiment, digest: str) -> dict[str, lis
         out: dict[str, list[Scored]] = {}
         for r in store.results(exp.name):
             if r.method in METHODS or (r.method in REUSED and not r.level.startswith("attack")):
-                out.setdefault(r.parser, []).append(typed(r))  # as a scoring run gives it
+                out.setdefault(r.parser, []).append(typed_result(r))  # as a scoring run gives it
         order = {m: k for k, m in enumerate(REUSED, 1)}  # as a scoring run makes them
         return {p: sorted(rs, key=lambda r: order.get(r.method, 0)) for p, rs in out.items()}
     except (InputError, ValueError):

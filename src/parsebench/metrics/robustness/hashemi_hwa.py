@@ -41,6 +41,10 @@ from parsebench.parses import Parse, arcs
 from parsebench.present import percent
 from parsebench.record import OMIT, Record
 
+SIGNATURE = "hashemi-hwa-f1"
+"""The method's name in every signature of its figures (a run's and the command's)
+and its score's name."""
+
 
 @dataclass(slots=True)
 class F1Counts(Additive):
@@ -365,7 +369,7 @@ class F1Result:
         from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
         out = {"precision": sentence_interval(self.pairs, share(0, 1)),
                "recall": sentence_interval(self.pairs, share(0, 2)),
-               "f1": sentence_interval(self.pairs, SCORES_BY_NAME["hashemi-hwa-f1"].score)}
+               "f1": sentence_interval(self.pairs, SCORES_BY_NAME[SIGNATURE].score)}
         if self.accuracy_rows:
             for side, at in (("clean", 0), ("noisy", 3)):
                 out[f"{side}_uas"] = sentence_interval(self.accuracy_rows, share(at + 1, at))
@@ -381,7 +385,7 @@ def _array(rows: Sequence[Sequence[int]]) -> Any:
 def _group_intervals(f1_rows: Sequence[Sequence[int]], acc_rows: Sequence[Sequence[int]]
                      ) -> dict[str, list[float] | None]:
     from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
-    return {"f1": sentence_interval(f1_rows, SCORES_BY_NAME["hashemi-hwa-f1"].score),
+    return {"f1": sentence_interval(f1_rows, SCORES_BY_NAME[SIGNATURE].score),
             "aligned_las": sentence_interval(acc_rows, SCORES_BY_NAME["aligned-las"].score)
             if acc_rows else None}
 
@@ -488,7 +492,7 @@ def _ci(stats: LevelStats, group: str, key: str, at: int, gold: bool
     from parsebench.metrics.core.resample import sentence_interval  # NumPy: when scoring
     rows = stats.held(f"{group}={key}")
     return {"f1": sentence_interval([r[at:at + 3] for r in rows],
-                                    SCORES_BY_NAME["hashemi-hwa-f1"].score),
+                                    SCORES_BY_NAME[SIGNATURE].score),
             "aligned_las": sentence_interval([r[at + 3:] for r in rows],
                                              SCORES_BY_NAME["aligned-las"].score)
             if gold else None}
@@ -514,7 +518,7 @@ def level_figures(stats: LevelStats, gold: bool) -> dict[str, Any]:
         if op in stats.names("by_operation"):
             s = stats.sums(f"by_operation={op}")
             by_op[op] = {"sentences": int(s[0]),
-                         "f1": SCORES_BY_NAME["hashemi-hwa-f1"].corpus(s[None, 1:4]),
+                         "f1": SCORES_BY_NAME[SIGNATURE].corpus(s[None, 1:4]),
                          "accuracy": {"las": SCORES_BY_NAME["aligned-las"].corpus(s[None, 4:])
                                       if gold else None},
                          "ci95": _ci(stats, "by_operation", op, 1, gold)}
@@ -556,7 +560,7 @@ def _levels(ctx: RunContext) -> Variant:
         value.update(error_level_label=level.short, by_type=by_type, by_operation=by_op)
         value["stats"] = t.stored(["f1", "by_errors", "by_type", "by_operation"])
         value["ci95"] = {"f1": sentence_interval(value["stats"]["f1"],
-                                                 SCORES_BY_NAME["hashemi-hwa-f1"].score)}
+                                                 SCORES_BY_NAME[SIGNATURE].score)}
         if gold:
             value["accuracy"] = Attachment(*(int(x) for x in t.sums("aligned"))).as_dict()
             value["stats"]["aligned"] = t.rows("aligned")
@@ -566,7 +570,7 @@ def _levels(ctx: RunContext) -> Variant:
         return value
 
     return Variant("deps", ctx.noisy_levels(with_gold=True), stats, figures,
-                   lambda level: {"method": "hashemi-hwa-f1", "alignment": "noise",
+                   lambda level: {"method": SIGNATURE, "alignment": "noise",
                                   "labeled": False, "punct": True, "root": True,
                                   "level": level.label})
 
@@ -602,7 +606,7 @@ def _corrected(ctx: RunContext) -> Variant:
         rows = t.rows("f1")
         value["ci95"] = {"precision": sentence_interval(rows, share(0, 1)),
                          "recall": sentence_interval(rows, share(0, 2)),
-                         "f1": sentence_interval(rows, SCORES_BY_NAME["hashemi-hwa-f1"].score)}
+                         "f1": sentence_interval(rows, SCORES_BY_NAME[SIGNATURE].score)}
         value["stats"] = t.stored(["f1", "by_errors", "by_type"])
         value["by_errors"] = {
             str(k): F1Counts(*(int(x) for x in t.sums(f"by_errors={k}"))).as_dict()
@@ -612,7 +616,7 @@ def _corrected(ctx: RunContext) -> Variant:
         return value
 
     return Variant("deps", [level], stats, figures,
-                   lambda level: {"method": "hashemi-hwa-f1",
+                   lambda level: {"method": SIGNATURE,
                                   "alignment": ctx.exp.alignment if aligns is None
                                   else f"errant:{ctx.exp.errant_pipeline}",
                                   "labeled": False, "punct": True, "root": True})
@@ -620,7 +624,7 @@ def _corrected(ctx: RunContext) -> Variant:
 
 _ALIGNED = ("gold words aligned", "heads right", "heads and labels right")
 SCORES = (
-    Metric("hashemi-hwa-f1", "robustness F1", "run",
+    Metric(SIGNATURE, "robustness F1", "run",
            ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1"),
            headline=Headline("robustness F1 (Hashemi & Hwa)", lambda v: v.f1, "f1",
                              True, 1)),
