@@ -88,7 +88,12 @@ def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
     check_options(workers, timeout, batch_size)
     sentences = _sentences(corpus)
     bar = progress or quiet()
-    bar.stage("parsing", len(sentences))
+    if raw:  # a document's text is one parse
+        from parsebench.parses import documents
+
+        bar.stage("parsing (a text a document)", len(documents(sentences)))
+    else:
+        bar.stage("parsing", len(sentences))
     run = parse_sentences(sentences, parser, workers, timeout, raw, batch_size,
                           progress=lambda _t: bar.advance())
     if copy_basic_to_deps:
