@@ -475,7 +475,7 @@ def test_a_run_with_learner_like_errors_scores_as_the_commands_do(tmp_path: Path
                    f'spec = "udpipe:{model}"\n[metrics]\nrows = ["head"]\n')
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(load(exp), st, Executor("local", 1))
-    got = {(r.metric, r.level): r.value for r in out.results}
+    got = {(r.metric, r.level): r.to_dict()["value"] for r in out.results}
     assert ("rows", "per-sentence=1") not in got and ("deps", "clean") in got
     assert ("deps", "per-sentence=1") not in got
     f1 = got[("f1", "per-sentence=1")]

@@ -121,7 +121,7 @@ def test_natural_typos_level_beside_artificial_at_the_same_rate(tmp_path: Path) 
     assert exp.corpus == [TYPOS, TYPOS] and exp.typos_only and exp.natural
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(exp, st, Executor("local", 1))
-    rows = {(r.metric, r.level): r.value for r in out.results if r.metric == "rows"}
+    rows = {(r.metric, r.level): r.value.to_dict() for r in out.results if r.metric == "rows"}
     # two files read as one, the typo-free sentences dropped: 2 x (4 + 6) words, 6 typos
     rate = 6 / 20
     assert rows[("rows", "natural")]["error_level"] == pytest.approx(rate)
@@ -291,12 +291,12 @@ def _headline_cells(md: str) -> str:
 
 
 def test_f1_error_bins_are_micro_averaged_from_the_counts() -> None:
+    from parsebench.metrics.robustness.hashemi_hwa import F1Figures
     from parsebench.report.sections import _error_bins
 
-    def counts(shared: int, u: int, ue: int, g: int, ge: int, n: int) -> dict[str, int]:
-        return {"shared": shared, "ungrammatical_deps": u, "ungrammatical_error_deps": ue,
-                "grammatical_deps": g, "grammatical_error_deps": ge, "sentences": n,
-                "failures": 0}
+    def counts(shared: int, u: int, ue: int, g: int, ge: int, n: int) -> F1Figures:
+        # the bins are summed from the counts: the shares given here are not read
+        return F1Figures(shared, u, ue, g, ge, n, 0, None, None, None)
 
     rows = _error_bins({"1": counts(2, 5, 3, 4, 0, 1),       # the paper's example: P 1, R 0.5
                         "4": counts(6, 10, 0, 10, 2, 2), "6": counts(3, 5, 1, 4, 0, 1),
@@ -346,5 +346,5 @@ def test_natural_typos_with_a_calibration_sample(tmp_path: Path) -> None:
     exp.levels = [Level("rate", 0.2)]
     with Store(tmp_path / "s.sqlite") as st:
         out = run_experiment(exp, st, Executor("local", 1))
-    rows = {r.level: r.value for r in out.results if r.metric == "rows"}
+    rows = {r.level: r.value.to_dict() for r in out.results if r.metric == "rows"}
     assert "degr_calibrated" in rows["rate=0.2"] and "degr_calibrated" not in rows["natural"]
