@@ -122,6 +122,7 @@ def _round_trips(data: list[dict[str, Any]]) -> None:
     from parsebench.report.benchmark import BenchmarkSummary
     from parsebench.report.pages import RunInfo
     from parsebench.report.summary import Summary
+    from parsebench.run.run_stats import BenchmarkStats, RunStats
 
     kinds = []
     for entry in data:
@@ -129,6 +130,7 @@ def _round_trips(data: list[dict[str, Any]]) -> None:
         assert json.dumps(run.to_dict()) == json.dumps(entry["run"])
         s = entry["summary"]
         cls = BenchmarkSummary if "benchmark" in s else Summary
+        assert isinstance(run.stats, BenchmarkStats if cls is BenchmarkSummary else RunStats)
         record = cls.from_dict(s)
         assert record.to_dict() == s
         assert json.dumps(record.to_dict()) == json.dumps(s)  # the same key order

@@ -30,6 +30,7 @@ from parsebench.run.experiment import (
     _name,
     read_experiment,
 )
+from parsebench.run.run_stats import BenchmarkStats, RunStats
 from parsebench.run.schema import At, Reader
 from parsebench.scored import Scored
 from parsebench.store import Store
@@ -172,12 +173,12 @@ def _pattern(path: Path, r: Reader, pattern: str) -> list[dict[str, Any]]:
 @dataclass
 class BenchmarkOutcome:
     run_id: int
-    runs: list[tuple[str, int, dict[str, Any]]]
+    runs: list[tuple[str, int, RunStats]]
     """Each corpus's name, run and run statistics."""
     results: list[Scored]
     """The benchmark's results (:func:`macro`): a ``benchmark`` figure a parser and
     level, and the paired tests of each level."""
-    stats: dict[str, Any]
+    stats: BenchmarkStats
 
 
 def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
@@ -193,17 +194,14 @@ def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
     with executor:  # one cluster (or pool of connections) for every corpus
         for cname, exp in bench.corpora:
             out = run_experiment(exp, store, executor, progress)
-            out.stats["parsed"] = sum(s["parsed_sentences"]
-                                      for s in out.stats["parsers"].values())
             runs.append((cname, out.run_id, out.stats))
             del out
     run_id = store.start_run(bench.name, bench.config())
     results = macro(store, bench.config())
     store.replace_results(run_id, bench.name, results)
-    stats = {"wall_seconds": time.perf_counter() - t0, "executor": executor.kind,
-             "workers": executor.workers, "runs": {c: r for c, r, _ in runs},
-             "parsed": sum(s["parsed"] for *_, s in runs)}
-    store.finish_run(run_id, stats)
+    stats = BenchmarkStats(time.perf_counter() - t0, executor.kind, executor.workers,
+                           {c: r for c, r, _ in runs}, sum(s.parsed for *_, s in runs))
+    store.finish_run(run_id, stats.to_dict())
     return BenchmarkOutcome(run_id, runs, results, stats)
 
 
