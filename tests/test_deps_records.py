@@ -56,6 +56,10 @@ deps = {{ by = ["category", "arc-length"], align = "words" }}
     assert clean.las.f1 == clean.to_dict()["las"]["f1"]
     assert clean.alignment is not None and clean.confusion is not None
     assert clean.interval("las") is not None and clean.stats
+    arcs = clean.breakdown("arc-length")  # what the summary's arc-length hurt reads
+    assert arcs and {g: b.to_dict() for g, b in arcs.items()} == \
+        clean.to_dict()["breakdowns"]["arc-length"]
+    assert all(isinstance(b, Bucket) for b in arcs.values()) and clean.breakdown("x") == {}
     by_genre = next(r.value for r in deps if r.projection == "category")
     assert by_genre.by and all(b.seconds is not None for b in by_genre.by.values())
     assert _round_trips(tmp_path / "s.sqlite", "rec", ("deps",)) == len(deps)

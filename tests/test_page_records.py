@@ -15,12 +15,13 @@ from test_attack import LEX, US, corpus
 from test_experiment import write_exp
 
 from parsebench.attack import AttackSettings, AttackValue, attack
-from parsebench.metrics.registry import typed
+from parsebench.errors import InputError
 from parsebench.parsers.cached import CachedParser, parsed_of
 from parsebench.parsers.executor import Executor
 from parsebench.record import plain
 from parsebench.run.experiment import load
 from parsebench.run.page_values import PAGE_TYPES, BrowserData, Example, SpeedValue
+from parsebench.run.page_values import typed_result as typed
 from parsebench.run.runner import run_experiment
 from parsebench.scored import Scored
 from parsebench.store import PAGES as STORE_PAGES
@@ -104,7 +105,7 @@ def test_a_page_that_is_not_its_shape_is_refused() -> None:
     assert set(STORE_PAGES) <= set(PAGE_TYPES)  # every page the store keeps apart is read
     with pytest.raises(TypeError, match="no field for 'extra'"):
         PAGE_TYPES["speed"]({"extra": 1})
-    with pytest.raises(TypeError):
+    with pytest.raises(InputError, match="examples of p does not read"):
         typed(Scored("p", "examples", "deps", "chosen", "", [1]))
     # a record is left as it is; a method's result still goes to its method's record
     r = Scored("p", "browser", "deps", "all", "", BrowserData("deps", [], [], [], [], [], [],

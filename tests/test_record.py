@@ -55,3 +55,24 @@ def test_keys_are_renamed_ordered_and_omitted() -> None:
 def test_an_unknown_key_is_refused() -> None:
     with pytest.raises(TypeError, match="no field for 'recall'"):
         Share.from_dict({"correct": 1, "gold": 1, "f1": None, "recall": 1.0})
+
+
+@dataclass(frozen=True)
+class Other(Record):
+    correct: int
+    runs: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Either(Record):
+    one: Share | Other | None
+
+
+def test_a_union_of_records_reads_the_one_whose_keys_the_object_has() -> None:
+    """Records whose objects differ in their keys (an experiment's run statistics and a
+    benchmark's) share a field: each reads back as its own; an object neither reads is
+    the last one's error."""
+    for r in (Either(Share(1, 2, None)), Either(Other(1, {"a": 2})), Either(None)):
+        assert Either.from_dict(json.loads(json.dumps(r.to_dict()))) == r
+    with pytest.raises(TypeError, match="Other has no field for 'gold'"):
+        Either.from_dict({"one": {"correct": 1, "gold": 1, "f1": None, "x": 0}})

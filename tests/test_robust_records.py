@@ -86,3 +86,32 @@ def test_sentences_without_heads_keep_their_statistics_after_the_warnings() -> N
     assert list(value)[-3:] == ["warnings", "stats", "error_level_label"]
     rec = SentencesValue.from_dict(value)
     assert json.dumps(rec.to_dict()) == json.dumps(value)
+
+
+def test_the_summary_and_the_degradation_read_the_records_figures(tmp_path: Path) -> None:
+    """The summary names the error types with the lowest robustness F1 from the f1
+    record's types (their F1, interval and sentences), and the rows' intervals and the
+    sentences they resample come from the rows record, as the stored JSON has them."""
+    from parsebench.report.summary import summarize
+
+    exp = write_exp(tmp_path, f'[corpus]\npath = "{LEARNER}"\n[noise]\nkind = "grammar"\n'
+                    'per_sentence = [1]\ntypes = ["M:DET", "R:WO"]\n' + PARSER
+                    + '[metrics]\ndeps = false\n', "grammar")
+    sys.path.insert(0, str(FIXTURES))
+    with Store(tmp_path / "g.sqlite") as store:
+        results = run_experiment(load(exp), store, Executor("local", 1)).results
+    f1 = next(r.value for r in results if r.method == "f1" and isinstance(r.value, F1Levels))
+    hurt = next(h for h in summarize(results).hurts if h.figure == "robustness F1 by error type")
+    assert hurt.types and set(hurt.types) <= set(f1.by_type)
+    t = f1.by_type[hurt.types[0]]
+    assert f"{hurt.types[0]} {100 * t.f1:.1f}" in hurt.sentence
+    assert f"({t.sentences} sentences)" in hurt.sentence
+    assert f1.f1_ci95 == f1.to_dict()["ci95"]["f1"]
+    exp = write_exp(tmp_path, f'[corpus]\npath = "{LEARNER}"\n[noise]\nrates = [0.1]\n'
+                    'replicates = 2\n' + PARSER + '[metrics]\ndeps = false\n', "spelling")
+    with Store(tmp_path / "s.sqlite") as store:
+        results = run_experiment(load(exp), store, Executor("local", 1)).results
+    rows = next(r.value for r in results if r.method == "rows" and r.level != "clean")
+    assert isinstance(rows, RowsFigures) and rows.stats is not None
+    assert rows.differs_ci95 == rows.to_dict()["ci95"]["differs"]
+    assert rows.sentences_resampled == len(rows.stats["differs"]) > 0

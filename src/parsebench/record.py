@@ -91,9 +91,16 @@ def _read(hint: Any, v: Any) -> Any:
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
         options = [a for a in typing.get_args(hint) if a is not type(None)]
-        for a in options:  # a record where the value is an object, else as it is
-            if isinstance(v, Mapping) and _is_record(a):
-                return _read(a, v)
+        records = [a for a in options if _is_record(a)]
+        if isinstance(v, Mapping) and records:
+            # a record where the value is an object: the first that reads it (records
+            # whose JSON objects differ in their keys), else the last one's error
+            for a in records[:-1]:
+                try:
+                    return _read(a, v)
+                except TypeError:
+                    pass
+            return _read(records[-1], v)
         return _read(options[0], v) if len(options) == 1 else v
     if _is_record(hint):
         return hint.from_dict(v)

@@ -86,7 +86,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     end = time.perf_counter()
     wall = end - t0
     # to the end, as the progress lines time the stage: it ends when the run does
-    stages = [*outcome.stats["stages"], ["write the report", end - tr, ""]]
+    stages = [*(outcome.stats.stages or []), ["write the report", end - tr, ""]]
     other = wall - sum(s[1] for s in stages)
     stages.append(["other", max(other, 0.0), "the imports, reading the experiment, "
                    "opening the store"])
@@ -213,14 +213,14 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
                           x.rank, x.tier or "") for x in s.macro]
     wall = time.perf_counter() - t0
     text = (benchmark_text(s) + f"\n{len(bench.corpora)} corpora, "
-            f"{outcome.stats['parsed']:,} sentences parsed in this run\nstore: {store_path}"
+            f"{outcome.stats.parsed:,} sentences parsed in this run\nstore: {store_path}"
             f"\nreport: {files['html']} (and {files['markdown'].name}, {files['csv'].name}, "
             f"{files['json'].name})\n")
     data = {"experiment": bench.name, "run": outcome.run_id, "store": str(store_path),
             "report": {k: str(v) for k, v in files.items()},
-            "corpora": [{"corpus": c, "run": r, "parsed": st["parsed"]}
+            "corpora": [{"corpus": c, "run": r, "parsed": st.parsed}
                         for c, r, st in outcome.runs],
-            "parsed": outcome.stats["parsed"],
+            "parsed": outcome.stats.parsed,
             "wall_seconds": wall, "summary": s.to_dict(),
             "results": [r.to_dict() for r in outcome.results]}
     return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,

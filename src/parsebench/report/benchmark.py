@@ -10,11 +10,13 @@ Everything comes from the benchmark's stored results (:func:`parsebench.run.benc
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsebench.record import OMIT, Record
 from parsebench.report.tables import Table
+from parsebench.run.benchmark import BenchmarkTests, BenchmarkValue, CorpusLoss, MacroTest
 from parsebench.scored import Scored, level_order
 
 Interval = tuple[float, float]
@@ -69,7 +71,7 @@ class BenchmarkSummary(Record):
     resampling: str | None
     per_corpus: list[CorpusFigure]
     macro: list[MacroFigure]
-    tests: dict[str, list[dict[str, Any]]]
+    tests: dict[str, list[MacroTest]]
     """Each level's paired tests on the macro average, as the benchmark's run stored
     them (:func:`parsebench.run.benchmark.macro`)."""
     answers: list[str] = field(default_factory=list)
@@ -96,18 +98,20 @@ def is_benchmark(config: dict[str, Any]) -> bool:
     return isinstance(config.get("corpora"), list)
 
 
-def _iv_of(ci: Any) -> Interval | None:
+def _iv_of(ci: list[float] | None) -> Interval | None:
     return None if ci is None else (ci[0], ci[1])
 
 
 def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> BenchmarkSummary:
-    """The benchmark's content from the run's record CONFIG and its stored RESULTS (the
-    macro averages: :func:`parsebench.run.benchmark.macro`)."""
+    """The benchmark's content from the run's record CONFIG and its RESULTS (the macro
+    averages, as :func:`parsebench.run.benchmark.macro` makes them or
+    :func:`parsebench.run.page_values.typed_result` reads them from the store)."""
     corpora = [Corpus(c["name"], c.get("lang"), c["experiment"]) for c in config["corpora"]]
     levels = sorted({r.level for r in results if r.method == "benchmark"}, key=level_order)
     parsers = list(dict.fromkeys(r.parser for r in results if r.method == "benchmark"))
-    at = {(r.parser, r.level): r.value for r in results if r.method == "benchmark"}
-    tests = {r.level: r.value.get("tests", []) for r in results
+    at: dict[tuple[str, str], BenchmarkValue] = {
+        (r.parser, r.level): r.value for r in results if r.method == "benchmark"}
+    tests = {r.level: typing.cast(BenchmarkTests, r.value).tests for r in results
              if r.method == "benchmark-tests"}
     macro, per_corpus = [], []
     for level in levels:
@@ -115,17 +119,17 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> Benchm
             v = at.get((p, level))
             if v is None:
                 continue
-            for what, fig in v["macro"].items():
-                macro.append(MacroFigure(p, level, _figure(what), fig["value"],
-                                         _iv_of(fig["ci95"]), fig.get("rank"),
-                                         fig.get("tier")))
+            for what, fig in v.macro.items():
+                macro.append(MacroFigure(p, level, _figure(what), fig.value,
+                                         _iv_of(fig.ci95), fig.rank, fig.tier))
             for c in corpora:
-                cell = v["corpora"].get(c.name, {})
-                for what in ("las", "loss"):
-                    if what in cell:
-                        per_corpus.append(CorpusFigure(
-                            c.name, c.lang, p, level, _figure(what), cell[what],
-                            _iv_of(cell.get(f"{what}_ci95" if what == "loss" else "ci95"))))
+                cell = v.corpora.get(c.name)
+                if cell is not None:
+                    per_corpus.append(CorpusFigure(c.name, c.lang, p, level, _figure("las"),
+                                                   cell.las, _iv_of(cell.ci95)))
+                if isinstance(cell, CorpusLoss):
+                    per_corpus.append(CorpusFigure(c.name, c.lang, p, level, _figure("loss"),
+                                                   cell.loss, _iv_of(cell.loss_ci95)))
     from parsebench.report.summary import baselines_of
 
     out = BenchmarkSummary(config["name"], corpora, parsers, levels,

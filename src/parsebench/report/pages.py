@@ -42,6 +42,7 @@ from parsebench.report.summary import (
 )
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
 from parsebench.run.page_values import typed_result
+from parsebench.run.run_stats import BenchmarkStats, RunStats
 from parsebench.scored import Scored
 from parsebench.store import Store
 
@@ -50,8 +51,9 @@ from parsebench.store import Store
 class RunInfo(Record):
     """The record of the run that wrote an experiment's results (:meth:`Store.run_info`),
     as results.json's ``run`` writes it: with the noise's operations and the earlier
-    runs of the experiment where the report adds them. Its ``config`` and ``stats`` are
-    the run's stored JSON, read by key."""
+    runs of the experiment where the report adds them. Its ``config`` is the run's
+    stored settings, read by key; its ``stats`` what the run measured (an experiment's
+    or a benchmark's: :mod:`parsebench.run.run_stats`)."""
 
     id: int
     experiment: str
@@ -60,7 +62,7 @@ class RunInfo(Record):
     finished: Any
     parsed: int | None
     cached: int | None
-    stats: dict[str, Any] | None
+    stats: RunStats | BenchmarkStats | None
     operations: list[list[str]] | None = field(default=None, metadata=OMIT)
     earlier: list[RunInfo] | None = field(default=None, metadata=OMIT)
 
@@ -78,7 +80,7 @@ def _parsers_text(cfg: dict[str, Any]) -> str:
 
 
 def _run_table(info: RunInfo) -> Table:
-    cfg, stats = info.config, info.stats or {}
+    cfg, stats = info.config, info.stats
     kind = cfg.get("kind", "spelling")
     rows = [["corpus", cfg["corpus"]], ["noise levels", _levels_text(cfg)],
             ["noise", KINDS[kind].title + (": " + ", ".join(cfg["types"])
@@ -87,23 +89,24 @@ def _run_table(info: RunInfo) -> Table:
             ["parsers", _parsers_text(cfg)],
             ["sentences parsed in this run", _per_parser(info, "parsed")],
             ["sentences from the cache", _per_parser(info, "cached")]]
-    if stats:
-        rows.append(["wall time", f"{stats['wall_seconds']:.1f} s ({stats['workers']} "
-                                  f"worker(s), {stats['executor']})"])
-        for name, ps in stats.get("parsers", {}).items():
-            hits = ps["distinct_sentences"] - ps["parsed_sentences"]
+    if stats is not None:
+        rows.append(["wall time", f"{stats.wall_seconds:.1f} s ({stats.workers} "
+                                  f"worker(s), {stats.executor})"])
+    if isinstance(stats, RunStats):
+        for name, ps in stats.parsers.items():
+            hits = ps.cache_hits
             rows.append([f"{name}: words parsed / naive",
-                         f"{ps['parsed_words']:,} / {ps['naive_words']:,}"])
+                         f"{ps.parsed_words:,} / {ps.naive_words:,}"])
             rows.append([f"{name}: distinct sentences, cache hits",
-                         f"{ps['distinct_sentences']:,}, {hits:,} "
-                         f"({100 * hits / max(1, ps['distinct_sentences']):.1f}%)"])
-            rows.append([f"{name}: parse wall time", f"{ps['wall_seconds']:.1f} s"])
-            if isinstance(t := ps.get("trained"), dict):
-                rows.append([f"{name}: trained here", f"UDPipe 1 on {t['train']} "
-                             f"({t['sentences']:,} sentences" + (
-                                 f", {t['iterations']} iteration(s) a stage"
-                                 if t.get("iterations") else ", UDPipe's own iterations")
-                             + f"; {t['seconds']} s, or from the cache)"])
+                         f"{ps.distinct_sentences:,}, {hits:,} "
+                         f"({100 * hits / max(1, ps.distinct_sentences):.1f}%)"])
+            rows.append([f"{name}: parse wall time", f"{ps.wall_seconds:.1f} s"])
+            if (t := ps.trained) is not None:
+                rows.append([f"{name}: trained here", f"UDPipe 1 on {t.train} "
+                             f"({t.sentences:,} sentences" + (
+                                 f", {t.iterations} iteration(s) a stage"
+                                 if t.iterations else ", UDPipe's own iterations")
+                             + f"; {t.seconds} s, or from the cache)"])
     rows += info.operations or []
     tokens = cfg.get("tokens", "gold")
     if tokens == "raw":
@@ -118,7 +121,7 @@ def _run_table(info: RunInfo) -> Table:
         rows += [[f"method {name}", what]
                  for name, what in applicability(kind, tokens).items()]
     for e in info.earlier or ():
-        wall = (e.stats or {}).get("wall_seconds")
+        wall = None if e.stats is None else e.stats.wall_seconds
         rows.append([f"earlier run {e.id}", f"{e.parsed:,} parsed, {e.cached:,} from "
                      f"the cache" + (f", {wall:.1f} s" if wall is not None else "")])
     return Table("Run", ["setting", "value"], rows, numeric=False)
@@ -128,13 +131,9 @@ def _per_parser(info: RunInfo, which: str) -> str:
     """The run's count of distinct sentences parsed (or taken from the cache), and each
     parser's share of it when the run says."""
     total = info.parsed if which == "parsed" else info.cached
-    parsers = (info.stats or {}).get("parsers") or {}
-    parts = []
-    for name, ps in parsers.items():
-        if isinstance(ps, dict) and "parsed_sentences" in ps:
-            n = ps["parsed_sentences"] if which == "parsed" else \
-                ps["distinct_sentences"] - ps["parsed_sentences"]
-            parts.append(f"{name} {n:,}")
+    parsers = info.stats.parsers if isinstance(info.stats, RunStats) else {}
+    parts = [f"{name} {ps.parsed_sentences if which == 'parsed' else ps.cache_hits:,}"
+             for name, ps in parsers.items()]
     head = "n/a" if total is None else f"{total:,}"
     return head + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
@@ -146,7 +145,8 @@ def _operations(store: Store, info: RunInfo) -> list[list[str]]:
     from parsebench.run.experiment import Experiment
     from parsebench.scored import level_order
 
-    cfg, digest = info.config, (info.stats or {}).get("corpus")
+    cfg = info.config
+    digest = info.stats.corpus if isinstance(info.stats, RunStats) else None
     if not isinstance(digest, str):
         return []
     try:

@@ -92,16 +92,15 @@ def rows_section(results: list[Scored]) -> Section | None:
                   anchor=anchor("rows", parser, proj))
         acc = Table(f"{parser}, {proj}: accuracy under noise", acc_headers, [])
         for v in vs:
-            ci = v.ci95 or {}
             label = v.error_level_label or ""
-            row = [label, pct(v.error_level), pct(v.differs), _interval(ci.get("differs")),
+            row = [label, pct(v.error_level), pct(v.differs), _interval(v.differs_ci95),
                    pct(v.degr_lower), pct(v.degr_upper), pct(v.degr_estimate),
                    _interval(_estimate_ci(v))]
             acc_row = [label, pct(v.acc_lower), pct(v.acc_upper), pct(v.acc_estimate)]
             if has_gold:
                 g = v.gold
                 row += [pct(None if g is None else g.degr_real),
-                        _interval(ci.get("degr_real")),
+                        _interval(v.degr_real_ci95),
                         _within(None if g is None else g.within_bounds)]
                 acc_row.append(pct(None if g is None else g.acc_real))
             if has_cal:
@@ -126,12 +125,10 @@ def rows_section(results: list[Scored]) -> Section | None:
                                                  v.degr_estimate))
             if x is None or lo is None or hi is None or est is None:
                 continue
-            stats = (v.stats or {}).get("differs")
             points.setdefault(parser, []).append(DegradationPoint(
                 x, lo, hi, est, _estimate_ci(v),
                 None if v.gold is None else value(v.gold.degr_real),
-                (v.ci95 or {}).get("degr_real"), value(v.degr_calibrated),
-                len(stats) if isinstance(stats, list) else None))
+                v.degr_real_ci95, value(v.degr_calibrated), v.sentences_resampled))
     check = _bounds_check(groups)
     if check is not None:
         sec.tables.insert(0, check)
@@ -155,7 +152,7 @@ def _estimate_ci(v: RowsFigures) -> list[float] | None:
     """The unsupervised estimate's 95% interval over sentences: the estimate is
     3/4 (1 - acr_0n) / acr with acr fixed, and 1 - acr_0n is the parse-differs share,
     so its interval is parse differs' scaled the same way."""
-    iv = (v.ci95 or {}).get("differs")
+    iv = v.differs_ci95
     acr = value(v.acr)
     if not isinstance(iv, list) or len(iv) != 2 or None in iv or not acr:
         return None
@@ -241,8 +238,8 @@ def types_section(results: list[Scored]) -> Section | None:
               ["parser", "error level", "sentences", "F1", "95% CI", "aligned LAS",
                "LAS 95% CI"],
               [[r.parser, v.error_level_label, str(v.sentences), pct(v.f1),
-                _interval(v.ci95.get("f1")), pct(_las(v.accuracy)),
-                _interval(v.ci95.get("aligned_las"))] for r, v in rs], anchor="types")
+                _interval(v.f1_ci95), pct(_las(v.accuracy)),
+                _interval(v.aligned_las_ci95)] for r, v in rs], anchor="types")
     t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0][0])]
     by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",

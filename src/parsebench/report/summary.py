@@ -24,6 +24,7 @@ from typing import Any
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
+from parsebench.metrics.robustness.hashemi_hwa import F1Levels
 from parsebench.present import value
 from parsebench.record import OMIT, Record, plain
 from parsebench.report.headline_records import Headline
@@ -607,19 +608,16 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[Hurt]:
                             link="where-arc-length"))
     for r in results:
         if r.method != "f1" or r.level in ("clean", "corrected") \
-                or not isinstance(r.value, dict | Record):
+                or not isinstance(r.value, F1Levels):
             continue
-        types: list[tuple[float, str, dict[str, Any]]] = []
-        for k, b in plain(_field(r.value, "by_type") or {}).items():
-            f = value(b.get("f1")) if isinstance(b, dict) else None
-            if f is not None:
-                types.append((f, str(k), b))
+        types = [(f, str(k), b) for k, b in r.value.by_type.items()
+                 if (f := value(b.f1)) is not None]
         if not types:
             continue
-        enough = [t for t in types if t[2].get("sentences", 0) >= 10] or types
+        enough = [t for t in types if t[2].sentences >= 10] or types
         lowest = sorted(enough, key=lambda t: (t[0], t[1]))[:3]
-        listed = ", ".join(f"{k} {_pc(f)}{_ci_text((b.get('ci95') or {}).get('f1'))} "
-                           f"({b.get('sentences')} sentences)" for f, k, b in lowest)
+        listed = ", ".join(f"{k} {_pc(f)}{_ci_text(b.ci95.f1)} "
+                           f"({b.sentences} sentences)" for f, k, b in lowest)
         out.append(Hurt(r.parser, r.level, "robustness F1 by error type",
                         types=[k for _, k, _ in lowest],
                         sentence=f"{r.parser} at {level_label(r)}: the error types with "
@@ -631,7 +629,7 @@ def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[Hurt]:
 def _arc_f1(v: DepsValue) -> dict[str, float]:
     """Labeled F1 by arc length (the groups that have one)."""
     out = {}
-    for g, b in ((v.breakdowns or {}).get("arc-length") or {}).items():
+    for g, b in v.breakdown("arc-length").items():
         f = value(b.labeled.f1)
         if f is not None:
             out[str(g)] = f

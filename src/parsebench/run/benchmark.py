@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import glob
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsebench.parsers.executor import Executor
 from parsebench.progress import Progress
+from parsebench.record import OMIT, Record
 from parsebench.run import schema
 from parsebench.run.experiment import (
     MAX_NAME,
@@ -30,6 +31,7 @@ from parsebench.run.experiment import (
     _name,
     read_experiment,
 )
+from parsebench.run.run_stats import BenchmarkStats, RunStats
 from parsebench.run.schema import At, Reader
 from parsebench.scored import Scored
 from parsebench.store import Store
@@ -50,6 +52,69 @@ RESAMPLING = ("stratified bootstrap: each corpus's sentences resampled with repl
 """What the macro average's intervals and tests resample (in the record and the docs)."""
 
 UD_TEST = "*-ud-test.conllu"
+
+
+@dataclass(frozen=True)
+class MacroAverage(Record):
+    """A parser's macro average of a figure (LAS, or LAS lost) over the corpora at a
+    level, with its rank and letters where it has a value."""
+
+    value: float | None
+    """None where a corpus lacks the figure."""
+    ci95: list[float] | None
+    rank: int | None = field(default=None, metadata=OMIT)
+    tier: str | None = field(default=None, metadata=OMIT)
+    """Letters from the paired tests: parsers sharing one are not separated."""
+
+
+@dataclass(frozen=True)
+class CorpusLas(Record):
+    """A parser's LAS on one corpus at the clean level, as that corpus's run stored it."""
+
+    lang: str | None
+    las: float | None
+    ci95: list[float] | None
+
+
+@dataclass(frozen=True)
+class CorpusLoss(CorpusLas):
+    """A parser's LAS on one corpus at a noisy level, and the points lost from the clean
+    text (both keys present, null where not known)."""
+
+    loss: float | None
+    loss_ci95: list[float] | None
+
+
+@dataclass(frozen=True)
+class BenchmarkValue(Record):
+    """The ``benchmark`` result of a parser at a level: its macro averages (``las``, and
+    ``loss`` at a noisy level) and each corpus's figure, by corpus name."""
+
+    macro: dict[str, MacroAverage]
+    corpora: dict[str, CorpusLas | CorpusLoss]
+
+
+@dataclass(frozen=True)
+class MacroTest(Record):
+    """A paired test of two parsers' macro averages (the same stratified resamples),
+    Holm-corrected across the pairs of its level."""
+
+    figure: str
+    """``las`` or ``loss``."""
+    a: str
+    b: str
+    difference: float
+    """B's figure minus A's."""
+    ci95: list[float] | None
+    p_holm: float | None
+    significant: bool | None
+
+
+@dataclass(frozen=True)
+class BenchmarkTests(Record):
+    """The ``benchmark-tests`` result of a level: every pair's test."""
+
+    tests: list[MacroTest]
 
 
 @dataclass
@@ -172,12 +237,12 @@ def _pattern(path: Path, r: Reader, pattern: str) -> list[dict[str, Any]]:
 @dataclass
 class BenchmarkOutcome:
     run_id: int
-    runs: list[tuple[str, int, dict[str, Any]]]
+    runs: list[tuple[str, int, RunStats]]
     """Each corpus's name, run and run statistics."""
     results: list[Scored]
     """The benchmark's results (:func:`macro`): a ``benchmark`` figure a parser and
     level, and the paired tests of each level."""
-    stats: dict[str, Any]
+    stats: BenchmarkStats
 
 
 def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
@@ -193,17 +258,14 @@ def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
     with executor:  # one cluster (or pool of connections) for every corpus
         for cname, exp in bench.corpora:
             out = run_experiment(exp, store, executor, progress)
-            out.stats["parsed"] = sum(s["parsed_sentences"]
-                                      for s in out.stats["parsers"].values())
             runs.append((cname, out.run_id, out.stats))
             del out
     run_id = store.start_run(bench.name, bench.config())
     results = macro(store, bench.config())
     store.replace_results(run_id, bench.name, results)
-    stats = {"wall_seconds": time.perf_counter() - t0, "executor": executor.kind,
-             "workers": executor.workers, "runs": {c: r for c, r, _ in runs},
-             "parsed": sum(s["parsed"] for *_, s in runs)}
-    store.finish_run(run_id, stats)
+    stats = BenchmarkStats(time.perf_counter() - t0, executor.kind, executor.workers,
+                           {c: r for c, r, _ in runs}, sum(s.parsed for *_, s in runs))
+    store.finish_run(run_id, stats.to_dict())
     return BenchmarkOutcome(run_id, runs, results, stats)
 
 
@@ -232,7 +294,7 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
     assert metric.stored is not None
     key = metric.stored[1]
     names = [str(c["name"]) for c in cfg["corpora"]]
-    per: dict[tuple[str, str], dict[str, Any]] = {}  # (parser, level) -> corpus -> cell
+    per: dict[tuple[str, str], dict[str, CorpusLas]] = {}  # (parser, level) -> corpus -> cell
     sums: dict[tuple[str, str, str], Array] = {}      # (parser, level, las|loss)
     counts: dict[tuple[str, str, str], int] = {}
     for k, c in enumerate(cfg["corpora"]):
@@ -253,21 +315,23 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
                 r = got.get((p, level))
                 las = None if r is None else value((r.value.get("las") or {}).get("f1"))
                 ci = None if r is None else (r.value.get("ci95") or {}).get("las")
-                cell: dict[str, Any] = {"lang": c.get("lang"), "las": las, "ci95": ci}
                 if p in drawn:
                     _add(sums, counts, (p, level, "las"), drawn[p])
-                if level == "clean" and p in drawn:
-                    clean[p] = drawn[p]
-                elif level != "clean":
-                    before = per.get((p, "clean"), {}).get(c["name"], {}).get("las")
-                    cell["loss"] = None if las is None or before is None else before - las
-                    cell["loss_ci95"] = None
+                if level == "clean":
+                    if p in drawn:
+                        clean[p] = drawn[p]
+                    cell = CorpusLas(c.get("lang"), las, ci)
+                else:
+                    was = per.get((p, "clean"), {}).get(c["name"])
+                    before = None if was is None else was.las
+                    loss = None if las is None or before is None else before - las
+                    loss_ci = None
                     if p in drawn and p in clean:
                         lost = clean[p] - drawn[p]
                         _add(sums, counts, (p, level, "loss"), lost)
-                        iv = None if cell["loss"] is None else \
-                            interval(lost, ALPHA, cell["loss"])
-                        cell["loss_ci95"] = None if iv is None else list(iv)
+                        iv = None if loss is None else interval(lost, ALPHA, loss)
+                        loss_ci = None if iv is None else list(iv)
+                    cell = CorpusLoss(c.get("lang"), las, ci, loss, loss_ci)
                 per.setdefault((p, level), {})[c["name"]] = cell
     out: list[Scored] = []
     by_level: dict[str, list[str]] = {}
@@ -277,12 +341,12 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
            f"samples={SAMPLES}")
     for level in sorted(by_level, key=level_order):
         parsers = by_level[level]
-        figures: dict[str, dict[str, Any]] = {}
+        figures: dict[str, dict[str, MacroAverage]] = {}
         for p in parsers:
             cells = per[(p, level)]
-            fig: dict[str, Any] = {}
+            fig: dict[str, MacroAverage] = {}
             for what in ("las", "loss") if level != "clean" else ("las",):
-                pts = [cells.get(n, {}).get(what) for n in names]
+                pts = [_figure_of(cells.get(n), what) for n in names]
                 whole = counts.get((p, level, what)) == len(names) and None not in pts
                 point = float(np.mean([float(x) for x in pts if x is not None])) \
                     if whole else None
@@ -290,16 +354,16 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
                 if point is not None:
                     iv = interval(sums[(p, level, what)] / len(names), ALPHA, point)
                     ci = None if iv is None else list(iv)
-                fig[what] = {"value": point, "ci95": ci}
+                fig[what] = MacroAverage(point, ci)
             figures[p] = fig
-        tests = []
+        tests: list[MacroTest] = []
         for what, better in (("las", 1.0), ("loss", -1.0)):
-            known = [p for p in parsers if what in figures[p] and
-                     figures[p][what]["value"] is not None]
-            pairs = [(a, b) for i, a in enumerate(known) for b in known[i + 1:]]
+            known = {p: v for p in parsers if what in figures[p] and
+                     (v := figures[p][what].value) is not None}
+            pairs = [(a, b) for i, a in enumerate(known) for b in list(known)[i + 1:]]
             family = []
             for a, b in pairs:
-                d = figures[b][what]["value"] - figures[a][what]["value"]
+                d = known[b] - known[a]
                 ds = (sums[(b, level, what)] - sums[(a, level, what)]) / len(names)
                 ds = ds[~np.isnan(ds)]
                 pv = None if not len(ds) else \
@@ -307,18 +371,27 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
                 iv = interval(ds, ALPHA) if len(ds) else None
                 family.append((a, b, d, iv, pv))
             for (a, b, d, iv, _), ph in zip(family, holm([f[4] for f in family]), strict=True):
-                tests.append({"figure": what, "a": a, "b": b, "difference": d,
-                              "ci95": None if iv is None else list(iv), "p_holm": ph,
-                              "significant": None if ph is None else ph < ALPHA})
-            order = sorted(known, key=lambda p: -better * figures[p][what]["value"])
-            tiers = _tiers(order, [t for t in tests if t["figure"] == what])
+                tests.append(MacroTest(what, a, b, d, None if iv is None else list(iv), ph,
+                                       None if ph is None else ph < ALPHA))
+            order = sorted(known, key=lambda p: -better * known[p])
+            tiers = _tiers(order, [t for t in tests if t.figure == what])
             for rank, p in enumerate(order, 1):
-                figures[p][what] |= {"rank": rank, "tier": tiers.get(p, "")}
+                figures[p][what] = replace(figures[p][what], rank=rank, tier=tiers.get(p, ""))
         for p in parsers:
             out.append(Scored(p, "benchmark", "deprel", level, sig,
-                              {"macro": figures[p], "corpora": per[(p, level)]}))
-        out.append(Scored("", "benchmark-tests", "deprel", level, sig, {"tests": tests}))
+                              BenchmarkValue(figures[p], per[(p, level)])))
+        out.append(Scored("", "benchmark-tests", "deprel", level, sig, BenchmarkTests(tests)))
     return out
+
+
+def _figure_of(cell: CorpusLas | None, what: str) -> float | None:
+    """The LAS (``las``) or the LAS lost (``loss``) of a corpus's CELL; None where the
+    corpus has no such figure."""
+    if cell is None:
+        return None
+    if what == "las":
+        return cell.las
+    return cell.loss if isinstance(cell, CorpusLoss) else None
 
 
 def _add(sums: dict[tuple[str, str, str], Array], counts: dict[tuple[str, str, str], int],
@@ -329,7 +402,7 @@ def _add(sums: dict[tuple[str, str, str], Array], counts: dict[tuple[str, str, s
     counts[key] = counts.get(key, 0) + 1
 
 
-def _tiers(order: list[str], tests: list[dict[str, Any]]) -> dict[str, str]:
+def _tiers(order: list[str], tests: list[MacroTest]) -> dict[str, str]:
     """The compact letters of ORDER (best first) from the Holm-corrected TESTS: parsers
     that share a letter are not separated (the summary's letters)."""
     from parsebench.metrics.core.letters import letter_names, letters

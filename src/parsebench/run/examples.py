@@ -15,17 +15,18 @@ from parsebench.parses import Parse, drawn_arcs, from_sentence, project
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
 from parsebench.run.experiment import Experiment, Level, ParserConf
 from parsebench.run.page_values import BrowserData, BrowserVersion, Example, LengthTime, SpeedValue
+from parsebench.run.run_stats import ParserStats
 from parsebench.scored import Scored
 from parsebench.signature import signature
 
 
 def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData, key: str,
-           stats: dict[str, Any]) -> list[Scored]:
+           stats: ParserStats) -> list[Scored]:
     """A parser's speed, drawn examples and browser data (what a re-run with no new
     parse takes back from the last run: :data:`parsebench.run.runner.REUSED`)."""
     out = [Scored(conf.name, "speed", "-", "all",
                   signature(method="speed", parser=conf.name, model=key[:12]),
-                  _speed(parsed, corpus, stats["identity"]))]
+                  _speed(parsed, corpus, stats.identity))]
     if exp.tokens == "raw":  # drawings and the browser set parses of the same words side
         return out          # by side; a parser given raw text gives its own
     examples = _chosen(parsed, corpus, exp)

@@ -106,10 +106,25 @@ def _attack(v: Any) -> Any:
     return AttackValue.from_dict(v)
 
 
+def _benchmark(v: Any) -> Any:
+    from parsebench.run.benchmark import BenchmarkValue
+
+    return BenchmarkValue.from_dict(v)
+
+
+def _benchmark_tests(v: Any) -> Any:
+    from parsebench.run.benchmark import BenchmarkTests
+
+    return BenchmarkTests.from_dict(v)
+
+
 PAGE_TYPES: dict[str, Callable[[Any], Any]] = {
     "speed": SpeedValue.from_dict, "examples": _examples, "browser": BrowserData.from_dict,
-    "attack": _attack}
-"""How each page's stored JSON becomes its value (``examples``: a list of records)."""
+    "attack": _attack, "benchmark": _benchmark, "benchmark-tests": _benchmark_tests}
+"""How each page's stored JSON becomes its value (``examples``: a list of records); a
+benchmark's macro averages and their tests
+(:class:`parsebench.run.benchmark.BenchmarkValue`, :class:`~parsebench.run.benchmark
+.BenchmarkTests`) are read here too: they are no method's figures."""
 
 
 def typed_page(r: Scored) -> Scored:

@@ -38,6 +38,7 @@ from parsebench.run.corpus import (
 )
 from parsebench.run.examples import example, pages
 from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.run_stats import ParserStats, RunStats, Trained
 from parsebench.run.score import Context, score
 from parsebench.run.versions import noise_versions
 from parsebench.scored import Scored
@@ -179,7 +180,7 @@ def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, int | None]:
 
 
 def _trained(conf: ParserConf, exp: Experiment, store: Store, stages: Stages
-             ) -> tuple[ParserConf, dict[str, Any] | None]:
+             ) -> tuple[ParserConf, Trained | None]:
     """CONF, or for :data:`TRAIN` the same parser with the model trained on the corpus's
     training split (from the cache folder when the same data and settings trained it:
     :func:`parsebench.parsers.training.train_cached`) and what trained it."""
@@ -194,15 +195,14 @@ def _trained(conf: ParserConf, exp: Experiment, store: Store, stages: Stages
     out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}.udpipe"
     done, _ = train_cached("udpipe", exp.train, out, iterations=iterations,
                            progress=stages.progress)
-    return replace(conf, spec=f"udpipe:{out}"), {
-        "train": str(exp.train), "sentences": done.sentences, "seconds": done.seconds,
-        "key": done.key, "iterations": iterations}
+    return replace(conf, spec=f"udpipe:{out}"), Trained(
+        str(exp.train), done.sentences, done.seconds, done.key, iterations)
 
 
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
               executor: Executor, run_id: int, stages: Stages,
               meanwhile: Callable[[], None] | None = None, raw: bool = False
-              ) -> tuple[Parsed, str, dict[str, Any]]:
+              ) -> tuple[Parsed, str, ParserStats]:
     """Parse every distinct sentence of CORPORA not yet cached; return all outcomes.
 
     The stages: "load NAME" (the parser's identity and cache, which sentences it
@@ -256,10 +256,9 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         progress.note(f"{conf.name}: {hits} of {len(needed)} distinct sentences came from "
                       "the cache")
     wall = time.perf_counter() - t0
-    stats = {"parser_key": key, "identity": identity, "kind": kind,
-             "distinct_sentences": len(needed), "parsed_sentences": len(todo),
-             "parsed_words": sum(len(w) for _, (w, _) in todo), "naive_words": naive_words,
-             "parse_seconds": sum(cache[k][1] for k, _ in todo), "wall_seconds": wall}
+    stats = ParserStats(key, identity, kind, len(needed), len(todo),
+                        sum(len(w) for _, (w, _) in todo), naive_words,
+                        sum(cache[k][1] for k, _ in todo), wall)
     return Parsed(kind, cache, keys, docs), key, stats
 
 
@@ -376,7 +375,7 @@ class _Noise:
 class RunOutcome:
     run_id: int
     results: list[Scored]
-    stats: dict[str, Any]
+    stats: RunStats
 
 
 def scoring_digest() -> str:
@@ -480,7 +479,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
         stages.begin("noise", 1)
     noise = _Noise(exp, [c for c in (corpus, cal) if c is not None], store.path, free_core)
     results: list[Scored] = []
-    parser_stats = {}
+    parser_stats: dict[str, ParserStats] = {}
     score_seconds = 0.0
 
     def wait_for_noise() -> None:
@@ -503,7 +502,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
             ts = time.perf_counter()
             stages.begin(f"score {conf.name}", 1)
             reused = None
-            if stats["parsed_sentences"] == 0:
+            if stats.parsed_sentences == 0:
                 if earlier is None:
                     earlier = _earlier_scores(store, exp, digest)
                 reused = earlier.get(conf.name)
@@ -522,19 +521,17 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
                 results += attack_all(exp, conf, corpus, store, executor, key, parsed.kind,
                                       stages)
             if trained is not None:
-                stats["trained"] = trained
+                stats = replace(stats, trained=trained)
             parser_stats[conf.name] = stats
     noise.wait()
     stages.begin("store the results", 1)
     store.replace_results(run_id, exp.name, results)
     stages.end()  # (as stored: the record cannot time its own writing)
-    stats = {"wall_seconds": time.perf_counter() - t0, "noise_seconds": noise.seconds,
-             "score_seconds": score_seconds, "parsers": parser_stats,
-             "workers": executor.workers, "executor": executor.kind, "scoring": digest,
-             "corpus": corpus.digest,
-             "scores_reused": sorted(n for n in parser_stats if n in (earlier or {})
-                                     and parser_stats[n]["parsed_sentences"] == 0),
-             "stages": stages.lines}
-    store.finish_run(run_id, stats)
+    totals = RunStats(time.perf_counter() - t0, noise.seconds, score_seconds, parser_stats,
+                      executor.workers, executor.kind, digest, corpus.digest,
+                      sorted(n for n in parser_stats if n in (earlier or {})
+                             and parser_stats[n].parsed_sentences == 0),
+                      stages.lines)  # (the list itself: run_experiment ends its last stage)
+    store.finish_run(run_id, totals.to_dict())
     progress.advance()
-    return RunOutcome(run_id, results, stats)  # (its last stage ended by run_experiment)
+    return RunOutcome(run_id, results, totals)  # (its last stage ended by run_experiment)

@@ -187,6 +187,11 @@ class DepsValue(DepsScores):
         got = (self.ci95 or {}).get(metric)
         return _interval(got)
 
+    def breakdown(self, name: str) -> dict[str, Bucket]:
+        """The groups of the breakdown NAME (``arc-length``, ``deprel``...), {} where the
+        result has none."""
+        return (self.breakdowns or {}).get(name) or {}
+
     def group_interval(self, breakdown: str, group: str) -> Interval:
         """The interval of a breakdown group's labeled F1, None where there is none."""
         groups = (self.ci95 or {}).get("breakdowns")

@@ -426,6 +426,24 @@ class RowsFigures(Record):
     ci95: dict[str, list[float] | None] | None = field(default=None, metadata=OMIT)
     error_level_label: str | None = field(default=None, metadata=OMIT)
 
+    @property
+    def differs_ci95(self) -> list[float] | None:
+        """Parse differs' 95% interval over sentences (:func:`intervals`); None where n/a
+        or not computed."""
+        return (self.ci95 or {}).get("differs")
+
+    @property
+    def degr_real_ci95(self) -> list[float] | None:
+        """The real degradation's 95% interval over sentences; None without a gold key."""
+        return (self.ci95 or {}).get("degr_real")
+
+    @property
+    def sentences_resampled(self) -> int | None:
+        """The sentences the intervals resample (rows of :func:`_stats`); None where the
+        value has no statistics (a command's, or read from results.json)."""
+        rows = (self.stats or {}).get("differs")
+        return len(rows) if isinstance(rows, list) else None
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object; the figures of a projection not carried and of a file none
         of whose rows was compared keep the key order they have always had."""

@@ -179,6 +179,16 @@ class F1Levels(F1Value):
     ci95: dict[str, list[float] | None] = field(default_factory=dict)
     accuracy: AttachmentFigures | None = field(default=None, metadata=OMIT)
 
+    @property
+    def f1_ci95(self) -> list[float] | None:
+        """The robustness F1's 95% interval over sentence pairs; None where n/a."""
+        return self.ci95.get("f1")
+
+    @property
+    def aligned_las_ci95(self) -> list[float] | None:
+        """The aligned LAS's 95% interval; None where n/a or without a gold key."""
+        return self.ci95.get("aligned_las")
+
 
 @dataclass(frozen=True)
 class F1Corrected(F1Value):
