@@ -320,7 +320,7 @@ def sentences_table(r: SentencesCommand, clean: str, noisy: list[str]) -> str:
         lines.append(f"relative drop: n/a (fewer than two numbers of errors with {least} "
                      "pairs or more)")
     if r.unchanged_sentences:
-        zero = by.get("0")
+        zero = r.unchanged
 
         def own(x: float | None) -> str:
             return "n/a" if x is None else f"{_p(x, 1, 1)}%"

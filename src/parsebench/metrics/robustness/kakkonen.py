@@ -106,6 +106,11 @@ class SentencesValue(SentenceFigures):
     error_level_label: str | None = field(default=None, metadata=OMIT)
     replicates: list[SentencesReplicate] | None = field(default=None, metadata=OMIT)
 
+    @property
+    def unchanged(self) -> SentenceFigures | None:
+        """The figures of the sentences the noise left unchanged (0 errors), if any."""
+        return self.by_errors.get("0")
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object; where the clean parses have no heads (no ``pairs``
         statistics), ``stats`` follows ``warnings``, as it always has."""
