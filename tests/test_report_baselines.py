@@ -18,7 +18,7 @@ from parsebench.metrics.registry import typed
 from parsebench.report.headline import headline, headline_table
 from parsebench.report.summary import (
     BASELINE_HINT,
-    PairTest,
+    FigureTest,
     Summary,
     against_baseline,
     pairwise_tests,
@@ -31,13 +31,13 @@ from parsebench.scored import Scored
 
 
 def _test(a: str, b: str, diff: float, significant: bool | None,
-          p: float | None = 0.5) -> PairTest:
-    return PairTest("LAS", "las", "deprel", "clean", a, b, diff, (diff - 0.01, diff + 0.01),
+          p: float | None = 0.5) -> FigureTest:
+    return FigureTest("LAS", "las", "deprel", "clean", a, b, diff, (diff - 0.01, diff + 0.01),
                     p, significant, 2000)
 
 
 def test_a_parser_beats_the_baseline_only_above_it_and_separated() -> None:
-    def beats(mine: float | None, tests: list[PairTest]) -> bool:
+    def beats(mine: float | None, tests: list[FigureTest]) -> bool:
         return against_baseline("p", mine, "base", 0.5, tests).beats
 
     assert beats(0.7, [_test("base", "p", 0.2, True, 0.001)])

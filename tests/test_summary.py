@@ -124,14 +124,14 @@ def test_letters_overlap_where_the_tests_do_not_separate() -> None:
 
 
 def test_the_summary_sentence_names_the_letters() -> None:
-    from parsebench.report.summary import LAS, PairTest, _ranked
+    from parsebench.report.summary import LAS, FigureTest, _ranked
     from parsebench.scored import Scored
 
     def result(parser: str, las: float) -> Scored:
         return typed(Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}}))
 
     rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
-    t = [PairTest("LAS", LAS.score, "deprel", "clean", str(x["a"]), str(x["b"]), 0.0, None,
+    t = [FigureTest("LAS", LAS.score, "deprel", "clean", str(x["a"]), str(x["b"]), 0.0, None,
                   0.01, bool(x["significant"]), 2000)
          for x in _tests({frozenset(("biaffine", "spacy-ud"))},
                          ["biaffine", "spacy-ud", "udpipe"])]

@@ -56,7 +56,7 @@ class SystemScore(Record):
 
 
 @dataclass(frozen=True)
-class PairTest(Record):
+class SystemPair(Record):
     """A paired test of SYSTEM against BASELINE (indices of ``systems``): the difference
     of their scores, its interval, and the p-value (Holm-corrected with several pairs)."""
 
@@ -89,7 +89,7 @@ class Comparison(Record):
     no_empty_nodes: bool | None = field(default=None, metadata=OMIT)
     multiple_roots_okay: bool | None = field(default=None, metadata=OMIT)
     systems: list[SystemScore] = field(default_factory=list)
-    pairs: list[PairTest] = field(default_factory=list)
+    pairs: list[SystemPair] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     signature: str | None = field(default=None, metadata=OMIT)
 
@@ -160,7 +160,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
                                    (boot[i], boot[j])))
         bar.advance()
     corrected = holm([r.p for r in results]) if len(results) > 1 else [r.p for r in results]
-    pairs = [PairTest(i, j, r.delta, _pair(r.ci), p, r.p, None if p is None else p < alpha)
+    pairs = [SystemPair(i, j, r.delta, _pair(r.ci), p, r.p, None if p is None else p < alpha)
              for (i, j), r, p in zip(pairs_idx, results, corrected, strict=True)]
     return Comparison(metric, m.title, test, samples, seed, alpha, int(stats[0].shape[0]),
                       "holm" if len(results) > 1 else None, **scoring.record(),

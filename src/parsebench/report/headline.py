@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.present import value
-from parsebench.report.headline_records import Cell, Headline, Interval, Level, Row
+from parsebench.report.headline_records import Cell, Headline, Interval, LevelColumn, Row
 from parsebench.report.tables import Table
 from parsebench.scored import Scored, level_order
 
 if TYPE_CHECKING:  # the summary's names are imported where used: headline runs first
-    from parsebench.report.summary import PairTest
+    from parsebench.report.summary import FigureTest
 
 NOT_ABOVE = "†"
 """The mark of a parser that does not beat the best baseline."""
@@ -49,7 +49,7 @@ def _loss_ci(clean: Scored, noisy: Scored) -> Interval | None:
     return None if t.ci is None else (0.0 - t.ci[1], 0.0 - t.ci[0])  # no -0.0
 
 
-def headline(results: list[Scored], tests: list[PairTest],
+def headline(results: list[Scored], tests: list[FigureTest],
              baselines: Mapping[str, str], best: str | None,
              not_beating: set[str]) -> Headline | None:
     """The table's content: every parser that is not a baseline and the BEST baseline,
@@ -96,7 +96,7 @@ def headline(results: list[Scored], tests: list[PairTest],
                         else p not in not_beating, cells))
     label = {level: level_label(next(r for r in deps if r.level == level))
              for level in levels}
-    return Headline(LAS.name, [Level(x, label[x]) for x in levels], best,
+    return Headline(LAS.name, [LevelColumn(x, label[x]) for x in levels], best,
                     any(names.values()), rows, "deps-accuracy")
 
 

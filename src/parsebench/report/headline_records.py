@@ -44,7 +44,9 @@ class Row(Record):
 
 
 @dataclass(frozen=True)
-class Level(Record):
+class LevelColumn(Record):
+    """One level's column of the headline table."""
+
     level: str
     label: str
     """As the tables show it: 10%, 2/sentence."""
@@ -55,7 +57,7 @@ class Headline(Record):
     """The headline table's content (results.json's ``summary.headline``)."""
 
     figure: str
-    levels: list[Level]
+    levels: list[LevelColumn]
     baseline: str | None
     """The best baseline, whose row is shown."""
     letters: bool

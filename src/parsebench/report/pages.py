@@ -33,7 +33,7 @@ from parsebench.report.headline_records import Headline
 from parsebench.report.plots import drawings, kept
 from parsebench.report.sections import sections
 from parsebench.report.summary import (
-    PairTest,
+    FigureTest,
     Ranked,
     Summary,
     baselines_of,
@@ -434,7 +434,7 @@ def _build_page(store: Store, data: list[RunInfo]
         results = [r for r in all_results if r.method != "browser"]
         # what the results are: the resampling is kept by it
         digest = store.results_digest(name)
-        tests = [PairTest.from_dict(t) for t in kept(
+        tests = [FigureTest.from_dict(t) for t in kept(
             ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
         baselines = baselines_of(info.config)
         summary = summarize(results, tests, baselines)

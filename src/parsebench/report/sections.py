@@ -29,7 +29,7 @@ from parsebench.report.plots import (
     degradation,
     time_by_length,
 )
-from parsebench.report.summary import SIGNIFICANCE_SAMPLES, PairTest
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES, FigureTest
 from parsebench.report.tables import (
     CI_NOTE,
     Section,
@@ -375,7 +375,7 @@ def _attack_section(results: list[Scored]) -> Section | None:
     return Section("Worst-case misspellings (attack)", [t])
 
 
-def _significance_section(tests: list[PairTest]) -> Section | None:
+def _significance_section(tests: list[FigureTest]) -> Section | None:
     """Which parsers differ, figure by figure and level by level: the paired bootstrap
     tests of :func:`parsebench.report.summary.pairwise_tests` (the summary's letters come from
     them), Holm-corrected within each figure and level."""
@@ -435,7 +435,7 @@ def _mark_baselines(sec: Section, baselines: Mapping[str, str], robust: bool) ->
             t.notes += [baseline_note(b, baselines[b]) for b in dict.fromkeys(marked)]
 
 
-def sections(results: list[Scored], tests: list[PairTest],
+def sections(results: list[Scored], tests: list[FigureTest],
              baselines: Mapping[str, str] | None = None) -> list[Section]:
     """Each method's sections in the order of the methods (a section two methods share,
     once), then the run's own: the attack, the paired tests, speed, drawn examples. The

@@ -36,7 +36,7 @@ Interval = tuple[float, float]
 
 
 @dataclass(frozen=True)
-class PairTest(Record):
+class FigureTest(Record):
     """One paired bootstrap test of two parsers on a figure at a level (results.json's
     ``summary.tests``): the letters, the baseline's verdicts and the significance table
     are read from these."""
@@ -162,7 +162,7 @@ class Summary(Record):
     robustness: list[Ranked]
     hurts: list[Hurt]
     warnings: list[Warned]
-    tests: list[PairTest]
+    tests: list[FigureTest]
     headline: Headline | None = None
     noise_caveat: str | None = None
 
@@ -189,7 +189,7 @@ def _figure_label(title: str, metric: str, projection: str) -> str:
     return title if metric != "rows" else f"{title} ({projection})"
 
 
-def pairwise_tests(results: list[Scored]) -> list[PairTest]:
+def pairwise_tests(results: list[Scored]) -> list[FigureTest]:
     """Every pair of parsers on every stored figure and level: a paired bootstrap over
     the sentences (the same sentences and replicates for both), Holm-corrected within
     each figure and level (the pairs of parsers compared on it): over a whole study the
@@ -215,7 +215,7 @@ def pairwise_tests(results: list[Scored]) -> list[PairTest]:
                 groups.setdefault((label, m.name, r.projection, r.level), []).append(
                     (r.parser, st[key]))
     score_of = {m.name: m.score for m in figures}
-    out: list[PairTest] = []
+    out: list[FigureTest] = []
     for (label, key, proj, level), entries in groups.items():
         pairs = [(entries[i], entries[j]) for i in range(len(entries))
                  for j in range(i + 1, len(entries))
@@ -228,7 +228,7 @@ def pairwise_tests(results: list[Scored]) -> list[PairTest]:
                                             samples, 1))
                   for (pa, a), (pb, b) in pairs]
         for (pa, pb, t), p in zip(family, holm([t.p for *_, t in family]), strict=True):
-            out.append(PairTest(label, key, proj, level, pa, pb, t.delta,
+            out.append(FigureTest(label, key, proj, level, pa, pb, t.delta,
                                 (t.ci[0], t.ci[1]) if t.ci else None, p,
                                 None if p is None else p < ALPHA, samples))
     return out
@@ -296,7 +296,7 @@ def _letters_text(ranking: list[str], names: dict[str, str],
 
 
 def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
-            tests: list[PairTest], link: str,
+            tests: list[FigureTest], link: str,
             baselines: Mapping[str, str] | None = None) -> Ranked | None:
     """One question answered: FIG's ranking among RS (one result a parser) at LEVEL.
     The BASELINES follow the real parsers, marked as baselines: a parser that ignores
@@ -347,7 +347,7 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
                   known, missing, groups, names, len(mine), text, link)
 
 
-def _accuracy(results: list[Scored], tests: list[PairTest]) -> Ranked | None:
+def _accuracy(results: list[Scored], tests: list[FigureTest]) -> Ranked | None:
     rs = [r for r in results if r.method == "deps" and r.projection == "deprel"
           and r.level == "clean"]
     if not rs:
@@ -395,7 +395,7 @@ def level_label(r: Scored) -> str:
         return str(r.level)
 
 
-def _robustness(results: list[Scored], tests: list[PairTest],
+def _robustness(results: list[Scored], tests: list[FigureTest],
                 baselines: Mapping[str, str] | None = None) -> list[Ranked]:
     got = _robustness_figure(results)
     if got is None:
@@ -499,7 +499,7 @@ def best_baseline(results: list[Scored], baselines: Mapping[str, str]) -> str | 
 
 
 def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
-                     tests: list[PairTest]) -> Verdict:
+                     tests: list[FigureTest]) -> Verdict:
     """Whether PARSER (LAS MINE on clean text) beats the baseline BASE (LAS THEIRS): only
     when it scores above it and the paired test (Holm-corrected, the one the letters come
     from) separates them. A parser below or equal to it, not separated from it, without a
@@ -534,7 +534,7 @@ def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
     return Verdict(parser, beats, mine, diff, ci, p, why)
 
 
-def _baseline(results: list[Scored], tests: list[PairTest],
+def _baseline(results: list[Scored], tests: list[FigureTest],
               baselines: Mapping[str, str]) -> BaselineItem | None:
     """The best baseline's LAS on clean text and every other parser against it: the
     parsers that do not beat it are marked (``not_beating``), each with its reason; with
@@ -694,7 +694,7 @@ def _warnings(results: list[Scored]) -> list[Warned]:
     return out
 
 
-def summarize(results: list[Scored], tests: list[PairTest] | None = None,
+def summarize(results: list[Scored], tests: list[FigureTest] | None = None,
               baselines: Mapping[str, str] | None = None) -> Summary:
     """The summary of one experiment's RESULTS (with their ``stats``); TESTS are its
     pairwise tests when already computed; BASELINES the run's uninformed baselines
