@@ -77,3 +77,14 @@ def test_interval_covers_the_real_degradation_at_its_rate() -> None:
 def test_calibration_is_reproducible() -> None:
     sample = _simulate(random.Random(1), 50, 0.5)
     assert fit(sample).ratios == fit(sample).ratios
+
+
+def test_a_clean_accuracy_of_zero_gives_no_calibrated_degradation() -> None:
+    """A degradation is relative to the rows right on the clean text: with none right
+    (a parser blind to the words) it is n/a, where it divided by zero."""
+    rng = random.Random(3)
+    cal = fit(_simulate(rng, 40, 0.5), replicates=50, seed=1)
+    r = apply(cal, _simulate(rng, 40, 0.5), 0.0)
+    assert r["degr_calibrated"] is None and r["acc_calibrated"] is None
+    assert r["calibration"]["interval"] is None and r["calibration"]["ratio"] == cal.ratio
+    assert apply(cal, [], 0.8)["degr_calibrated"] is None  # no rows at all

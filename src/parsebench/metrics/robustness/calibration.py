@@ -61,7 +61,13 @@ def _percentiles(values: list[float]) -> list[float]:
 def apply(cal: Calibration, target: Sequence[tuple[int, int, int]], acr: float,
           seed: int = 2) -> dict[str, Any]:
     """degr_calibrated, acc_calibrated and the calibration record for one target file."""
+    record = {"method": METHOD, "ratio": cal.ratio, "sample_sentences": cal.sample_sentences,
+              "sample_rows": cal.sample_rows, "level": LEVEL, "bootstrap": len(cal.ratios),
+              "ratio_interval": _percentiles(list(cal.ratios))}
     rows = sum(t[0] for t in target)
+    if acr <= 0 or rows == 0:  # no row right on the clean text: a degradation of it is n/a
+        return {"degr_calibrated": None, "acc_calibrated": None,
+                "calibration": {**record, "interval": None, "acc_interval": None}}
     differs = sum(t[1] for t in target) / rows
     degr = cal.ratio * differs / acr
     rng = random.Random(seed)
@@ -71,10 +77,5 @@ def apply(cal: Calibration, target: Sequence[tuple[int, int, int]], acr: float,
         boot.append(k * sum(x[1] for x in t) / sum(x[0] for x in t) / acr)
     d_lo, d_hi = _percentiles(boot)
     return {"degr_calibrated": degr, "acc_calibrated": acr * (1 - degr),
-            "calibration": {"method": METHOD, "ratio": cal.ratio,
-                            "sample_sentences": cal.sample_sentences,
-                            "sample_rows": cal.sample_rows, "level": LEVEL,
-                            "bootstrap": len(cal.ratios),
-                            "ratio_interval": _percentiles(list(cal.ratios)),
-                            "interval": [d_lo, d_hi],
+            "calibration": {**record, "interval": [d_lo, d_hi],
                             "acc_interval": [acr * (1 - d_hi), acr * (1 - d_lo)]}}
