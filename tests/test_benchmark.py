@@ -122,7 +122,7 @@ def _round_trips(data: list[dict[str, Any]]) -> None:
     from parsebench.report.benchmark import BenchmarkSummary
     from parsebench.report.pages import RunInfo
     from parsebench.report.summary import Summary
-    from parsebench.run.benchmark import BenchmarkTests, BenchmarkValue
+    from parsebench.run.benchmark_values import BenchmarkTests, BenchmarkValue
     from parsebench.run.page_values import PAGE_TYPES
     from parsebench.run.run_stats import BenchmarkStats, RunStats
 
@@ -348,7 +348,7 @@ def test_a_stored_macro_average_reads_as_its_record_or_is_refused() -> None:
     """A benchmark's stored values read back as records: a clean cell and a noisy one
     (with the points lost, null where not known) each as its own; a key no run writes
     is a damaged store, in one line."""
-    from parsebench.run.benchmark import BenchmarkValue, CorpusLas, CorpusLoss
+    from parsebench.run.benchmark_values import BenchmarkValue, CorpusLas, CorpusLoss
     from parsebench.run.page_values import typed_result
     from parsebench.scored import Scored
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from parsebench.record import OMIT, Record
 from parsebench.report.tables import Table
-from parsebench.run.benchmark import BenchmarkTests, BenchmarkValue, CorpusLoss, MacroTest
+from parsebench.run.benchmark_values import BenchmarkTests, BenchmarkValue, CorpusLoss, MacroTest
 from parsebench.scored import Scored, level_order
 
 Interval = tuple[float, float]

@@ -107,13 +107,13 @@ def _attack(v: Any) -> Any:
 
 
 def _benchmark(v: Any) -> Any:
-    from parsebench.run.benchmark import BenchmarkValue
+    from parsebench.run.benchmark_values import BenchmarkValue
 
     return BenchmarkValue.from_dict(v)
 
 
 def _benchmark_tests(v: Any) -> Any:
-    from parsebench.run.benchmark import BenchmarkTests
+    from parsebench.run.benchmark_values import BenchmarkTests
 
     return BenchmarkTests.from_dict(v)
 
@@ -123,7 +123,7 @@ PAGE_TYPES: dict[str, Callable[[Any], Any]] = {
     "attack": _attack, "benchmark": _benchmark, "benchmark-tests": _benchmark_tests}
 """How each page's stored JSON becomes its value (``examples``: a list of records); a
 benchmark's macro averages and their tests
-(:class:`parsebench.run.benchmark.BenchmarkValue`, :class:`~parsebench.run.benchmark
+(:class:`parsebench.run.benchmark_values.BenchmarkValue`, :class:`~parsebench.run.benchmark_values
 .BenchmarkTests`) are read here too: they are no method's figures."""
 
 
