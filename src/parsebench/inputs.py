@@ -176,3 +176,33 @@ def same_words(clean: Sequence[Parse], other: Sequence[Parse], clean_path: str,
             raise InputError(f"sentence has {len(b)} words, but the one at {clean_path}:"
                              f"{a.line} has {len(a)}; rows must correspond one to one: "
                              f"{method} compares the parses word by word{hint}", other_path, b.line)
+
+
+MIN_MISSPELLED_ROWS = 5
+"""Misspelled words that must all carry the gold's analysis before a file is taken
+for the noisy text itself rather than a parse of it (a perfect parse of a few words
+can happen; of every misspelled word in a corpus, not)."""
+
+
+def check_is_parse(gold: Sequence[Parse], noisy: Sequence[Parse], gold_path: str,
+                   noisy_path: str) -> None:
+    """Refuse a NOISY file that is the noisy text, not a parse of it.
+
+    ``parsebench noise`` keeps the gold's columns so that its output can be parsed
+    with the words pre-tokenized; scored as if it were a parse, it gives a real
+    accuracy of 100 and a negative degradation. Its mark: heads, relations and tags
+    equal to the gold's on every word, the misspelled ones included.
+    """
+    misspelled = 0
+    for g, n in zip(gold, noisy, strict=False):
+        if n.failed is not None or n.kind != "deps" or g.kind != "deps" or len(g) != len(n):
+            return
+        if n.heads != g.heads or n.deprels != g.deprels or n.upos != g.upos \
+                or n.xpos != g.xpos:
+            return
+        misspelled += sum(1 for a, b in zip(g.forms, n.forms, strict=True) if a != b)
+    if misspelled >= MIN_MISSPELLED_ROWS:
+        raise InputError(f"the same heads, relations and tags as the gold {gold_path} on "
+                         f"every word, {misspelled} misspelled words included: this is the "
+                         "noisy text (as `parsebench noise` writes it), not a parse of it; "
+                         "parse it first (`parsebench parse`)", noisy_path)

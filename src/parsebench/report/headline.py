@@ -20,7 +20,7 @@ from parsebench.report.tables import Table
 from parsebench.scored import Scored, level_order
 
 if TYPE_CHECKING:  # the summary's names are imported where used: headline runs first
-    from parsebench.report.summary import FigureTest
+    from parsebench.report.summary_records import FigureTest
 
 NOT_ABOVE = "†"
 """The mark of a parser that does not beat the best baseline."""

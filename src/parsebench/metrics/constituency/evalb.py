@@ -24,14 +24,18 @@ import os
 import re
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from parsebench.errors import read_bytes
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.metrics.constituency.evalb_params import EvalbParams
-from parsebench.record import OMIT, Record
+from parsebench.metrics.constituency.evalb_records import (
+    BracketsEval as BracketsEval,
+)
+from parsebench.metrics.constituency.evalb_records import (
+    EvalbTotals as EvalbTotals,
+)
 
 try:
     from parsebench.metrics.constituency import _evalb_fast as _fast
@@ -398,56 +402,6 @@ class Totals:
 
     def as_dict(self) -> dict[str, float | int | None]:
         return self.scores().to_dict()
-
-
-@dataclass(frozen=True)
-class EvalbTotals(Record):
-    """EVALB's summary of a set of sentences (all, or those within the cutoff), with
-    the counts its shares are of."""
-
-    sentences: int = 0
-    error_sentences: int = 0
-    skip_sentences: int = 0
-    valid_sentences: int = 0
-    bracketing_recall: float = 0.0
-    bracketing_precision: float = 0.0
-    bracketing_fmeasure: float | None = None
-    complete_match: float = 0.0
-    average_crossing: float = 0.0
-    no_crossing: float = 0.0
-    two_or_less_crossing: float = 0.0
-    tagging_accuracy: float = 0.0
-    matched: int = 0
-    gold_brackets: int = 0
-    test_brackets: int = 0
-    words: int = 0
-    correct_tags: int = 0
-    crossing: int = 0
-    complete_matches: int = 0
-    no_crossing_sentences: int = 0
-    two_or_less_crossing_sentences: int = 0
-
-
-@dataclass(frozen=True)
-class BracketsEval(Record):
-    """``eval brackets --json``: the totals of all sentences and of those within the
-    cutoff (both absent when EVALB gave up: ``aborted``), each sentence's row (as
-    EVALB's report has it), EVALB's messages and the signature."""
-
-    all: EvalbTotals | None = field(default=None, metadata=OMIT)
-    len40: EvalbTotals | None = field(default=None, metadata=OMIT)
-    cutoff_len: int = 40
-    rows: list[dict[str, int | float]] = field(default_factory=list)
-    """Kept as the JSON's objects: a million-word file has a row per sentence."""
-    messages: list[str] = field(default_factory=list)
-    signature: str = ""
-    aborted: bool | None = field(default=None, metadata=OMIT)
-    """True when EVALB gave up (too many errors), else absent."""
-
-    def to_dict(self) -> dict[str, Any]:
-        out = Record.to_dict(replace(self, rows=[]))
-        out["rows"] = self.rows  # already plain: not copied row by row
-        return out
 
 
 def _c_float(x: float) -> str:

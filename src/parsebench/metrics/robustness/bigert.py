@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from parsebench.errors import InputError
-from parsebench.inputs import same_words
+from parsebench.inputs import check_is_parse, same_words
 from parsebench.metrics.core.method import (
     Headline,
     Metric,
@@ -24,8 +24,34 @@ from parsebench.metrics.core.method import (
 )
 from parsebench.metrics.core.scores import loss, share
 from parsebench.metrics.dependency.scheme import scheme_warning
+from parsebench.metrics.robustness.bigert_records import (
+    _NA,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    Assumption as Assumption,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    CalibrationRecord as CalibrationRecord,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    Figure as Figure,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    ReplicateSummary as ReplicateSummary,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    RowsCommand as RowsCommand,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    RowsFigures as RowsFigures,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    RowsGold as RowsGold,
+)
+from parsebench.metrics.robustness.bigert_records import (
+    SpreadCell as SpreadCell,
+)
 from parsebench.parses import Parse, carries, misspelled_rows, project
-from parsebench.record import OMIT, Record, key
 
 Number = float | Fraction
 DISTANCES = ("0", "1", "2", "3+", "none")
@@ -302,175 +328,6 @@ def sentence_stats(clean: Sequence[Parse], noisy: Sequence[Parse],
         yield st
 
 
-@dataclass(frozen=True)
-class ReplicateSummary(Record):
-    """A figure over several replicates (noisy files of one level): the sample's mean,
-    standard deviation (0 for one file), minimum and maximum (:func:`aggregate`)."""
-
-    mean: float
-    std: float
-    min: float
-    max: float
-
-
-Figure = float | ReplicateSummary
-"""One noisy file's number, or the summary of several replicates' numbers."""
-
-
-@dataclass(frozen=True)
-class Assumption(Record):
-    """Appendix A's assumption on one file: whether the rows that change were right in
-    the clean parse as often as rows are overall."""
-
-    aab_share_of_changes: Figure | None
-    acr: Figure
-    condition_holds: bool | float
-    """A file's verdict, or over replicates the share of files where it holds."""
-    changed_rows_clean_accuracy: Figure | None
-    changed_rows_clean_correct: Figure
-
-
-@dataclass(frozen=True)
-class RowsGold(Record):
-    """The figures that need the gold key: the real degradation, Table 1's case
-    frequencies and the deviations of eqs. 8-22."""
-
-    acr_m0: Figure
-    acr_mn: Figure
-    degr_real: Figure
-    acc_real: Figure
-    cases: dict[str, Figure]
-    case_rows: dict[str, Figure]
-    epsilon: Figure
-    delta: Figure
-    gamma: Figure
-    lambda_: Figure = field(metadata=key("lambda"))
-    within_bounds: bool | float
-    """A file's verdict, or over replicates the share of files within the bounds."""
-    assumption: Assumption
-
-
-@dataclass(frozen=True)
-class CalibrationRecord(Record):
-    """The calibration an annotated sample gave (:func:`calibration.apply`); over
-    replicates, its intervals are None where the files' differ."""
-
-    method: str
-    ratio: Figure
-    sample_sentences: Figure
-    sample_rows: Figure
-    level: Figure
-    bootstrap: Figure
-    ratio_interval: list[float] | None
-    interval: list[float] | None
-    acc_interval: list[float] | None
-
-
-@dataclass(frozen=True)
-class SpreadCell(Record):
-    """The rows at one distance from a misspelling: how many, how many changed, the
-    shares, and with the gold how often the changed rows were right in the clean parse."""
-
-    rows: Figure
-    changed: Figure
-    share_of_changes: Figure
-    changed_rate: Figure
-    changed_clean_accuracy: Figure | None = field(default=None, metadata=OMIT)
-    """None where none changed (then still a key, with the gold)."""
-    changed_clean_correct: Figure | None = field(default=None, metadata=OMIT)
-    """Absent without the gold."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object: with the gold, the clean accuracy of the changed rows is a
-        key even where none changed (null, n/a)."""
-        out = super().to_dict()
-        if self.changed_clean_correct is None or "changed_clean_accuracy" in out:
-            return out
-        correct = out.pop("changed_clean_correct")
-        return {**out, "changed_clean_accuracy": None, "changed_clean_correct": correct}
-
-
-@dataclass(frozen=True)
-class RowsFigures(Record):
-    """Bigert et al.'s figures of one level of a projection (a run's ``rows`` result),
-    or of one of its replicates (in ``replicates``): shares in [0, 1], None where n/a;
-    with several replicates each number is their :class:`ReplicateSummary`."""
-
-    rows: Figure
-    error_level: Figure | None
-    acr_0n: Figure | None
-    differs: Figure | None
-    acr: Figure | None
-    misspelled: Figure | None = field(default=None, metadata=OMIT)
-    """Absent where the projection is not carried."""
-    changed: Figure | None = field(default=None, metadata=OMIT)
-    """Absent where no row was compared."""
-    spread: dict[str, SpreadCell] = field(default_factory=dict)
-    """Distance to a misspelling -> its rows, changed rows and shares (with the gold,
-    also the changed rows' clean accuracy, None where none changed)."""
-    degr_lower: Figure | None = None
-    degr_upper: Figure | None = None
-    degr_estimate: Figure | None = None
-    acc_lower: Figure | None = None
-    acc_upper: Figure | None = None
-    acc_estimate: Figure | None = None
-    gold: RowsGold | None = field(default=None, metadata=OMIT)
-    not_applicable: bool | None = field(default=None, metadata=OMIT)
-    """True where the clean parse does not carry the projection."""
-    warnings: list[str] = field(default_factory=list)
-    degr_calibrated: Figure | None = field(default=None, metadata=OMIT)
-    acc_calibrated: Figure | None = field(default=None, metadata=OMIT)
-    calibration: CalibrationRecord | None = field(default=None, metadata=OMIT)
-    replicates: list[RowsFigures] | None = field(default=None, metadata=OMIT)
-    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
-    ci95: dict[str, list[float] | None] | None = field(default=None, metadata=OMIT)
-    error_level_label: str | None = field(default=None, metadata=OMIT)
-
-    @property
-    def differs_ci95(self) -> list[float] | None:
-        """Parse differs' 95% interval over sentences (:func:`intervals`); None where n/a
-        or not computed."""
-        return (self.ci95 or {}).get("differs")
-
-    @property
-    def degr_real_ci95(self) -> list[float] | None:
-        """The real degradation's 95% interval over sentences; None without a gold key."""
-        return (self.ci95 or {}).get("degr_real")
-
-    @property
-    def sentences_resampled(self) -> int | None:
-        """The sentences the intervals resample (rows of :func:`_stats`); None where the
-        value has no statistics (a command's, or read from results.json)."""
-        rows = (self.stats or {}).get("differs")
-        return len(rows) if isinstance(rows, list) else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object; the figures of a projection not carried and of a file none
-        of whose rows was compared keep the key order they have always had."""
-        out = super().to_dict()
-        if self.changed is not None:
-            return out
-        first = _NOT_CARRIED_KEYS if self.not_applicable else _NONE_COMPARED_KEYS
-        return {**{k: out.pop(k) for k in first if k in out}, **out}
-
-
-@dataclass(frozen=True)
-class RowsCommand(RowsFigures):
-    """``robustness rows``'s object: the figures of the noisy files, the clean accuracy
-    the command was given (None: none, or the gold's) and the signature."""
-
-    acr_given: float | None = None
-    signature: str = ""
-
-
-_NA = ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate", "acc_lower",
-       "acc_upper", "acc_estimate")
-_NOT_CARRIED_KEYS = ("error_level", *_NA, "rows", "spread", "not_applicable", "warnings")
-"""The key order of :func:`_not_applicable`."""
-_NONE_COMPARED_KEYS = (*_NA, "rows", "error_level", "misspelled", "spread", "warnings")
-"""The key order of :func:`_not_applicable_counts` with its warnings."""
-
-
 ALL_FAILED = "every sentence failed on one side"
 """How the warning of a file none of whose rows was compared begins."""
 
@@ -715,36 +572,6 @@ def _not_applicable(clean: Sequence[Parse], projection: str, clean_path: str
                warnings=[f"{clean_path} carries no {projection} (every value is _): its "
                          f"rows figures are n/a"])
     return out
-
-
-MIN_MISSPELLED_ROWS = 5
-"""Misspelled words that must all carry the gold's analysis before a file is taken
-for the noisy text itself rather than a parse of it (a perfect parse of a few words
-can happen; of every misspelled word in a corpus, not)."""
-
-
-def check_is_parse(gold: Sequence[Parse], noisy: Sequence[Parse], gold_path: str,
-                   noisy_path: str) -> None:
-    """Refuse a NOISY file that is the noisy text, not a parse of it.
-
-    ``parsebench noise`` keeps the gold's columns so that its output can be parsed
-    with the words pre-tokenized; scored as if it were a parse, it gives a real
-    accuracy of 100 and a negative degradation. Its mark: heads, relations and tags
-    equal to the gold's on every word, the misspelled ones included.
-    """
-    misspelled = 0
-    for g, n in zip(gold, noisy, strict=False):
-        if n.failed is not None or n.kind != "deps" or g.kind != "deps" or len(g) != len(n):
-            return
-        if n.heads != g.heads or n.deprels != g.deprels or n.upos != g.upos \
-                or n.xpos != g.xpos:
-            return
-        misspelled += sum(1 for a, b in zip(g.forms, n.forms, strict=True) if a != b)
-    if misspelled >= MIN_MISSPELLED_ROWS:
-        raise InputError(f"the same heads, relations and tags as the gold {gold_path} on "
-                         f"every word, {misspelled} misspelled words included: this is the "
-                         "noisy text (as `parsebench noise` writes it), not a parse of it; "
-                         "parse it first (`parsebench parse`)", noisy_path)
 
 
 def calibration_sample(gold: Sequence[Parse], clean: Sequence[Parse],

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from parsebench.inputs import check_is_parse
 from parsebench.metrics.core.method import (
     LevelStats,
     Method,
@@ -24,7 +25,6 @@ from parsebench.metrics.robustness.bigert import (
     _not_applicable,
     _scheme,
     calibration_sample,
-    check_is_parse,
     counts_of,
     intervals,
     report_of,
