@@ -68,8 +68,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
         sentence_tsv_row,
     )
     from parsebench.metrics.dependency.evaluate import SentenceCounts
-    from parsebench.metrics.dependency.figures import DepsEval
-    from parsebench.metrics.dependency.lin import SIGNATURE, LabelMap, Selection
+    from parsebench.metrics.dependency.lin import LabelMap, Selection
     from parsebench.metrics.dependency.settings import DepsScoring
     from parsebench.report.terminal import deps_table
 
@@ -126,17 +125,11 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                 for i in gone:
                     cells[i] = "n/a"
                 tsv.write("\t".join(cells) + "\n")
-    sig = signature(method=SIGNATURE,
-                    select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
-                    labels=os.path.basename(labels) if labels else None, by=by,
-                    punct=punct,
-                    **({"head_rules": table.name} if table is not None else {}),
-                    **scoring.signature())
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
         + got.warnings + validity.warnings()
-    scores = DepsEval.from_dict({**got.as_dict(), "validity": validity.as_dict(),
-                                 "signature": sig})
+    scores = scoring.command(got, validity, selections, str(labels) if labels else None,
+                             by, punct, table.name if table is not None else None)
     notes = [validity.line()]
     if scores.alignment is not None:
         a = scores.alignment

@@ -16,7 +16,6 @@ from parsebench import arguments as A
 from parsebench.errors import InputError
 from parsebench.progress import Progress, quiet
 from parsebench.results import Result, result
-from parsebench.signature import signature
 from parsebench.treebank import Treebank, as_treebank, name_of
 
 PathLike = str | os.PathLike[str]
@@ -60,12 +59,8 @@ def robustness_rows(clean: PathLike | Treebank,
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval. NOISY and CALIBRATE_NOISY:
     one path or Treebank, or a list of them."""
-    from parsebench.metrics.robustness.bigert import (
-        RowsCommand,
-        calibration_sample,
-        rows_report,
-        signature_fields,
-    )
+    from parsebench.metrics.robustness.bigert import calibration_sample
+    from parsebench.metrics.robustness.bigert_method import command
     from parsebench.parses import PROJECTIONS, default_projection
     from parsebench.report.terminal import rows_table
 
@@ -89,14 +84,8 @@ def robustness_rows(clean: PathLike | Treebank,
                                  [(name_of(p), _read(p)) for p in calibrate_noisy], proj,
                                  name_of(calibrate_clean), name_of(calibrate_gold))
     names = [name_of(p) for p in noisy]
-    gold_name = name_of(gold) if gold is not None else "None"
-    out = rows_report(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
-                      name_of(clean), gold_name, cal)
-    rec = RowsCommand.from_dict({
-        **out, "acr_given": accuracy,
-        "signature": signature(**signature_fields(
-            proj, accuracy, gold is not None,
-            None if cal is None else cal[0].sample_sentences, replicates=len(noisy)))})
+    rec = command(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
+                  name_of(clean), name_of(gold) if gold is not None else "None", cal)
     return result("robustness rows", rec.to_dict(),
                   lambda: rows_table(rec, name_of(clean), names, proj), rec.warnings)
 
@@ -110,11 +99,7 @@ def robustness_sentences(clean: PathLike | Treebank,
     that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse. Each of
     NOISY and ALIGNMENT: one, or a list."""
     from parsebench.metrics.core.word_alignment import read_alignments
-    from parsebench.metrics.robustness.kakkonen import (
-        SIGNATURE,
-        SentencesCommand,
-        score_sentences,
-    )
+    from parsebench.metrics.robustness.kakkonen import score_sentences
     from parsebench.report.terminal import sentences_table
 
     noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
@@ -126,10 +111,7 @@ def robustness_sentences(clean: PathLike | Treebank,
     scores = score_sentences(c, [_parses(p) for p in noisy], name_of(clean), names,
                              [read_alignments(a)[1] for a in alignment] if alignment else None,
                              [str(a) for a in alignment or ()])
-    kinds = sorted({p.kind for p in c})
-    rec = SentencesCommand.from_dict({
-        **scores.as_dict(),
-        "signature": signature(method=SIGNATURE, structure=kinds, files=len(noisy))})
+    rec = scores.command(sorted({p.kind for p in c}), len(noisy))
     return result("robustness sentences", rec.to_dict(),
                   lambda: sentences_table(rec, name_of(clean), names), rec.warnings)
 
@@ -147,7 +129,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
     from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
     from parsebench.metrics.core.word_alignment import iter_alignments
-    from parsebench.metrics.robustness.hashemi_hwa import SIGNATURE, F1Command, score_corpus
+    from parsebench.metrics.robustness.hashemi_hwa import score_corpus
     from parsebench.parses import from_sentence, iter_parses
     from parsebench.report.terminal import f1_table
 
@@ -183,25 +165,8 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
         refuse_unparsed(h)
     # both parses need dependencies: with one side's missing, recall would read 0
     causes = [c for c in (na_cause(h, ("heads",), "robustness F1") for h in held) if c]
-    out = got.total.as_dict()
-    out["ci95"] = got.intervals()
-    if causes:
-        out.update(precision=None, recall=None, f1=None, warnings=causes)
-        out["ci95"] = dict.fromkeys(out["ci95"])
-        got.by_errors, got.by_type = {}, {}
-    if got.accuracy:
-        out["accuracy"] = {k: v.as_dict() for k, v in got.accuracy.items()}
-        out["accuracy"]["by_type"] = {k: v.as_dict()
-                                      for k, v in sorted(got.accuracy_by_type.items())}
-    if got.by_errors:
-        out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(got.by_errors.items())}
-    if got.by_type:
-        out["by_type"] = got.by_type_dict()
-    out["signature"] = signature(method=SIGNATURE, alignment=source, labeled=labeled,
-                                 punct=punct, root=not exclude_root,
-                                 **({"errant": _errant_version(errant_pipeline)}
-                                    if source == "errant" else {}))
-    rec = F1Command.from_dict(out)
+    errant = _errant_version(errant_pipeline) if source == "errant" else None
+    rec = got.command(source, labeled, punct, not exclude_root, errant, causes)
     g_name, u_name = name_of(grammatical), name_of(ungrammatical)
     return result("robustness f1", rec.to_dict(), lambda: f1_table(rec, g_name, u_name),
                   causes)

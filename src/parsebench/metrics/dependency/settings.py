@@ -26,6 +26,7 @@ from parsebench.formats.conllu import Sentence
 from parsebench.metrics.dependency.conll18 import CONLL18, ENHANCED
 from parsebench.metrics.dependency.enhanced import Enhanced
 from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.other_words import evaluate_aligned
 from parsebench.metrics.dependency.validity import POLICIES, Validity
 
@@ -109,6 +110,25 @@ class DepsScoring:
         return scorer(gold, validity.watching(system), validity=validity,
                       enhanced=self.enhanced, multiple_roots_okay=self.multiple_roots_okay,
                       **kw)
+
+    def command(self, got: DepsResult, validity: Validity, selections: Sequence[Any] = (),
+                labels: str | None = None, by: str | None = None, punct: bool = True,
+                head_rules: str | None = None) -> DepsEval:
+        """``eval deps``'s object: the scores of GOT, the validity counts and the
+        signature of these settings with the command's (SELECTIONS: Lin's
+        :class:`~parsebench.metrics.dependency.lin.Selection`; LABELS: the equivalences'
+        file; HEAD_RULES: the table's name when trees were converted)."""
+        from parsebench.metrics.dependency.lin import SIGNATURE
+        from parsebench.signature import signature
+
+        sig = signature(method=SIGNATURE,
+                        select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
+                        labels=os.path.basename(labels) if labels else None, by=by,
+                        punct=punct,
+                        **({"head_rules": head_rules} if head_rules is not None else {}),
+                        **self.signature())
+        return DepsEval.from_dict({**got.as_dict(), "validity": validity.as_dict(),
+                                   "signature": sig})
 
 
 def _is_lost(warning: str) -> bool:

@@ -1,7 +1,8 @@
 """Bigert et al.'s rows in a run, one object: projection by projection, each level's
 replicates compared with the clean parse (and the gold), their figures a mean over the
-replicates; its settings (the projections), report section and end-of-run line. The
-counting itself is :mod:`parsebench.metrics.robustness.bigert`."""
+replicates; its settings (the projections), report section and end-of-run line; and the
+same figures for ``robustness rows`` (:func:`command`). The counting itself is
+:mod:`parsebench.metrics.robustness.bigert`."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from parsebench.metrics.core.method import (
 from parsebench.metrics.robustness.bigert import (
     ALL_FAILED,
     SCORES,
+    RowsCommand,
     RowsFigures,
     _not_applicable,
     _scheme,
@@ -28,6 +30,7 @@ from parsebench.metrics.robustness.bigert import (
     counts_of,
     intervals,
     report_of,
+    rows_report,
     sentence_stats,
     signature_fields,
 )
@@ -106,6 +109,23 @@ def _variant(ctx: RunContext, proj: str, gold: Sequence[Parse] | None, acc: floa
 
     return Variant(proj, ctx.noisy_levels(), stats, figures, sig,
                    per_replicate=frozenset({"calibration"}))
+
+
+def command(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Parse]]],
+            gold: Sequence[Parse] | None, accuracy: float | None, projection: str,
+            clean_path: str, gold_path: str,
+            calibration: tuple[Any, float] | None = None) -> RowsCommand:
+    """``robustness rows``'s object: the figures of the clean parse against the NOISY
+    (path, parses) replicates, as a run's level gives them, with the clean accuracy given
+    and the signature."""
+    from parsebench.signature import signature
+
+    out = rows_report(clean, noisy, gold, accuracy, projection, clean_path, gold_path,
+                      calibration)
+    return RowsCommand.from_dict({**out, "acr_given": accuracy, "signature": signature(
+        **signature_fields(projection, accuracy, gold is not None,
+                           None if calibration is None else calibration[0].sample_sentences,
+                           replicates=len(noisy)))})
 
 
 GOLD_PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "tag")

@@ -228,6 +228,34 @@ class F1Result:
                 out[f"{side}_las"] = sentence_interval(self.accuracy_rows, share(at + 2, at))
         return out
 
+    def command(self, alignment: str, labeled: bool, punct: bool, root: bool,
+                errant: str | None = None, causes: Sequence[str] = ()) -> F1Command:
+        """``robustness f1``'s object: the figures, their intervals and breakdowns, the
+        attachment against a gold key, and the signature of the settings (ALIGNMENT: its
+        source; ERRANT: its version and pipeline when it aligned); every figure n/a
+        (None) where CAUSES say why."""
+        from parsebench.signature import signature
+
+        out = self.total.as_dict()
+        out["ci95"] = self.intervals()
+        by_errors, by_type = self.by_errors, self.by_type
+        if causes:
+            out.update(precision=None, recall=None, f1=None, warnings=list(causes))
+            out["ci95"] = dict.fromkeys(out["ci95"])
+            by_errors, by_type = {}, {}
+        if self.accuracy:
+            out["accuracy"] = {k: v.as_dict() for k, v in self.accuracy.items()}
+            out["accuracy"]["by_type"] = {k: v.as_dict()
+                                          for k, v in sorted(self.accuracy_by_type.items())}
+        if by_errors:
+            out["by_errors"] = {str(k): v.as_dict() for k, v in sorted(by_errors.items())}
+        if by_type:
+            out["by_type"] = self.by_type_dict()
+        out["signature"] = signature(method=SIGNATURE, alignment=alignment, labeled=labeled,
+                                     punct=punct, root=root,
+                                     **({"errant": errant} if errant else {}))
+        return F1Command.from_dict(out)
+
 
 def _array(rows: Sequence[Sequence[int]]) -> Any:
     import numpy as np

@@ -199,6 +199,14 @@ class SentenceScores:
             total.add(self.by_errors[k])
         return total
 
+    def command(self, structure: Sequence[str], files: int) -> SentencesCommand:
+        """``robustness sentences``'s object: the scores and the signature of a comparison
+        of parses of STRUCTURE kinds against FILES noisy files."""
+        from parsebench.signature import signature
+
+        return SentencesCommand.from_dict({**self.as_dict(), "signature": signature(
+            method=SIGNATURE, structure=list(structure), files=files)})
+
     def as_dict(self) -> dict[str, Any]:
         total = self.overall()
         out = self._scores(total)
