@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from parsebench import arguments as A
 from parsebench.errors import InputError, atomic_output, check_output
 from parsebench.results import Result, result
-from parsebench.signature import signature
 from parsebench.treebank import Treebank, as_treebank, name_of
 
 if TYPE_CHECKING:
@@ -168,17 +167,12 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
-    from parsebench.metrics.constituency.evalb import BracketsEval, evaluate_bracket_files
+    from parsebench.metrics.constituency.evalb import evaluate_bracket_files
     from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
     params = read_prm(prm) if prm else EvalbParams()
     got = evaluate_bracket_files(gold, test, params)
-    sig = signature(method="evalb", prm=os.path.basename(prm) if prm else None,
-                    labeled=params.labeled, cutoff=params.cutoff_len)
-    whole = None if got.aborted else got.all.scores()
-    cut = None if got.aborted else got.cut.scores()
-    scores = BracketsEval(whole, cut, params.cutoff_len, got.row_dicts(), got.messages, sig,
-                          True if got.aborted else None)
+    scores = got.command(os.path.basename(prm) if prm else None)
     return result("eval brackets", scores, got.report, params.warnings)
 
 
@@ -192,7 +186,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     with these labels (a comma-separated string or a list); MAX_DEPTH only those this
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
-    from parsebench.metrics.constituency.gaizauskas import FlatEval
+    from parsebench.metrics.constituency.gaizauskas import command as flat_command
     from parsebench.metrics.constituency.gaizauskas import evaluate_flat as score
     from parsebench.report.terminal import flat_table
 
@@ -205,9 +199,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     key_name = str(key) if isinstance(key, str | os.PathLike) else "<key>"
     response_name = str(response) if isinstance(response, str | os.PathLike) else "<response>"
     total, _ = score(k, r, key_name, response_name, labels, max_depth)
-    sig = signature(method="flat-conformance",
-                    categories=sorted(labels) if labels else None, max_depth=max_depth)
-    scores = FlatEval(**vars(total.scores()), signature=sig)
+    scores = flat_command(total, labels, max_depth)
     return result("eval flat", scores, lambda: flat_table(scores, key_name, response_name))
 
 

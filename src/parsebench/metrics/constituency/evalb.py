@@ -450,6 +450,17 @@ class EvalbResult:
             return _fast.row_dicts(self.table, self.size)
         return [r.as_dict() for r in self.rows]
 
+    def command(self, prm: str | None = None) -> BracketsEval:
+        """``eval brackets``'s object, signed with the parameter file's name PRM: the
+        totals absent when EVALB gave up."""
+        from parsebench.signature import signature
+
+        p = self.params
+        sig = signature(method="evalb", prm=prm, labeled=p.labeled, cutoff=p.cutoff_len)
+        return BracketsEval(None if self.aborted else self.all.scores(),
+                            None if self.aborted else self.cut.scores(), p.cutoff_len,
+                            self.row_dicts(), self.messages, sig, self.aborted or None)
+
     def totals_line(self) -> str:
         t = self.all
         out = ""

@@ -254,6 +254,16 @@ class FlatEval(FlatScores):
     signature: str = ""
 
 
+def command(total: FlatCounts, labels: frozenset[str] | None = None,
+            max_depth: int | None = None) -> FlatEval:
+    """``eval flat``'s object: the figures of TOTAL, signed with the key's selection
+    (LABELS, MAX_DEPTH)."""
+    from parsebench.signature import signature
+
+    sig = signature(method="flat-conformance",
+                    categories=sorted(labels) if labels else None, max_depth=max_depth)
+    return FlatEval(**vars(total.scores()), signature=sig)
+
 def score_spans(key: set[tuple[int, int]], response: set[tuple[int, int]]) -> FlatCounts:
     violated = 0
     for a, b in key:
