@@ -46,7 +46,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
 
     t0 = time.perf_counter()  # before the imports, which take a second or two
     from parsebench.errors import check_folder, check_output
-    from parsebench.noise.kinds import KINDS
+    from parsebench.noise.kinds import moves_words
     from parsebench.parsers.executor import Executor
     from parsebench.report.tables import safe_name
     from parsebench.report.terminal import summary_table, times_table
@@ -92,12 +92,12 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
                    "opening the store"])
     text = summary_table(outcome.results)
     if exp.tokens == "raw":
-        skipped = [k for k, v in applicability(exp.kind, "raw").items()
+        skipped = [k for k, v in applicability(moves_words(exp.kind, exp.noise), "raw").items()
                    if v.startswith("not ")]
         text += (f"\ntokens = \"raw\": {', '.join(skipped)} do not apply (they compare "
                  "parses of the same words); deps scores by character alignment\n")
-    elif KINDS[exp.kind].moves_words:
-        skipped = [k for k, v in applicability(exp.kind).items() if v.startswith("not ")]
+    elif moves_words(exp.kind, exp.noise):
+        skipped = [k for k, v in applicability(True).items() if v.startswith("not ")]
         text += (f"\nnoise of kind {exp.kind}: {', '.join(skipped)} do not apply (the "
                  "words change); the others score through the errors' alignment\n")
     text += (f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "

@@ -64,6 +64,9 @@ def noise_cmd(
     profile: Annotated[Path | None, typer.Option(
         "--profile", help="A noise profile (noise-profile learn): misspellings drawn as "
         "people's own, at --rate or the profile's own rate.")] = None,
+    tokenization: Annotated[bool, typer.Option(
+        "--tokenization", help="With --profile: split and join words too, at the "
+        "profile's shares; written with OUT.m2 and OUT.align, as --kind grammar.")] = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="An option of a kind of noise from another package, NAME=VALUE "
         "(repeatable).")] = None,
@@ -89,6 +92,7 @@ def noise_cmd(
                      weights=weights, min_length=min_length, drop_short=drop_short,
                      types=types, tagger=tagger, keep_mix=keep_mix,
                      profile=None if profile is None else str(profile),
+                     tokenization=tokenization,
                      options=options or None, progress=bars)
         made.write(output)
     typer.echo(made.text(timings=True), err=True)

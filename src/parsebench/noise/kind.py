@@ -200,6 +200,8 @@ class NoiseKind(Protocol):
     title: str
     """What the report calls it."""
     moves_words: bool
+    """Whether it adds, drops or moves words; a kind whose settings decide it also has
+    ``moves(settings) -> bool`` (read through :func:`parsebench.noise.kinds.moves_words`)."""
 
     @property
     def options(self) -> Mapping[str, str]:

@@ -5,6 +5,8 @@ names a kind object), as parsers and methods do."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from parsebench.noise.grammar_kind import Grammar
 from parsebench.noise.kind import NoiseKind
 from parsebench.noise.spelling_kind import Spelling
@@ -23,5 +25,16 @@ _BUILT_IN: list[NoiseKind] = [Spelling(), Grammar()]
 KINDS: dict[str, NoiseKind] = {k.name: k for k in (*_BUILT_IN, *_plugins())}
 """Every kind of noise, by its name in ``[noise] kind`` and ``noise --kind``."""
 DEFAULT_KIND = "spelling"
+
+
+def moves_words(kind: str, settings: Any) -> bool:
+    """Whether noise of KIND with its SETTINGS adds, drops or moves words: the kind's
+    ``moves(settings)`` where it has one (spelling's tokenization), else its
+    ``moves_words``."""
+    k = KINDS[kind]
+    decide = getattr(k, "moves", None)
+    return bool(decide(settings)) if decide is not None else bool(k.moves_words)
+
+
 OWN_KEYS: dict[str, None] = dict.fromkeys(k for kind in KINDS.values() for k in kind.options)
 """Every kind's own ``[noise]`` keys (in order, each once)."""

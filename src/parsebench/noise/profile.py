@@ -10,8 +10,8 @@ aligned text files (a line each, as written and corrected), or an M2 file (ERRAN
 ``R:SPELL`` and ``R:ORTH`` edits of annotator 0). It is a small JSON file a person can
 read; ``noise-profile show`` prints every count in it.
 
-Split and merged words (a change of tokenization) are counted, not generated: see
-docs/noise-profile.md.
+Split and merged words (a change of tokenization) are counted; noise makes them when
+asked (``tokenization``: :mod:`.profile_noise`). See docs/noise-profile.md.
 """
 
 from __future__ import annotations
@@ -122,7 +122,8 @@ class Pairs:
     unpaired: int = 0
     """Words marked as typos with no correction given (CoNLL-U ``Typo=Yes`` alone)."""
     other: int = 0
-    """Changes that are not misspellings (texts, M2: other edits), left out."""
+    """Changes that are not misspellings (texts, M2: other edits; CoNLL-U: an address or
+    URL broken into tokens, joined by goeswith), left out."""
 
 
 def read_conllu_pairs(path: Path) -> Pairs:
@@ -140,7 +141,14 @@ def read_conllu_pairs(path: Path) -> Pairs:
                 continue  # a part of a word split in two: counted with its first part
             split = i + 1 < len(s.forms) and s.deprels[i + 1] == "goeswith"
             if split:
-                out.split += 1
+                parts = [form, *(s.forms[k] for k in range(i + 1, len(s.forms))
+                                 if s.deprels[k] == "goeswith" and s.heads[k] == i + 1)]
+                # a typist's split ("with out"); an e-mail address or a URL broken into
+                # tokens (half of EWT's goeswith) is no misspelling
+                if all(p.isalpha() for p in parts):
+                    out.split += 1
+                else:
+                    out.other += 1
             elif fixed is None and "Typo=Yes" in s.feats[i].split("|"):
                 out.unpaired += 1
             if fixed is not None and fixed != "_" and not split:
@@ -548,8 +556,8 @@ def show(profile: Mapping[str, Any]) -> str:
     for i in range(0, len(row), 5):
         lines.append("  " + ", ".join(row[i:i + 5]))
     tok = p["tokenization"]
-    lines.append(f"tokenization changes (counted, not generated): split {tok.get('split', 0)}"
-                 f", merged {tok.get('merged', 0)}")
+    lines.append(f"tokenization changes (made by noise --tokenization): split "
+                 f"{tok.get('split', 0)}, merged {tok.get('merged', 0)}")
     lines.append(f"typos without a correction: {p.get('unpaired', 0)}; other changes (not "
                  f"misspellings, left out): {p.get('other_changes', 0)}")
     return "\n".join(lines) + "\n"

@@ -13,9 +13,17 @@ the profile's counts: how many edits, which operation, where in the word, which
 letter (the confusion table; a keyboard neighbour where the table has none for the
 letter). Real words are made at the profile's share; a profile without real-word
 errors keeps Bigert's non-word rule. Errors come several to a sentence as the
-profile counted them (:func:`_clustered`). Tokenization changes (a word split in
-two, two merged) are counted by the profile but not made: they change the words,
-which spelling noise keeps (the grammar kind's alignment would be needed).
+profile counted them (:func:`_clustered`).
+
+Tokenization changes are made only when asked (``tokenization``: they change the
+words, so the noisy text then carries an alignment to the clean words, as grammar
+noise does): a drawn word is split in two at the profile's share of splits, and
+joined with the next word at its share of merges. The profile counts them but not
+where they fall, so a word is split only where both parts are common words ("any
+way", "in to": :meth:`Drawer.split`), as the split words of EWT mostly are, and
+joined only with a next word that noise may change ("alot"); a word that cannot takes
+a word-for-word error instead, so the rate stays exact. A merge is one error over two
+words.
 """
 
 from __future__ import annotations
@@ -31,6 +39,13 @@ from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.profile import OPERATIONS, Profile, length_bucket
 from parsebench.noise.spelling import Change, Report, _word_rng
+
+SPLIT_ZIPF = 5.0
+"""How common (Zipf) each part of a split word is: about one in 100,000 words or more
+(a part of two letters: one in 10,000)."""
+
+RETOKENIZED = ("split", "merge")
+"""The ops of errors that change the words (:func:`plan` with ``tokenization``)."""
 
 ATTEMPTS = 40
 """Draws of a word's edits before its wanted kind (real word or not) is given up."""
@@ -68,6 +83,12 @@ class Drawer:
             if c and w:
                 self.pairs.setdefault(c, {})[w] = float(v)
         self.real_share = profile.real_share
+        tok = d.get("tokenization", {})
+        split, merged = float(tok.get("split", 0)), float(tok.get("merged", 0))
+        errors = sum(float(v) for v in d["kinds"].values()) + split + merged
+        self.split_share = split / errors if errors else 0.0
+        self.merge_share = merged / errors if errors else 0.0
+        """The shares of the profile's errors that split a word, and that join two."""
         by = d["errors_by"]
         # a class's error rate, smoothed so that no eligible word is never drawn
         self.by_upos: dict[str, float] = {
@@ -123,6 +144,29 @@ class Drawer:
             return None
         return op, w[:i] + new + w[i:]
 
+    def _common(self, part: str) -> bool:
+        """Whether PART is a common word: of Zipf frequency SPLIT_ZIPF or more in
+        wordfreq's list when that is the lexicon ("way"; not "ker", which the large list
+        also holds), a word of two letters one more ("in"; not "st", "re"); else a word
+        of the lexicon of three letters or more."""
+        name = self.lexicon.name
+        if name.startswith("wordfreq"):
+            from parsebench.noise.lexicon import frequencies
+
+            return frequencies(name.rsplit(":", 1)[1]).zipf(part) >= \
+                SPLIT_ZIPF + (len(part) < 3)
+        return len(part) >= 3 and self.lexicon.fold(part) in self.lexicon.words
+
+    def split(self, word: str, rng: random.Random) -> str | None:
+        """WORD written as two common words of two letters or more ("any way", "in to";
+        not "it s"), at a place drawn among those that give two; None where none does."""
+        at = [k for k in range(2, len(word) - 1)
+              if self._common(word[:k]) and self._common(word[k:])]
+        if not at:
+            return None
+        k = at[int(rng.random() * len(at))]
+        return word[:k] + " " + word[k:]
+
     def error(self, word: str, rng: random.Random, input_words: set[str]
               ) -> tuple[str, str] | None:
         """WORD's error drawn from the profile: (what was done, new form), or None."""
@@ -168,8 +212,10 @@ class Drawer:
 
 def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | None,
          rate: float, seed: int, drawer: Drawer, min_length: int,
-         blocked: Sequence[set[int]] | None = None) -> Report:
-    """Decide every misspelling at RATE (round(RATE x words)) for SEED."""
+         blocked: Sequence[set[int]] | None = None, tokenization: bool = False) -> Report:
+    """Decide every misspelling at RATE (round(RATE x words)) for SEED; with
+    TOKENIZATION, splits (op ``split``, NEW two words) and merges (op ``merge``: ORIG the
+    word and the next, NEW them joined) too."""
     flat = [w for s in sentences for w in s]
     starts = list(accumulate((len(s) for s in sentences), initial=0))
     tags = [u for s in upos for u in s] if upos is not None else ["_"] * len(flat)
@@ -194,19 +240,69 @@ def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | Non
     if drawer.clusters:
         order = _clustered(order, weights, starts, seed, drawer.clusters)
     done = 0
+    owed: Counter[str] = Counter()
+    """Splits (merges) drawn for words that cannot take them, made on the next words in
+    ORDER that can: so that their share is the profile's."""
+    taken: set[int] = set()
+    """Words changed so far, with the second word of each merge (each decision depends
+    on the words before it in ORDER only: a higher rate holds a lower one's errors)."""
     for i in order:
         if done == target:
             break
+        if i in taken:
+            continue  # joined with the word before it
         si = bisect_right(starts, i) - 1
-        got = drawer.error(flat[i], _word_rng(seed, si, i - starts[si]), input_words)
-        if got is None:
-            report.no_nonword += 1
-            continue
-        report.changes.append(Change(si, i - starts[si], got[0], flat[i], got[1]))
+        t = i - starts[si]
+        change = None
+        if tokenization:
+            change = _retokenized(flat, i, si, t, starts, seed, drawer, min_length,
+                                  out | taken, owed, tags[i] == "PROPN")
+        if change is None:
+            got = drawer.error(flat[i], _word_rng(seed, si, t), input_words)
+            if got is None:
+                report.no_nonword += 1
+                continue
+            change = Change(si, t, got[0], flat[i], got[1])
+        taken.add(i)
+        if change.op == "merge":
+            taken.add(i + 1)
+        report.changes.append(change)
         done += 1
     report.shortfall = target - done
     report.changes.sort(key=lambda c: (c.sentence, c.token))
     return report
+
+
+def _retokenized(flat: Sequence[str], i: int, si: int, t: int, starts: Sequence[int],
+                 seed: int, drawer: Drawer, min_length: int, closed: set[int],
+                 owed: Counter[str], name: bool = False) -> Change | None:
+    """Word I split, or joined with the next word, as the profile's shares draw it (a
+    generator of its own, so a word's other errors are drawn as without), or as OWED
+    (drawn earlier for a word that could not take it); None when neither is drawn, or
+    the word cannot take the one drawn (which is then OWED). A NAME (PROPN) is not
+    split: "Am in" is no typist's "Amin"."""
+    rng = random.Random(f"{seed}/{si}/{t}/tokenization")
+    u = rng.random()
+    drawn = "split" if u < drawer.split_share else \
+        "merge" if u < drawer.split_share + drawer.merge_share else None
+    if drawn is not None:
+        owed[drawn] += 1
+    for op in ("split", "merge"):
+        if not owed[op]:
+            continue
+        if op == "split":
+            new = None if name else drawer.split(flat[i], rng)
+            change = None if new is None else Change(si, t, "split", flat[i], new)
+        else:
+            j = i + 1
+            change = Change(si, t, "merge", f"{flat[i]} {flat[j]}", flat[i] + flat[j]) \
+                if j < starts[si + 1] and j not in closed and drawer.kb.eligible(flat[j]) \
+                and drawer.kb.eligible(flat[i]) \
+                and len(flat[i]) + len(flat[j]) >= min_length else None
+        if change is not None:
+            owed[op] -= 1
+            return change
+    return None
 
 
 def _clustered(order: list[int], weights: Mapping[int, float], starts: list[int],
@@ -240,11 +336,12 @@ def realised(report: Report, lexicon: Lexicon) -> tuple[dict[str, int], dict[str
     ops: Counter[str] = Counter()
     real = 0
     for c in report.changes:
-        kinds["edit" if c.op not in ("word", "case") else c.op] += 1
-        if c.op not in ("word", "case"):
+        kinds["edit" if c.op not in ("word", "case", *RETOKENIZED) else c.op] += 1
+        if c.op not in ("word", "case", *RETOKENIZED):
             ops.update(c.op.split("+"))
         real += lexicon.fold(c.new) in lexicon.words
-    return ({k: kinds.get(k, 0) for k in ("edit", "case", "word")},
+    return ({k: kinds.get(k, 0) for k in ("edit", "case", "word", *RETOKENIZED)
+             if k not in RETOKENIZED or kinds.get(k)},
             {op: ops.get(op, 0) for op in OPERATIONS}, real)
 
 

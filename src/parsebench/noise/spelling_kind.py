@@ -38,7 +38,12 @@ from parsebench.noise.spelling import (
     StreamedCorpus,
     parse_weights,
 )
-from parsebench.noise.spelling_output import apply_to_conllu, apply_to_sentence, unannotated
+from parsebench.noise.spelling_output import (
+    apply_to_conllu,
+    apply_to_sentence,
+    retokenized,
+    unannotated,
+)
 from parsebench.progress import Progress
 from parsebench.signature import signature
 
@@ -54,11 +59,15 @@ class SpellingSettings:
     profile: str | None = None
     """A learnt noise profile's file (:mod:`.profile`), whose errors are drawn instead of
     the keyboard model's."""
+    tokenization: bool = False
+    """With a profile: split and join words too, at its shares (the words then change)."""
 
 
 OPTIONS = {"weights": "operation weights, e.g. sub=2,ins=1,del=1,trans=1",
            "keep_mix": "keep the asked-for operation mix",
-           "profile": "a noise profile (noise-profile learn) to draw misspellings from"}
+           "profile": "a noise profile (noise-profile learn) to draw misspellings from",
+           "tokenization": "with a profile: split and join words too, at its shares (the "
+                           "words change: an alignment is kept, as for grammar noise)"}
 
 
 class Spelling:
@@ -66,6 +75,10 @@ class Spelling:
 
     name, title, moves_words = "spelling", "misspellings (one keyboard edit a word)", False
     options = OPTIONS
+
+    def moves(self, settings: SpellingSettings) -> bool:
+        """Whether these settings add, drop or move words: only with tokenization."""
+        return settings.tokenization
 
     def settings(self, at: Callable[[str], Key], shared: Shared) -> SpellingSettings:
         if shared.levels or shared.natural:
@@ -91,19 +104,26 @@ class Spelling:
 
             load(found[0])  # a fault in it is told at its own line
             profile = str(found[0])
-        return SpellingSettings(weights or dict.fromkeys(OPERATIONS, 1.0), keep_mix, profile)
+        tokenization = bool(at("tokenization").get(bool))
+        if tokenization and profile is None:
+            raise at("tokenization").fail("tokenization: the profile's splits and merges; "
+                                          "give profile = \"...\" too")
+        return SpellingSettings(weights or dict.fromkeys(OPERATIONS, 1.0), keep_mix, profile,
+                                tokenization)
 
     def record(self, settings: SpellingSettings) -> dict[str, Any]:
         return {"weights": settings.weights,
                 **({"keep_mix": True} if settings.keep_mix else {}),
-                **({"profile": settings.profile} if settings.profile else {})}
+                **({"profile": settings.profile} if settings.profile else {}),
+                **({"tokenization": True} if settings.tokenization else {})}
 
     def restore(self, config: Mapping[str, Any]) -> SpellingSettings:
         # the record's keys are sorted; the noise (and its key in the store) follows the
         # operations' own order
         w = config.get("weights") or dict.fromkeys(OPERATIONS, 1.0)
         return SpellingSettings({k: float(w.get(k, 0.0)) for k in OPERATIONS},
-                                bool(config.get("keep_mix", False)), config.get("profile"))
+                                bool(config.get("keep_mix", False)), config.get("profile"),
+                                bool(config.get("tokenization", False)))
 
     def rows(self, settings: SpellingSettings, changes: Mapping[str, Sequence[Sequence[Any]]]
              ) -> list[list[str]]:
@@ -140,7 +160,8 @@ class Spelling:
                          # errors drawn a sentence at a time (profile_noise._clustered)
                          # since versions stored before were drawn a word at a time
                          **({"profile": _digest(own.profile), "drawn": "by sentence"}
-                            if own.profile else {}))
+                            if own.profile else {}),
+                         **({"tokenization": True} if own.tokenization else {}))
 
     def planner(self, exp: RunSettings, corpus: RunCorpus, kb: Keyboard) -> Plan:
         own: SpellingSettings = exp.noise
@@ -166,7 +187,7 @@ class Spelling:
                 if level.rate is None:
                     raise InputError("a noise profile goes with rates, not per_sentence")
                 rep = plan_profiled(forms, upos, level.rate, seed, drawer, exp.min_length,
-                                    blocked)
+                                    blocked, own.tokenization)
                 kinds, ops, real = realised(rep, lexicon)
                 return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
                         {"words": rep.words, "eligible": rep.eligible,
@@ -188,8 +209,35 @@ class Spelling:
 
     def rebuild(self, sentences: Sequence[Sentence], level: Level, seed: int,
                 changes: Sequence[Sequence[Any]]) -> Rebuilt:
+        """The noisy version of SENTENCES; where the changes split or join words, with
+        every sentence's alignment to the clean words and M2 edits."""
+        from parsebench.noise.profile_noise import RETOKENIZED
+
         report = Report(changes=[Change(*c) for c in changes])
-        return Rebuilt(apply_to_conllu(sentences, report))
+        if not any(c.op in RETOKENIZED for c in report.changes):
+            return Rebuilt(apply_to_conllu(sentences, report))
+        from parsebench.metrics.core.word_alignment import Alignment
+
+        by: dict[int, list[Change]] = {}
+        for c in report.changes:
+            if c.sentence >= len(sentences) or c.token + (c.op == "merge") >= len(
+                    sentences[c.sentence].forms):
+                raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
+                                 "not fit the corpus: the store is damaged")
+            by.setdefault(c.sentence, []).append(c)
+        out, aligns = [], []
+        m2: list[list[tuple[int, int, str, str]]] = []
+        for si, x in enumerate(sentences):
+            if si not in by:
+                out.append(x)
+                aligns.append(Alignment([(k, k) for k in range(len(x.forms))], 0))
+                m2.append([])
+                continue
+            noisy, pairs, edits = retokenized(x, by[si])
+            out.append(noisy)
+            aligns.append(Alignment(pairs, len(edits), [e[2] for e in edits]))
+            m2.append(edits)
+        return Rebuilt(out, aligns, m2)
 
     def valid_change(self, change: Any) -> bool:
         """[sentence, word, op, old, new]."""
@@ -229,7 +277,11 @@ class Misspelled:
         given_weights = o.own.get("weights")
         w = parse_weights(given_weights)
         keep_mix = bool(o.own.get("keep_mix", False))
+        self.tokenization = bool(o.own.get("tokenization", False))
         profile = None
+        if self.tokenization and o.own.get("profile") is None:
+            raise InputError("--tokenization makes a profile's splits and merges: give "
+                             "--profile too")
         if o.own.get("profile") is not None:
             from parsebench.noise.profile import load
 
@@ -269,7 +321,8 @@ class Misspelled:
             t1 = time.perf_counter()
             if profile is not None:
                 assert o.rate is not None
-                report = plan_profiled(forms, upos, o.rate, s, drawer, o.min_length, blocked)
+                report = plan_profiled(forms, upos, o.rate, s, drawer, o.min_length, blocked,
+                                       self.tokenization)
                 kinds, ops, real = realised(report, lex)
                 figures = {"words": report.words, "eligible": report.eligible,
                            "misspelled": len(report.changes), "rate": o.rate,
@@ -300,6 +353,7 @@ class Misspelled:
             replicates=o.replicates, lexicon=lex.name, keyboard=kb.name,
             **({"profile": f"{profile.name}#{profile.digest}"} if profile else
                {"weights": ",".join(f"{k}={v:g}" for k, v in w.items())}),
+            **({"tokenization": True} if self.tokenization else {}),
             min_length=o.min_length, drop_short=o.drop_short,
             **({"keep_mix": True} if keep_mix else {}))
         self.timing = ""
@@ -311,6 +365,9 @@ class Misspelled:
     def sentences(self, replicate: NoisyCorpus) -> Iterator[Sentence]:
         """The noisy sentences: CoNLL-U keeps its words and comments, with the noise in
         MISC and ``# text`` and no annotation (:func:`.spelling_output.unannotated`)."""
+        if self.tokenization:
+            yield from (x for x, _, _ in self._retokenized(replicate))
+            return
         report = self.reports[replicate.seed]
         short = set(report.short_sentences) if self.options.drop_short else set()
         by_sentence: dict[int, list[Change]] = {}
@@ -329,11 +386,40 @@ class Misspelled:
                     words[c.token] = c.new
                 yield Sentence(forms=words)
 
+    def _retokenized(self, replicate: NoisyCorpus) -> Iterator[
+            tuple[Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]]]:
+        """Each noisy sentence of a replicate whose errors may split or join words, with
+        its alignment to the clean words and its M2 edits."""
+        by: dict[int, list[Change]] = {}
+        for c in self.reports[replicate.seed].changes:
+            by.setdefault(c.sentence, []).append(c)
+        clean = self.source.sentences() if self.conllu else \
+            (Sentence(forms=x) for x in self.source.lines())
+        for k, x in enumerate(clean):
+            self.progress.advance()
+            noisy, pairs, m2 = retokenized(x, by.get(k, []))
+            yield (noisy if self.conllu else Sentence(forms=noisy.forms)), pairs, m2
+
     def write(self, replicate: NoisyCorpus, target: Path) -> list[Path]:
         """TARGET, and for text TARGET.noise.json: the settings and every change, which
-        text has no column for."""
+        text has no column for; with tokenization changes, TARGET.m2 and TARGET.align
+        (as learner-like errors have them) instead of the JSON."""
         s, o = replicate.seed, self.options
         self.progress.stage(f"writing seed {s}", len(self.corpus.starts) - 1)
+        if self.tokenization:
+            from parsebench.noise.grammar_output import pharaoh, write_m2
+
+            m2_path = target.with_name(target.name + ".m2")
+            align_path = target.with_name(target.name + ".align")
+            with atomic_output(target) as out, atomic_output(m2_path) as m2, \
+                    atomic_output(align_path) as al:
+                for noisy, pairs, m2_edits in self._retokenized(replicate):
+                    write_sentence(out, noisy, self.conllu)
+                    write_m2(m2, noisy.forms, m2_edits)
+                    al.write(pharaoh(pairs) + "\n")
+            replicate.files = {"file": str(target), "m2": str(m2_path),
+                               "align": str(align_path)}
+            return [target, m2_path, align_path]
         with atomic_output(target) as fh:
             for x in self.sentences(replicate):
                 write_sentence(fh, x, self.conllu)

@@ -1,6 +1,8 @@
 """Misspellings written into CoNLL-U: the new FORM, a ``Noise=OP|Orig=FORM`` record in
 MISC and the ``# text`` comment edited in place; and the text as ``noise`` writes it,
-without the clean annotation (which is not the noisy text's parse)."""
+without the clean annotation (which is not the noisy text's parse). A sentence whose
+misspellings split or join words (:func:`retokenized`) gets its alignment to the clean
+words and its M2 edits, as learner-like errors do (:mod:`.grammar_output`)."""
 
 from __future__ import annotations
 
@@ -73,3 +75,30 @@ def _token_offsets(s: Sentence) -> list[int] | None:
         out.append(at)
         pos = at + len(form)
     return out
+
+
+def retokenized(s: Sentence, changes: Sequence[Change]) -> tuple[
+        Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]]:
+    """S with CHANGES written in where some split a word (op ``split``: NEW is two words)
+    or join one with the next (``merge``): the noisy sentence without annotation, its
+    alignment (noisy i, clean j) and its M2 edits, typed as ERRANT types them (a change
+    of spacing or case ``R:ORTH``, another misspelling ``R:SPELL``)."""
+    from parsebench.noise.grammar_output import noisy_sentence
+    from parsebench.noise.grammar_types import Edit
+
+    edits = []
+    for c in changes:
+        if c.op == "split":
+            edits.append(Edit(c.token, c.token + 1, c.new.split(" "), "R:ORTH",
+                              [(0, 0), (1, 0)]))
+        elif c.op == "merge":
+            edits.append(Edit(c.token, c.token + 2, [c.new], "R:ORTH", [(0, 0), (0, 1)]))
+        else:
+            edits.append(Edit(c.token, c.token + 1, [c.new],
+                              "R:ORTH" if c.op == "case" else "R:SPELL", [(0, 0)]))
+    out, pairs, m2 = noisy_sentence(s, edits)
+    for (a, b, _, _), c in zip(m2, sorted(changes, key=lambda c: c.token), strict=True):
+        for k in range(a, b):  # the op and the clean words, as a misspelling's record
+            keep = [x for x in out.misc[k].split("|") if not x.startswith("Noise=")]
+            out.misc[k] = "|".join([*keep, f"Noise={c.op}", f"Orig={c.orig}"])
+    return out, pairs, m2

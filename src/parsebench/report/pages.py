@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
-from parsebench.noise.kinds import KINDS
+from parsebench.noise.kinds import KINDS, moves_words
 from parsebench.present import anchor
 from parsebench.record import OMIT, Record, plain
 from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
@@ -115,11 +115,12 @@ def _run_table(info: RunInfo) -> Table:
                      "where the corpus marks no document); its words and sentences are "
                      "scored against the gold's by character alignment, as the CoNLL "
                      "2018 scorer does"])
-    if KINDS[kind].moves_words or tokens == "raw":
+    moves = moves_words(kind, KINDS[kind].restore(cfg))
+    if moves or tokens == "raw":
         from parsebench.run.score import applicability
 
         rows += [[f"method {name}", what]
-                 for name, what in applicability(kind, tokens).items()]
+                 for name, what in applicability(moves, tokens).items()]
     for e in info.earlier or ():
         wall = None if e.stats is None else e.stats.wall_seconds
         rows.append([f"earlier run {e.id}", f"{e.parsed:,} parsed, {e.cached:,} from "

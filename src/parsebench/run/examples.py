@@ -9,7 +9,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from parsebench.noise.kinds import KINDS
+from parsebench.noise.kinds import moves_words
 from parsebench.parsers.base import Analysis
 from parsebench.parses import Parse, drawn_arcs, from_sentence, project
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
@@ -34,7 +34,7 @@ def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData,
         out.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))
     # the drawings align the words of noise that moves them; the browser shows a noisy
     # parse over the clean words, so it needs noise that keeps them
-    moves = KINDS[exp.kind].moves_words
+    moves = moves_words(exp.kind, exp.noise)
     if len(corpus.versions) > 1 and (not moves or all(
             v.alignments is not None for v in corpus.versions[1:])):
         out.append(Scored(conf.name, "browser", parsed.kind, "all", "",

@@ -17,7 +17,7 @@ from parsebench.errors import InputError
 from parsebench.limits import problem
 from parsebench.metrics.core.method import on
 from parsebench.metrics.registry import METHODS
-from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS
+from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS, moves_words
 from parsebench.noise.languages import LANGUAGES, keyboard_for
 from parsebench.parses import PROJECTIONS
 from parsebench.run import schema
@@ -273,7 +273,7 @@ def _kind(at: At) -> str:
     kind: str = at.get(str, DEFAULT_KIND)
     if kind not in KINDS:
         raise at.fail(f"kind: {kind!r} is not " + " or ".join(KINDS))
-    if at.got.get("tokens") == "raw" and KINDS[kind].moves_words:
+    if at.got.get("tokens") == "raw" and KINDS[kind].moves_words:  # before its settings
         raise at.fail(f"kind = \"{kind}\" adds, drops or moves words, scored through their "
                       "alignment, which a parser's own tokens do not keep: not with "
                       "tokens = \"raw\"")
@@ -303,7 +303,13 @@ def _noise(at: At) -> Any:
             return At(at.reader, {}, "corpus", "lang", at.got)
         return at.of(k)
 
-    return kind.settings(reader, _Shared(at.got["lang"], at.got["natural"], at.got["levels"]))
+    settings = kind.settings(reader, _Shared(at.got["lang"], at.got["natural"],
+                                             at.got["levels"]))
+    if at.got.get("tokens") == "raw" and moves_words(name, settings):
+        raise at.of("tokenization" if "tokenization" in at.values else "kind").fail(
+            "this noise adds, drops or moves words, scored through their alignment, which "
+            "a parser's own tokens do not keep: not with tokens = \"raw\"")
+    return settings
 
 
 @dataclass(frozen=True)

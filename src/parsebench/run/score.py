@@ -19,7 +19,7 @@ from typing import Any
 
 from parsebench.metrics.core.method import LevelStats, Pair, Replicate, ScoredLevel
 from parsebench.metrics.registry import METHODS, typed
-from parsebench.noise.kinds import KINDS
+from parsebench.noise.kinds import moves_words
 from parsebench.parses import Parse, from_sentence
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
 from parsebench.run.experiment import Experiment, Level, ParserConf
@@ -48,7 +48,7 @@ class Context:
     @property
     def moves_words(self) -> bool:
         """The noise adds, drops or moves words: parses are paired through alignments."""
-        return KINDS[self.exp.kind].moves_words
+        return moves_words(self.exp.kind, self.exp.noise)
 
     @property
     def own_tokens(self) -> bool:
@@ -112,11 +112,11 @@ OWN_TOKENS = ("not applicable: it compares parses of the same words, and a parse
               "raw text gives its own")
 
 
-def applicability(kind: str, tokens: str = "gold") -> dict[str, str]:
-    """What each method does with noise of KIND and the parsers given TOKENS: the table a
-    run's report shows."""
+def applicability(moves: bool, tokens: str = "gold") -> dict[str, str]:
+    """What each method does with noise that MOVES words or not and the parsers given
+    TOKENS: the table a run's report shows."""
     return {name: OWN_TOKENS if tokens == "raw" and not m.own_tokens else
-            "scored" if not KINDS[kind].moves_words else m.moved_words or
+            "scored" if not moves else m.moved_words or
             "not applicable: it compares the parses word by word, and the words change"
             for name, m in METHODS.items()}
 
