@@ -136,3 +136,29 @@ def test_a_run_scores_split_and_merged_words_through_the_alignment(
     with pytest.raises(pb.InputError, match="tokens = \"raw\"") as e:
         pb.run(toml, store=tmp_path / "s2.sqlite")
     assert e.value.line == 8  # tokenization = true
+
+
+@pytest.mark.parametrize("change", [
+    [0, 0, "split", "The", "Th"],            # a split without its two words
+    [0, 0, "split", "The", "T  he"],         # an empty part
+    [0, 12, "merge", ". x", ".x"],           # a merge past the sentence's last word
+    [0, 0, "sub", "The", "T he"],            # a space in another change's word
+    [999, 0, "split", "The", "T he"],        # no such sentence
+])
+def test_a_damaged_stored_version_is_refused(change: list[object]) -> None:
+    """A version whose stored changes do not fit the corpus (a damaged or crafted store)
+    is refused in one line, where it would have made a sentence of no shape."""
+    from parsebench.noise.spelling_kind import Spelling
+
+    class Level:
+        label, rate, per_sentence = "rate=0.1", 0.1, None
+
+    clean = read_conllu(LEARNER)
+    good = Spelling().rebuild(clean, Level(), 1, [[0, 1, "split", "teacher", "teach er"],
+                                                  [1, 0, "sub", "She", "Sge"]])
+    assert good.alignments is not None and good.alignments[0].pairs[:3] == [(0, 0), (1, 1),
+                                                                          (2, 1)]
+    assert good.sentences[1].forms[0] == "Sge" and good.m2 is not None
+    with pytest.raises(pb.InputError, match="the store is damaged"):
+        Spelling().rebuild(clean, Level(), 1, [[0, 1, "split", "teacher", "teach er"],
+                                               change])

@@ -20,10 +20,11 @@ words, so the noisy text then carries an alignment to the clean words, as gramma
 noise does): a drawn word is split in two at the profile's share of splits, and
 joined with the next word at its share of merges. The profile counts them but not
 where they fall, so a word is split only where both parts are common words ("any
-way", "in to": :meth:`Drawer.split`), as the split words of EWT mostly are, and
-joined only with a next word that noise may change ("alot"); a word that cannot takes
-a word-for-word error instead, so the rate stays exact. A merge is one error over two
-words.
+way", "in to": :meth:`Drawer.split`), as the split words of EWT mostly are, never a
+name, and joined only with a next word that noise may change ("alot"). A word that
+cannot take the one drawn takes a word-for-word error instead, and the split (merge)
+is made on the next drawn word that can: the rate stays exact, and the share is the
+profile's where the text has such words. A merge is one error over two words.
 """
 
 from __future__ import annotations

@@ -220,8 +220,9 @@ class Spelling:
 
         by: dict[int, list[Change]] = {}
         for c in report.changes:
+            one_space = c.new.count(" ") == 1 and all(c.new.split(" "))
             if c.sentence >= len(sentences) or c.token + (c.op == "merge") >= len(
-                    sentences[c.sentence].forms):
+                    sentences[c.sentence].forms) or one_space != (c.op == "split"):
                 raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
                                  "not fit the corpus: the store is damaged")
             by.setdefault(c.sentence, []).append(c)
