@@ -97,10 +97,11 @@ class Validity:
             yield self.check(s)
 
     def as_dict(self) -> dict[str, Any]:
-        """``validity`` of ``eval deps --json``."""
-        return {"sentences": self.sentences, "invalid": self.invalid, "cycles": self.cycles,
-                "no_root": self.no_root, "multiple_roots": self.multiple_roots,
-                "bad_heads": self.bad_heads, "policy": self.policy}
+        """``validity`` of ``eval deps --json``: the counts' record's JSON."""
+        from parsebench.metrics.dependency.figures import ValidityCounts
+
+        return ValidityCounts(self.sentences, self.invalid, self.cycles, self.no_root,
+                              self.multiple_roots, self.bad_heads, self.policy).to_dict()
 
     def line(self) -> str:
         """Validity beside accuracy, in the text of ``eval deps``."""
