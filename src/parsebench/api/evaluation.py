@@ -9,14 +9,12 @@ the command's ``--json`` object.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from parsebench import arguments as A
-from parsebench.errors import InputError, atomic_output, check_output
+from parsebench.errors import InputError, check_output
 from parsebench.results import Result, result
 from parsebench.treebank import Treebank, as_treebank, name_of
 
@@ -61,12 +59,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     tree; udeval's counts table as the text: the JSON always has the counts). Otherwise both
     inputs are read a sentence at a time: memory stays flat in their size."""
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
-    from parsebench.metrics.dependency.conll18 import (
-        TSV_METRICS,
-        sentence_tsv_header,
-        sentence_tsv_row,
-    )
-    from parsebench.metrics.dependency.evaluate import SentenceCounts
+    from parsebench.metrics.dependency.conll18 import SentenceRows
     from parsebench.metrics.dependency.lin import LabelMap, Selection
     from parsebench.metrics.dependency.settings import DepsScoring
     from parsebench.report.terminal import deps_table
@@ -90,18 +83,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     if per_sentence is not None:
         check_output(per_sentence)
     # both files are read a sentence at a time: memory stays flat in their size
-    with contextlib.ExitStack() as stack:
-        each = None
-        if per_sentence is not None:
-            tsv = stack.enter_context(atomic_output(per_sentence))
-            # rows wait in a file until the end, when the metrics the files cannot give
-            # (no tags, no lemmas: known after the last sentence) are written n/a
-            rows = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
-            number = itertools.count(1)
-
-            def each(c: SentenceCounts) -> None:
-                rows.write(sentence_tsv_row(next(number), c))
-
+    with SentenceRows(per_sentence) if per_sentence is not None else \
+            contextlib.nullcontext() as rows:
         held = Holds(system_name)
         # noise output of another length is told to be parsed first, not that its
         # text differs
@@ -111,19 +94,10 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                                 validity, select=selections, by=by, labels=label_map,
                                 gold_path=gold_name, system_path=system_name,
                                 per_sentence=False, punct=punct, confusion=confusion,
-                                each=each, counts=counts)
+                                each=rows and rows.each, counts=counts)
         refuse_unparsed(held)  # before the per-sentence file is kept
-        if per_sentence is not None:
-            header = sentence_tsv_header()
-            tsv.write(header)
-            names = header.rstrip("\n").split("\t")
-            gone = [names.index(m) for m in TSV_METRICS if m in got.absent]
-            rows.seek(0)
-            for line in rows:
-                cells = line.rstrip("\n").split("\t")
-                for i in gone:
-                    cells[i] = "n/a"
-                tsv.write("\t".join(cells) + "\n")
+        if rows is not None:
+            rows.finish(got.absent)
     # the system's failed parses are the scorer's to count: one warning a cause
     warnings = (conversion.warnings(but=system_name) if conversion is not None else []) \
         + got.warnings + validity.warnings()

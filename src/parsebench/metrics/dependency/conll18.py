@@ -16,6 +16,10 @@ Lin's dependencies, by :func:`parsebench.metrics.dependency.evaluate.evaluate_de
 from __future__ import annotations
 
 import functools
+import itertools
+import os
+import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,3 +160,42 @@ def sentence_tsv_row(number: int, c: Any) -> str:
         cells += [f"{200 * f.correct / den:.2f}" if den else "n/a", str(f.correct),
                   str(f.gold), str(f.system)]
     return "\t".join(cells) + "\n"
+
+
+class SentenceRows:
+    """``--per-sentence``'s file, written as the sentences are scored (:meth:`each`) and
+    kept only when :meth:`finish` is called: a row waits in a temporary file until the
+    end, when the metrics the files cannot give (no tags, no lemmas: known after the
+    last sentence) are written n/a; an error before leaves no file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+        # open as long as the object, which is a context manager that closes it
+        self.rows = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        self.number = itertools.count(1)
+
+    def __enter__(self) -> SentenceRows:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.rows.close()
+
+    def each(self, c: Any) -> None:
+        """Keep the row of one gold sentence's counts (SentenceCounts)."""
+        self.rows.write(sentence_tsv_row(next(self.number), c))
+
+    def finish(self, absent: Iterable[str]) -> None:
+        """Write the file, the metrics of ABSENT n/a, atomically."""
+        from parsebench.errors import atomic_output
+
+        header = sentence_tsv_header()
+        names = header.rstrip("\n").split("\t")
+        gone = [names.index(m) for m in TSV_METRICS if m in set(absent)]
+        with atomic_output(self.path) as tsv:
+            tsv.write(header)
+            self.rows.seek(0)
+            for line in self.rows:
+                cells = line.rstrip("\n").split("\t")
+                for i in gone:
+                    cells[i] = "n/a"
+                tsv.write("\t".join(cells) + "\n")
