@@ -144,6 +144,9 @@ def test_a_run_scores_split_and_merged_words_through_the_alignment(
     [0, 12, "merge", ". x", ".x"],           # a merge past the sentence's last word
     [0, 0, "sub", "The", "T he"],            # a space in another change's word
     [999, 0, "split", "The", "T he"],        # no such sentence
+    [0, 1, "sub", "teacher", "taecher"],     # a second change of the split word
+    [0, 0, "merge", "The teacher", "Theteacher"],  # a merge over the split word
+    [0, 3, "sub", "thee", "tehe"],           # not the corpus's word
 ])
 def test_a_damaged_stored_version_is_refused(change: list[object]) -> None:
     """A version whose stored changes do not fit the corpus (a damaged or crafted store)
@@ -162,3 +165,59 @@ def test_a_damaged_stored_version_is_refused(change: list[object]) -> None:
     with pytest.raises(pb.InputError, match="the store is damaged"):
         Spelling().rebuild(clean, Level(), 1, [[0, 1, "split", "teacher", "teach er"],
                                                change])
+
+
+def test_a_stored_change_of_another_shape_is_made_again() -> None:
+    """What the store's check (``valid_change``) passes: two indices >= 0, then three
+    strings; a version of any other shape is taken as damaged and made again."""
+    from parsebench.noise.spelling_kind import Spelling
+
+    ok = Spelling().valid_change
+    assert ok([0, 1, "split", "teacher", "teach er"])
+    for bad in ([-1, 0, "sub", "a", "b"], [0, "1", "sub", "a", "b"], [0, 1.0, "sub", "a", "b"],
+                [0, 1, "sub", "a", 2], [0, 1, "sub", "a"], {"sentence": 0}):
+        assert not ok(bad)
+
+
+def test_spacing_is_kept_around_split_and_merged_words() -> None:
+    """``# text`` and SpaceAfter=No as the clean text has them: a word glued to the next
+    stays glued when the next is joined with the one after it, or split."""
+    from parsebench.noise.spelling import Change
+    from parsebench.noise.spelling_output import retokenized
+
+    s = read_conllu(LEARNER)[0]  # The teacher gives the students a long list ...
+    s.misc[4] = "SpaceAfter=No"  # "students" glued to "a"
+    noisy, pairs, _ = retokenized(s, [Change(0, 5, "merge", "a long", "along")])
+    assert noisy.comment_value("text") == \
+        "The teacher gives the studentsalong list of words every day ."
+    assert (5, 5) in pairs and (5, 6) in pairs and "SpaceAfter=No" in noisy.misc[4]
+    noisy, _, _ = retokenized(s, [Change(0, 1, "split", "teacher", "teach er")])
+    assert noisy.comment_value("text").startswith("The teach er gives the studentsa long")
+
+
+def test_a_word_glued_to_the_next_is_not_joined_with_it(tmp_path: Path) -> None:
+    """A merge of words already written together ("can|not") would change nothing: the
+    plan passes them over, and makes its merges elsewhere."""
+    data = profile(tmp_path, 0, 6)
+    d = Drawer(Profile(data, "p", "p"), Keyboard.load("us-qwerty"), Lexicon.load(None, "en"))
+    forms = [s.forms for s in read_conllu(LEARNER)]
+    glued = [set(range(len(f))) if k % 2 == 0 else set() for k, f in enumerate(forms)]
+    rep = plan(forms, None, 0.3, 1, d, 2, None, tokenization=True, glued=glued)
+    merges = [c for c in rep.changes if c.op == "merge"]
+    assert merges and all(c.sentence % 2 == 1 for c in merges)
+
+
+def test_text_input_gets_its_alignment_too(tmp_path: Path) -> None:
+    """A text file (a sentence a line) as the input: the same noise, written as text."""
+    save(profile(tmp_path, 6, 4), tmp_path / "p.json")
+    text = tmp_path / "t.txt"
+    text.write_text("".join(" ".join(s.forms) + "\n" for s in read_conllu(LEARNER)))
+    out = tmp_path / "n.txt"
+    p = cli("noise", str(text), "-o", str(out), "--profile", str(tmp_path / "p.json"),
+            "--rate", "0.3", "--tokenization")
+    assert p.returncode == 0, p.stderr
+    lines = out.read_text().splitlines()
+    _, aligns = read_alignments(f"{out}.align")
+    assert len(lines) == len(aligns) == len(read_conllu(LEARNER))
+    for line, a in zip(lines, aligns, strict=True):
+        assert max(i for i, _ in a.pairs) == len(line.split()) - 1

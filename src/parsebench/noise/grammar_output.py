@@ -45,7 +45,10 @@ def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[t
     """
     words, pairs, m2 = apply_edits(s, edits)
     n = len(words)
-    to_clean = dict(pairs)
+    to_clean = dict(pairs)  # a noisy word's last clean word (of two joined: the second)
+    first: dict[int, int] = {}
+    for i, k in pairs:
+        first.setdefault(i, k)  # and its first
     changed: dict[int, str] = {}
     for a, b, typ, _ in m2:
         for k in range(a, b):
@@ -53,7 +56,7 @@ def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[t
     misc = []
     for i in range(n):
         j = to_clean.get(i)
-        keep = j is not None and to_clean.get(i + 1) == j + 1 and \
+        keep = j is not None and first.get(i + 1) == j + 1 and \
             "SpaceAfter=No" in s.misc[j].split("|")
         parts = ["SpaceAfter=No"] if keep else []
         if i in changed:
@@ -65,7 +68,7 @@ def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[t
         na, nb = clean_to_noisy.get(a), clean_to_noisy.get(b)
         if na is not None and nb is not None and nb - na == b - a:
             tail = "|".join(x for x in cols[9].split("|") if x != "SpaceAfter=No" or
-                            to_clean.get(nb + 1) == b + 1) or "_"
+                            first.get(nb + 1) == b + 1) or "_"
             mwt.append((na, nb, [f"{na + 1}-{nb + 1}", *cols[1:9], tail]))
     starts = {m[0]: m for m in mwt}
     text, i = [], 0

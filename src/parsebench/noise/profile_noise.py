@@ -213,10 +213,13 @@ class Drawer:
 
 def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | None,
          rate: float, seed: int, drawer: Drawer, min_length: int,
-         blocked: Sequence[set[int]] | None = None, tokenization: bool = False) -> Report:
+         blocked: Sequence[set[int]] | None = None, tokenization: bool = False,
+         glued: Sequence[set[int]] | None = None) -> Report:
     """Decide every misspelling at RATE (round(RATE x words)) for SEED; with
     TOKENIZATION, splits (op ``split``, NEW two words) and merges (op ``merge``: ORIG the
-    word and the next, NEW them joined) too."""
+    word and the next, NEW them joined) too. BLOCKED: each sentence's words noise leaves
+    alone (of multiword tokens); GLUED: those written with no space after them (a merge
+    of one with the next would change nothing)."""
     flat = [w for s in sentences for w in s]
     starts = list(accumulate((len(s) for s in sentences), initial=0))
     tags = [u for s in upos for u in s] if upos is not None else ["_"] * len(flat)
@@ -257,7 +260,8 @@ def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | Non
         change = None
         if tokenization:
             change = _retokenized(flat, i, si, t, starts, seed, drawer, min_length,
-                                  out | taken, owed, tags[i] == "PROPN")
+                                  out | taken, owed, tags[i] == "PROPN",
+                                  glued is not None and t in glued[si])
         if change is None:
             got = drawer.error(flat[i], _word_rng(seed, si, t), input_words)
             if got is None:
@@ -276,12 +280,14 @@ def plan(sentences: Sequence[Sequence[str]], upos: Sequence[Sequence[str]] | Non
 
 def _retokenized(flat: Sequence[str], i: int, si: int, t: int, starts: Sequence[int],
                  seed: int, drawer: Drawer, min_length: int, closed: set[int],
-                 owed: Counter[str], name: bool = False) -> Change | None:
+                 owed: Counter[str], name: bool = False, glued: bool = False
+                 ) -> Change | None:
     """Word I split, or joined with the next word, as the profile's shares draw it (a
     generator of its own, so a word's other errors are drawn as without), or as OWED
     (drawn earlier for a word that could not take it); None when neither is drawn, or
     the word cannot take the one drawn (which is then OWED). A NAME (PROPN) is not
-    split: "Am in" is no typist's "Amin"."""
+    split: "Am in" is no typist's "Amin"; a word GLUED to the next (no space after it:
+    "can|not") is not joined with it."""
     rng = random.Random(f"{seed}/{si}/{t}/tokenization")
     u = rng.random()
     drawn = "split" if u < drawer.split_share else \
@@ -297,7 +303,8 @@ def _retokenized(flat: Sequence[str], i: int, si: int, t: int, starts: Sequence[
         else:
             j = i + 1
             change = Change(si, t, "merge", f"{flat[i]} {flat[j]}", flat[i] + flat[j]) \
-                if j < starts[si + 1] and j not in closed and drawer.kb.eligible(flat[j]) \
+                if not glued and j < starts[si + 1] and j not in closed \
+                and drawer.kb.eligible(flat[j]) \
                 and drawer.kb.eligible(flat[i]) \
                 and len(flat[i]) + len(flat[j]) >= min_length else None
         if change is not None:

@@ -28,7 +28,7 @@ from parsebench.noise.kind import (
 )
 from parsebench.noise.languages import LANGUAGES, folding, keyboard_for, lexicon_for
 from parsebench.noise.lexicon import Lexicon
-from parsebench.noise.source import CorpusLike, Source, write_sentence
+from parsebench.noise.source import CorpusLike, Source, words_only, write_sentence
 from parsebench.noise.spelling import (
     OPERATIONS,
     Change,
@@ -182,12 +182,13 @@ class Spelling:
                     for s in corpus.sentences]
             blocked = [{i for a, b, _ in s.multiword for i in range(a, b + 1)}
                        for s in corpus.sentences]
+            glued = [_glued(s) for s in corpus.sentences]
 
             def drawn(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
                 if level.rate is None:
                     raise InputError("a noise profile goes with rates, not per_sentence")
                 rep = plan_profiled(forms, upos, level.rate, seed, drawer, exp.min_length,
-                                    blocked, own.tokenization)
+                                    blocked, own.tokenization, glued)
                 kinds, ops, real = realised(rep, lexicon)
                 return ([[c.sentence, c.token, c.op, c.orig, c.new] for c in rep.changes],
                         {"words": rep.words, "eligible": rep.eligible,
@@ -214,18 +215,22 @@ class Spelling:
         from parsebench.noise.profile_noise import RETOKENIZED
 
         report = Report(changes=[Change(*c) for c in changes])
+        by: dict[int, list[Change]] = {}
+        touched: set[tuple[int, int]] = set()
+        for c in report.changes:
+            words = sentences[c.sentence].forms if c.sentence < len(sentences) else []
+            span = [(c.sentence, c.token + k) for k in range(1 + (c.op == "merge"))]
+            one_space = c.new.count(" ") == 1 and all(c.new.split(" "))
+            if span[-1][1] >= len(words) or touched & set(span) or one_space != (
+                    c.op == "split") or c.orig != " ".join(words[t] for _, t in span):
+                raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
+                                 "not fit the corpus: the store is damaged")
+            touched.update(span)
+            by.setdefault(c.sentence, []).append(c)
         if not any(c.op in RETOKENIZED for c in report.changes):
             return Rebuilt(apply_to_conllu(sentences, report))
         from parsebench.metrics.core.word_alignment import Alignment
 
-        by: dict[int, list[Change]] = {}
-        for c in report.changes:
-            one_space = c.new.count(" ") == 1 and all(c.new.split(" "))
-            if c.sentence >= len(sentences) or c.token + (c.op == "merge") >= len(
-                    sentences[c.sentence].forms) or one_space != (c.op == "split"):
-                raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
-                                 "not fit the corpus: the store is damaged")
-            by.setdefault(c.sentence, []).append(c)
         out, aligns = [], []
         m2: list[list[tuple[int, int, str, str]]] = []
         for si, x in enumerate(sentences):
@@ -241,8 +246,10 @@ class Spelling:
         return Rebuilt(out, aligns, m2)
 
     def valid_change(self, change: Any) -> bool:
-        """[sentence, word, op, old, new]."""
-        return isinstance(change, list) and len(change) == 5
+        """[sentence, word, op, old, new]: two indices (>= 0) and three strings."""
+        return isinstance(change, list) and len(change) == 5 and all(
+            type(x) is int and x >= 0 for x in change[:2]) and all(
+            isinstance(x, str) for x in change[2:])
 
     def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Misspelled:
         return Misspelled(corpus, options, progress)
@@ -255,6 +262,11 @@ def _digest(path: str) -> str:
 
     p = load(path)
     return f"{p.name}#{p.digest}"
+
+
+def _glued(s: Sentence) -> set[int]:
+    """The words of S written with no space after them (``SpaceAfter=No``)."""
+    return {i for i, m in enumerate(s.misc) if "SpaceAfter=No" in m.split("|")}
 
 
 def corpus_only(lang: str) -> str:
@@ -317,13 +329,14 @@ class Misspelled:
             upos = [x.upos if len(x.upos) == len(x.forms) else ["_"] * len(x.forms)
                     for x in held]
             blocked = [{i for a, b, _ in x.multiword for i in range(a, b + 1)} for x in held]
+            glued = [_glued(x) for x in held]
             del held
         for s in range(o.seed, o.seed + o.replicates):
             t1 = time.perf_counter()
             if profile is not None:
                 assert o.rate is not None
                 report = plan_profiled(forms, upos, o.rate, s, drawer, o.min_length, blocked,
-                                       self.tokenization)
+                                       self.tokenization, glued)
                 kinds, ops, real = realised(report, lex)
                 figures = {"words": report.words, "eligible": report.eligible,
                            "misspelled": len(report.changes), "rate": o.rate,
@@ -395,7 +408,7 @@ class Misspelled:
         for c in self.reports[replicate.seed].changes:
             by.setdefault(c.sentence, []).append(c)
         clean = self.source.sentences() if self.conllu else \
-            (Sentence(forms=x) for x in self.source.lines())
+            (words_only(x) for x in self.source.lines())
         for k, x in enumerate(clean):
             self.progress.advance()
             noisy, pairs, m2 = retokenized(x, by.get(k, []))
