@@ -123,11 +123,11 @@ def test_a_run_scores_split_and_merged_words_through_the_alignment(
     save(profile(tmp_path, 6, 4), tmp_path / "p.json")
     toml = tmp_path / "e.toml"
     toml.write_text(f'name = "e"\n[corpus]\npath = "{LEARNER}"\n'
-                    '[noise]\nrates = [0.3]\nprofile = "p.json"\ntokenization = true\n'
+                    '[noise]\nrates = [0.01, 0.3]\nprofile = "p.json"\ntokenization = true\n'
                     '[[parsers]]\nname = "p"\nspec = "python:toy_parsers:WeakWord"\n')
     out = pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "r")
     methods = {r.method for r in out.results}
-    assert "rows" not in methods and {"f1", "sentences"} <= methods
+    assert "rows" not in methods and {"f1", "sentences", "browser"} <= methods
     f1 = next(r for r in out.results if r.method == "f1" and r.level == "rate=0.3")
     assert f1.value.f1 is not None
     md = (tmp_path / "r" / "index.md").read_text(encoding="utf-8")

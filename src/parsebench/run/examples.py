@@ -34,9 +34,14 @@ def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData,
         out.append(Scored(conf.name, "examples", parsed.kind, "chosen", "", examples))
     # the drawings align the words of noise that moves them; the browser shows a noisy
     # parse over the clean words, so it needs noise that keeps them
+    # (a version of such noise that moved none, split words drawn at no level, has the
+    # clean words one for one, and no alignment)
     moves = moves_words(exp.kind, exp.noise)
+    clean = corpus.versions[0].sentences
     if len(corpus.versions) > 1 and (not moves or all(
-            v.alignments is not None for v in corpus.versions[1:])):
+            v.alignments is not None or all(len(s.forms) == len(c.forms) for s, c in
+                                            zip(v.sentences, clean, strict=True))
+            for v in corpus.versions[1:])):
         out.append(Scored(conf.name, "browser", parsed.kind, "all", "",
                           browser_data(parsed, corpus)))
     return out
