@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsebench.errors import InputError, atomic_output
+from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.limits import check
 from parsebench.noise.grammar_types import (
@@ -39,7 +39,7 @@ from parsebench.noise.kind import (
     Shared,
     unknown,
 )
-from parsebench.noise.source import CorpusLike, Source, write_sentence
+from parsebench.noise.source import CorpusLike, Source
 from parsebench.progress import Progress
 from parsebench.signature import signature
 
@@ -303,21 +303,11 @@ class Erred:
             yield noisy
 
     def write(self, replicate: NoisyCorpus, target: Path) -> list[Path]:
-        from parsebench.noise.grammar_output import pharaoh, write_m2
+        from parsebench.noise.grammar_output import write_aligned
 
-        s = replicate.seed
-        m2_path = target.with_name(target.name + ".m2")
-        align_path = target.with_name(target.name + ".align")
-        self.progress.stage(f"writing seed {s}", len(self.planner.starts) - 1)
-        with atomic_output(target) as out, atomic_output(m2_path) as m2, \
-                atomic_output(align_path) as al:
-            for noisy, pairs, m2_edits in self._pass(replicate):
-                write_sentence(out, noisy, self.conllu)
-                write_m2(m2, noisy.forms, m2_edits)
-                al.write(pharaoh(pairs) + "\n")
-        replicate.files = {"file": str(target), "m2": f"{target}.m2",
-                           "align": f"{target}.align"}
-        return [target, m2_path, align_path]
+        self.progress.stage(f"writing seed {replicate.seed}", len(self.planner.starts) - 1)
+        replicate.files = write_aligned(target, self._pass(replicate), self.conllu)
+        return [Path(p) for p in replicate.files.values()]
 
 
 def _tagged(path: Path, tagger: str, progress: Progress) -> list[Sentence]:

@@ -5,6 +5,7 @@ give them for real learner text."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
@@ -96,6 +97,26 @@ def write_m2(fh: TextIO, words: Sequence[str], m2: Sequence[tuple[int, int, str,
     for a, b, typ, corr in m2:
         fh.write(f"A {a} {b}|||{typ}|||{corr or '-NONE-'}|||REQUIRED|||-NONE-|||0\n")
     fh.write("\n")
+
+
+def write_aligned(target: Path, noisy: Iterable[tuple[Sentence, list[tuple[int, int]],
+                                                     list[tuple[int, int, str, str]]]],
+                  conllu: bool) -> dict[str, str]:
+    """TARGET, TARGET.m2 and TARGET.align, each atomically: the NOISY sentences (CoNLL-U
+    or text), the M2 edits that correct them and their alignment to the clean words;
+    the files by the names the noise command's JSON gives them."""
+    from parsebench.errors import atomic_output
+    from parsebench.noise.source import write_sentence
+
+    m2_path = target.with_name(target.name + ".m2")
+    align_path = target.with_name(target.name + ".align")
+    with atomic_output(target) as out, atomic_output(m2_path) as m2, \
+            atomic_output(align_path) as al:
+        for sentence, pairs, m2_edits in noisy:
+            write_sentence(out, sentence, conllu)
+            write_m2(m2, sentence.forms, m2_edits)
+            al.write(pharaoh(pairs) + "\n")
+    return {"file": str(target), "m2": str(m2_path), "align": str(align_path)}
 
 
 def pharaoh(pairs: Iterable[tuple[int, int]]) -> str:

@@ -421,19 +421,11 @@ class Misspelled:
         s, o = replicate.seed, self.options
         self.progress.stage(f"writing seed {s}", len(self.corpus.starts) - 1)
         if self.tokenization:
-            from parsebench.noise.grammar_output import pharaoh, write_m2
+            from parsebench.noise.grammar_output import write_aligned
 
-            m2_path = target.with_name(target.name + ".m2")
-            align_path = target.with_name(target.name + ".align")
-            with atomic_output(target) as out, atomic_output(m2_path) as m2, \
-                    atomic_output(align_path) as al:
-                for noisy, pairs, m2_edits in self._retokenized(replicate):
-                    write_sentence(out, noisy, self.conllu)
-                    write_m2(m2, noisy.forms, m2_edits)
-                    al.write(pharaoh(pairs) + "\n")
-            replicate.files = {"file": str(target), "m2": str(m2_path),
-                               "align": str(align_path)}
-            return [target, m2_path, align_path]
+            replicate.files = write_aligned(target, self._retokenized(replicate),
+                                            self.conllu)
+            return [Path(p) for p in replicate.files.values()]
         with atomic_output(target) as fh:
             for x in self.sentences(replicate):
                 write_sentence(fh, x, self.conllu)
