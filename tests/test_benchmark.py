@@ -72,6 +72,36 @@ lang = "en"
     assert [c["experiment"] for c in b.config()["corpora"]] == ["other [a]", "other [b]"]
 
 
+def test_a_benchmark_record_reads_back_key_for_key(tmp_path: Path) -> None:
+    """The report reads a benchmark's stored settings as a record (its attributes, not
+    keys): read back and written again, the record is the same JSON, keys in order."""
+    import json
+
+    from parsebench.run.benchmark_values import BenchmarkRecord
+
+    toml = tmp_path / "b.toml"
+    toml.write_text(f'''name = "multi"
+[[corpora]]
+name = "a"
+path = "{FIXTURES / 'typos.conllu'}"
+lang = "en"
+[[corpora]]
+name = "b"
+path = "{FIXTURES / 'learner.conllu'}"
+lang = "sv"
+{TAIL}''', encoding="utf-8")
+    b = load_any(toml)
+    assert isinstance(b, Benchmark)
+    cfg = json.loads(json.dumps(b.config()))  # as the store gives it back
+    rec = BenchmarkRecord.from_dict(cfg)
+    assert json.dumps(rec.to_dict()) == json.dumps(cfg)
+    assert [(c.name, c.lang, c.experiment) for c in rec.corpora] == [
+        ("a", "en", "multi [a]"), ("b", "sv", "multi [b]")]
+    assert [p.name for p in rec.parsers] == [p.name for p in b.corpora[0][1].parsers]
+    assert list(cfg) == ["name", "corpora", "parsers", "levels", "replicates", "seed",
+                         "resampling", "samples"]
+
+
 def test_a_single_corpus_experiment_keeps_its_record(tmp_path: Path) -> None:
     """The one-corpus path is unchanged: no benchmark key in its record."""
     toml = tmp_path / "one.toml"

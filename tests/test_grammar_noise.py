@@ -708,3 +708,16 @@ def test_no_word_is_repeated_in_a_sentence_of_one_word() -> None:
         assert list(Sites(sentence(words, upos), set()).all(["U:REPEAT"])) == []
     two = sentence(["Thanks", "Mike", "!"], ["NOUN", "PROPN", "PUNCT"])
     assert [i for _, i, _ in Sites(two, set()).all(["U:REPEAT"])] == [0, 1]
+
+
+def test_the_run_table_names_the_error_types_a_grammar_run_made() -> None:
+    """The report calls grammar noise by its title and the types its settings make (in
+    ERRANT's order, as restored from the run's record); a kind without ``describe`` by
+    its title alone."""
+    from parsebench.noise.kinds import KINDS, described
+
+    grammar = KINDS["grammar"].restore({"types": ["R:WO", "M:DET"]})
+    assert described("grammar", grammar) == \
+        "learner-like errors (ERRANT's types): M:DET, R:WO"
+    assert described("spelling", KINDS["spelling"].restore({})) == \
+        "misspellings (one keyboard edit a word)"

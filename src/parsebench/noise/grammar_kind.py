@@ -107,6 +107,10 @@ class Grammar:
         return GrammarOptions(tuple(t for t in TYPES if t in config.get("types", ())),
                               {k: float(w.get(k, 0.0)) for k in DEFAULT_WEIGHTS})
 
+    def describe(self, settings: GrammarOptions) -> str:
+        """The title and the error types made (the report's Run table)."""
+        return self.title + (": " + ", ".join(settings.types) if settings.types else "")
+
     def rows(self, settings: GrammarOptions, changes: Mapping[str, Sequence[Sequence[Any]]]
              ) -> list[list[str]]:
         return []

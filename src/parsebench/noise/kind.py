@@ -201,7 +201,9 @@ class NoiseKind(Protocol):
     """What the report calls it."""
     moves_words: bool
     """Whether it adds, drops or moves words; a kind whose settings decide it also has
-    ``moves(settings) -> bool`` (read through :func:`parsebench.noise.kinds.moves_words`)."""
+    ``moves(settings) -> bool`` (read through :func:`parsebench.noise.kinds.moves_words`).
+    A kind may also have ``describe(settings) -> str``, what the report's Run table calls
+    it with those settings (else its ``title``; :func:`parsebench.noise.kinds.described`)."""
 
     @property
     def options(self) -> Mapping[str, str]:

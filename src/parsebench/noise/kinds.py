@@ -36,5 +36,14 @@ def moves_words(kind: str, settings: Any) -> bool:
     return bool(decide(settings)) if decide is not None else bool(k.moves_words)
 
 
+def described(kind: str, settings: Any) -> str:
+    """What the report's Run table calls noise of KIND with its SETTINGS: the kind's
+    ``describe(settings)`` where it has one (grammar names its error types), else its
+    ``title``."""
+    k = KINDS[kind]
+    describe = getattr(k, "describe", None)
+    return str(describe(settings)) if describe is not None else k.title
+
+
 OWN_KEYS: dict[str, None] = dict.fromkeys(k for kind in KINDS.values() for k in kind.options)
 """Every kind's own ``[noise]`` keys (in order, each once)."""

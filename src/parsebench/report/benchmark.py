@@ -16,7 +16,13 @@ from typing import Any
 
 from parsebench.record import OMIT, Record
 from parsebench.report.tables import Table
-from parsebench.run.benchmark_values import BenchmarkTests, BenchmarkValue, CorpusLoss, MacroTest
+from parsebench.run.benchmark_values import (
+    BenchmarkRecord,
+    BenchmarkTests,
+    BenchmarkValue,
+    CorpusLoss,
+    MacroTest,
+)
 from parsebench.scored import Scored, level_order
 
 Interval = tuple[float, float]
@@ -106,7 +112,8 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> Benchm
     """The benchmark's content from the run's record CONFIG and its RESULTS (the macro
     averages, as :func:`parsebench.run.benchmark.macro` makes them or
     :func:`parsebench.run.page_values.typed_result` reads them from the store)."""
-    corpora = [Corpus(c["name"], c.get("lang"), c["experiment"]) for c in config["corpora"]]
+    record = BenchmarkRecord.from_dict(config)
+    corpora = [Corpus(c.name, c.lang, c.experiment) for c in record.corpora]
     levels = sorted({r.level for r in results if r.method == "benchmark"}, key=level_order)
     parsers = list(dict.fromkeys(r.parser for r in results if r.method == "benchmark"))
     at: dict[tuple[str, str], BenchmarkValue] = {
@@ -132,8 +139,8 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> Benchm
                                                    cell.loss, _iv_of(cell.loss_ci95)))
     from parsebench.report.summary import baselines_of
 
-    out = BenchmarkSummary(config["name"], corpora, parsers, levels,
-                           sorted(baselines_of(config)), config.get("resampling"),
+    out = BenchmarkSummary(record.name, corpora, parsers, levels,
+                           sorted(baselines_of(record.parsers)), record.resampling,
                            per_corpus, macro, tests)
     return replace(out, answers=_answers(out))
 

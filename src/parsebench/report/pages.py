@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.errors import InputError, atomic_output, check_folder
-from parsebench.noise.kinds import KINDS, moves_words
+from parsebench.noise.kinds import KINDS, described, moves_words
 from parsebench.present import anchor
 from parsebench.record import OMIT, Record, plain
 from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
@@ -41,6 +41,8 @@ from parsebench.report.summary import (
     summarize,
 )
 from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
+from parsebench.run.benchmark_values import BenchmarkRecord
+from parsebench.run.experiment import Experiment, ParserConf
 from parsebench.run.page_values import typed_result
 from parsebench.run.run_stats import BenchmarkStats, RunStats
 from parsebench.scored import Scored
@@ -67,26 +69,23 @@ class RunInfo(Record):
     earlier: list[RunInfo] | None = field(default=None, metadata=OMIT)
 
 
-def _levels_text(cfg: dict[str, Any]) -> str:
-    return ", ".join(cfg["levels"]) or "none"
+def _levels_text(labels: list[str]) -> str:
+    return ", ".join(labels) or "none"
 
 
-def _seeds_text(cfg: dict[str, Any]) -> str:
-    return f"{cfg['replicates']}, {cfg['seed']}"
+def _parsers_text(parsers: list[ParserConf]) -> str:
+    return ", ".join(f"{p.name} ({p.spec})" for p in parsers)
 
 
-def _parsers_text(cfg: dict[str, Any]) -> str:
-    return ", ".join(f"{p['name']} ({p['spec']})" for p in cfg["parsers"])
-
-
-def _run_table(info: RunInfo) -> Table:
-    cfg, stats = info.config, info.stats
-    kind = cfg.get("kind", "spelling")
-    rows = [["corpus", cfg["corpus"]], ["noise levels", _levels_text(cfg)],
-            ["noise", KINDS[kind].title + (": " + ", ".join(cfg["types"])
-                                           if cfg.get("types") else "")],
-            ["replicates, first seed", _seeds_text(cfg)],
-            ["parsers", _parsers_text(cfg)],
+def _run_table(info: RunInfo, exp: Experiment) -> Table:
+    """The Run table of an experiment's part: its settings (EXP, restored from the run's
+    record) and what the run measured."""
+    stats = info.stats
+    rows = [["corpus", " + ".join(map(str, exp.corpus))],
+            ["noise levels", _levels_text([lv.label for lv in exp.levels])],
+            ["noise", described(exp.kind, exp.noise)],
+            ["replicates, first seed", f"{exp.replicates}, {exp.seed}"],
+            ["parsers", _parsers_text(exp.parsers)],
             ["sentences parsed in this run", _per_parser(info, "parsed")],
             ["sentences from the cache", _per_parser(info, "cached")]]
     if stats is not None:
@@ -108,14 +107,14 @@ def _run_table(info: RunInfo) -> Table:
                                  if t.iterations else ", UDPipe's own iterations")
                              + f"; {t.seconds} s, or from the cache)"])
     rows += info.operations or []
-    tokens = cfg.get("tokens", "gold")
+    tokens = exp.tokens
     if tokens == "raw":
         rows.append(["tokens", "raw: each parser tokenized each document's text itself "
                      "and found its sentences (# newdoc; each sentence's text alone "
                      "where the corpus marks no document); its words and sentences are "
                      "scored against the gold's by character alignment, as the CoNLL "
                      "2018 scorer does"])
-    moves = moves_words(kind, KINDS[kind].restore(cfg))
+    moves = moves_words(exp.kind, exp.noise)
     if moves or tokens == "raw":
         from parsebench.run.score import applicability
 
@@ -143,23 +142,22 @@ def _operations(store: Store, info: RunInfo) -> list[list[str]]:
     """The Run table's rows on the noise its kind gives (the misspellings' operations,
     asked and realised at each level), from the noisy versions stored."""
     from parsebench.noise.keyboard import Keyboard
-    from parsebench.run.experiment import Experiment
     from parsebench.scored import level_order
 
-    cfg = info.config
     digest = info.stats.corpus if isinstance(info.stats, RunStats) else None
     if not isinstance(digest, str):
         return []
     try:
-        exp = Experiment.from_config(cfg)
+        exp = Experiment.from_config(info.config)
         kind = KINDS[exp.kind]
         key = kind.key(exp, Keyboard.load(exp.keyboard or "us-qwerty"))
     except (InputError, OSError, TypeError, ValueError):
         return []  # a record this parsebench cannot read back: no rows rather than wrong ones
     seeds = range(exp.seed, exp.seed + exp.replicates)
+    levels = {lv.label for lv in exp.levels}
     changes: dict[str, list[Any]] = {}
     for level, seed, made in store.noisy_changes(digest, key):
-        if level in cfg.get("levels", ()) and seed in seeds:
+        if level in levels and seed in seeds:
             changes.setdefault(level, []).extend(made)
     return kind.rows(exp.noise, {k: changes[k] for k in sorted(changes, key=level_order)})
 
@@ -437,7 +435,8 @@ def _build_page(store: Store, data: list[RunInfo]
         digest = store.results_digest(name)
         tests = [FigureTest.from_dict(t) for t in kept(
             ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
-        baselines = baselines_of(info.config)
+        exp = Experiment.from_config(info.config)
+        baselines = baselines_of(exp.parsers)
         summary = summarize(results, tests, baselines)
         base = summary.baseline
         best = None if base is None else base.baseline
@@ -447,7 +446,7 @@ def _build_page(store: Store, data: list[RunInfo]
         if head:
             summary = replace(summary, headline=Headline.from_dict(head),
                               noise_caveat=noise_caveat(info.config))
-        run_table = _run_table(info)
+        run_table = _run_table(info, exp)
         md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
                table_md(run_table, prefix), ""]
         body += [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2>",
@@ -511,14 +510,14 @@ def _benchmark_section(info: RunInfo, results: list[Scored], prefix: str
     body = [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2><section class='summary'>"
             "<h3>Summary</h3><ul>" + "".join(f"<li>{html.escape(a)}</li>"
                                              for a in s.answers) + "</ul></section>"]
-    cfg = info.config
+    rec = BenchmarkRecord.from_dict(info.config)
+    samples = f"{rec.samples:,}" if rec.samples is not None else "n/a"
     run = Table("Benchmark", ["setting", "value"], [
-        ["corpora", ", ".join(f"{c['name']} ({c.get('lang')}): {c['corpus']}"
-                              for c in cfg["corpora"])],
-        ["parsers", _parsers_text(cfg)], ["noise levels", _levels_text(cfg)],
-        ["replicates, first seed", _seeds_text(cfg)],
-        ["macro average's resampling", f"{cfg['resampling']} ({cfg['samples']:,} "
-                                       "resamples)"]], numeric=False)
+        ["corpora", ", ".join(f"{c.name} ({c.lang}): {c.corpus}" for c in rec.corpora)],
+        ["parsers", _parsers_text(rec.parsers)], ["noise levels", _levels_text(rec.levels)],
+        ["replicates, first seed", f"{rec.replicates}, {rec.seed}"],
+        ["macro average's resampling", f"{rec.resampling} ({samples} resamples)"]],
+        numeric=False)
     tables = benchmark_tables(s)
     for t in tables:
         md += [table_md(t, prefix), ""]

@@ -17,9 +17,9 @@ significance section shows the same tests the letters are built from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
@@ -56,7 +56,11 @@ from parsebench.report.summary_records import (
 )
 from parsebench.scored import Scored, level_order
 
+if TYPE_CHECKING:
+    from parsebench.run.experiment import ParserConf
+
 SIGNIFICANCE_SAMPLES = 2000
+
 
 def _figure_label(title: str, metric: str, projection: str) -> str:
     return title if metric != "rows" else f"{title} ({projection})"
@@ -343,15 +347,11 @@ def _beside_accuracy(robust: str, accuracy: dict[str, float | None],
             "returns a right-branching chain never changes its parse).")
 
 
-def baselines_of(config: Mapping[str, Any]) -> dict[str, str]:
-    """The run's uninformed baselines (parsers whose spec is ``baseline:...``), by name:
-    their spec."""
-    out = {}
-    for p in config.get("parsers") or ():
-        spec = str(p.get("spec", "")) if isinstance(p, dict) else ""
-        if spec.partition(":")[0].strip() == "baseline":
-            out[str(p["name"])] = spec
-    return out
+def baselines_of(parsers: Sequence[ParserConf]) -> dict[str, str]:
+    """The run's uninformed baselines among its PARSERS (those whose spec is
+    ``baseline:...``), by name: their spec."""
+    return {p.name: p.spec for p in parsers
+            if p.spec.partition(":")[0].strip() == "baseline"}
 
 
 BASELINE_HINT = ("No uninformed baseline in this run (add [[parsers]] name = \"right\", "

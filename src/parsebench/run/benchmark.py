@@ -24,6 +24,8 @@ from parsebench.parsers.executor import Executor
 from parsebench.progress import Progress
 from parsebench.run import schema
 from parsebench.run.benchmark_values import (
+    BenchmarkCorpus,
+    BenchmarkRecord,
     BenchmarkTests,
     BenchmarkValue,
     CorpusLas,
@@ -80,18 +82,19 @@ class Benchmark:
         for cname, exp in self.corpora:
             exp.name, exp.benchmark = f"{name} [{cname}]", (name, cname)
 
-    def config(self) -> dict[str, Any]:
+    def record(self) -> BenchmarkRecord:
         """The benchmark's record: its corpora (each with the experiment its results are
         kept under), parsers and levels, and the resampling of the macro average."""
         first = self.corpora[0][1]
-        return {"name": self.name,
-                "corpora": [{"name": c, "experiment": e.name, "lang": e.lang,
-                             "corpus": " + ".join(map(str, e.corpus))}
-                            for c, e in self.corpora],
-                "parsers": [vars(p) for p in first.parsers],
-                "levels": [lv.label for lv in first.levels],
-                "replicates": first.replicates, "seed": first.seed,
-                "resampling": RESAMPLING, "samples": SAMPLES}
+        return BenchmarkRecord(
+            self.name, [BenchmarkCorpus(c, e.name, e.lang, " + ".join(map(str, e.corpus)))
+                        for c, e in self.corpora],
+            list(first.parsers), [lv.label for lv in first.levels], first.replicates,
+            first.seed, RESAMPLING, SAMPLES)
+
+    def config(self) -> dict[str, Any]:
+        """:meth:`record` as the store keeps it (JSON)."""
+        return self.record().to_dict()
 
 
 def load_any(path: str | Path) -> Experiment | Benchmark:

@@ -1,13 +1,15 @@
-"""What a benchmark stores of its macro averages (results ``benchmark`` and
-``benchmark-tests``), as records: apart from :mod:`parsebench.run.benchmark`, which makes
-them, so that the report's reading of a stored page (:mod:`parsebench.run.page_values`)
-does not import the runner that the benchmark runs."""
+"""What a benchmark stores, as records: its run's settings (:class:`BenchmarkRecord`) and
+its macro averages (results ``benchmark`` and ``benchmark-tests``); apart from
+:mod:`parsebench.run.benchmark`, which makes them, so that the report's reading of a
+stored page (:mod:`parsebench.run.page_values`) does not import the runner that the
+benchmark runs."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from parsebench.record import OMIT, Record
+from parsebench.run.experiment import ParserConf
 
 
 @dataclass(frozen=True)
@@ -71,3 +73,32 @@ class BenchmarkTests(Record):
     """The ``benchmark-tests`` result of a level: every pair's test."""
 
     tests: list[MacroTest]
+
+
+@dataclass(frozen=True)
+class BenchmarkCorpus(Record):
+    """One corpus of a benchmark's record."""
+
+    name: str
+    experiment: str
+    """The experiment its results are kept under (``BENCHMARK [CORPUS]``)."""
+    lang: str | None = None
+    corpus: str = ""
+    """Its files, joined with " + "."""
+
+
+@dataclass(frozen=True)
+class BenchmarkRecord(Record):
+    """A benchmark run's settings as the store keeps them (``runs.config``): its corpora,
+    the parsers and levels they share, and the resampling of the macro averages."""
+
+    name: str
+    corpora: list[BenchmarkCorpus]
+    parsers: list[ParserConf]
+    levels: list[str]
+    """The levels' labels (``rate=0.05``)."""
+    replicates: int = 1
+    seed: int = 1
+    resampling: str | None = None
+    """How the macro averages' intervals and tests resample (None: a record without)."""
+    samples: int | None = None

@@ -20,6 +20,7 @@ from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS, moves_words
 from parsebench.noise.languages import LANGUAGES, keyboard_for
 from parsebench.parses import PROJECTIONS
+from parsebench.record import Record
 from parsebench.run import schema
 from parsebench.run.schema import At, Field, Reader, Table, kept
 
@@ -65,7 +66,10 @@ class Level:
 
 
 @dataclass
-class ParserConf:
+class ParserConf(Record):
+    """A parser of a run: its name, spec and settings (a record: the run keeps it as
+    its ``to_dict()``)."""
+
     name: str
     spec: str
     accuracy: float | dict[str, float] | None = None
