@@ -203,7 +203,9 @@ class NoiseKind(Protocol):
     """Whether it adds, drops or moves words; a kind whose settings decide it also has
     ``moves(settings) -> bool`` (read through :func:`parsebench.noise.kinds.moves_words`).
     A kind may also have ``describe(settings) -> str``, what the report's Run table calls
-    it with those settings (else its ``title``; :func:`parsebench.noise.kinds.described`)."""
+    it with those settings (else its ``title``; :func:`parsebench.noise.kinds.described`),
+    and ``caveat(settings, lang, natural) -> str | None``, the line the report says of it
+    beside the headline (:func:`parsebench.report.headline.noise_caveat`)."""
 
     @property
     def options(self) -> Mapping[str, str]:

@@ -9,11 +9,11 @@ parser, and how much does the noise cost it" is read in one place before the det
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
+from parsebench.noise.kinds import DEFAULT_KIND, KINDS
 from parsebench.present import value
 from parsebench.report.headline_records import Cell, Headline, Interval, LevelColumn, Row
 from parsebench.report.tables import Table
@@ -141,26 +141,14 @@ def headline_table(h: Headline) -> Table:
                  rows, notes=notes, anchor="headline", stacked=True)
 
 
-MEASURED = {"en": ("on the English EWT dev and test sentences with natural typos (347 "
-                   "typos, 6.97% of their words) it overstated their harm about 2.3x for "
-                   "UDPipe (head+deprel degradation 7.00% under it at that rate against "
-                   "3.07% under the typos as written) and about 1.6x for spacy-ud and a "
-                   "biaffine parser (docs/noise-validity.md)")}
-"""What the validity test measured of the keyboard model, by language: a report of keyboard
-noise says it once beside its headline. A language not here has no measurement yet."""
-
-
 def noise_caveat(cfg: Mapping[str, Any]) -> str | None:
-    """The one line a report says of its noise beside the headline: a learnt profile is
-    named; keyboard noise gets the validity test's measurement where one exists for the
-    run's language (else nothing)."""
-    if cfg.get("kind", "spelling") != "spelling":
+    """The one line a report says of its noise beside the headline (a run's record CFG):
+    the kind's ``caveat(settings, lang, natural)`` where it has one (spelling names a
+    learnt profile, or gives the validity test's measurement of its keyboard model),
+    else nothing."""
+    kind = KINDS.get(str(cfg.get("kind", DEFAULT_KIND)))
+    caveat = getattr(kind, "caveat", None)
+    if kind is None or caveat is None:
         return None
-    if cfg.get("profile"):
-        return (f"Noise drawn from the learnt profile {Path(str(cfg['profile'])).name} "
-                "(people's own misspellings; docs/noise-profile.md).")
-    measured = MEASURED.get(str(cfg.get("lang", "en")))
-    if measured is None or cfg.get("natural"):
-        return None
-    return ("Noise: the keyboard model (one keyboard slip a word, non-words only); "
-            + measured + ".")
+    got = caveat(kind.restore(cfg), str(cfg.get("lang", "en")), bool(cfg.get("natural")))
+    return None if got is None else str(got)
