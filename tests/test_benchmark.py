@@ -80,16 +80,10 @@ def test_a_benchmark_record_reads_back_key_for_key(tmp_path: Path) -> None:
     from parsebench.run.benchmark_values import BenchmarkRecord
 
     toml = tmp_path / "b.toml"
-    toml.write_text(f'''name = "multi"
-[[corpora]]
-name = "a"
-path = "{FIXTURES / 'typos.conllu'}"
-lang = "en"
-[[corpora]]
-name = "b"
-path = "{FIXTURES / 'learner.conllu'}"
-lang = "sv"
-{TAIL}''', encoding="utf-8")
+    corpora = "".join(f'[[corpora]]\nname = "{n}"\npath = "{FIXTURES / f}"\nlang = "{lang}"\n'
+                      for n, f, lang in (("a", "typos.conllu", "en"),
+                                         ("b", "learner.conllu", "sv")))
+    toml.write_text(f'name = "multi"\n{corpora}{TAIL}', encoding="utf-8")
     b = load_any(toml)
     assert isinstance(b, Benchmark)
     cfg = json.loads(json.dumps(b.config()))  # as the store gives it back
