@@ -394,6 +394,22 @@ def test_a_damaged_run_record(store: Path, tmp_path: Path, config: str) -> None:
     assert "record of run 1 is damaged; left out" in err
 
 
+def test_a_run_of_a_noise_kind_not_installed(store: Path, tmp_path: Path) -> None:
+    """A store written with a plugin's kind of noise, reported where the plugin is not
+    installed: the report says which kind is missing, with the store's name."""
+    s = tmp_path / "r.sqlite"
+    shutil.copy(store, s)
+    with contextlib.closing(sqlite3.connect(s)) as db:
+        config = json.loads(db.execute("SELECT config FROM runs").fetchone()[0])
+        db.execute("UPDATE runs SET config=?", (json.dumps({**config, "kind": "nosuch"}),))
+        db.commit()
+    code, _, err = run_main("report", str(s), "-o", str(tmp_path / "rep"))
+    assert code == 2 and error_lines(err) == [
+        f"parsebench: {s}: the run used noise of kind 'nosuch', which this parsebench "
+        "does not have"]
+    assert not (tmp_path / "rep").exists()
+
+
 def test_a_store_damaged_past_its_checks_is_named(tmp_path: Path) -> None:
     """Damage only writing finds (a schema whose constraint no stored row breaks, so the
     check on opening passes) quoted SQLite's constraint text without the store's name."""

@@ -435,7 +435,10 @@ def _build_page(store: Store, data: list[RunInfo]
         digest = store.results_digest(name)
         tests = [FigureTest.from_dict(t) for t in kept(
             ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
-        exp = Experiment.from_config(info.config)
+        try:
+            exp = Experiment.from_config(info.config)
+        except InputError as e:  # a kind of noise this parsebench does not have
+            raise InputError(e.message, e.path or store.path) from None
         baselines = baselines_of(exp.parsers)
         summary = summarize(results, tests, baselines)
         base = summary.baseline
