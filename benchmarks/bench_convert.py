@@ -19,7 +19,7 @@ from pathlib import Path
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.formats.conllu import write_conllu
 from parsebench.formats.headrules import Conversion, load_table, read_converted
-from parsebench.metrics.constituency.evalb import evaluate_brackets
+from parsebench.metrics.constituency.evalb import score_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ptb-sample-nltk"
@@ -54,7 +54,7 @@ def main() -> None:
         texts: list[TreeText] = []
         for f in files:
             texts.extend(read_tree_texts(f))
-        evaluate_brackets(texts, texts, EvalbParams(), "gold", "gold")
+        score_brackets(texts, texts, EvalbParams(), "gold", "gold")
 
     for name in ("collins", "penn2malt"):
         t = best(partial(convert, name))
@@ -68,7 +68,7 @@ def main() -> None:
 def shapes() -> None:
     from parsebench.formats.brackets import parse_tree
     from parsebench.formats.headrules import convert_tree
-    from parsebench.metrics.dependency.evaluate import evaluate_deps
+    from parsebench.metrics.dependency.evaluate import score_deps
 
     table = load_table("collins")
     for n in (10_000, 20_000, 100_000):
@@ -82,7 +82,7 @@ def shapes() -> None:
     tree = parse_tree("(S " + " ".join(f"(NN w{i})" for i in range(100_000)) + ")")
     sent = convert_tree(tree, table)
     assert sent is not None
-    t = best(lambda: evaluate_deps([sent], [sent]), 1)
+    t = best(lambda: score_deps([sent], [sent]), 1)
     print(f"eval deps of that 100,000-word sentence against itself: {t:.2f} s")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.parsers.run import parse_sentences
 from parsebench.parses import to_conllu
 
@@ -50,7 +50,7 @@ def main() -> None:
                         for a, b in zip(g.upos, o.upos, strict=True))
             cells[0] = f"{100 * right / words:.1f}"
             if run.kind == "deps":
-                r = evaluate_deps(gold, out).total
+                r = score_deps(gold, out).total
                 cells[1] = f"{100 * r.uas.as_dict()['f1']:.1f}"
                 cells[2] = f"{100 * r.las.as_dict()['f1']:.1f}"
         print(f"| {name} | {sp['words_per_second']:,.0f} | {sp['wall_words_per_second']:,.0f} "
@@ -65,7 +65,7 @@ def main() -> None:
         for raw in (False, True):
             run = parse_sentences(gold, spec, timeout=30, tokenize=raw)
             out = [to_conllu(s, t.outcome) for s, t in zip(gold, run.timed, strict=True)]
-            d = evaluate_deps(gold, out).as_dict()
+            d = score_deps(gold, out).as_dict()
             cells = [f"{100 * d[k]['f1']:.2f}" if d[k]["f1"] is not None else "n/a"
                      for k in CONLL18]
             print(f"| {name} | {'raw text' if raw else 'gold tokens'} | "

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from parsebench.formats.brackets import read_tree_texts
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.metrics.constituency.evalb import ACCELERATED, EvalbResult, evaluate_brackets
+from parsebench.metrics.constituency.evalb import ACCELERATED, EvalbResult, score_brackets
 from parsebench.metrics.constituency.evalb_params import read_prm
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.evaluate import score_deps
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 EWT = SHARED / "data" / "ud-english-ewt"
@@ -80,7 +80,7 @@ def bench_deps(tmp: Path) -> None:
     best = float("inf")
     for _ in range(3):
         t = time.perf_counter()
-        r = evaluate_deps(read_conllu(gold_path), read_conllu(sys_path))
+        r = score_deps(read_conllu(gold_path), read_conllu(sys_path))
         best = min(best, time.perf_counter() - t)
     las = r.total.las.as_dict()["f1"]
     print(f"eval deps (read both files + score), EWT dev+test, {words} words: "
@@ -125,7 +125,7 @@ def bench_brackets(tmp: Path) -> None:
 
     def score(accelerated: bool) -> tuple[float, EvalbResult]:
         t = time.perf_counter()
-        r = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), params,
+        r = score_brackets(read_tree_texts(gold), read_tree_texts(test), params,
                               accelerated=accelerated)
         r.report()
         return time.perf_counter() - t, r

@@ -14,7 +14,7 @@ from conftest import needs, shared_path
 
 from parsebench.formats.conllu import iter_conllu, parse_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.report.terminal import conll18_table
 
@@ -66,7 +66,7 @@ EXPECTED = {
 
 
 def _counts(gold: str, system: str) -> dict[str, tuple[int, int, int, int]]:
-    r = evaluate_deps(parse_conllu(gold.splitlines(), "g"), parse_conllu(system.splitlines(),
+    r = score_deps(parse_conllu(gold.splitlines(), "g"), parse_conllu(system.splitlines(),
                                                                          "s"))
     return {k: (getattr(r.total, k).correct, getattr(r.total, k).gold,
                 getattr(r.total, k).system, getattr(r.total, k).aligned) for k in CONLL18}
@@ -77,7 +77,7 @@ def test_every_metric_by_hand() -> None:
 
 
 def test_the_scripts_table_and_json() -> None:
-    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
+    r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
                                                                           "s"))
     d = r.as_dict()
     # each share with the counts it is made of (6 of the system's 8 tokens, of the gold's 7)
@@ -96,7 +96,7 @@ def test_the_scripts_table_and_json() -> None:
 
 
 def test_per_sentence_counts_sum_to_the_corpus() -> None:
-    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
+    r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
                                                                           "s"))
     assert r.per_sentence is not None and len(r.per_sentence) == 2
     one, two = r.per_sentence
@@ -109,7 +109,7 @@ def test_per_sentence_counts_sum_to_the_corpus() -> None:
 def test_a_taggers_output_gets_its_tag_scores() -> None:
     tags = "\n".join("\t".join([*c[:6], "_", "_", "_", "_"]) if len(c := line.split("\t"))
                      == 10 and c[0].isdigit() else line for line in GOLD.splitlines())
-    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(tags.splitlines(),
+    r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(tags.splitlines(),
                                                                          "t"))
     d = r.as_dict()
     for k in ("upos", "xpos", "ufeats", "alltags", "lemmas", "words", "tokens", "sentences"):
@@ -196,7 +196,7 @@ def test_raw_text_keeps_the_parsers_multiword_tokens(tmp_path: Path) -> None:
     assert [r[1] for r in rows if r[0] in (str(first), str(last))] == ["Ena", "'s"]
     gold = tmp_path / "gold.conllu"
     gold.write_text(out.read_text().replace("\tEna\t", "\tENA\t"))
-    d = evaluate_deps(iter_conllu(gold), iter_conllu(out)).as_dict()
+    d = score_deps(iter_conllu(gold), iter_conllu(out)).as_dict()
     assert d["tokens"]["f1"] == 1.0 and d["words"]["f1"] == 1.0
 
 
@@ -207,7 +207,7 @@ def test_udpipe_on_gold_tokens(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "parsebench.cli", "parse", str(gold), "-o", str(out),
                     "--parser", f"udpipe:{shared_path('models/en_ewt.udpipe')}"],
                    check=True, capture_output=True)
-    r = evaluate_deps(iter_conllu(gold), iter_conllu(out)).as_dict()
+    r = score_deps(iter_conllu(gold), iter_conllu(out)).as_dict()
     for k in ("tokens", "sentences", "words"):
         assert r[k]["f1"] == 1.0
     for k, v in SCRIPT_GOLD_TOKENS.items():
@@ -219,7 +219,7 @@ SAME_TOKENS = GOLD.replace("4\t.\t_\tPUNCT\t.\t_\t3\tpunct", "4\t.\t_\tPUNCT\t.\
 
 
 def _by(by: str, system: str = SAME_TOKENS, **kw: object) -> dict[str, tuple[int, ...]]:
-    r = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(system.splitlines(),
+    r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(system.splitlines(),
                                                                          "s"), by=by, **kw)
     assert r.by is not None
     return {k: (b.unlabeled.key, b.unlabeled.key_found, b.unlabeled.answer,
@@ -237,7 +237,7 @@ def test_maltevals_breakdowns_by_hand() -> None:
 
 def test_exact_match_punctuation_and_confusion() -> None:
     def run(**kw: object) -> dict[str, object]:
-        return evaluate_deps(parse_conllu(GOLD.splitlines(), "g"),
+        return score_deps(parse_conllu(GOLD.splitlines(), "g"),
                              parse_conllu(SAME_TOKENS.splitlines(), "s"), **kw).as_dict()
 
     d = run()
@@ -304,15 +304,15 @@ def test_cli_per_sentence_tsv_and_new_breakdowns(tmp_path: Path) -> None:
 
 def test_breakdowns_in_one_pass_equal_one_at_a_time() -> None:
     for system in (SYSTEM, SAME_TOKENS):
-        together = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"),
+        together = score_deps(parse_conllu(GOLD.splitlines(), "g"),
                                  parse_conllu(system.splitlines(), "s"), by="deprel",
                                  also_by=["arc-length", "depth", "upos"]).as_dict()
         for f in ("arc-length", "depth", "upos"):
-            alone = evaluate_deps(parse_conllu(GOLD.splitlines(), "g"),
+            alone = score_deps(parse_conllu(GOLD.splitlines(), "g"),
                                   parse_conllu(system.splitlines(), "s"), by=f).as_dict()
             assert together["breakdowns"][f] == alone["by"]
         # Lin's totals do not take the root arcs that the MaltEval breakdowns count
-        assert together["unlabeled"] == evaluate_deps(
+        assert together["unlabeled"] == score_deps(
             parse_conllu(GOLD.splitlines(), "g"),
             parse_conllu(system.splitlines(), "s")).as_dict()["unlabeled"]
 

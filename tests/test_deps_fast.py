@@ -24,7 +24,7 @@ import parsebench.metrics.dependency.enhanced as enhanced
 import parsebench.metrics.dependency.stretch as deps_counts
 import parsebench.metrics.dependency.tree_checks as tree_checks
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
-from parsebench.metrics.dependency.evaluate import SentenceCounts, evaluate_deps
+from parsebench.metrics.dependency.evaluate import SentenceCounts, score_deps
 from parsebench.metrics.dependency.lin import LabelMap
 from parsebench.metrics.dependency.stretch import ACCELERATED, count_stretch, row_counter
 from parsebench.metrics.dependency.tree_checks import faults
@@ -138,12 +138,12 @@ def assert_same_counts(gold: list[Sentence], system: list[Sentence],
 
 def assert_same_results(gold: list[Sentence], system: list[Sentence],
                         settings: list[dict[str, Any]] = SETTINGS) -> None:
-    """evaluate_deps with and without the kernel, in each setting: each sentence's
+    """score_deps with and without the kernel, in each setting: each sentence's
     counts, the totals, the warnings and the JSON object (without the bootstrap
     intervals, which the sentences' counts decide)."""
     for kw in settings:
-        a = evaluate_deps(gold, system, **kw)
-        b = evaluate_deps(gold, system, accelerated=False, **kw)
+        a = score_deps(gold, system, **kw)
+        b = score_deps(gold, system, accelerated=False, **kw)
         assert a.per_sentence == b.per_sentence, kw
         assert a.total == b.total and a.warnings == b.warnings, kw
         assert json.dumps(replace(a, per_sentence=None).as_dict()) == \

@@ -18,8 +18,8 @@ from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
 from parsebench.metrics.constituency.evalb import (
     ACCELERATED,
-    evaluate_bracket_files,
-    evaluate_brackets,
+    score_bracket_files,
+    score_brackets,
 )
 from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
@@ -49,7 +49,7 @@ def test_collins_prm_deletes_punctuation_before_comparing_words() -> None:
     params = read_prm(shared_path("data/evalb-sample/COLLINS.prm"))
     gold = texts("(S (NP (DT a) (NN b)) (VP (VB c)) (. .))")
     test = texts("(S (NP (DT a) (NN b)) (VP (VB c)))")  # no final punctuation: still valid
-    r = evaluate_brackets(gold, test, params)
+    r = score_brackets(gold, test, params)
     row = r.rows[0]
     assert (row.status, row.length, row.words, row.matched, row.gold, row.test) == \
         (0, 4, 3, 3, 3, 3)
@@ -58,7 +58,7 @@ def test_collins_prm_deletes_punctuation_before_comparing_words() -> None:
 def test_error_and_skip_sentences_are_left_out_of_totals() -> None:
     gold = texts("(S (A a) (B b))", "(S (A a) (B b))", "(S (A a) (B b))")
     test = texts("(S (A a) (B c))", "", "(S (X a) (B b))")
-    r = evaluate_brackets(gold, test, EvalbParams())
+    r = score_brackets(gold, test, EvalbParams())
     assert [row.status for row in r.rows] == [1, 2, 0]
     assert (r.all.sentences, r.all.errors, r.all.skips, r.all.valid) == (3, 1, 1, 1)
     assert (r.all.matched, r.all.gold, r.all.test) == (1, 1, 1)  # S only; A/B are tags
@@ -69,7 +69,7 @@ def test_error_and_skip_sentences_are_left_out_of_totals() -> None:
 def test_brackets_match_as_multisets() -> None:
     gold = texts("(S (X (X (A a))) (B b))")
     test = texts("(S (X (A a)) (B b))")
-    r = evaluate_brackets(gold, test, EvalbParams())
+    r = score_brackets(gold, test, EvalbParams())
     row = r.rows[0]
     # gold has X twice over "a" (plus S); test has it once: recall 2/3, precision 2/2
     assert (row.matched, row.gold, row.test) == (2, 3, 2)
@@ -78,7 +78,7 @@ def test_brackets_match_as_multisets() -> None:
 def test_crossing_counts_test_brackets() -> None:
     gold = texts("(S (X (A a) (B b)) (C c) (D d))")
     test = texts("(S (A a) (Y (B b) (C c) (D d)))")
-    row = evaluate_brackets(gold, test, EvalbParams()).rows[0]
+    row = score_brackets(gold, test, EvalbParams()).rows[0]
     assert row.crossing == 1
 
 
@@ -118,12 +118,12 @@ def test_fewer_test_lines_reports_on_stderr_only(tmp_path: Path) -> None:
 def test_multiline_mrg_files_are_read_tree_by_tree() -> None:
     trees = split_trees(["( (S", "  (NP (DT a))", "  (VP (VB b)))", ")", "", "((S (X x)))"], "f")
     assert [t.line for t in trees] == [1, 6]
-    r = evaluate_brackets(trees, trees, EvalbParams())
+    r = score_brackets(trees, trees, EvalbParams())
     assert r.all.valid == 2 and r.all.matched == r.all.gold
 
 
 def test_bundled_demo_trees_score_as_computed_by_hand() -> None:
-    r = evaluate_brackets(read_tree_texts(DATA / "demo-gold.mrg"),
+    r = score_brackets(read_tree_texts(DATA / "demo-gold.mrg"),
                           read_tree_texts(DATA / "demo-test.mrg"), EvalbParams())
     # sentence 1: gold S NP VP NP PP NP(care) = 6; test moves PP into the object NP,
     # whose span becomes 3-8: 5 of 6 match. Sentence 2: gold 7, test 6 (no NP over
@@ -155,10 +155,10 @@ def test_recall_and_precision_swap_with_gold_and_test(data: st.DataObject) -> No
     n = g.count("(T ")
     t = data.draw(tree_text(words=n))
     params = EvalbParams()
-    a = evaluate_brackets(texts(g), texts(t), params).rows[0]
-    b = evaluate_brackets(texts(t), texts(g), params).rows[0]
+    a = score_brackets(texts(g), texts(t), params).rows[0]
+    b = score_brackets(texts(t), texts(g), params).rows[0]
     assert (a.matched, a.gold, a.test) == (b.matched, b.test, b.gold)
-    same = evaluate_brackets(texts(g), texts(g), params).rows[0]
+    same = score_brackets(texts(g), texts(g), params).rows[0]
     assert same.matched == same.gold == same.test and same.crossing == 0
 
 
@@ -215,7 +215,7 @@ def evalb_params(draw: st.DrawFn) -> EvalbParams:
 def outcome(gold: list[TreeText], test: list[TreeText], params: EvalbParams,
             accelerated: bool) -> object:
     try:
-        r = evaluate_brackets(gold, test, params, accelerated=accelerated)
+        r = score_brackets(gold, test, params, accelerated=accelerated)
     except InputError as exc:
         return str(exc)
     assert r.row_dicts() == [x.as_dict() for x in r.rows]
@@ -261,7 +261,7 @@ def test_a_test_line_cut_short_is_an_error_sentence_and_the_rest_is_scored(
     assert "Number of Error sentence  =      2" in p.stdout
     assert "Number of Valid sentence  =      2" in p.stdout
     for accelerated in (True, False):
-        r = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), EvalbParams(),
+        r = score_brackets(read_tree_texts(gold), read_tree_texts(test), EvalbParams(),
                               accelerated=accelerated)
         assert (r.all.errors, r.all.valid, r.all.matched, r.all.gold) == (2, 2, 5, 5)
 
@@ -311,9 +311,9 @@ def file_outcome(gold: Path, test: Path, params: EvalbParams, accelerated: bool)
     (then scored in Python), or the one-line error."""
     try:
         if accelerated:
-            r = evaluate_bracket_files(gold, test, params)
+            r = score_bracket_files(gold, test, params)
         else:
-            r = evaluate_brackets(read_tree_texts(gold), read_tree_texts(test), params,
+            r = score_brackets(read_tree_texts(gold), read_tree_texts(test), params,
                                   accelerated=False)
     except InputError as exc:
         return str(exc)

@@ -8,10 +8,10 @@ from conftest import shared_path
 from parsebench.errors import InputError
 from parsebench.formats.brackets import TreeText, parse_tree, read_tree_texts, read_trees
 from parsebench.metrics.constituency.gaizauskas import (
-    evaluate_flat,
-    flatten,
+    flatten_tree,
     parse_rule,
     percent_half_up,
+    score_flat,
     score_spans,
     spans,
     strip_label,
@@ -37,7 +37,7 @@ TABLE_1 = [
 def test_gaizauskas_table_1(row: tuple[str, str, int, int, int, int, int, int, int]) -> None:
     d = shared_path("paper-examples/gaizauskas-table1")
     key, resp = row[0], row[1]
-    c, _ = evaluate_flat(read_tree_texts(d / FILES[key]), read_tree_texts(d / FILES[resp]),
+    c, _ = score_flat(read_tree_texts(d / FILES[key]), read_tree_texts(d / FILES[resp]),
                          key, resp)
     got = (key, resp, c.key, c.response, c.matched, c.violated, percent_half_up(c.recall),
            percent_half_up(c.precision), percent_half_up(c.conformance))
@@ -49,22 +49,22 @@ def test_three_rules_map_ptb_onto_flat() -> None:
     rules = [parse_rule(r) for r in ("(VP VBP VP^)", "(VP VBN VP^)", "(NP NP^ PP)")]
     ptb = read_trees(d / "ptb.mrg")[0]
     flat = read_trees(d / "flat.mrg")[0]
-    assert str(flatten(ptb, rules)) == str(flat)
-    assert str(flatten(ptb, rules[:2])) != str(flat)  # every rule is needed
+    assert str(flatten_tree(ptb, rules)) == str(flat)
+    assert str(flatten_tree(ptb, rules[:2])) != str(flat)  # every rule is needed
 
 
 def test_np_self_recursion_example_of_section_6() -> None:
     t = parse_tree("(ROOT (NP (NP (DET the) (N dog)) (PP (P in) (NP (N town)))))")
-    out = flatten(t, [parse_rule("(NP NP^ PP)")])
+    out = flatten_tree(t, [parse_rule("(NP NP^ PP)")])
     assert str(out) == "(ROOT (NP (DET the) (N dog) (PP (P in) (N town))))"
 
 
 def test_parent_removal_forms_and_root_protection() -> None:
     t = parse_tree("(S (VP (V go) (ADVP (R now))) (X (A a) (B b)))")
     # (X^ A B) removes X in that context; ADVP is unary and goes anyway
-    assert str(flatten(t, [parse_rule("(X^ A B)")])) == "(S (VP (V go) (R now)) (A a) (B b))"
+    assert str(flatten_tree(t, [parse_rule("(X^ A B)")])) == "(S (VP (V go) (R now)) (A a) (B b))"
     # X^ removes VP everywhere, but never the root
-    assert str(flatten(t, [parse_rule("VP^"), parse_rule("S^")])) == \
+    assert str(flatten_tree(t, [parse_rule("VP^"), parse_rule("S^")])) == \
         "(S (V go) (R now) (X (A a) (B b)))"
 
 
@@ -72,7 +72,7 @@ def test_labels_stripped_and_empty_elements_removed() -> None:
     assert strip_label("NP-SBJ-1") == "NP" and strip_label("NP=2") == "NP"
     assert strip_label("-NONE-") == "-NONE-" and strip_label("-LRB-") == "-LRB-"
     t = parse_tree("(S (NP-SBJ (-NONE- *T*)) (VP (V ran) (NP=2 (N home))))")
-    assert str(flatten(t, [])) == "(S (VP (V ran) (N home)))"
+    assert str(flatten_tree(t, [])) == "(S (VP (V ran) (N home)))"
 
 
 def test_counting_conventions() -> None:
@@ -89,9 +89,9 @@ def test_counting_conventions() -> None:
 def test_filtering_keys_by_category_and_depth() -> None:
     key = [TreeText("(S (NP (D a) (N b)) (VP (V c) (NP (N d) (N e))))", 1)]
     resp = [TreeText("(S (NP (D a) (N b)) (VP (V c) (N d) (N e)))", 1)]
-    full, _ = evaluate_flat(key, resp, "k", "r")
-    only_np, _ = evaluate_flat(key, resp, "k", "r", labels=frozenset({"NP"}))
-    shallow, _ = evaluate_flat(key, resp, "k", "r", max_depth=1)
+    full, _ = score_flat(key, resp, "k", "r")
+    only_np, _ = score_flat(key, resp, "k", "r", labels=frozenset({"NP"}))
+    shallow, _ = score_flat(key, resp, "k", "r", max_depth=1)
     assert (full.key, full.matched) == (4, 3)
     assert (only_np.key, only_np.matched) == (2, 1)
     assert (shallow.key, shallow.matched) == (3, 3)
@@ -105,4 +105,4 @@ def test_bad_rules_are_rejected(bad: str) -> None:
 
 def test_word_mismatch_is_an_error() -> None:
     with pytest.raises(InputError, match="r:1: the words differ"):
-        evaluate_flat([TreeText("(S (A a))", 1)], [TreeText("(S (A b))", 1)], "k", "r")
+        score_flat([TreeText("(S (A a))", 1)], [TreeText("(S (A b))", 1)], "k", "r")

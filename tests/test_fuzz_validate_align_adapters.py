@@ -42,7 +42,7 @@ from parsebench.formats.conllu import NO_HEAD, parse_conllu, read_conllu
 from parsebench.metrics.dependency.other_words import (
     CLOSE,
     align_forms,
-    evaluate_aligned,
+    score_aligned,
     similarity,
 )
 from parsebench.parsers.base import Analysis, Item, make_adapter, spec_identity
@@ -380,7 +380,7 @@ def test_an_empty_system_misses_every_word() -> None:
     """Aligned scoring of a system without words: recall 0 (every gold word deleted),
     precision n/a; not n/a everywhere as for a tagger's output without heads."""
     gold = parse_conllu(["1\ta\t_\tX\t_\t_\t0\troot\t_\t_", ""])
-    r = evaluate_aligned(gold, [])
+    r = score_aligned(gold, [])
     d = r.as_dict()
     for k in ("words", "upos", "uas", "las"):
         assert d[k]["recall"] == 0 and d[k]["precision"] is None, k
@@ -419,7 +419,7 @@ def test_a_system_equal_but_for_its_words_scores_100(data: st.DataObject) -> Non
     empty = data.draw(st.lists(st.integers(0, 9), max_size=3))
     g = parse_conllu(conllu(gold, cuts, mw, empty).splitlines())
     s = parse_conllu(conllu(spelt, cuts, mw, empty).splitlines())
-    d = evaluate_aligned(g, s).as_dict()
+    d = score_aligned(g, s).as_dict()
     for k in ("uas", "las", "words", "upos", "sentences", "tokens"):
         assert d[k]["precision"] == d[k]["recall"] == d[k]["f1"] == 1.0, (k, d[k])
     changed = sum(a["form"].lower() != b["form"].lower() for a, b in zip(gold, spelt,

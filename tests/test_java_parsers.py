@@ -15,7 +15,7 @@ from conftest import FIXTURES, error_lines, needs, needs_java, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.parsers.base import Analysis, Failure
 from parsebench.parsers.jvm import read_answer, split_options
 from parsebench.parsers.malt import malt_rows
@@ -242,12 +242,12 @@ def test_trained_on_a_slice_it_parses_dev_as_its_own_command_line_does(
     # the tags are the tagger's, not the gold's
     assert sum(a != b for g, o in zip(gold, got, strict=True)
                for a, b in zip(g.upos, o.upos, strict=True)) > 0
-    assert evaluate_deps(gold, got).total.upos.as_dict()["f1"] > 0.9
+    assert score_deps(gold, got).total.upos.as_dict()["f1"] > 0.9
     own = _own_command_line(parser, model, out, tmp_path)
     assert [s.forms for s in own] == [s.forms for s in got]
     assert [s.heads for s in own] == [s.heads for s in got]
     assert [s.deprels for s in own] == [s.deprels for s in got]
-    assert evaluate_deps(gold, got).total.uas.as_dict()["f1"] > 0.4  # 200 sentences' worth
+    assert score_deps(gold, got).total.uas.as_dict()["f1"] > 0.4  # 200 sentences' worth
 
 
 @pytest.mark.parametrize("parser", ["malt", "yara"])
@@ -292,7 +292,7 @@ def test_the_ewt_models_score_near_their_card_on_ewt_test(
     p = cli("parse", str(test), "-o", str(out), "--parser", _spec(parser, str(
         shared_path(model))))
     assert p.returncode == 0, p.stderr
-    r = evaluate_deps(read_conllu(test), read_conllu(out)).total
+    r = score_deps(read_conllu(test), read_conllu(out)).total
     assert abs(100 * r.las.as_dict()["f1"] - las) <= 4, r.las.as_dict()
 
 

@@ -140,13 +140,13 @@ def test_a_level_is_scored_against_the_gold_in_one_pass(tmp_path: Path,
     from parsebench.metrics.dependency import settings as deps_scoring
 
     calls: list[int] = []
-    real = deps_scoring.evaluate_deps
+    real = deps_scoring.score_deps
 
     def counted(gold: list, system: list, **kw: object) -> object:
         calls.append(len(gold))
         return real(gold, system, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(deps_scoring, "evaluate_deps", counted)
+    monkeypatch.setattr(deps_scoring, "score_deps", counted)
     res = _run(tmp_path, "per_sentence = [1]")
     n = res[("deps", "deprel", "clean")]["gold_sentences"]
     assert calls == [n, 2 * n]  # the clean text, then the level's two replicates at once

@@ -12,7 +12,7 @@ from conftest import DATA, FIXTURES, error_lines, needs, shared_path
 
 from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.robustness.hashemi_hwa import score_corpus
 from parsebench.metrics.robustness.kakkonen import score_sentences
 from parsebench.parsers.base import Analysis, Failure, adapter_class
@@ -45,7 +45,7 @@ def test_udpipe_on_ewt_test(tmp_path: Path) -> None:
     needs("ufal.udpipe")
     gold = sample(EWT_TEST, 300)
     out = parsed(gold, f"udpipe:{shared_path(UDPIPE_EN)}", tmp_path, workers=2)
-    r = evaluate_deps(gold, out).total
+    r = score_deps(gold, out).total
     # the model's README: LAS 79.4, UPOS 94.6 on the whole test set
     assert 0.76 <= r.las.as_dict()["f1"] <= 0.83, r.las.as_dict()["f1"]
     assert 0.92 <= upos_accuracy(gold, out) <= 0.97
@@ -61,7 +61,7 @@ def test_udpipe_swedish_on_talbanken_dev(tmp_path: Path) -> None:
     gold = sample("data/ud-swedish-talbanken/sv_talbanken-ud-dev.conllu", 200)
     out = parsed(gold, f"udpipe:{shared_path('models/sv_talbanken-testsplit.udpipe')}",
                  tmp_path)
-    las = evaluate_deps(gold, out).total.las.as_dict()["f1"]
+    las = score_deps(gold, out).total.las.as_dict()["f1"]
     assert 0.62 <= las <= 0.76, las  # README: LAS 69.3 on dev
 
 
@@ -73,7 +73,7 @@ def test_spacy_on_ewt_test(tmp_path: Path) -> None:
     assert [len(s) for s in out] == [len(s) for s in gold]
     assert 0.90 <= upos_accuracy(gold, out) <= 0.97  # README: UPOS 92.8 on all of test
     # ClearNLP labels, not UD: the heads still agree with UD's on about half the words
-    uas = evaluate_deps(gold, out).total.uas.as_dict()["f1"]
+    uas = score_deps(gold, out).total.uas.as_dict()["f1"]
     assert 0.45 <= uas <= 0.60, uas
     assert all(s.heads.count(0) >= 1 for s in out)
 
@@ -85,7 +85,7 @@ def test_the_ud_trained_spacy_pipeline_on_all_of_ewt_test(tmp_path: Path) -> Non
     model = shared_path("models/en_ewt_spacy")
     gold = read_conllu(shared_path(EWT_TEST))
     out = parsed(gold, f"spacy:{model}", tmp_path)
-    d = evaluate_deps(gold, out).as_dict()
+    d = score_deps(gold, out).as_dict()
     # UD labels: no scheme warning; no lemmatizer: Lemmas and BLEX n/a, not 0; no
     # enhanced graph: ELAS and EULAS n/a (the gold's empty nodes' edges are named too)
     assert [w for w in d["warnings"] if "ELAS" not in w] == [
@@ -197,7 +197,7 @@ def test_precomputed_round_trip_and_wrong_file(tmp_path: Path) -> None:
     run = parse_sentences(sents, f"precomputed:{gold}")
     out = tmp_path / "out.conllu"
     write_run(run, out)
-    r = evaluate_deps(sents, read_conllu(out)).total
+    r = score_deps(sents, read_conllu(out)).total
     assert r.las.as_dict()["f1"] == 1.0 and r.uas.as_dict()["f1"] == 1.0
     with pytest.raises(InputError, match="other words than the input"):
         parse_sentences(read_conllu(dev)[1:51], f"precomputed:{gold}")

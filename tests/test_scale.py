@@ -18,7 +18,7 @@ from parsebench.formats.conllu import iter_conllu
 from parsebench.metrics.core import resample
 from parsebench.metrics.core.scores import f1_of_counts
 from parsebench.metrics.core.word_alignment import iter_alignments, read_alignments
-from parsebench.metrics.dependency.evaluate import evaluate_deps
+from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.registry import REGISTRY, file_stats
 from parsebench.metrics.robustness.hashemi_hwa import score_corpus
 from parsebench.parses import iter_parses, read_parses
@@ -54,7 +54,7 @@ def test_compare_statistics_are_the_per_sentence_counts() -> None:
     got = file_stats(REGISTRY["las"], LEARNER, LEARNER)
     assert got.dtype == np.float64 and got.flags.c_contiguous
     want = [[c.las.correct, c.las.gold, c.las.system] for c in
-            evaluate_deps(iter_conllu(LEARNER), iter_conllu(LEARNER)).per_sentence or ()]
+            score_deps(iter_conllu(LEARNER), iter_conllu(LEARNER)).per_sentence or ()]
     assert got.tolist() == want
 
 

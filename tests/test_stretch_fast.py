@@ -28,7 +28,7 @@ import parsebench.treebank as treebank
 from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu
 from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
-from parsebench.metrics.dependency.evaluate import _Chunks, evaluate_deps
+from parsebench.metrics.dependency.evaluate import _Chunks, score_deps
 from parsebench.metrics.dependency.lin import LabelMap
 from parsebench.metrics.dependency.stretch import (
     TEXT_ACCELERATED,
@@ -309,13 +309,13 @@ def test_udpipe_raw_text_scores_the_same_without_the_accelerators(
 @given(retokenized())
 def test_evaluate_deps_in_memory_the_same_without_the_kernel(
         pair: tuple[list[Sentence], list[Sentence]]) -> None:
-    """evaluate_deps of a retokenized text, each gold sentence's counts kept: the same
+    """score_deps of a retokenized text, each gold sentence's counts kept: the same
     with the kernels and with count_stretch alone (accelerated=False)."""
     gold, system = pair
 
     def scored(accelerated: bool) -> Any:
         try:
-            r = evaluate_deps(gold, system, accelerated=accelerated)
+            r = score_deps(gold, system, accelerated=accelerated)
         except InputError as e:  # a first sentence of the same rows in other text
             return str(e)
         return r.as_dict(), [asdict(c) for c in r.per_sentence or ()]

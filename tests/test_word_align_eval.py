@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsebench.formats.conllu import Sentence, parse_conllu
-from parsebench.metrics.dependency.evaluate import evaluate_deps
-from parsebench.metrics.dependency.other_words import align_forms, evaluate_aligned, similarity
+from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.metrics.dependency.other_words import align_forms, score_aligned, similarity
 
 
 def conll(*sentences: list[tuple[str, int | str, str]]) -> str:
@@ -62,7 +62,7 @@ def test_close_forms_by_indel_similarity() -> None:
 
 
 def test_scores_follow_from_the_counts() -> None:
-    r = evaluate_aligned(sents(GOLD), sents(SYSTEM))
+    r = score_aligned(sents(GOLD), sents(SYSTEM))
     t = r.total
     # 11 gold words, 11 system words, 10 aligned; every aligned word but "nice" has its
     # head aligned to its gold head, with the gold's relation
@@ -92,7 +92,7 @@ def test_split_sentence_is_scored_against_the_gold_boundaries() -> None:
                         ("loudly", 3, "advmod")]))
     split = sents(conll([("a", 2, "det"), ("bird", 0, "root")],
                         [("sings", 0, "root"), ("loudly", 1, "advmod")]))
-    t = evaluate_aligned(gold, split).total
+    t = score_aligned(gold, split).total
     assert (t.uas.correct, t.uas.gold, t.uas.system) == (3, 4, 4)  # "bird" lost its head
     assert (t.sentences.correct, t.sentences.gold, t.sentences.system) == (0, 1, 2)
 
@@ -101,7 +101,7 @@ def test_only_forms_differ_scores_100() -> None:
     gold = sents(GOLD)
     misspelt = sents(GOLD.replace("\tcat\t", "\tcta\t").replace("\tnice\t", "\tnicee\t")
                      .replace("\tsat\t", "\tSat\t"))
-    d = evaluate_aligned(gold, misspelt).as_dict()
+    d = score_aligned(gold, misspelt).as_dict()
     for k in ("words", "upos", "uas", "las", "clas", "sentences", "tokens"):
         assert d[k]["f1"] == 1.0, k
     assert d["alignment"] == {"matched": 9, "substituted": 2, "deleted": 0, "inserted": 0}
@@ -132,8 +132,8 @@ def _scores(d: dict[str, Any]) -> dict[str, Any]:
 def test_identical_words_aligned_scores_equal_the_plain_scores(
         pair: tuple[list[Sentence], list[Sentence]]) -> None:
     gold, system = pair
-    plain = evaluate_deps(gold, system)
-    aligned = evaluate_aligned(gold, system)
+    plain = score_deps(gold, system)
+    aligned = score_aligned(gold, system)
     assert _scores(aligned.as_dict()) == _scores(plain.as_dict())
     assert aligned.alignment["matched"] == sum(len(s) for s in gold)
 
@@ -185,10 +185,10 @@ def test_sentences_are_boundaries_not_words() -> None:
     """A sentence whose last word is inserted or whose first is substituted still has the
     gold's boundaries: Sentences is 100 here, as the script's character spans give; the
     odd words are Words' to count."""
-    d = evaluate_aligned(sents(RETOKENIZED_GOLD), sents(RETOKENIZED)).as_dict()
+    d = score_aligned(sents(RETOKENIZED_GOLD), sents(RETOKENIZED)).as_dict()
     assert d["sentences"]["f1"] == 1.0
     assert (d["words"]["precision"], d["words"]["recall"]) == (7 / 8, 1.0)
-    plain = evaluate_deps(sents(RETOKENIZED_GOLD), sents(RETOKENIZED)).as_dict()
+    plain = score_deps(sents(RETOKENIZED_GOLD), sents(RETOKENIZED)).as_dict()
     assert plain["sentences"]["f1"] == 1.0
 
 
@@ -198,7 +198,7 @@ def test_sentences_split_or_merged_across_deleted_words() -> None:
     # "b" deleted, the first two sentences merged; "x" inserted as a sentence of its own
     system = sents(conll([("a", 0, "root"), ("c", 1, "dep")], [("x", 0, "root")],
                          [("d", 0, "root"), ("e", 1, "dep")]))
-    t = evaluate_aligned(gold, system).total
+    t = score_aligned(gold, system).total
     assert (t.sentences.correct, t.sentences.gold, t.sentences.system) == (1, 3, 3)
 
 

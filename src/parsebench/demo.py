@@ -18,16 +18,16 @@ from typing import Any
 
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.constituency.evalb import evaluate_brackets
+from parsebench.metrics.constituency.evalb import score_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
 from parsebench.metrics.constituency.gaizauskas import (
     FlatEval,
-    flatten,
+    flatten_tree,
     read_rules,
     score_spans,
     spans,
 )
-from parsebench.metrics.dependency.evaluate import DepsResult, evaluate_deps
+from parsebench.metrics.dependency.evaluate import DepsResult, score_deps
 from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.lin import SIGNATURE, Selection
 from parsebench.report.terminal import deps_table, flat_table
@@ -41,13 +41,13 @@ def run_paper_examples() -> None:
         key, answer = d / "lin-key.conllu", d / "lin-answer.conllu"
         gold_c, ans_c = read_conllu(key), read_conllu(answer)
         out.write("== Lin: dependency-based evaluation, Tables 18.1 and 18.5 together ==\n")
-        res = evaluate_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer),
+        res = score_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer),
                             per_sentence=False)
         out.write(deps_table(_scores(res, signature(method=SIGNATURE)), key.name,
                              answer.name))
         out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")
         sel = [Selection.parse("deprel=obj1,obj2")]
-        res = evaluate_deps(gold_c[:1], ans_c[:1], select=sel, per_sentence=False)
+        res = score_deps(gold_c[:1], ans_c[:1], select=sel, per_sentence=False)
         out.write(deps_table(_scores(res, signature(method=SIGNATURE,
                                                     select="deprel=obj1,obj2")),
                              key.name, answer.name))
@@ -55,12 +55,12 @@ def run_paper_examples() -> None:
 
         gold_t, test_t = d / "demo-gold.mrg", d / "demo-test.mrg"
         out.write("\n== Parseval (EVALB defaults) ==\n")
-        ev = evaluate_brackets(read_tree_texts(gold_t), read_tree_texts(test_t), EvalbParams())
+        ev = score_brackets(read_tree_texts(gold_t), read_tree_texts(test_t), EvalbParams())
         out.write(ev.report())
 
         out.write("\n== Flat keys: flatten the gold trees, then recall and conformance ==\n")
         rules = read_rules(d / "demo-rules.txt")
-        flat_keys = [flatten(t, rules) for t in read_trees(gold_t)]
+        flat_keys = [flatten_tree(t, rules) for t in read_trees(gold_t)]
         for t in flat_keys:
             out.write(f"{t}\n")
         total = None
@@ -88,7 +88,7 @@ def lin_beside_the_paper(key: list[Any], answer: list[Any]) -> str:
     no figure of the paper)."""
     def pr(sentences: slice, select: str | None = None) -> Any:
         sel = [Selection.parse(select)] if select else []
-        return evaluate_deps(key[sentences], answer[sentences], select=sel).total
+        return score_deps(key[sentences], answer[sentences], select=sel).total
 
     def pct(x: float | None) -> str:
         return "n/a" if x is None else f"{100 * x:.2f}"

@@ -141,11 +141,11 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
-    from parsebench.metrics.constituency.evalb import evaluate_bracket_files
+    from parsebench.metrics.constituency.evalb import score_bracket_files
     from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
     params = read_prm(prm) if prm else EvalbParams()
-    got = evaluate_bracket_files(gold, test, params)
+    got = score_bracket_files(gold, test, params)
     scores = got.command(os.path.basename(prm) if prm else None)
     return result("eval brackets", scores, got.report, params.warnings)
 
@@ -161,7 +161,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
     from parsebench.metrics.constituency.gaizauskas import command as flat_command
-    from parsebench.metrics.constituency.gaizauskas import evaluate_flat as score
+    from parsebench.metrics.constituency.gaizauskas import score_flat as score
     from parsebench.report.terminal import flat_table
 
     names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
@@ -218,7 +218,7 @@ def flatten(trees: PathLike, rules: PathLike) -> list[str]:
     """Flatter keys from treebank trees by flattening rules (``flatten``): one
     bracketed tree a string, as the command prints them a line each."""
     from parsebench.formats.brackets import read_trees
-    from parsebench.metrics.constituency.gaizauskas import flatten as flat
+    from parsebench.metrics.constituency.gaizauskas import flatten_tree as flat
     from parsebench.metrics.constituency.gaizauskas import read_rules
 
     rule_list = read_rules(rules)

@@ -22,7 +22,7 @@ from parsebench.noise.languages import LANGUAGES, keyboard_for
 from parsebench.parses import PROJECTIONS
 from parsebench.record import Record
 from parsebench.run import schema
-from parsebench.run.schema import At, Field, Reader, Table, kept
+from parsebench.run.schema import At, Field, Reader, TomlTable, kept
 
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each
@@ -445,14 +445,14 @@ def _restored_attack(config: dict[str, Any]) -> tuple[tuple[int, ...], int, int]
 
 
 TABLE_LIST = (
-    Table(""),
-    Table("corpus", "an experiment needs a [corpus] table with path = \"FILE\""),
-    Table("noise"),
-    Table("parsers", keys=frozenset({"name", "spec", "accuracy", "timeout", "batch_size"})),
-    Table("metrics", keys=frozenset(METHODS)),
-    Table("calibration", "skip"),
-    Table("report"),
-    Table("attack", "skip", keys=frozenset({"budget", "candidates", "queries"})),
+    TomlTable(""),
+    TomlTable("corpus", "an experiment needs a [corpus] table with path = \"FILE\""),
+    TomlTable("noise"),
+    TomlTable("parsers", keys=frozenset({"name", "spec", "accuracy", "timeout", "batch_size"})),
+    TomlTable("metrics", keys=frozenset(METHODS)),
+    TomlTable("calibration", "skip"),
+    TomlTable("report"),
+    TomlTable("attack", "skip", keys=frozenset({"budget", "candidates", "queries"})),
 )
 """The experiment file's tables; each is read when its first field is."""
 

@@ -25,7 +25,7 @@ Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Table:
+class TomlTable:
     """A TOML table: what it is when the file leaves it out, and its known keys."""
 
     name: str
@@ -189,7 +189,7 @@ class At:
         return None if v is None else int(v)
 
 
-def known_keys(tables: Sequence[Table], fields: Sequence[Field]) -> dict[str, set[str]]:
+def known_keys(tables: Sequence[TomlTable], fields: Sequence[Field]) -> dict[str, set[str]]:
     """Each table's known keys: its fields' keys (the top level's: its fields' and the
     tables')."""
     out = {t.name: set(t.keys) if t.keys is not None else
@@ -211,7 +211,7 @@ def parse(path: Path) -> tuple[list[str], dict[str, Any]]:
                          ) from None
 
 
-def read(r: Reader, data: dict[str, Any], tables: Sequence[Table],
+def read(r: Reader, data: dict[str, Any], tables: Sequence[TomlTable],
          fields: Sequence[Field]) -> dict[str, Any]:
     """Every field's value from a parsed file, read in the order of FIELDS (each table
     checked for unknown keys when its first field is read)."""

@@ -499,17 +499,17 @@ Texts = Sequence[str]
 """One tree's text a sentence: a list of str, or _evalb_fast.Lines (a file's lines)."""
 
 
-def evaluate_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params: EvalbParams,
+def score_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params: EvalbParams,
                       gold_path: str = "GOLD", test_path: str = "TEST",
                       accelerated: bool = True) -> EvalbResult:
     """Score TEST against GOLD tree by tree; ``accelerated=False`` uses only this module."""
     return _evaluate([t.text for t in gold], [t.text for t in test], params, accelerated)
 
 
-def evaluate_bracket_files(gold_path: str | os.PathLike[str], test_path: str | os.PathLike[str],
+def score_bracket_files(gold_path: str | os.PathLike[str], test_path: str | os.PathLike[str],
                            params: EvalbParams | None = None,
                            accelerated: bool = True) -> EvalbResult:
-    """evaluate_brackets of two files; a file of one tree a line is read by the C
+    """score_brackets of two files; a file of one tree a line is read by the C
     accelerator without a str a line (the same lines as read_tree_texts')."""
     fast = accelerated and _fast is not None
     return _evaluate(_tree_texts(gold_path, fast), _tree_texts(test_path, fast),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parsebench.formats.brackets import TreeText
-from parsebench.metrics.constituency.evalb import evaluate_bracket_files, evaluate_brackets
+from parsebench.metrics.constituency.evalb import score_bracket_files, score_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
 from parsebench.metrics.core.method import Metric
 from parsebench.metrics.core.pairs import PairMethod, as_method
@@ -54,7 +54,7 @@ def _clean_key_stats(_exp: Any) -> Callable[[Parse, Parse], tuple[int, int, int,
     def stats(clean: Parse, noisy: Parse) -> tuple[int, int, int, int]:
         key = TreeText(tree_text(clean, clean.forms), clean.line)
         test = TreeText(tree_text(noisy, clean.forms), clean.line)
-        r = evaluate_brackets([key], [test], params).rows[0]
+        r = score_brackets([key], [test], params).rows[0]
         if r.status != 0 or clean.failed:
             return 0, 0, 0, 1
         return r.matched, r.gold, r.test, 0
@@ -85,7 +85,7 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
 
     from parsebench.errors import InputError
 
-    ev = evaluate_bracket_files(gold, system, EvalbParams())
+    ev = score_bracket_files(gold, system, EvalbParams())
     if ev.aborted:
         raise InputError("EVALB gave up on these files (MAX_ERROR errors): no score to "
                          "compare", system)

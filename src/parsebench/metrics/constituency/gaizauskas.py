@@ -168,7 +168,7 @@ def _remove_unary(root: Tree) -> tuple[Tree, bool]:
     return root, changed
 
 
-def flatten(tree: Tree, rules: Sequence[Rule], max_passes: int = 1000) -> Tree:
+def flatten_tree(tree: Tree, rules: Sequence[Rule], max_passes: int = 1000) -> Tree:
     """The flattened copy of TREE (the input is left alone)."""
     root = tree.copy()
     _strip_labels(root)
@@ -278,7 +278,7 @@ def _content_words(tree: Tree) -> list[str]:
     return [w for tag, w in tree.leaves() if tag != NONE_TAG]
 
 
-def evaluate_flat(key: Sequence[TreeText], response: Sequence[TreeText], key_path: str,
+def score_flat(key: Sequence[TreeText], response: Sequence[TreeText], key_path: str,
                   response_path: str, labels: frozenset[str] | None = None,
                   max_depth: int | None = None) -> tuple[FlatCounts, list[FlatCounts]]:
     keys = [t for t in key if t.text.strip()]
@@ -317,7 +317,7 @@ def _clean_key_stats(exp: Any) -> Callable[[Parse, Parse], tuple[int, int, int, 
     def stats(clean: Parse, noisy: Parse) -> tuple[int, int, int, int]:
         if clean.failed or clean.tree is None:
             return 0, 0, 0, 0
-        key = spans(flatten(clean.tree, rules) if rules else clean.tree)
+        key = spans(flatten_tree(clean.tree, rules) if rules else clean.tree)
         resp = set() if noisy.failed or noisy.tree is None else spans(noisy.tree)
         k = score_spans(key, resp)
         return k.key, k.response, k.matched, k.violated
@@ -343,7 +343,7 @@ def file_stats(metric: Any, key: str | os.PathLike[str],
 
     from parsebench.formats.brackets import read_tree_texts
 
-    per = evaluate_flat(read_tree_texts(key), read_tree_texts(response), str(key),
+    per = score_flat(read_tree_texts(key), read_tree_texts(response), str(key),
                         str(response))[1]
     return np.array([(c.key, c.response, c.matched, c.violated) for c in per],
                     dtype=np.float64).reshape(-1, 4)

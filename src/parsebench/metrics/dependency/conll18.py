@@ -10,7 +10,7 @@ as precision, recall, F1 and accuracy on the aligned words. Their counts, which
 columns each needs (a file without them gets n/a, not 0), the content and
 functional relations and the universal features live here; the words are
 aligned in :mod:`parsebench.metrics.dependency.tokenization` and counted, in the same pass as
-Lin's dependencies, by :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
+Lin's dependencies, by :func:`parsebench.metrics.dependency.evaluate.score_deps`.
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ class DepsResult:
 
 
 
-def evaluate_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
+def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                   select: Sequence[Selection] = (), by: str | None = None,
                   labels: Callable[[str], str] | None = None,
                   gold_path: str = "GOLD", system_path: str = "SYSTEM",

@@ -10,7 +10,7 @@ reproduces the numbers of his section 4 (:class:`Selection`); breakdowns group
 them the same way (:func:`bucket_value`: his relation groups and prepositions,
 and MaltEval's arc length, direction, depth and sentence length). The pass over
 the files that counts them, with the CoNLL 2018 metrics, is
-:func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
+:func:`parsebench.metrics.dependency.evaluate.score_deps`.
 """
 
 from __future__ import annotations

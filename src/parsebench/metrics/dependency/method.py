@@ -5,7 +5,7 @@ with every breakdown the experiment asks for (by genre also with words per
 second, Lin's Table 18.2), and each error level's parses with the breakdowns
 that show where noise hurts (relation, arc length, sentence length); every
 metric's and every breakdown group's counts are kept a sentence. The scoring
-itself is :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
+itself is :func:`parsebench.metrics.dependency.evaluate.score_deps`.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _pr(row: Any) -> PR:
 
 def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
               ) -> DepsResult:
-    """The result of a level from its summed statistics: what ``evaluate_deps`` of the
+    """The result of a level from its summed statistics: what ``score_deps`` of the
     replicates in a row gives, with the warnings and missing columns it found."""
     total = SentenceCounts()
     for k in COUNTED:

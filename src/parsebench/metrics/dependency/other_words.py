@@ -168,7 +168,7 @@ class AlignedResult(DepsResult):
         return out
 
 
-def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
+def score_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                      select: Sequence[Selection] = (), by: str | None = None,
                      labels: Callable[[str], str] | None = None,
                      gold_path: str = "GOLD", system_path: str = "SYSTEM",
@@ -180,7 +180,7 @@ def evaluate_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                      counts: bool = False) -> AlignedResult:
     """Score SYSTEM against GOLD over words aligned by :func:`align_forms` (both read
     whole: the alignment runs over the files, not a sentence at a time). The settings
-    are :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`'s; ELAS and EULAS
+    are :func:`parsebench.metrics.dependency.evaluate.score_deps`'s; ELAS and EULAS
     (ENHANCED) are not given over aligned words."""
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:

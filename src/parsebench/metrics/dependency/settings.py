@@ -25,9 +25,9 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.dependency.conll18 import CONLL18, ENHANCED
 from parsebench.metrics.dependency.enhanced import Enhanced
-from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts, evaluate_deps
+from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts, score_deps
 from parsebench.metrics.dependency.figures import DepsEval
-from parsebench.metrics.dependency.other_words import evaluate_aligned
+from parsebench.metrics.dependency.other_words import score_aligned
 from parsebench.metrics.dependency.validity import POLICIES, Validity
 
 ALIGNS = ("words",)
@@ -105,8 +105,8 @@ class DepsScoring:
               validity: Validity, **kw: Any) -> DepsResult:
         """SYSTEM against GOLD under these settings: the system's sentences through
         VALIDITY's policy, then the scorer ALIGN names; KW are
-        :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`'s other settings."""
-        scorer = evaluate_aligned if self.align == "words" else evaluate_deps
+        :func:`parsebench.metrics.dependency.evaluate.score_deps`'s other settings."""
+        scorer = score_aligned if self.align == "words" else score_deps
         return scorer(gold, validity.watching(system), validity=validity,
                       enhanced=self.enhanced, multiple_roots_okay=self.multiple_roots_okay,
                       **kw)
@@ -132,7 +132,7 @@ class DepsScoring:
 
 
 def _is_lost(warning: str) -> bool:
-    """Whether WARNING is evaluate_deps's "FILE has no COLUMN: METRICS n/a"."""
+    """Whether WARNING is score_deps's "FILE has no COLUMN: METRICS n/a"."""
     return " has no " in warning and warning.endswith(" n/a")
 
 

@@ -1,5 +1,5 @@
 """The counts of one stretch of a gold key and a parse, a gold sentence at a time: the
-kernel of :func:`parsebench.metrics.dependency.evaluate.evaluate_deps`.
+kernel of :func:`parsebench.metrics.dependency.evaluate.score_deps`.
 
 Each gold sentence gets its counts of every CoNLL 2018 metric
 (:mod:`parsebench.metrics.dependency.conll18`), Tokens and Sentences from the spans of the
