@@ -160,7 +160,7 @@ def on(settings: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class Headline:
+class RankingFigure:
     """How a report's summary ranks parsers by a figure."""
 
     title: str
@@ -195,7 +195,7 @@ class Metric:
     file_stats: Callable[..., Any] | None = None
     """For a metric ``compare`` offers: its statistics, one row a gold sentence, of a
     system file against a gold file (``file_stats`` of deps, evalb, flat)."""
-    headline: Headline | None = None
+    headline: RankingFigure | None = None
     """Where the report's summary ranks parsers by it."""
 
     def corpus(self, stats: Any) -> float | None:

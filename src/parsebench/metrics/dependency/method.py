@@ -17,10 +17,10 @@ from typing import Any
 from parsebench.errors import InputError
 from parsebench.formats.conllu import basic_to_deps
 from parsebench.metrics.core.method import (
-    Headline,
     LevelStats,
     Method,
     Metric,
+    RankingFigure,
     Replicate,
     RunContext,
     ScoredLevel,
@@ -252,7 +252,7 @@ _PR = ("key", "answer", "key_matched", "answer_matched")
 SCORES = (
     *(Metric(k, f"CoNLL 2018 {name} (F1)", "deps", _COUNTS, f1_of_counts,
              ("deps", "las") if k == "las" else None, METRIC_NEEDS.get(k, ()), file_stats,
-             Headline("LAS", lambda v: v.las.f1, "las", True, 0)
+             RankingFigure("LAS", lambda v: v.las.f1, "las", True, 0)
              if k == "las" else None)
       for k, name in CONLL18_NAMES.items()),
     Metric("ucm", "unlabeled exact match (share of sentences)", "deps", _COUNTS,

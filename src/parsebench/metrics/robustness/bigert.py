@@ -18,8 +18,8 @@ from typing import Any
 from parsebench.errors import InputError
 from parsebench.inputs import check_is_parse, same_words
 from parsebench.metrics.core.method import (
-    Headline,
     Metric,
+    RankingFigure,
     SentenceStats,
 )
 from parsebench.metrics.core.scores import loss, share
@@ -522,12 +522,12 @@ def intervals(stats: Mapping[str, Sequence[Sequence[float]]],
 SCORES = (
     Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
            ("rows", "differs"),
-           headline=Headline("parse differs (Bigert et al.)", lambda v: v.differs,
+           headline=RankingFigure("parse differs (Bigert et al.)", lambda v: v.differs,
                              "differs", False, 4)),
     Metric("bigert-real-degradation", "real degradation", "run",
            ("rows right in the clean parse", "rows right in the noisy parse"), loss(1, 0),
            ("rows", "degr_real"),
-           headline=Headline("real degradation (Bigert et al.)",
+           headline=RankingFigure("real degradation (Bigert et al.)",
                              lambda v: v.gold and v.gold.degr_real, "degr_real",
                              False, 2)),
 )

@@ -19,11 +19,11 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.core.counts import Additive
 from parsebench.metrics.core.method import (
-    Headline,
     LevelStats,
     Method,
     Metric,
     Pair,
+    RankingFigure,
     Replicate,
     RunContext,
     ScoredLevel,
@@ -506,7 +506,7 @@ _ALIGNED = ("gold words aligned", "heads right", "heads and labels right")
 SCORES = (
     Metric(SIGNATURE, "robustness F1", "run",
            ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1"),
-           headline=Headline("robustness F1 (Hashemi & Hwa)", lambda v: v.f1, "f1",
+           headline=RankingFigure("robustness F1 (Hashemi & Hwa)", lambda v: v.f1, "f1",
                              True, 1)),
     Metric("aligned-uas", "UAS through the errors' alignment", "run", _ALIGNED, share(1, 0),
            ("f1", "aligned")),

@@ -17,10 +17,10 @@ from parsebench.formats.conllu import NO_HEAD
 from parsebench.inputs import same_words
 from parsebench.metrics.core.counts import Additive
 from parsebench.metrics.core.method import (
-    Headline,
     LevelStats,
     Method,
     Metric,
+    RankingFigure,
     Replicate,
     RunContext,
     ScoredLevel,
@@ -374,7 +374,7 @@ _PAIRS = ("pairs", "unlabeled matches", "labeled matches")
 SCORES = (
     Metric("kakkonen-unlabeled", "Kakkonen unlabeled", "run", _PAIRS, share(1, 0),
            ("sentences", "pairs"),
-           headline=Headline("sentences whose parse is unchanged (Kakkonen, unlabeled)",
+           headline=RankingFigure("sentences whose parse is unchanged (Kakkonen, unlabeled)",
                              lambda v: v.unlabeled, "unlabeled", True, 3)),
     Metric("kakkonen-labeled", "Kakkonen labeled", "run", _PAIRS, share(2, 0),
            ("sentences", "pairs")),
