@@ -104,9 +104,10 @@ def test_bad_input_is_one_line_with_its_line(tmp_path: Path) -> None:
     assert error_lines(p.stderr) == [f"parsebench: {bad}:4: word 2 of the sentence here has "
                                      "no HEAD or DEPREL: training needs gold trees"]
     assert not out.exists() and not (tmp_path / "m.udpipe.json").exists()
-    p = cli("train", "turbo", str(bad), "-o", str(out), cache=tmp_path / "cache")
+    p = cli("train", "nosuch", str(bad), "-o", str(out), cache=tmp_path / "cache")
     assert (p.returncode, error_lines(p.stderr)) == (
-        2, ["parsebench: cannot train 'turbo': one of udpipe, malt, yara"])
+        2, ["parsebench: cannot train 'nosuch': one of udpipe, malt, yara, mst, mate, turbo, "
+            "tweebo"])
     p = cli("train", "udpipe", str(tmp_path / "none.conllu"), "-o", str(out),
             cache=tmp_path / "cache")
     assert (p.returncode, len(error_lines(p.stderr))) == (2, 1)

@@ -110,6 +110,10 @@ BUILTIN = {
     "openai": "parsebench.parsers.openai_chat:OpenAIChat",
     "malt": "parsebench.parsers.malt:Malt",
     "yara": "parsebench.parsers.yara:Yara",
+    "mst": "parsebench.parsers.mst:MST",
+    "mate": "parsebench.parsers.mate:Mate",
+    "turbo": "parsebench.parsers.turbo:Turbo",
+    "tweebo": "parsebench.parsers.turbo:Tweebo",
 }
 
 

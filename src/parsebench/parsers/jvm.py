@@ -1,5 +1,6 @@
-"""The Java parsers' common part: finding Java and a jar, reading a spec's options, and
-one JVM kept running that answers many sentences.
+"""The common part of the parsers run as a program kept running (the Java parsers, and
+TurboParser's binaries): finding Java and a jar, reading a spec's options, and one
+process that answers many sentences.
 
 A JVM takes seconds to start and a parser model seconds more to load, so a Java
 parser is not run once a batch: a small bridge program of ours
@@ -10,6 +11,11 @@ pool's timeout, which kills the worker and the JVM with it; a JVM that dies on a
 sentence costs that sentence (a :class:`Failure` with its exit code and last line
 of standard error) and is started again before the next, under the pool's load
 timeout (:meth:`JavaAdapter.reload`), so the next sentence keeps its own timeout.
+
+TurboParser and TweeboParser need no bridge: told to read ``/dev/stdin`` and write
+``/dev/stdout``, their own test loop reads a sentence, parses it and writes it
+(flushed a line at a time) before it reads the next, so the program itself is the
+bridge; its readiness is its answer to a one-word sentence (``probe``).
 
 Specs: ``NAME:MODEL[,KEY=VALUE...]``; the keys each adapter knows (``jar``,
 ``tagger``) are its options, so a model path may hold commas but not ``,jar=``.
@@ -90,8 +96,11 @@ def root_label(head: int, deprel: str) -> str:
     return "root" if head == 0 and deprel == "ROOT" else deprel
 
 
-def read_answer(lines: list[str], n: int) -> Analysis | Failure:
-    """The bridge's ``HEAD<TAB>DEPREL`` lines for a sentence of N words."""
+def read_answer(lines: list[str], n: int, unattached: bool = False) -> Analysis | Failure:
+    """The bridge's ``HEAD<TAB>DEPREL`` lines for a sentence of N words. UNATTACHED: a
+    head of -1 (TweeboParser's word left out of the tree) is kept as no head (``_``)."""
+    from parsebench.formats.conllu import NO_HEAD
+
     if len(lines) != n:
         return Failure(f"wrong token count: {len(lines)} words out for {n}")
     heads, deprels = [], []
@@ -101,6 +110,10 @@ def read_answer(lines: list[str], n: int) -> Analysis | Failure:
             h = int(head)
         except ValueError:
             return Failure(f"unreadable answer line {line[:80]!r}")
+        if unattached and h == -1:
+            heads.append(NO_HEAD)
+            deprels.append(deprel or "_")
+            continue
         if not 0 <= h <= n:
             return Failure(f"head {h} out of range for {n} words")
         heads.append(h)
@@ -109,11 +122,16 @@ def read_answer(lines: list[str], n: int) -> Analysis | Failure:
 
 
 class JavaBridge:
-    """One bridge program running in a JVM: ``ask`` sends a sentence's lines and gets
-    its answer lines back; the JVM is (re)started on demand."""
+    """One bridge program running in a JVM (or a parser that speaks the same protocol):
+    ``ask`` sends a sentence's lines and gets its answer lines back; the process is
+    (re)started on demand. A program that writes no ``ready`` line is ready when it has
+    answered PROBE, a sentence's lines."""
 
-    def __init__(self, what: str, argv: list[str], cwd: str | None = None) -> None:
-        self.what, self.argv, self.cwd = what, argv, cwd
+    def __init__(self, what: str, argv: list[str], cwd: str | None = None,
+                 probe: list[str] | None = None, runtime: str = "Java") -> None:
+        self.what, self.argv, self.cwd, self.probe = what, argv, cwd, probe
+        self.runtime = runtime
+        """What runs the parser, as messages name it (``Java exited ...``)."""
         self.proc: subprocess.Popen[bytes] | None = None
         self.err_tail: deque[str] = deque(maxlen=20)
 
@@ -126,12 +144,19 @@ class JavaBridge:
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, cwd=self.cwd)
         except OSError as exc:
+            hint = JAVA_HINT if self.runtime == "Java" else "see the README"
             raise InputError(f"{self.what}: cannot run {self.argv[0]}: {exc.strerror}; "
-                             f"{JAVA_HINT}") from None
+                             f"{hint}") from None
         assert proc.stderr is not None
         threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
         self.proc = proc
-        first = self._line()
+        if self.probe is not None:
+            answer = self._send(self.probe)
+            if answer is not None and len(answer) == len(self.probe):
+                return
+            first = None
+        else:
+            first = self._line()
         if first == "ready":
             return
         self.close()
@@ -140,7 +165,9 @@ class JavaBridge:
         last = self._last_error()
         if "class" in last and ("UnsupportedClassVersion" in last or "main class" in last):
             last += f" ({JAVA_HINT})"
-        raise InputError(f"{self.what}: Java exited while starting (exit code "
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(1)
+        raise InputError(f"{self.what}: {self.runtime} exited while starting (exit code "
                          f"{proc.returncode}){': ' + last if last else ''}"[:400])
 
     def _drain(self, stream: object) -> None:
@@ -150,12 +177,27 @@ class JavaBridge:
                 self.err_tail.append(text)
 
     def _last_error(self) -> str:
-        """The last line of standard error that says something (Java's exception line)."""
+        """The last line of standard error that says something (Java's exception line,
+        a failed check of TurboParser's)."""
         lines = list(self.err_tail)
         for line in reversed(lines):
-            if "Exception" in line or "Error" in line:
+            if "Exception" in line or "Error" in line or "Check failed" in line:
                 return line[:300]
         return lines[-1][:300] if lines else ""
+
+    def _send(self, rows: list[str]) -> list[str] | None:
+        """ROWS sent, the answer's lines read up to the empty line; None when the
+        program ended first."""
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(("".join(r + "\n" for r in rows) + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return None
+        answer: list[str] = []
+        while (line := self._line()) is not None and line != "":
+            answer.append(line)
+        return None if line is None else answer
 
     def _line(self) -> str | None:
         assert self.proc is not None and self.proc.stdout is not None
@@ -171,23 +213,16 @@ class JavaBridge:
             try:  # started once already, so a failure now is this sentence's, not the run's
                 self.start()
             except InputError as exc:
-                return f"Java did not start again: {exc.message}"
-        assert self.proc is not None and self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(("".join(r + "\n" for r in rows) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-            answer: list[str] = []
-            while (line := self._line()) is not None and line != "":
-                answer.append(line)
-            if line is None:
-                raise BrokenPipeError
-        except (BrokenPipeError, ConnectionResetError):
+                return f"{self.runtime} did not start again: {exc.message}"
+        assert self.proc is not None
+        answer = self._send(rows)
+        if answer is None:
             code = self.proc.wait()
             # the JVM's last words on stderr may lag its exit by a moment
             threading.Event().wait(0.05)
             last = self._last_error()
             self.proc = None
-            return f"Java exited (exit code {code}){': ' + last if last else ''}"
+            return f"{self.runtime} exited (exit code {code}){': ' + last if last else ''}"
         if len(answer) == 1 and answer[0].startswith("error\t"):
             return f"error: {answer[0][6:]}"
         return answer
@@ -207,14 +242,15 @@ class JavaBridge:
 
 
 class JavaAdapter(Adapter):
-    """What MaltParser and Yara share: a spec ``NAME:MODEL,tagger=T.udpipe[,jar=JAR]``,
-    an identity from the jar, the model, the tagger and the bridge program, and a
-    parse that tags the words, asks the bridge and keeps the tagger's columns. A
-    subclass starts its bridge (``self.bridge``) and says how a sentence is sent
-    (:meth:`rows`)."""
+    """What the parsers behind a kept program share (MaltParser, Yara, MSTParser, Mate,
+    TurboParser, TweeboParser): a spec ``NAME:MODEL,tagger=T.udpipe[,jar=JAR][,...]``,
+    an identity from the program, the model, the tagger, the bridge program and the
+    settings that change the parse, and a parse that tags the words, asks the bridge
+    and keeps the tagger's columns. A subclass starts its bridge (``self.bridge``) and
+    says how a sentence is sent (:meth:`rows`)."""
 
     kind = "deps"
-    OPTIONS = ("jar", "tagger")
+    OPTIONS: tuple[str, ...] = ("jar", "tagger")
     USAGE = ""
     JAR_ENV = ""
     WHAT = ""
@@ -222,21 +258,35 @@ class JavaAdapter(Adapter):
     WHERE = ""
     """Where its jar comes from, for the message when it is missing."""
     BRIDGE = ""
-    """The bridge program's file under :data:`SOURCES`."""
+    """The bridge program's file under :data:`SOURCES` ("" for a parser that is its
+    own bridge)."""
     bridge: JavaBridge
     tagger: Any
     """Gives the words' tags (:class:`parsebench.parsers.tagging.UDPipeTagger`)."""
 
     @classmethod
+    def program(cls, opts: dict[str, str]) -> str:
+        """The jar (or binary) the spec's options name, else the environment's."""
+        return find_jar(opts.get("jar"), cls.JAR_ENV, cls.WHAT, cls.WHERE)
+
+    @classmethod
+    def settings(cls, model: str, opts: dict[str, str]) -> dict[str, str]:
+        """The options besides the model that change the parse (MSTParser's order)."""
+        return {}
+
+    @classmethod
     def spec_identity(cls, arg: str | None) -> dict[str, str] | None:
         try:
             model, opts = split_options(cls.name, arg, cls.OPTIONS, cls.USAGE)
-            jar = find_jar(opts.get("jar"), cls.JAR_ENV, cls.WHAT, cls.WHERE)
+            program = cls.program(opts)
             if not opts.get("tagger"):
                 return None
-            return {"adapter": cls.name, "jar": file_digest(jar), "model": file_digest(model),
-                    "tagger": "udpipe " + file_digest(opts["tagger"]),
-                    "bridge": file_digest(SOURCES / cls.BRIDGE)}
+            got = {"adapter": cls.name, "jar": file_digest(program),
+                   "model": file_digest(model),
+                   "tagger": "udpipe " + file_digest(opts["tagger"])}
+            if cls.BRIDGE:
+                got["bridge"] = file_digest(SOURCES / cls.BRIDGE)
+            return {**got, **cls.settings(model, opts)}
         except InputError:
             return None  # the worker says what is wrong, in its own words
 
@@ -248,6 +298,10 @@ class JavaAdapter(Adapter):
     def rows(self, words: Sequence[str], tags: Any) -> list[str]:
         """A sentence as the bridge reads it, from its words and the tagger's columns."""
         raise NotImplementedError
+
+    def answer(self, lines: list[str], n: int) -> Analysis | Failure:
+        """The parse of N words from the bridge's answer lines (``HEAD<TAB>DEPREL``)."""
+        return read_answer(lines, n)
 
     def needs_reload(self) -> bool:
         return self.bridge.proc is None or self.bridge.proc.poll() is not None
@@ -266,7 +320,7 @@ class JavaAdapter(Adapter):
             if isinstance(got, str):
                 yield Failure(got)
                 continue
-            out = read_answer(got, len(item.words))
+            out = self.answer(got, len(item.words))
             if isinstance(out, Analysis):
                 out.upos, out.xpos, out.feats = tags.upos, tags.xpos, tags.feats
                 out.lemmas = tags.lemmas

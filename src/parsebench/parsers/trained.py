@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -79,3 +80,24 @@ def scratch_folder(parent: Path) -> Iterator[Path]:
         yield tmp
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def trained_settings(model: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings written beside MODEL by ``train`` (MODEL.json), or none: an adapter
+    parses with the settings its model was trained with unless its spec says otherwise."""
+    try:
+        got = json.loads(Path(f"{model}.json").read_text(encoding="utf-8"))
+        settings = got.get("settings") if isinstance(got, dict) else None
+    except (OSError, ValueError):
+        return {}
+    return settings if isinstance(settings, dict) else {}
+
+
+def run_trainer(argv: list[str], cwd: str | os.PathLike[str], what: str) -> str:
+    """A parser's own training (or parsing) command; its output, or an InputError with
+    the last line it wrote when it fails."""
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace")
+    if p.returncode != 0:
+        last = (p.stderr.strip().splitlines() or p.stdout.strip().splitlines() or [""])[-1]
+        raise InputError(f"{what} failed (exit code {p.returncode}): {last[:300]}")
+    return p.stdout + p.stderr

@@ -17,7 +17,8 @@ features they use); at parse time the adapters give them a tagger's tags.
   comments, multiword-token or empty-node lines), punctuation for its report is
   UPOS ``PUNCT``; it skips non-projective training trees.
 
-UDPipe 1 is trained by :mod:`parsebench.parsers.udpipe_training`.
+UDPipe 1 is trained by :mod:`parsebench.parsers.udpipe_training`, MSTParser, Mate,
+TurboParser and TweeboParser by :mod:`parsebench.parsers.graph_training`.
 
 :func:`train_cached` trains any of the three into the cache folder, under a key made
 of the treebank's checksum (and the dev file's) and the settings, and copies the model
@@ -33,7 +34,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -42,13 +42,13 @@ from typing import TYPE_CHECKING, Any
 from parsebench.errors import InputError, iter_lines
 from parsebench.installed import cache_folder
 from parsebench.parsers.jvm import find_jar, java_command
-from parsebench.parsers.trained import Trained, check_trees, scratch_folder
+from parsebench.parsers.trained import Trained, check_trees, run_trainer, scratch_folder
 
 if TYPE_CHECKING:
 
     from parsebench.progress import Progress
 
-PARSERS = ("udpipe", "malt", "yara")
+PARSERS = ("udpipe", "malt", "yara", "mst", "mate", "turbo", "tweebo")
 """The parsers ``train`` trains."""
 
 
@@ -98,14 +98,6 @@ def conllu_slice(src: str | os.PathLike[str], dst: str | os.PathLike[str],
     return n + in_sentence
 
 
-def _run(argv: list[str], cwd: str | os.PathLike[str], what: str) -> str:
-    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace")
-    if p.returncode != 0:
-        last = (p.stderr.strip().splitlines() or p.stdout.strip().splitlines() or [""])[-1]
-        raise InputError(f"{what} failed (exit code {p.returncode}): {last[:300]}")
-    return p.stdout + p.stderr
-
-
 def train_malt(train: str | os.PathLike[str], model: str | os.PathLike[str], jar: str,
                limit: int | None = None) -> Trained:
     """MaltParser arc-eager + liblinear on TRAIN (CoNLL-U), written as MODEL (.mco)."""
@@ -119,7 +111,7 @@ def train_malt(train: str | os.PathLike[str], model: str | os.PathLike[str], jar
         src = Path(tmp) / "train.conllu"
         n = conllu_slice(train, src, limit if limit is not None else 2**62)
         t0 = time.perf_counter()
-        _run([java_command(), "-jar", jar, "-c", model.stem, "-i", str(src), "-if", "conllu",
+        run_trainer([java_command(), "-jar", jar, "-c", model.stem, "-i", str(src), "-if", "conllu",
               "-m", "learn", "-a", "nivreeager", "-l", "liblinear", "-grl", "root",
               "-v", "error"], tmp, "MaltParser training")
         seconds = time.perf_counter() - t0
@@ -153,7 +145,7 @@ def train_yara(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
             conllx_words(dev, t / "dev.conll")
             argv[argv.index("-model"):argv.index("-model")] = ["-dev", str(t / "dev.conll")]
         t0 = time.perf_counter()
-        log = _run(argv, tmp, "Yara training")
+        log = run_trainer(argv, tmp, "Yara training")
         seconds = time.perf_counter() - t0
         scores = [(float(las), float(uas)) for las, uas in _DEV.findall(log)]
         keep = iterations
@@ -176,17 +168,18 @@ def treebank_digest(path: str | os.PathLike[str]) -> str:
     return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
-_SUFFIX = {"udpipe": ".udpipe", "malt": ".mco", "yara": ""}
+_SUFFIX = {"udpipe": ".udpipe", "malt": ".mco"}
 
 
 def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.PathLike[str],
                  *, dev: str | os.PathLike[str] | None = None, limit: int | None = None,
                  progress: Progress | None = None, **options: Any) -> tuple[Trained, bool]:
-    """PARSER (udpipe, malt, yara) trained on TRAIN, written as OUTPUT (with OUTPUT.json);
-    trained in the cache folder only when no model there has the same key (TRAIN's and
-    DEV's checksums, LIMIT, the settings). The sidecar, and whether it came from the
-    cache. OPTIONS: udpipe's iterations, tokenizer, tagger, parser_options; malt's jar; yara's
-    jar, beam, iterations, best."""
+    """PARSER (one of :data:`PARSERS`) trained on TRAIN, written as OUTPUT (with
+    OUTPUT.json); trained in the cache folder only when no model there has the same key
+    (TRAIN's and DEV's checksums, LIMIT, the settings). The sidecar, and whether it came
+    from the cache. OPTIONS: udpipe's iterations, tokenizer, tagger, parser_options;
+    malt's jar; yara's jar, beam, iterations, best; mst's jar, order, decode, iterations;
+    mate's jar, iterations, pos; turbo's and tweebo's binary, model_type, iterations."""
     from parsebench.progress import quiet
 
     if parser not in PARSERS:
@@ -197,6 +190,12 @@ def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.Pa
 
     progress = progress or quiet()
     output = Path(output)
+    if not output.is_dir():  # a model's folder is made for it, as a training's cache is
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot make the model's folder: {exc.strerror}",
+                             output.parent) from None
     check_output(output)
     settings = _key_settings(parser, output, options)
     key = hashlib.sha256(json.dumps(
@@ -204,7 +203,7 @@ def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.Pa
          "dev": treebank_digest(dev) if dev is not None else None,
          "limit": limit, "settings": settings}, sort_keys=True).encode()).hexdigest()[:20]
     folder = models_dir() / f"{parser}-{key}"
-    cached = folder / (output.name if parser == "malt" else "model" + _SUFFIX[parser])
+    cached = folder / (output.name if parser == "malt" else "model" + _SUFFIX.get(parser, ""))
     hit = _cached(cached, key)
     if hit is None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -235,6 +234,8 @@ def _key_settings(parser: str, output: Path, options: dict[str, Any]) -> dict[st
         return {**udpipe_settings(options.get("iterations"), options.get("tokenizer", ""),
                                   options.get("tagger", ""), options.get("parser_options", "")),
                 "ufal.udpipe": version("ufal.udpipe")}
+    if parser in GRAPH:
+        return _graph_settings(parser, options)
     if parser == "malt":
         from parsebench.parsers import malt as java
     else:
@@ -250,6 +251,35 @@ def _key_settings(parser: str, output: Path, options: dict[str, Any]) -> dict[st
     else:
         got.update(beam=options.get("beam", 16), iterations=options.get("iterations") or 10,
                    best=bool(options.get("best", False)))
+    return got
+
+
+GRAPH = ("mst", "mate", "turbo", "tweebo")
+"""The graph-based parsers, trained by :mod:`parsebench.parsers.graph_training`."""
+
+
+def _graph_settings(parser: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The program's checksum and the settings of a graph-based parser's training, with
+    their defaults filled in OPTIONS (the authors' recipes)."""
+    from parsebench.parsers.base import adapter_class, file_digest
+    from parsebench.parsers.jvm import JavaAdapter
+
+    cls = adapter_class(parser)[0]
+    assert issubclass(cls, JavaAdapter)
+    key = "binary" if parser in ("turbo", "tweebo") else "jar"
+    options[key] = program = cls.program({key: options[key]} if options.get(key) else {})
+    options["iterations"] = options.get("iterations") or 10
+    got: dict[str, Any] = {key: file_digest(program), "iterations": options["iterations"]}
+    if parser == "mst":
+        options["order"] = int(options.get("order") or 1)
+        options["decode"] = options.get("decode") or "non-proj"
+        got.update(order=options["order"], decode=options["decode"])
+    elif parser == "mate":
+        options["pos"] = options.get("pos") or "xpos"
+        got["pos"] = options["pos"]
+    else:
+        options["model_type"] = options.get("model_type") or "standard"
+        got["model_type"] = options["model_type"]
     return got
 
 
@@ -279,6 +309,19 @@ def _train(parser: str, train: str | os.PathLike[str], dev: str | os.PathLike[st
 
     check_trees(list(iter_conllu(train))[:limit], train)
     progress.stage(f"training {parser}", None)
+    if parser in GRAPH:
+        from parsebench.parsers import graph_training as g
+
+        its = int(options["iterations"])
+        if parser == "mst":
+            return g.train_mst(train, dev, model, options["jar"], order=options["order"],
+                               decode=options["decode"], iterations=its, limit=limit)
+        if parser == "mate":
+            return g.train_mate(train, dev, model, options["jar"], iterations=its,
+                                pos=options["pos"], limit=limit)
+        return g.train_turbo(train, dev, model, options["binary"],
+                             model_type=options["model_type"], iterations=its, limit=limit,
+                             tweebo=parser == "tweebo")
     if parser == "malt":
         return train_malt(train, model, str(options["jar"]), limit)
     return train_yara(train, dev, model, str(options["jar"]), beam=options.get("beam", 16),

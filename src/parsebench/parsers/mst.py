@@ -1,0 +1,93 @@
+"""MSTParser 0.4.3b (McDonald et al.; Java): ``mst:MODEL,tagger=T.udpipe[,order=1|2]
+[,decode=proj|non-proj][,jar=JAR]``.
+
+The graph-based, maximum-spanning-tree parser of Hashemi & Hwa's eight: first- or
+second-order features, Eisner's projective or Chu-Liu-Edmonds' non-projective
+decoding. The model file does not say which order and decoding it was trained
+with and MSTParser must be told the same again: ``order=`` and ``decode=``, else
+what ``parsebench train mst`` wrote beside the model (MODEL.json), else
+MSTParser's own defaults (first order, projective). The jar is ``jar=`` or
+``$MSTPARSER_JAR``; one JVM a worker loads the model once
+(:mod:`parsebench.parsers.jvm`, bridge ``MstServer.java``), and each sentence goes
+through MSTParser's own ``test`` loop, so a parse is what its command line gives.
+
+It reads FORM, LEMMA, CPOSTAG, POSTAG and FEATS of ten-column CoNLL-X: the
+tagger's LEMMA, UPOS, XPOS and FEATS for the words it is given. Its reader keeps
+no comments, multiword tokens or empty nodes (none reach it), and it writes
+numbers as ``<num>``: only HEAD and DEPREL are read back, the words stay as given.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from typing import Any
+
+from parsebench.errors import InputError
+from parsebench.parsers.jvm import (
+    SOURCES,
+    JavaAdapter,
+    JavaBridge,
+    cell,
+    java_command,
+    split_options,
+)
+from parsebench.parsers.tagging import UDPipeTagger
+from parsebench.parsers.trained import trained_settings
+
+USAGE = "mst:MODEL,tagger=TAGGER.udpipe[,order=1|2][,decode=proj|non-proj][,jar=JAR]"
+JAR_ENV = "MSTPARSER_JAR"
+WHERE = "MSTParser 0.4.3b, built from its authors' Java source (tag v0.4.3b of " \
+    "github.com/travisbrown/mstparser); see the README"
+
+
+def conllx_rows(words: Sequence[str], tags: Any) -> list[str]:
+    """A sentence as ten-column CoNLL-X with the tagger's columns and no tree (HEAD 0,
+    which MSTParser's reader needs as an integer)."""
+    return [f"{i}\t{cell(w)}\t{cell(tags.lemmas[i - 1])}\t{cell(tags.upos[i - 1])}\t"
+            f"{cell(tags.xpos[i - 1])}\t{cell(tags.feats[i - 1])}\t0\t_\t_\t_"
+            for i, w in enumerate(words, 1)]
+
+
+def mst_settings(model: str, opts: dict[str, str]) -> dict[str, str]:
+    """Order and decoding: the spec's, else the training's, else MSTParser's defaults."""
+    trained = trained_settings(model)
+    order = opts.get("order") or str(trained.get("order", "1"))
+    decode = opts.get("decode") or str(trained.get("decode", "proj"))
+    if order not in ("1", "2"):
+        raise InputError(f"mst: order is 1 or 2, not {order!r}: {USAGE}")
+    if decode not in ("proj", "non-proj"):
+        raise InputError(f"mst: decode is proj or non-proj, not {decode!r}: {USAGE}")
+    return {"order": order, "decode": decode}
+
+
+class MST(JavaAdapter):
+    name = "mst"
+    OPTIONS = ("jar", "tagger", "order", "decode")
+    USAGE, JAR_ENV, WHAT, WHERE, BRIDGE = USAGE, JAR_ENV, "MSTParser", WHERE, "MstServer.java"
+
+    @classmethod
+    def settings(cls, model: str, opts: dict[str, str]) -> dict[str, str]:
+        return mst_settings(model, opts)
+
+    def __init__(self, arg: str | None) -> None:
+        super().__init__(arg)
+        model, opts = split_options(self.name, arg, self.OPTIONS, USAGE)
+        if not os.path.isfile(model):
+            raise InputError("no such MSTParser model file", model)
+        if ":" in os.path.abspath(model):  # MSTParser splits its options on colons
+            raise InputError("MSTParser cannot load a model whose path holds a colon", model)
+        got = mst_settings(model, opts)
+        jar = self.program(opts)
+        java = java_command()
+        self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
+        self.scratch = tempfile.TemporaryDirectory(prefix="parsebench-mst-")
+        self.bridge = JavaBridge(
+            "MSTParser", [java, "-cp", jar, str(SOURCES / self.BRIDGE),
+                          os.path.abspath(model), got["order"], got["decode"],
+                          self.scratch.name])
+        self.bridge.start()
+
+    def rows(self, words: Sequence[str], tags: Any) -> list[str]:
+        return conllx_rows(words, tags)
