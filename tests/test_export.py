@@ -151,3 +151,44 @@ replicate = 2
     html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
     assert html.count("class='parse'") == 2 * len(examples)
     assert "class='word miss'" in html and "class='arc changed'" in html
+
+
+def test_a_corrected_texts_parses_are_exported_and_score_the_runs_f1_again(
+        tmp_path: Path) -> None:
+    """A run with ``[corpus] corrected``: export writes the corrected text's parses beside
+    the text's, and ``robustness f1`` of the two files gives the run's own figure."""
+    import json
+
+    needs("ufal.udpipe")
+    src, ref = tmp_path / "u.txt", tmp_path / "g.txt"
+    src.write_text("He go to school every days .\nShe have many book .\nI am agree with you .\n")
+    ref.write_text("He goes to school every day .\nShe has many books .\nI agree with you .\n")
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{src}"
+corrected = "{ref}"
+[[parsers]]
+name = "udpipe"
+spec = "udpipe:{shared_path('models/en_ewt.udpipe')}"
+[metrics]
+f1 = true
+''')
+    store = tmp_path / "s.sqlite"
+    assert cli("run", str(exp), "--store", str(store)).returncode == 0
+    out = tmp_path / "export"
+    assert cli("export", str(store), "-o", str(out)).returncode == 0
+    folder = next(d for d in (out / "exp").iterdir() if d.is_dir())
+    assert sorted(f.name for f in folder.iterdir()) == ["clean.conllu", "corrected.conllu"]
+    assert [s.forms for s in read_conllu(folder / "corrected.conllu")][1] == \
+        ["She", "has", "many", "books", "."]
+    again = cli("robustness", "f1", str(folder / "corrected.conllu"),
+                str(folder / "clean.conllu"), "--json")
+    assert again.returncode == 0, again.stderr
+    rows = list(csv.DictReader((out / "exp" / "scores.csv").open()))
+    assert rows  # the run scored it
+    got = json.loads(again.stdout)["f1"]
+    report = tmp_path / "r"
+    assert cli("report", str(store), "-o", str(report)).returncode == 0
+    run_f1 = [r["value"]["f1"] for r in json.loads((report / "results.json").read_text())[0]
+              ["results"] if r["metric"] == "f1"]
+    assert run_f1 == [got]

@@ -333,3 +333,47 @@ def test_the_shared_mate_model_parses_ewt_with_xpos(tmp_path: Path) -> None:
     assert 65 < las < 85, las
 
 
+
+
+def test_a_run_trains_turbo_on_its_corpus_and_says_so(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``spec = "turbo:train,tagger=..."``: TurboParser trained on the corpus's training
+    split before it parses, its options passed on; the Run table names TurboParser, not
+    UDPipe. A spec without a tagger is refused before any work."""
+    import parsebench as pb
+
+    monkeypatch.setenv("PARSEBENCH_CACHE", str(tmp_path / "cache"))
+    train = tmp_path / "train.conllu"
+    conllu_slice(shared_path(EWT_TRAIN), train, 200)
+    test = tmp_path / "test.conllu"
+    conllu_slice(shared_path(EWT_DEV), test, 30)
+    needs("ufal.udpipe")
+    spec = (f"turbo:train,tagger={shared_path(TAGGER)},model_type=basic,iterations=2,"
+            f"binary={shared_path(TOOLS['turbo'])}")
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'''name = "trained"
+[corpus]
+path = "{test}"
+train = "{train}"
+[noise]
+rates = [0.1]
+[[parsers]]
+name = "turbo-here"
+spec = "{spec}"
+[metrics]
+deps = true
+''')
+    got = pb.run(exp, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    las = {r.level: r.figure("las", "f1") for r in got.results if r.method == "deps"
+           and r.projection == "deprel"}
+    assert set(las) == {"clean", "rate=0.1"} and (las["clean"] or 0) > 0.3
+    md = (tmp_path / "r" / "index.md").read_text()
+    assert "turbo-here: trained here | TurboParser on" in md and "200 sentences, 2 " \
+        "iteration(s);" in md, md
+    side = json.loads(next((tmp_path / "cache" / "models").glob("turbo-*/model.json"))
+                      .read_text())
+    assert side["settings"]["model_type"] == "basic"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(exp.read_text().replace(f"tagger={shared_path(TAGGER)},", ""))
+    with pytest.raises(pb.InputError, match="turbo needs part-of-speech tags"):
+        pb.run(bad, store=tmp_path / "b.sqlite")

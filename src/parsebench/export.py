@@ -28,6 +28,14 @@ from parsebench.scored import Scored
 from parsebench.store import Store, sentence_key
 
 
+def _label(v: Version) -> str:
+    """A version's file name (without its extension)."""
+    if v.level is None:
+        return "clean"
+    return "natural" if v.level.mode == "natural" else \
+        f"{v.level.label.replace('=', '-')}_seed-{v.seed}"
+
+
 def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
     with atomic_output(path) as fh:
         if parsed.kind == "tree":
@@ -138,7 +146,10 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
         corpus = read_corpus(exp.corpus, exp.limit, exp.gold, exp.typos_only, exp.natural)
         noise_versions(exp, corpus, store, make=False)
         folder = out / safe_name(name)
-        keys = {id(s): sentence_key(s.forms) for v in corpus.versions for s in v.sentences}
+        versions = [(_label(v), v) for v in corpus.versions]
+        if exp.corrected is not None:  # its parses too, so robustness f1 can be scored again
+            versions.append(("corrected", read_corpus(exp.corrected, exp.limit).versions[0]))
+        keys = {id(s): sentence_key(s.forms) for _, v in versions for s in v.sentences}
         for conf in exp.parsers:
             if parser not in (None, conf.name) or conf.name not in stats:
                 continue
@@ -150,10 +161,7 @@ def export(store: Store, outdir: str | Path, parser: str | None = None,
                                  "the store's parse cache", store.path)
             parsed = Parsed(kind, outcomes, keys)
             ext = ".mrg" if kind == "tree" else ".conllu"
-            for v in corpus.versions:
-                label = "clean" if v.level is None else "natural" \
-                    if v.level.mode == "natural" else \
-                    f"{v.level.label.replace('=', '-')}_seed-{v.seed}"
+            for label, v in versions:
                 path = folder / safe_name(conf.name) / (safe_name(label) + ext)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 _write_version(parsed, v, path)

@@ -69,6 +69,11 @@ class RunInfo(Record):
     earlier: list[RunInfo] | None = field(default=None, metadata=OMIT)
 
 
+TRAINED_NAMES = {"udpipe": "UDPipe 1", "malt": "MaltParser", "yara": "Yara",
+                 "mst": "MSTParser", "mate": "Mate", "turbo": "TurboParser",
+                 "tweebo": "TweeboParser"}
+"""The parsers ``spec = "NAME:train"`` trains, as the Run table names them."""
+
 def _levels_text(labels: list[str]) -> str:
     return ", ".join(labels) or "none"
 
@@ -101,10 +106,12 @@ def _run_table(info: RunInfo, exp: Experiment) -> Table:
                          f"({100 * hits / max(1, ps.distinct_sentences):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps.wall_seconds:.1f} s"])
             if (t := ps.trained) is not None:
-                rows.append([f"{name}: trained here", f"UDPipe 1 on {t.train} "
+                what = TRAINED_NAMES.get(t.parser or "udpipe", t.parser)
+                rows.append([f"{name}: trained here", f"{what} on {t.train} "
                              f"({t.sentences:,} sentences" + (
-                                 f", {t.iterations} iteration(s) a stage"
-                                 if t.iterations else ", UDPipe's own iterations")
+                                 f", {t.iterations} iteration(s)"
+                                 + (" a stage" if t.parser is None else "")
+                                 if t.iterations else ", the parser's own iterations")
                              + f"; {t.seconds} s, or from the cache)"])
     rows += info.operations or []
     tokens = exp.tokens

@@ -25,7 +25,10 @@ class Trained(Record):
     key: str
     """The training cache's key (its data and settings)."""
     iterations: int | None
-    """None: UDPipe's own iterations."""
+    """None: the parser's own iterations."""
+    parser: str | None = field(default=None, metadata=OMIT)
+    """Which parser ``train`` trained (None: UDPipe 1, all a run of an earlier release
+    could train)."""
 
 
 @dataclass(frozen=True)

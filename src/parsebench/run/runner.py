@@ -155,48 +155,77 @@ def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, Input]
 TRAIN = "udpipe:train"
 """The spec of a UDPipe 1 trained on each corpus's training split (``[corpus] train``),
 ``udpipe:train,iterations=N`` with fewer tokenizer epochs and tagger and parser
-iterations than UDPipe's own (100, 20, 10)."""
+iterations than UDPipe's own (100, 20, 10). The other parsers ``train`` trains take
+the same form with their spec's options: ``mst:train,tagger=T.udpipe[,order=2]
+[,decode=proj][,iterations=N][,jar=JAR]``, ``mate:train,tagger=...[,pos=upos]``,
+``turbo:train,tagger=...[,model_type=basic][,binary=B]``, ``tweebo:train,...``,
+``malt:train,tagger=...``, ``yara:train,tagger=...[,beam=N]``."""
+
+TRAINING_OPTIONS = {"iterations": "iterations", "order": "order", "decode": "decode",
+                    "pos": "pos", "model_type": "model_type", "beam": "beam"}
+"""A ``NAME:train`` spec's options that choose the training (the rest, ``tagger``,
+``jar`` and ``binary``, go on to the trained parser's spec too)."""
 
 
-def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, int | None]:
-    """Whether CONF is :data:`TRAIN` (checked: the corpus names its training split), and
-    its iterations."""
+def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
+    """Whether CONF trains on the corpus (``NAME:train[,...]``, checked: the parser is one
+    ``train`` trains and the corpus names its training split), and its options."""
+    from parsebench.parsers.training import PARSERS
+
     name, _, arg = conf.spec.partition(":")
     first, *options = arg.split(",")
-    if name != "udpipe" or first != "train":
-        return False, None
-    iterations = None
+    if first != "train" or name not in PARSERS:
+        return False, {}
+    got: dict[str, str] = {}
+    known = ("iterations",) if name == "udpipe" else (*TRAINING_OPTIONS, "tagger", "jar",
+                                                       "binary")
     for o in options:
         key, eq, value = o.partition("=")
-        if key != "iterations" or not eq or not value.isdigit() or int(value) < 1:
-            raise InputError(f"parser {conf.name}: {conf.spec!r}: {TRAIN}[,iterations=N] "
-                             f"takes iterations=N (N >= 1), not {o!r}", exp.source)
-        iterations = int(value)
+        numeric = key in ("iterations", "order", "beam")
+        if key not in known or not eq or (numeric and (not value.isdigit() or int(value) < 1)):
+            usage = (f"{TRAIN}[,iterations=N] takes iterations=N (N >= 1)" if name == "udpipe"
+                     else f"{name}:train takes {', '.join(k + '=' for k in known)}")
+            raise InputError(f"parser {conf.name}: {conf.spec!r}: {usage}, not {o!r}",
+                             exp.source)
+        got[key] = value
+    if name != "udpipe" and not got.get("tagger"):
+        raise InputError(f"parser {conf.name}: {conf.spec!r}: {name} needs part-of-speech "
+                         "tags: add ,tagger=MODEL.udpipe", exp.source)
     if exp.train is None:
         raise InputError(f"parser {conf.name}: {conf.spec!r} trains on the corpus's "
                          "training split: give [corpus] train = \"FILE\" (its train file, "
                          "or dev where there is none)", exp.source)
-    return True, iterations
+    return True, got
 
 
 def _trained(conf: ParserConf, exp: Experiment, store: Store, stages: Stages
              ) -> tuple[ParserConf, Trained | None]:
-    """CONF, or for :data:`TRAIN` the same parser with the model trained on the corpus's
-    training split (from the cache folder when the same data and settings trained it:
-    :func:`parsebench.parsers.training.train_cached`) and what trained it."""
-    train, iterations = _training(conf, exp)
+    """CONF, or for a ``NAME:train`` spec the same parser with the model trained on the
+    corpus's training split (from the cache folder when the same data and settings
+    trained it: :func:`parsebench.parsers.training.train_cached`) and what trained it."""
+    train, options = _training(conf, exp)
     if not train or exp.train is None:
         return conf, None
     from parsebench.parsers.training import train_cached
 
-    stages.begin(f"train {conf.name}", None)
+    name = conf.spec.partition(":")[0]
+    stages.begin(f"train {conf.name} on {exp.train}", None)
     folder = Path(store.path).with_name(Path(store.path).name + ".models")
     folder.mkdir(exist_ok=True)
-    out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}.udpipe"
-    done, _ = train_cached("udpipe", exp.train, out, iterations=iterations,
-                           progress=stages.progress)
-    return replace(conf, spec=f"udpipe:{out}"), Trained(
-        str(exp.train), done.sentences, done.seconds, done.key, iterations)
+    suffix = {"udpipe": ".udpipe", "malt": ".mco"}.get(name, ".model")
+    out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}{suffix}"
+    iterations = int(options["iterations"]) if "iterations" in options else None
+    chosen: dict[str, object] = {TRAINING_OPTIONS[k]: int(v) if k in ("order", "beam") else v
+                                 for k, v in options.items() if k in TRAINING_OPTIONS}
+    chosen["iterations"] = iterations
+    if name != "udpipe":
+        chosen.update({k: v for k, v in options.items() if k in ("jar", "binary")})
+    done, _ = train_cached(name, exp.train, out, progress=stages.progress, **chosen)
+    passed = "".join(f",{k}={v}" for k, v in options.items() if k in ("tagger", "jar",
+                                                                       "binary"))
+    return replace(conf, spec=f"{name}:{out}{passed}"), Trained(
+        str(exp.train), done.sentences, done.seconds, done.key, iterations,
+        None if name == "udpipe" else name)
 
 
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
