@@ -215,7 +215,7 @@ def _trained(conf: ParserConf, exp: Experiment, store: Store, stages: Stages
     suffix = {"udpipe": ".udpipe", "malt": ".mco"}.get(name, ".model")
     out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}{suffix}"
     iterations = int(options["iterations"]) if "iterations" in options else None
-    chosen: dict[str, object] = {TRAINING_OPTIONS[k]: int(v) if k in ("order", "beam") else v
+    chosen: dict[str, Any] = {TRAINING_OPTIONS[k]: int(v) if k in ("order", "beam") else v
                                  for k, v in options.items() if k in TRAINING_OPTIONS}
     chosen["iterations"] = iterations
     if name != "udpipe":
