@@ -13,7 +13,7 @@ REF_STAMP := $(REF_VENV)/.installed
 UDTOOLS := udtools==0.2.9
 
 .PHONY: test demo lint bench studies noise-study real-noise-study lin-argument clean java-models \
-	java-study train-models noise-validity-study multilingual-study
+	java-study train-models noise-validity-study multilingual-study seed-parsers-study
 
 $(STAMP): pyproject.toml setup.py src/parsebench/metrics/constituency/_evalb_fast.pyx \
 		src/parsebench/metrics/dependency/_deps_fast.pyx src/parsebench/metrics/dependency/_stretch_fast.pyx \
@@ -116,6 +116,29 @@ java-study: study-output/java.sqlite
 	rm -f docs/java-study/index.html docs/java-study/results.csv docs/java-study/results.json
 	$(BIN)/python scripts/study_doc.py docs/java-study docs/java-parsers.in.md \
 		docs/java-parsers.md
+
+# Hashemi & Hwa's comparison rerun with the seed papers' own parsers (docs/seed-parsers.md):
+# MaltParser, Yara, MSTParser (first and second order), Mate and TurboParser trained here
+# on 2,000 sentences of EWT train and on Tweebank v2 train, TweeboParser on Tweebank, then
+# accuracy on EWT and Tweebank test and robustness F1 on JFLEG dev. Needs Java and
+# ../shared/tools. About 40 minutes of training on 2 cores (cached: a second run trains
+# nothing), then about 30 of parsing.
+SEED := study-output/seed-parsers
+SEED_STUDIES := seed-ewt seed-tweebank seed-jfleg
+$(SEED)/models/models.json: scripts/seed_parsers_models.py | $(TEST_STAMP)
+	$(BIN)/python scripts/seed_parsers_models.py --out $(SEED)/models
+
+$(SEED)/store.sqlite: $(SEED_STUDIES:%=studies/seed-parsers/%.toml) $(SEED)/models/models.json
+	for s in $(SEED_STUDIES); do \
+		$(BIN)/parsebench run studies/seed-parsers/$$s.toml --workers 2 --store $@ \
+			--report $(SEED)/report-$$s || exit 1; done
+
+seed-parsers-study: $(SEED)/store.sqlite
+	$(BIN)/parsebench report $< -o docs/seed-parsers-study
+	$(BIN)/python scripts/seed_parsers_doc.py $< docs/seed-parsers-study docs/seed-parsers.in.md \
+		docs/seed-parsers.md $(SEED)/models/models.json
+	rm -f docs/seed-parsers-study/index.html docs/seed-parsers-study/results.csv \
+		docs/seed-parsers-study/results.json
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py

@@ -241,3 +241,12 @@ def test_a_warning_of_every_replicate_is_one_line_naming_them() -> None:
         "noisy parse): no row was compared, so parse differs and the estimates are n/a "
         "(Bigert et al.'s degradation: head+deprel; dead; 20%; replicates seed=3, seed=4)"]
     assert got[0].replicates == ["seed=3", "seed=4"]
+
+
+def test_a_p_value_below_what_its_digits_show_is_written_as_a_bound() -> None:
+    """Issue 59: p printed as 0.000 where it is 0.0005; no p-value is written as zero."""
+    from parsebench.present import p_value
+
+    assert p_value(0.0005) == "< 0.001" and p_value(0.0005, 4) == "0.0005"
+    assert p_value(0.00004, 4) == "< 0.0001" and p_value(0.3) == "0.300"
+    assert p_value(0.001) == "0.001" and p_value(None) == "n/a"

@@ -28,6 +28,7 @@ from parsebench.metrics.core.resample import (
 from parsebench.metrics.dependency.figures import AlignmentCounts, ValidityCounts
 from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.metrics.registry import COMPARABLE, REGISTRY, file_stats
+from parsebench.present import p_value
 from parsebench.progress import Progress, Quiet
 from parsebench.record import OMIT, Record
 
@@ -222,7 +223,7 @@ def compare_table(r: Comparison) -> str:
         lines += ["", f"{'pair':<{pw}} {'delta':>7}  {f'{level}% CI':<18} {'p':>8}"]
         for name, p in zip(names, r.pairs, strict=True):
             delta = "n/a" if p.delta is None else f"{100 * p.delta:+.2f}"
-            pv = "n/a" if p.p is None else f"{p.p:.4f}"
+            pv = p_value(p.p, 4)
             star = " *" if p.significant else ""
             lines.append(f"{name:<{pw}} {delta:>7}  {ci(p.ci):<18} "
                          f"{pv:>8}{star}")

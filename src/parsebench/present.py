@@ -21,6 +21,15 @@ def value(x: Any) -> float | None:
     return float(x.mean)
 
 
+def p_value(p: float | None, digits: int = 3) -> str:
+    """A p-value as the report prints it: ``< 0.001`` below what DIGITS show (never
+    ``0.000``, which would claim p is zero), ``n/a`` when there is none."""
+    if p is None:
+        return "n/a"
+    floor = 10.0 ** -digits
+    return f"< {floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
+
+
 def percent(x: Any, width: int = 0, digits: int = 2, spread: bool = False) -> str:
     """X (a fraction or a replicate summary) as a percentage right-aligned in WIDTH;
     with SPREAD, a summary shows ``mean ± std``."""

@@ -20,7 +20,7 @@ from parsebench.metrics.robustness.hashemi_hwa import (
     TypeFigures,
 )
 from parsebench.metrics.robustness.kakkonen import SentencesReplicate, SentencesValue
-from parsebench.present import anchor, ci95, value
+from parsebench.present import anchor, ci95, p_value, value
 from parsebench.report.examples import examples_section
 from parsebench.report.plots import (
     DegradationPoint,
@@ -388,7 +388,7 @@ def _significance_section(tests: list[FigureTest]) -> Section | None:
         p = x.p_holm
         t.rows.append([x.figure, x.level, f"{x.b} - {x.a}", pct(x.difference),
                        ci95({"ci95": {"d": list(x.ci95 or ())}}, "d"),
-                       "n/a" if p is None else f"{p:.4f}",
+                       p_value(p, 4),
                        "n/a" if p is None else ("yes" if x.significant else "no")])
     t.notes.append(f"At least {SIGNIFICANCE_SAMPLES:,} paired resamples of the sentences "
                    "(seed 1), the same for both parsers; p = (1 + #{|d* - mean d*| >= |d|}) / "

@@ -25,7 +25,7 @@ from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.robustness.hashemi_hwa import F1Levels
-from parsebench.present import value
+from parsebench.present import p_value, value
 from parsebench.record import Record, plain
 from parsebench.report.summary_records import (
     BaselineItem as BaselineItem,
@@ -390,7 +390,7 @@ def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
             ci = (lo, hi)
         p = t.p_holm
     by = "" if diff is None else f" by {100 * diff:.1f} points{_ci_text(ci)}"
-    pt = "" if p is None else f", p = {p:.3f}"
+    pt = "" if p is None else f", p {'= ' if p >= 0.001 else ''}{p_value(p)}"
     if mine is None:
         beats, why = False, "has no LAS"
     elif mine < theirs:
