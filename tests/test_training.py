@@ -238,3 +238,31 @@ deps = true
         with pytest.raises(pb.InputError) as e:
             pb.run(bad, store=tmp_path / "b.sqlite")
         assert message in str(e.value)
+
+
+def test_an_empty_or_invalid_treebank_is_refused_before_any_trainer_runs(
+        tmp_path: Path) -> None:
+    """Issue 59, 13b: ``train malt`` and ``train yara`` took an empty treebank (rc 0, "0
+    sentences"); a cycle or a sentence without a root reached the trainer."""
+    from parsebench.errors import InputError
+    from parsebench.formats.conllu import read_conllu
+    from parsebench.parsers.trained import check_trees
+
+    empty = tmp_path / "empty.conllu"
+    empty.write_text("")
+    p = cli("train", "malt", str(empty), "-o", str(tmp_path / "m.mco"), "--jar", "x.jar",
+            cache=tmp_path / "cache")
+    assert p.returncode == 2
+    assert error_lines(p.stderr) == [f"parsebench: {empty}: no sentences to train on (the "
+                                     "treebank is empty)"], p.stderr
+    with pytest.raises(InputError, match="no sentences to train on"):
+        check_trees([], empty)
+    for heads, message in (("0 3 2", "make a cycle"),
+                           ("2 3 1", "no root"), ("0 2 2", "make a cycle")):
+        bad = tmp_path / "bad.conllu"
+        bad.write_text("# sent_id = 1\n" + "".join(
+            f"{i}\tw\t_\tX\t_\t_\t{h}\tdep\t_\t_\n" for i, h in enumerate(heads.split(), 1))
+            + "\n")
+        with pytest.raises(InputError, match=message) as e:
+            check_trees(read_conllu(bad), bad)
+        assert e.value.line == 1

@@ -41,14 +41,35 @@ class Trained:
 
 
 def check_trees(sentences: Sequence[Sentence], path: str | os.PathLike[str]) -> None:
-    """Training needs a gold tree: every word with a HEAD and a DEPREL."""
+    """Training needs gold trees: at least one sentence, every word with a HEAD inside
+    its sentence and a DEPREL, a root, no cycle. A trainer given less would learn from
+    nothing (an empty treebank gave a model that attaches every word to the root) or
+    fail deep inside with its own message."""
     from parsebench.formats.conllu import NO_HEAD
 
+    if not sentences:
+        raise InputError("no sentences to train on (the treebank is empty)", path)
     for s in sentences:
+        n = len(s.heads)
         for i, (head, rel) in enumerate(zip(s.heads, s.deprels, strict=True)):
             if head == NO_HEAD or rel in ("", "_"):
                 raise InputError(f"word {i + 1} of the sentence here has no HEAD or "
                                  "DEPREL: training needs gold trees", path, s.line)
+            if not 0 <= head <= n:
+                raise InputError(f"word {i + 1} of the sentence here has HEAD {head}, "
+                                 f"outside its {n} words: training needs gold trees", path,
+                                 s.line)
+        if 0 not in s.heads:
+            raise InputError("the sentence here has no root (no word with HEAD 0): "
+                             "training needs gold trees", path, s.line)
+        for i in range(1, n + 1):
+            seen, h = set(), i
+            while h and h not in seen:
+                seen.add(h)
+                h = s.heads[h - 1]
+            if h:
+                raise InputError(f"the heads of the sentence here make a cycle (through "
+                                 f"word {h}): training needs gold trees", path, s.line)
 
 
 SCRATCH = ".training-"

@@ -189,6 +189,10 @@ def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.Pa
     from parsebench.errors import check_output
 
     progress = progress or quiet()
+    if parser != "udpipe":  # (UDPipe's trainer checks its treebank and dev file itself)
+        from parsebench.formats.conllu import iter_conllu
+
+        check_trees(list(iter_conllu(train))[:limit], train)  # before the program is sought
     output = Path(output)
     if not output.is_dir():  # a model's folder is made for it, as a training's cache is
         try:
@@ -305,9 +309,6 @@ def _train(parser: str, train: str | os.PathLike[str], dev: str | os.PathLike[st
                             tokenizer=options.get("tokenizer", ""),
                             tagger=options.get("tagger", ""),
                             parser=options.get("parser_options", ""))
-    from parsebench.formats.conllu import iter_conllu
-
-    check_trees(list(iter_conllu(train))[:limit], train)
     progress.stage(f"training {parser}", None)
     if parser in GRAPH:
         from parsebench.parsers import graph_training as g
