@@ -42,9 +42,9 @@ class Trained:
 
 def check_trees(sentences: Sequence[Sentence], path: str | os.PathLike[str]) -> None:
     """Training needs gold trees: at least one sentence, every word with a HEAD and a
-    DEPREL (the reader has refused a HEAD outside its sentence), a root, no cycle. A trainer given less would learn from
-    nothing (an empty treebank gave a model that attaches every word to the root) or
-    fail deep inside with its own message."""
+    DEPREL (the reader has refused a HEAD outside its sentence), a root, no cycle. A
+    trainer given less would learn from nothing (an empty treebank gave a model that
+    attaches every word to the root) or fail deep inside with its own message."""
     from parsebench.formats.conllu import NO_HEAD
 
     if not sentences:
