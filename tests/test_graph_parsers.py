@@ -377,3 +377,28 @@ deps = true
     bad.write_text(exp.read_text().replace(f"tagger={shared_path(TAGGER)},", ""))
     with pytest.raises(pb.InputError, match="turbo needs part-of-speech tags"):
         pb.run(bad, store=tmp_path / "b.sqlite")
+
+
+def test_train_without_the_program_says_how_train_is_given_it(tmp_path: Path) -> None:
+    """Issue 59 item 11: ``train malt`` without a jar said "add ,jar=PATH to the parser
+    spec", where ``train`` takes ``--jar``."""
+    import os
+
+    train = tmp_path / "t.conllu"
+    train.write_text("1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MALTPARSER_JAR", "TURBOPARSER", "MATE_JAR")}
+    env["PARSEBENCH_CACHE"] = str(tmp_path / "cache")
+    for parser, line in (
+            ("malt", "MaltParser jar not found: set MALTPARSER_JAR=PATH/TO/JAR or give train "
+             "--jar PATH (MaltParser 1.9.2 from maltparser.org; see the README)"),
+            ("turbo", "TurboParser not found: set TURBOPARSER=PATH/TO/BINARY or give train "
+             "--binary PATH (TurboParser 2.3, built from github.com/andre-martins/TurboParser;"
+             " see the README)")):
+        p = cli("train", parser, str(train), "-o", str(tmp_path / "m.mco"), env=env)
+        assert p.returncode == 2 and error_lines(p.stderr) == [f"parsebench: {line}"], p.stderr
+    p = cli("train", "mate", str(train), "-o", str(tmp_path / "m"), "--jar",
+            str(tmp_path / "none.jar"), env=env)
+    assert error_lines(p.stderr) == [f"parsebench: Mate jar not found at {tmp_path}/none.jar "
+                                     "(from --jar; Mate tools' anna-3.61.jar, built from "
+                                     "github.com/jgrivolla/mate-tools; see the README)"]

@@ -72,16 +72,31 @@ def split_options(name: str, arg: str | None, keys: tuple[str, ...], usage: str
     return model, options
 
 
-def find_jar(option: str | None, env: str, what: str, where: str) -> str:
+def find_jar(option: str | None, env: str, what: str, where: str,
+             training: bool = False) -> str:
     """The parser's jar: the spec's ``jar=``, else the environment variable ENV; a
     missing one is named with where to get it."""
+    return find_program(option, env, what, where, "jar", training)
+
+
+def find_program(option: str | None, env: str, what: str, where: str, key: str = "jar",
+                 training: bool = False) -> str:
+    """The parser's program (its jar, or its binary when KEY is ``binary``): OPTION (the
+    spec's ``KEY=``, or ``train --KEY``), else the environment variable ENV; a missing one
+    is named with how to give it (TRAINING: to ``train``) and where to get it."""
     path = option or os.environ.get(env)
+    noun = f"{what} jar" if key == "jar" else what
     if not path:
-        raise InputError(f"{what} jar not found: set {env}=PATH/TO/JAR or add ,jar=PATH "
-                         f"to the parser spec ({where})")
+        how = f"give train --{key} PATH" if training else \
+            f"add ,{key}=PATH to the parser spec"
+        raise InputError(f"{noun} not found: set {env}=PATH/TO/{key.upper()} or {how} "
+                         f"({where})")
     if not os.path.isfile(path):
-        raise InputError(f"{what} jar not found at {path} (from "
-                         f"{'the spec' if option else env}; {where})")
+        given = f"--{key}" if training else "the spec"
+        raise InputError(f"{noun} not found at {path} (from "
+                         f"{given if option else env}; {where})")
+    if key == "binary" and not os.access(path, os.X_OK):
+        raise InputError(f"{what} at {path} is not executable (chmod +x it)")
     return os.path.abspath(path)
 
 
@@ -265,9 +280,10 @@ class JavaAdapter(Adapter):
     """Gives the words' tags (:class:`parsebench.parsers.tagging.UDPipeTagger`)."""
 
     @classmethod
-    def program(cls, opts: dict[str, str]) -> str:
-        """The jar (or binary) the spec's options name, else the environment's."""
-        return find_jar(opts.get("jar"), cls.JAR_ENV, cls.WHAT, cls.WHERE)
+    def program(cls, opts: dict[str, str], training: bool = False) -> str:
+        """The jar (or binary) the spec's options name, else the environment's
+        (TRAINING: as ``train`` is given it, for the message when it is missing)."""
+        return find_jar(opts.get("jar"), cls.JAR_ENV, cls.WHAT, cls.WHERE, training)
 
     @classmethod
     def settings(cls, model: str, opts: dict[str, str]) -> dict[str, str]:

@@ -245,7 +245,7 @@ def _key_settings(parser: str, output: Path, options: dict[str, Any]) -> dict[st
     else:
         from parsebench.parsers import yara as java  # type: ignore[no-redef]
     name = "MaltParser" if parser == "malt" else "Yara"
-    jar = find_jar(options.get("jar"), java.JAR_ENV, name, java.WHERE)
+    jar = find_jar(options.get("jar"), java.JAR_ENV, name, java.WHERE, training=True)
     options["jar"] = jar  # (the path the trainer is given)
     got: dict[str, Any] = {"jar": file_digest(jar)}
     if parser == "malt":
@@ -271,7 +271,8 @@ def _graph_settings(parser: str, options: dict[str, Any]) -> dict[str, Any]:
     cls = adapter_class(parser)[0]
     assert issubclass(cls, JavaAdapter)
     key = "binary" if parser in ("turbo", "tweebo") else "jar"
-    options[key] = program = cls.program({key: options[key]} if options.get(key) else {})
+    options[key] = program = cls.program({key: options[key]} if options.get(key) else {},
+                                         training=True)
     options["iterations"] = options.get("iterations") or 10
     got: dict[str, Any] = {key: file_digest(program), "iterations": options["iterations"]}
     if parser == "mst":

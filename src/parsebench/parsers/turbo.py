@@ -27,7 +27,14 @@ from typing import Any
 
 from parsebench.errors import InputError
 from parsebench.parsers.base import Analysis, Failure
-from parsebench.parsers.jvm import JavaAdapter, JavaBridge, cell, read_answer, split_options
+from parsebench.parsers.jvm import (
+    JavaAdapter,
+    JavaBridge,
+    cell,
+    find_program,
+    read_answer,
+    split_options,
+)
 from parsebench.parsers.tagging import UDPipeTagger
 
 
@@ -46,20 +53,6 @@ def tweebo_row(i: int, form: str, lemma: str, upos: str, feats: str, head: str =
     return turbo_row(i, form, lemma, upos, upos, feats, head, deprel) + "\t_\t_\t_\t1"
 
 
-def find_binary(option: str | None, env: str, what: str, where: str) -> str:
-    """The parser's binary: the spec's ``binary=``, else the environment variable ENV."""
-    path = option or os.environ.get(env)
-    if not path:
-        raise InputError(f"{what} not found: set {env}=PATH/TO/BINARY or add ,binary=PATH "
-                         f"to the parser spec ({where})")
-    if not os.path.isfile(path):
-        raise InputError(f"{what} not found at {path} (from "
-                         f"{'the spec' if option else env}; {where})")
-    if not os.access(path, os.X_OK):
-        raise InputError(f"{what} at {path} is not executable (chmod +x it)")
-    return os.path.abspath(path)
-
-
 class Turbo(JavaAdapter):
     name = "turbo"
     OPTIONS = ("binary", "tagger")
@@ -73,8 +66,9 @@ class Turbo(JavaAdapter):
     """Whether a head of -1 (a word left out of the tree) can come back."""
 
     @classmethod
-    def program(cls, opts: dict[str, str]) -> str:
-        return find_binary(opts.get("binary"), cls.JAR_ENV, cls.WHAT, cls.WHERE)
+    def program(cls, opts: dict[str, str], training: bool = False) -> str:
+        return find_program(opts.get("binary"), cls.JAR_ENV, cls.WHAT, cls.WHERE, "binary",
+                            training)
 
     def __init__(self, arg: str | None) -> None:
         super().__init__(arg)
