@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, error_text, needs, shared_path
+from conftest import FIXTURES, ROOT, error_text, needs, shared_path
 
 from parsebench.errors import InputError
 from parsebench.parsers.executor import Executor
@@ -347,7 +347,6 @@ def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
     Experiment.from_config is its inverse, the methods' settings, the attack, the
     calibration and the alignment included (the record goes through JSON, as the store
     keeps it)."""
-    from conftest import FIXTURES
 
     from parsebench.run.experiment import Experiment
 
@@ -432,3 +431,35 @@ spec = "python:toy_parsers:WeakWord"
                    "ins 25.0%, del 50.0%, trans 0.0% |" in md, md
         assert ("kept as drawn (keep_mix)" in md) == keep
         assert ("gives way to another of its operations" in md) == (not keep)
+
+
+def test_the_report_shows_parser_specs_as_written_not_resolved(tmp_path: Path) -> None:
+    """Issue 59 item 6: a model path written relative to the experiment file was shown
+    resolved to an absolute path (through symlinks) while the corpus stayed as written.
+    The Run table shows what the user wrote; the run still finds the file."""
+    import shutil
+
+    import parsebench as pb
+
+    shutil.copy(FIXTURES / "learner.conllu", tmp_path / "corpus.conllu")
+    (tmp_path / "models").mkdir()
+    shutil.copy(FIXTURES / "learner.conllu", tmp_path / "models" / "parses.conllu")
+    exp = write_exp(tmp_path, '''
+[corpus]
+path = "corpus.conllu"
+[[parsers]]
+name = "given"
+spec = "precomputed:models/parses.conllu"
+[metrics]
+deps = true
+''')
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        got = pb.run(exp, store=Path("s.sqlite"), report=Path("r"))
+    finally:
+        os.chdir(here)
+    assert got.results
+    md = (tmp_path / "r" / "index.md").read_text()
+    assert "| parsers | given (precomputed:models/parses.conllu) |" in md
+    assert md.count("models/parses.conllu") == 1  # once, as written, never resolved

@@ -79,7 +79,7 @@ def _levels_text(labels: list[str]) -> str:
 
 
 def _parsers_text(parsers: list[ParserConf]) -> str:
-    return ", ".join(f"{p.name} ({p.spec})" for p in parsers)
+    return ", ".join(f"{p.name} ({p.shown})" for p in parsers)
 
 
 def _run_table(info: RunInfo, exp: Experiment) -> Table:

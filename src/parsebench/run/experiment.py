@@ -20,7 +20,7 @@ from parsebench.metrics.registry import METHODS
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS, moves_words
 from parsebench.noise.languages import LANGUAGES, keyboard_for
 from parsebench.parses import PROJECTIONS
-from parsebench.record import Record
+from parsebench.record import OMIT, Record
 from parsebench.run import schema
 from parsebench.run.schema import At, Field, Reader, TomlTable, kept
 
@@ -76,6 +76,14 @@ class ParserConf(Record):
     """Clean-text accuracy for the bounds: one figure, or one per projection."""
     timeout: float = 60.0
     batch_size: int = 16
+    written: str | None = field(default=None, metadata=OMIT)
+    """The spec as the experiment file wrote it, where :attr:`spec` differs (its files
+    made absolute): what a report shows, so that it names no path the user did not."""
+
+    @property
+    def shown(self) -> str:
+        """The spec as the user wrote it."""
+        return self.written or self.spec
 
     def accuracy_for(self, projection: str) -> float | None:
         if isinstance(self.accuracy, dict):
@@ -352,10 +360,12 @@ def _parsers(at: At) -> list[ParserConf]:
         timeout = one.of("timeout").get((int, float), 60.0)
         if (wrong := problem("timeout", timeout)) is not None:
             raise one.of("timeout").fail(f"timeout {wrong}")
-        out.append(ParserConf(pname, resolve_spec(spec, r.path.parent),
+        resolved = resolve_spec(spec, r.path.parent)
+        out.append(ParserConf(pname, resolved,
                               {k: float(v) for k, v in acc.items()} if isinstance(acc, dict)
                               else None if acc is None else float(acc), float(timeout),
-                              one.of("batch_size").positive() or 16))
+                              one.of("batch_size").positive() or 16,
+                              spec if resolved != spec else None))
     return out
 
 

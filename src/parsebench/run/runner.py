@@ -499,7 +499,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
 
         for conf in exp.parsers:
             if not adapter_class(conf.spec)[0].raw_text:
-                raise InputError(f"parser {conf.name} ({conf.spec}) cannot tokenize raw "
+                raise InputError(f"parser {conf.name} ({conf.shown}) cannot tokenize raw "
                                  "text: tokens = \"raw\" needs parsers that do (udpipe, "
                                  "spacy)", exp.source)
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
