@@ -65,6 +65,9 @@ def test_a_parser_that_tokenizes_is_scored_by_character_alignment(tmp_path: Path
     assert deps["clean"]["words"]["f1"] < 1  # the glued marks are missed words
     md = (tmp_path / "r" / "index.md").read_text()
     assert "raw: each parser tokenized each document's text itself" in md
+    # issue 59 item 8: it was given documents, and the Run table says so
+    assert "| documents parsed in this run |" in md and "sentences parsed in this" not in md
+    assert ": distinct documents, cache hits |" in md
     assert "method rows | not applicable: it compares parses of the same words" in md
     results = json.loads((tmp_path / "r" / "results.json").read_text())
     assert '"tokens": "raw"' in json.dumps(results)

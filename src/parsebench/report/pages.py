@@ -86,13 +86,15 @@ def _run_table(info: RunInfo, exp: Experiment) -> Table:
     """The Run table of an experiment's part: its settings (EXP, restored from the run's
     record) and what the run measured."""
     stats = info.stats
+    unit = "documents" if exp.tokens == "raw" else "sentences"
     rows = [["corpus", " + ".join(map(str, exp.corpus))],
             ["noise levels", _levels_text([lv.label for lv in exp.levels])],
             ["noise", described(exp.kind, exp.noise)],
             ["replicates, first seed", f"{exp.replicates}, {exp.seed}"],
             ["parsers", _parsers_text(exp.parsers)],
-            ["sentences parsed in this run", _per_parser(info, "parsed")],
-            ["sentences from the cache", _per_parser(info, "cached")]]
+            # a raw-text run gives each parser a document at a time, not a sentence
+            [f"{unit} parsed in this run", _per_parser(info, "parsed")],
+            [f"{unit} from the cache", _per_parser(info, "cached")]]
     if stats is not None:
         rows.append(["wall time", f"{stats.wall_seconds:.1f} s ({stats.workers} "
                                   f"worker(s), {stats.executor})"])
@@ -101,7 +103,7 @@ def _run_table(info: RunInfo, exp: Experiment) -> Table:
             hits = ps.cache_hits
             rows.append([f"{name}: words parsed / naive",
                          f"{ps.parsed_words:,} / {ps.naive_words:,}"])
-            rows.append([f"{name}: distinct sentences, cache hits",
+            rows.append([f"{name}: distinct {unit}, cache hits",
                          f"{ps.distinct_sentences:,}, {hits:,} "
                          f"({100 * hits / max(1, ps.distinct_sentences):.1f}%)"])
             rows.append([f"{name}: parse wall time", f"{ps.wall_seconds:.1f} s"])
