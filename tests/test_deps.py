@@ -452,3 +452,23 @@ def test_a_failed_parse_is_a_failure_not_a_fragment() -> None:
     r = score_deps(gold, every, system_path="p.conllu")
     assert r.failed == len(gold) and r.as_dict()["uas"]["f1"] == 0
     assert not any("tagger" in w for w in r.warnings)
+
+
+def test_a_gold_word_without_a_head_is_said_with_its_file_and_line(tmp_path: Path) -> None:
+    """Issue 59 item 12: a gold HEAD ``_`` was scored silently (LAS 99.61, no word; the
+    official scorer refuses the file); the system side already warned."""
+    import parsebench as pb
+
+    gold, system = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    gold.write_text("# sent_id = a\n1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n"
+                    "2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+                    "# sent_id = b\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
+                    "2\tbark\t_\tVERB\t_\t_\t_\t_\t_\t_\n\n")
+    system.write_text(gold.read_text().replace("\t_\t_\t_\t_\n\n", "\t0\troot\t_\t_\n\n"))
+    got = pb.evaluate_deps(gold, system).to_dict()
+    assert f"{gold}:5: 1 gold word(s) have no HEAD (_) in sentences that have heads: no " \
+        "parser can attach them, so they count against every attachment score" in \
+        got["warnings"]
+    assert got["uas"]["correct"] == 3 and got["uas"]["gold"] == 4
+    clean = pb.evaluate_deps(system, system).to_dict()
+    assert not [w for w in clean["warnings"] if "no HEAD" in w]

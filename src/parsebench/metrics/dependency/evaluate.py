@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from parsebench.errors import InputError
-from parsebench.formats.conllu import Sentence
+from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.inputs import COLUMNS
 from parsebench.metrics.dependency.conll18 import (
     CONLL18,
@@ -245,6 +245,8 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     gold_pending: list[str] = []
     system_pending: list[str] = []
     sentences = 0
+    headless = [0, 0]
+    """Gold words without a HEAD in sentences that have heads, and the first one's line."""
     system_has: set[str] = set()
     gold_has: set[str] = set()
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
@@ -302,6 +304,9 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
             if len(gold_has) < HELD_COLUMNS:
                 held_columns(x, gold_has)
             gold_pending += x.deprels
+            if (loose := x.heads.count(NO_HEAD)) and loose < len(x.heads):
+                headless[0] += loose
+                headless[1] = headless[1] or x.line
         # labels counted a few thousand at a time (memory stays flat): Counter.update
         # on each sentence cost as much as the compiled kernel's count of it
         if len(gold_pending) + len(system_pending) > 4096:
@@ -315,6 +320,10 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     if text is not None:
         text.flush(total)
     warnings = chunks.notes + check.warnings(system_path) + graphs.warnings()
+    if headless[0]:  # the official scorer refuses such a gold file; scored, but said
+        warnings.append(f"{gold_path}:{headless[1]}: {headless[0]} gold word(s) have no HEAD "
+                        "(_) in sentences that have heads: no parser can attach them, so "
+                        "they count against every attachment score")
     # a failed parse is a parse without heads: its attachments count wrong; a sentence
     # the validity policy judged had heads to judge
     if check.failed or (validity is not None and validity.headed):
