@@ -197,3 +197,21 @@ def test_a_document_is_given_whole_and_a_missed_boundary_is_scored(tmp_path: Pat
     for m in ("sentences", "words", "las"):
         assert deps["clean"][m]["f1"] == direct[m]["f1"], m
     assert got.parsed == 3  # one document a version: clean and the two replicates
+
+
+def test_parse_raw_output_has_a_text_and_an_id_per_sentence_and_validates(
+        tmp_path: Path) -> None:
+    """Issue 59 item 20: ``parse --raw`` wrote no ``# text`` (nor ``# sent_id``) for the
+    sentences a parser finds, so its output failed ``validate --level 2``."""
+    sys.path.insert(0, str(FIXTURES))
+    written = tmp_path / "raw.conllu"
+    pb.parse(LEARNER, parser="python:toy_parsers:GluedPunct", raw=True).write(written)
+    sents = pb.Treebank.read(written)
+    for s in sents:
+        keys = [c.split("=", 1)[0].strip() for c in s.comments]
+        assert keys.count("# sent_id") == 1 and keys.count("# text") == 1, s.comments
+    ids = [s.comment_value("sent_id") for s in sents]
+    assert len(set(ids)) == len(ids)
+    found = pb.validate(written, level=2).to_dict()["counts"]
+    assert not [k for k in found if k.startswith("missing-")], found  # (the toy's own
+    # glued words and labels are its faults: text-form-mismatch, unknown-udeprel)

@@ -494,6 +494,22 @@ def own_sentences(s: Sentence, o: Outcome) -> list[Sentence]:
     return out
 
 
+def labelled(s: Sentence, n: int) -> Sentence:
+    """S with the ``# sent_id`` and ``# text`` that CoNLL-U asks of every sentence (UD's
+    validator, level 2) where it has none: N as its id, its words' text (a space after
+    each word unless its MISC says ``SpaceAfter=No``) as its text. A sentence a parser
+    found in raw text has neither until here."""
+    keys = {c.split("=", 1)[0].strip() for c in s.comments if "=" in c}
+    extra = []
+    if "# sent_id" not in keys:
+        extra.append(f"# sent_id = {n}")
+    if "# text" not in keys:
+        text = "".join(f + ("" if "SpaceAfter=No" in m.split("|") else " ")
+                       for f, m in zip(s.forms, s.misc, strict=True)).strip()
+        extra.append(f"# text = {text}")
+    return replace(s, comments=[*s.comments, *extra]) if extra else s
+
+
 def to_tree(s: Sentence, o: Outcome) -> str:
     """The bracketed tree of outcome O, or the flat failed tree over S's words."""
     if isinstance(o, Analysis) and o.tree is not None:

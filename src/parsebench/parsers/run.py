@@ -32,7 +32,7 @@ from parsebench.formats.conllu import (
 )
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
 from parsebench.parsers.pool import Pool, check_options
-from parsebench.parses import document_text, documents, to_tree, unit_sentences
+from parsebench.parses import document_text, documents, labelled, to_tree, unit_sentences
 
 
 def items_of(sentences: Sequence[Sentence]) -> list[Item]:
@@ -60,6 +60,8 @@ class ParseRun:
         """The parses as CoNLL-U sentences (dependency parsers)."""
         out = [p for u, t in zip(self._units(), self.timed, strict=True)
                for p in unit_sentences(u, t.outcome)]
+        if self.units is not None:  # the parser's own sentences: a text and an id each
+            out = [labelled(s, n) for n, s in enumerate(out, 1)]
         return [basic_to_deps(s) for s in out] if self.copy_basic else out
 
     def speed(self) -> dict[str, Any]:
