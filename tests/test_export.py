@@ -192,3 +192,40 @@ f1 = true
     run_f1 = [r["value"]["f1"] for r in json.loads((report / "results.json").read_text())[0]
               ["results"] if r["metric"] == "f1"]
     assert run_f1 == [got]
+
+
+def test_export_writes_nothing_when_a_later_run_is_damaged(tmp_path: Path) -> None:
+    """Issue 59 item 14: export of a store whose later run is damaged left the earlier
+    runs' files; now nothing is written unless everything is (as report does). The
+    damage here is met late, when the second run's corpus is read again: it changed."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    store = tmp_path / "s.sqlite"
+    shutil.copy(FIXTURES / "typos.conllu", tmp_path / "second.conllu")
+    for name, corpus in (("first", FIXTURES / "learner.conllu"),
+                         ("second", tmp_path / "second.conllu")):
+        exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{corpus}"
+[[parsers]]
+name = "right"
+spec = "baseline:right"
+[metrics]
+deps = true
+''', name=name)
+        assert cli("run", str(exp), "--store", str(store)).returncode == 0
+    out = tmp_path / "export"
+    assert cli("export", str(store), "-o", str(out)).returncode == 0
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    assert {p.parts[0] for p in before} == {"first", "second"}
+    with (tmp_path / "second.conllu").open("a") as fh:  # a sentence more: it changed
+        fh.write("# text = Extra\n1\tExtra\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+    fresh = tmp_path / "fresh"
+    p = cli("export", str(store), "-o", str(fresh))
+    assert p.returncode == 2, p.stderr
+    assert not fresh.exists() or not list(fresh.iterdir()), list(fresh.rglob("*"))
+    p = cli("export", str(store), "-o", str(out))
+    assert p.returncode == 2
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before  # left as it was

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from parsebench.errors import InputError, atomic_output, check_folder
@@ -93,9 +96,33 @@ def scores_csv(experiment: str, results: list[Scored]) -> str:
 def export(store: Store, outdir: str | Path, parser: str | None = None,
            experiment: str | None = None) -> list[Path]:
     """Write the parses and scores of every experiment in STORE (or the one named) under
-    OUTDIR/EXPERIMENT/; return the files written."""
+    OUTDIR/EXPERIMENT/; return the files written. They are written into a scratch folder
+    in OUTDIR and moved into place only when every experiment is written: a damaged
+    corpus or run met late leaves nothing half-written (each EXPERIMENT folder is
+    replaced whole)."""
     out = Path(outdir)
     check_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".export-", dir=out))
+    try:
+        written = _export(store, stage, parser, experiment)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    for part in sorted(stage.iterdir()):
+        target = out / part.name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif target.exists() or target.is_symlink():
+            target.unlink()
+        os.replace(part, target)
+    stage.rmdir()
+    return [out / p.relative_to(stage) for p in written]
+
+
+def _export(store: Store, out: Path, parser: str | None, experiment: str | None
+            ) -> list[Path]:
+    """:func:`export` into the scratch folder OUT."""
     runs = [(n, r) for n, r in store.experiments() if experiment in (None, n)]
     if not runs:
         raise InputError(f"no experiment {experiment!r} with results" if experiment else
