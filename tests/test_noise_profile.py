@@ -265,3 +265,20 @@ def test_errors_come_as_many_to_a_sentence_as_the_profile_counted(
         low = plan(forms, None, 0.03, seed, d, 2)
         assert Counter((c.sentence, c.token, c.new) for c in low.changes) <= \
             Counter((c.sentence, c.token, c.new) for c in high.changes)
+
+
+def test_korean_and_japanese_frequencies_need_no_mecab() -> None:
+    """Issue 59 item 13: ``noise-profile learn --lang ko`` (and ja, zh) ended in
+    ModuleNotFoundError: MeCab, wordfreq's optional tokenizer; without it a word is
+    looked up whole."""
+    import importlib.util
+
+    from parsebench.noise.lexicon import frequencies
+
+    if importlib.util.find_spec("MeCab") is not None:
+        pytest.skip("MeCab is installed here: wordfreq tokenizes with it")
+    for lang, word, other in (("ko", "학교", "학교에서"), ("ja", "学校", "学校で")):
+        f = frequencies(lang)
+        assert f.zipf(word) > 3, (lang, f.zipf(word))
+        assert 0 <= f.zipf(other) <= f.zipf(word)
+        assert f.untokenized

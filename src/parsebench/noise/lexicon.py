@@ -125,16 +125,21 @@ class Frequencies:
         # zipf() answers as wordfreq's zipf_frequency(word, lang) only if that reads this
         # list ("best" is the large list where there is one)
         self.exact = wordfreq.available_languages("best").get(lang) == self.path
+        self.untokenized = False
+        """Whether wordfreq's tokenizer for the language could not be imported (MeCab)."""
 
     def zipf(self, word: str) -> float:
         """WORD's frequency on the Zipf scale, 0 for unknown words: wordfreq's
         ``zipf_frequency(word, lang)``, the same number, from this table. A word of
         lower-case ASCII letters is its own single token, so its value is its band's
         (worked out once a band); other words are tokenized as wordfreq does."""
-        if not self.exact:
+        if not self.exact and not self.untokenized:
             from wordfreq import zipf_frequency
 
-            return float(zipf_frequency(word, self.lang))
+            try:
+                return float(zipf_frequency(word, self.lang))
+            except ImportError:  # MeCab: see below
+                self.untokenized = True
         if word.isascii() and word.isalpha() and word.islower():
             band = self.bands.get(word)
             got = self._by_band.get(band)
@@ -143,7 +148,15 @@ class Frequencies:
             return got
         from wordfreq.tokens import lossy_tokenize
 
-        return self._zipf(lossy_tokenize(word, self.lang))
+        if not self.untokenized:
+            try:
+                return self._zipf(lossy_tokenize(word, self.lang))
+            except ImportError:
+                # wordfreq splits Japanese and Korean with MeCab, an optional package
+                # (and its dictionary) that a plain install lacks: the word is then
+                # looked up whole, as one token, which its list holds for most words
+                self.untokenized = True
+        return self._zipf([word.casefold()])
 
     def _zipf(self, tokens: list[str]) -> float:
         """wordfreq 3's ``_word_frequency`` and ``zipf_frequency`` (minimum 0), step by step."""
