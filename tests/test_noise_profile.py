@@ -282,3 +282,23 @@ def test_korean_and_japanese_frequencies_need_no_mecab() -> None:
         assert f.zipf(word) > 3, (lang, f.zipf(word))
         assert 0 <= f.zipf(other) <= f.zipf(word)
         assert f.untokenized
+
+
+def test_a_profile_count_too_large_for_a_float_is_refused_in_one_line(
+        tmp_path: Path) -> None:
+    """Issue 59 item 13: a count of 10**400 in a profile ended in OverflowError."""
+    from parsebench.errors import InputError
+    from parsebench.noise.profile import load
+
+    good = tmp_path / "p.json"
+    pb.learn_profile(FIXTURES / "typos.conllu", good)
+    data = json.loads(good.read_text())
+    for path in (("words",), ("operations", "sub")):
+        bad = json.loads(json.dumps(data))
+        into = bad
+        for k in path[:-1]:
+            into = into[k]
+        into[path[-1]] = 10**400
+        (tmp_path / "bad.json").write_text(json.dumps(bad, indent=1))
+        with pytest.raises(InputError, match="from 0 to 10\\^15"):
+            load(tmp_path / "bad.json")

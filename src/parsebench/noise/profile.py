@@ -433,15 +433,23 @@ class Profile:
         return int(self.data["real_words"]) / int(self.data["errors"])
 
 
+MAX_COUNT = 10**15
+"""The largest count a profile may hold: more words than any corpus has, and small
+enough that shares of it are floats (a count of 10**400 overflowed one)."""
+
+
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT
+
+
 def _check_counts(value: Any, nested: bool = False) -> bool:
     if not isinstance(value, dict):
         return False
     for v in value.values():
         if nested:
-            if not (isinstance(v, list) and len(v) == 2 and all(
-                    isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)):
+            if not (isinstance(v, list) and len(v) == 2 and all(_is_count(x) for x in v)):
                 return False
-        elif not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+        elif not _is_count(v):
             return False
     return True
 
@@ -469,14 +477,13 @@ def load(path: str | os.PathLike[str]) -> Profile:
         raise InputError(f"profile version {data.get('version')!r}: this parsebench reads "
                          f"version {VERSION}", path, _line_of(text, "version"))
     for key in ("words", "errors", "real_words"):
-        v = data.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise InputError(f'"{key}": expected a count (a whole number >= 0)', path,
-                             _line_of(text, key))
+        if not _is_count(data.get(key)):
+            raise InputError(f'"{key}": expected a count (a whole number from 0 to 10^15)',
+                             path, _line_of(text, key))
     for key in COUNT_TABLES:
         if not _check_counts(data.get(key)):
             raise InputError(f'"{key}": expected a table of counts (name: whole number '
-                             '>= 0)', path, _line_of(text, key))
+                             'from 0 to 10^15)', path, _line_of(text, key))
     if "pair_words" in data and not _check_counts(data["pair_words"], True):
         raise InputError('"pair_words": expected a table of [errors, words]', path,
                          _line_of(text, "pair_words"))
