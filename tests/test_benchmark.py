@@ -386,3 +386,51 @@ def test_a_stored_macro_average_reads_as_its_record_or_is_refused() -> None:
     assert json.dumps(got.to_dict()) == json.dumps(value)
     with pytest.raises(InputError, match="benchmark of p does not read"):
         typed_result(Scored("p", "benchmark", "deprel", "clean", "", {**value, "x": 1}))
+
+
+def _summary_of(tmp_path: Path, clean: dict[str, list[list[int]]],
+                noisy: dict[str, list[list[int]]], specs: dict[str, str]) -> Any:
+    from parsebench.report.benchmark import summarize_benchmark
+    from parsebench.run.benchmark import macro
+    from parsebench.store import Store
+
+    cfg = {"name": "b", "corpora": [{"name": "one", "lang": "en", "experiment": "b [one]",
+                                     "corpus": "one.conllu"}],
+           "parsers": [{"name": p, "spec": spec} for p, spec in specs.items()],
+           "levels": ["rate=0.1"], "replicates": 1, "seed": 1, "resampling": "stratified",
+           "samples": 2000}
+    with Store(tmp_path / "s.sqlite") as st:
+        run = st.start_run("b [one]", {})
+        st.replace_results(run, "b [one]", [
+            *(_deps(p, "clean", rows) for p, rows in clean.items()),
+            *(_deps(p, "rate=0.1", rows) for p, rows in noisy.items())])
+        results = macro(st, cfg)
+    return summarize_benchmark(cfg, results)
+
+
+def test_identical_parsers_share_a_rank_and_no_line_names_a_winner(tmp_path: Path) -> None:
+    """Issue 59 item 3: two parsers with identical figures got ranks 1 and 2, "most
+    robust: a" named one of them, and "the ranking does not flip: a is first on every
+    corpus". Equal figures share a rank; a summary line names a winner only when the
+    paired tests separate it; one corpus is said as "1 corpus"."""
+    same_clean = [[8, 10, 10], [6, 10, 10]] * 50
+    same_noisy = [[7, 10, 10], [5, 10, 10]] * 50
+    s = _summary_of(tmp_path, {"a": same_clean, "b": same_clean},
+                    {"a": same_noisy, "b": same_noisy},
+                    {"a": "udpipe:a", "b": "udpipe:b"})
+    m = {(x.parser, x.level, x.figure): x for x in s.macro}
+    assert m[("a", "clean", "LAS")].rank == m[("b", "clean", "LAS")].rank == 1
+    assert m[("a", "rate=0.1", "LAS lost")].rank == m[("b", "rate=0.1", "LAS lost")].rank == 1
+    answers = " ".join(s.answers)
+    assert "Most accurate on average: no parser alone; the paired tests do not separate " \
+        "a, b" in answers and "over 1 corpus" in answers, answers
+    assert "Most robust at rate=0.1: no parser alone" in answers
+    assert "does not flip" not in answers and "first on every corpus" not in answers
+
+
+def test_with_only_baselines_no_line_names_the_most_robust(tmp_path: Path) -> None:
+    rows = [[5, 10, 10]] * 40
+    s = _summary_of(tmp_path, {"right": rows, "left": [[3, 10, 10]] * 40},
+                    {"right": rows, "left": [[3, 10, 10]] * 40},
+                    {"right": "baseline:right", "left": "baseline:left"})
+    assert not [a for a in s.answers if "Most robust" in a], s.answers

@@ -322,7 +322,8 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
                                        None if ph is None else ph < ALPHA))
             order = sorted(known, key=lambda p: -better * known[p])
             tiers = _tiers(order, [t for t in tests if t.figure == what])
-            for rank, p in enumerate(order, 1):
+            for p in order:  # equal figures share a rank (1, 1, 3), not 1 and 2
+                rank = 1 + sum(better * known[q] > better * known[p] for q in order)
                 figures[p][what] = replace(figures[p][what], rank=rank, tier=tiers.get(p, ""))
         for p in parsers:
             out.append(Scored(p, "benchmark", "deprel", level, sig,
