@@ -248,3 +248,20 @@ rows = false
     # (blind, a toy that ignores the words, ties with them: it is no baseline by its spec)
     assert "): blind has the highest " in md
     assert "right (baseline) 100.0%" in md and "left (baseline) 100.0%" in md
+
+
+def test_letters_follow_the_figure_even_where_a_baseline_leads_and_is_shown_last() -> None:
+    """Issue 59 item 2: in a figure where lower is better, a baseline ahead of a parser
+    (shown last, as baselines are) got letter b and the parser a, where the legend says a
+    is the best group and the benchmark's table gave the opposite."""
+    from parsebench.report.summary import RankedScore, _ranked
+
+    rs = [_deps("udpipe", "clean", [5] * N), _deps("right", "clean", [1] * N)]
+    tests = pairwise_tests(rs)
+    lower = RankedScore("las", "deps", "points lost", lambda v: v.las.f1, "las", False,
+                        lambda r: "x")
+    got = _ranked(lower, rs, "clean", "Robustness", tests, "x", {"right": "baseline:right"})
+    assert got is not None
+    assert [e.parser for e in got.ranking] == ["udpipe", "right"]  # the baseline shown last
+    assert got.letters == {"right": "a", "udpipe": "b"}
+    assert "udpipe b, right (baseline) a" in got.sentence, got.sentence

@@ -183,6 +183,9 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
                    key=lambda e: -(e.value or 0.0) if fig.higher_is_better
                    else e.value or 0.0)
     base = set(baselines or ())
+    by_figure = [e.parser for e in known]
+    """The ranking the figure gives: its letters follow it (a is the best group), even
+    where a baseline leads it and is shown last."""
     known = [e for e in known if e.parser not in base] + \
         [replace(e, baseline=True) for e in known if e.parser in base]
 
@@ -194,8 +197,8 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
     mine = [t for t in tests if t.method == fig.score and t.level == level
             and t.projection == rs[0].projection]
     order = [e.parser for e in known]
-    groups = letters(order, mine)
-    names = letter_names(order, groups)
+    groups = letters(by_figure, mine)
+    names = letter_names(by_figure, groups)
     best = known[0]
     figs = ", ".join(f"{shown(e.parser)} {_pc(e.value)}{_ci_text(e.ci95)}"
                      for e in known)
