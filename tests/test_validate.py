@@ -351,3 +351,16 @@ def test_a_check_made_natively_is_reported_once_beside_udvalidate(
     found = pb.validate(f, level=2).to_dict()["findings"]
     ids = [(x["line"], x["kind"].split("/", 1)[-1]) for x in found]
     assert ("missing-sent-id" in {k for _, k in ids}) and len(ids) == len(set(ids))
+
+
+def test_crlf_line_ends_are_a_level_1_finding_once_a_file(tmp_path: Path) -> None:
+    """Issue 59 item 19: CR LF line ends passed level 1; udvalidate says "Only the
+    unix-style LF line terminator is allowed" (non-unix-newline), once a file."""
+    from parsebench.validation import check_file
+
+    good = "# sent_id = 1\n# text = Hi\n1\tHi\thi\tINTJ\t_\t_\t0\troot\t_\t_\n\n"
+    (tmp_path / "lf.conllu").write_bytes(good.encode())
+    (tmp_path / "crlf.conllu").write_bytes(good.replace("\n", "\r\n").encode())
+    assert [f.kind for f in check_file(tmp_path / "lf.conllu")] == []
+    got = [(f.kind, f.line) for f in check_file(tmp_path / "crlf.conllu")]
+    assert got == [("non-unix-newline", 1)]

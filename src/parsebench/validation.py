@@ -95,11 +95,31 @@ def check_file(path: str | os.PathLike[str], level: int = 1) -> list[Finding]:
                 block = []
         if block:
             _check_sentence(block, level, state, add)
+        crlf = _first_crlf(path)
+        if crlf is not None:  # udvalidate's level 1 says it once a file
+            add(crlf, "non-unix-newline", "CR LF line ends: only the Unix line end (LF) "
+                "is allowed")
     except InputError as exc:  # not UTF-8, no such file: the file's one finding
         return [Finding(name, exc.line, "file", exc.message)]
     # a sentence's checks come at its end: file order, the reader's own first on a line
     out.sort(key=lambda f: (f.line or 0, f.kind in COLUMN_KINDS))
     return out
+
+
+def _first_crlf(path: str | os.PathLike[str]) -> int | None:
+    """The line of the file's first CR LF line end, if it has one (the readers drop the
+    CR, so the lines they give cannot tell)."""
+    before, last = 0, b""  # line ends before the block; the previous block's last byte
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 16), b""):
+            joined = last + block
+            at = joined.find(b"\r\n")
+            if at >= 0:
+                return before - joined.count(b"\n", 0, len(last)) \
+                    + joined.count(b"\n", 0, at) + 1
+            before += block.count(b"\n")
+            last = block[-1:]
+    return None
 
 
 def _check_sentence(block: list[tuple[int, str]], level: int, state: Metadata,
