@@ -287,3 +287,38 @@ spec = "python:toy_parsers:WeakWord"
     assert files["html"].read_bytes() == (tmp_path / "r" / "index.html").read_bytes()
     written = pb.export(tmp_path / "s.sqlite", tmp_path / "x")
     assert any(f.name == "clean.conllu" for f in written)
+
+
+def test_a_runs_table_has_a_row_for_every_figure_of_every_result(tmp_path: Path) -> None:
+    """Issue 59 item 16: ``RunResult.to_pandas()`` had only the run's four bookkeeping
+    rows and ``Scored`` had no ``to_pandas()``; docs/api-walk.md promises a row a
+    figure's measure, for every result type."""
+    pytest.importorskip("pandas")
+    from conftest import FIXTURES
+
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'''name = "e"
+[corpus]
+path = "{FIXTURES / 'learner.conllu'}"
+[noise]
+rates = [0.2]
+lexicon = "{FIXTURES / 'lexicon.txt'}"
+[[parsers]]
+name = "r"
+spec = "baseline:right"
+[metrics]
+deps = true
+''')
+    got = pb.run(exp, store=tmp_path / "s.sqlite")
+    df = got.to_pandas()
+    for r in got.results:
+        mine = df[(df.parser == r.parser) & (df.method == r.method) & (df.level == r.level)
+                  & (df.projection == r.projection)]
+        assert len(mine) == len(r.to_pandas())  # (a page, the sentence browser, has none)
+        if r.method == "deps":
+            assert len(mine) > 50
+            las = mine[(mine.figure == "las") & (mine.measure == "f1")]
+            assert las.value.tolist() == [r.figure("las", "f1")]
+            assert las.ci_low.tolist() == [r.figure("ci95", "las")[0]]
+    assert (df.method == "run").sum() == len(got.rows()) - sum(len(r.rows())
+                                                               for r in got.results)

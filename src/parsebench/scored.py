@@ -49,6 +49,26 @@ class Scored:
             v = v[k]
         return v
 
+    def rows(self) -> list[dict[str, Any]]:
+        """One row a figure's measure (figure, measure, value, the interval's bounds
+        beside its headline measure), as every command's result gives them, each with
+        this result's parser, method, projection and level."""
+        from parsebench.record import plain
+        from parsebench.results import Result
+
+        v = plain(self.value)
+        data = {k: x for k, x in v.items() if k != "stats"} if isinstance(v, dict) \
+            else {"value": v}
+        head = {"parser": self.parser, "method": self.method, "projection": self.projection,
+                "level": self.level}
+        return [{**head, **r} for r in Result(self.method, data, lambda: "").rows()]
+
+    def to_pandas(self) -> Any:
+        """:meth:`rows` as a DataFrame (pandas, an optional extra)."""
+        from parsebench.results import dataframe
+
+        return dataframe(self.rows(), list(ROW_COLUMNS))
+
     def to_dict(self) -> dict[str, Any]:
         """The record as the run's JSON writes it."""
         from parsebench.record import plain
@@ -56,6 +76,11 @@ class Scored:
         return {"parser": self.parser, "method": self.method,
                 "projection": self.projection, "level": self.level,
                 "signature": self.signature, "value": plain(self.value)}
+
+
+ROW_COLUMNS = ("parser", "method", "projection", "level", "figure", "measure", "value",
+               "ci_low", "ci_high")
+"""The columns of a result's rows (:meth:`Scored.rows`)."""
 
 
 def level_order(label: str) -> tuple[int, float]:

@@ -28,6 +28,19 @@ class RunResult(Result):
 
     results: list[Scored] = field(default_factory=list, repr=False)
 
+    def rows(self) -> list[dict[str, Any]]:
+        """One row a figure's measure of every result (:meth:`Scored.rows`), then the
+        run's own figures (sentences parsed, seconds) with no parser."""
+        own = [{"parser": None, "method": "run", "projection": None, "level": None, **r}
+               for r in super().rows()]
+        return [r for s in self.results for r in s.rows()] + own
+
+    def to_pandas(self) -> Any:
+        from parsebench.results import dataframe
+        from parsebench.scored import ROW_COLUMNS
+
+        return dataframe(self.rows(), list(ROW_COLUMNS))
+
 
 @A.checked(experiment=A.path, store=A.optional(A.path), report=A.optional(A.path),
          executor=A.text, workers=A.limited, scheduler=A.optional(A.text),
