@@ -434,3 +434,39 @@ def test_with_only_baselines_no_line_names_the_most_robust(tmp_path: Path) -> No
                     {"right": rows, "left": [[3, 10, 10]] * 40},
                     {"right": "baseline:right", "left": "baseline:left"})
     assert not [a for a in s.answers if "Most robust" in a], s.answers
+
+
+def test_a_later_corpus_is_checked_before_any_work(tmp_path: Path) -> None:
+    """Issue 59 item 9: a missing train for udpipe:train in the second [[corpora]] table
+    was refused only after the first corpus was trained and parsed."""
+    from parsebench.parsers.executor import Executor
+    from parsebench.run.benchmark import run_benchmark
+    from parsebench.store import Store
+
+    toml = tmp_path / "b.toml"
+    toml.write_text(f'''name = "multi"
+[[corpora]]
+name = "a"
+path = "{FIXTURES / 'learner.conllu'}"
+train = "{FIXTURES / 'learner.conllu'}"
+lang = "en"
+[[corpora]]
+name = "b"
+path = "{FIXTURES / 'typos.conllu'}"
+lang = "en"
+[noise]
+rates = [0.2]
+lexicon = "{LEXICON}"
+[[parsers]]
+name = "trained"
+spec = "udpipe:train,iterations=1"
+[metrics]
+deps = true
+''', encoding="utf-8")
+    b = load_any(toml)
+    assert isinstance(b, Benchmark)
+    with Store(tmp_path / "s.sqlite") as st:
+        with pytest.raises(InputError, match="trains on the corpus's training split"):
+            run_benchmark(b, st, Executor("local", 1))
+        assert st.experiments() == []  # nothing ran, nothing was trained
+    assert not (tmp_path / "s.sqlite.models").exists()

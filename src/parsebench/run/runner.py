@@ -468,6 +468,23 @@ def run_experiment(exp: Experiment, store: Store, executor: Executor,
     return outcome
 
 
+def check_before_work(exp: Experiment) -> None:
+    """What an experiment's settings can be refused for without reading its corpus: a
+    bad keyboard layout, a parser that trains without what it trains on, raw tokens for
+    a parser that cannot tokenize. A benchmark checks every corpus's before any work."""
+    Keyboard.load(exp.keyboard or "us-qwerty")
+    for conf in exp.parsers:  # a spec that trains fails here, not after others parsed
+        _training(conf, exp)
+    if exp.tokens == "raw":
+        from parsebench.parsers.base import adapter_class
+
+        for conf in exp.parsers:
+            if not adapter_class(conf.spec)[0].raw_text:
+                raise InputError(f"parser {conf.name} ({conf.shown}) cannot tokenize raw "
+                                 "text: tokens = \"raw\" needs parsers that do (udpipe, "
+                                 "spacy)", exp.source)
+
+
 def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> RunOutcome:
     progress = stages.progress
     t0 = time.perf_counter()
@@ -491,17 +508,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
         if len(corr.sentences) != len(corpus.sentences):
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
                              f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
-    Keyboard.load(exp.keyboard or "us-qwerty")  # a bad layout fails before any parsing
-    for conf in exp.parsers:  # a spec that trains fails here, not after others parsed
-        _training(conf, exp)
-    if exp.tokens == "raw":
-        from parsebench.parsers.base import adapter_class
-
-        for conf in exp.parsers:
-            if not adapter_class(conf.spec)[0].raw_text:
-                raise InputError(f"parser {conf.name} ({conf.shown}) cannot tokenize raw "
-                                 "text: tokens = \"raw\" needs parsers that do (udpipe, "
-                                 "spacy)", exp.source)
+    check_before_work(exp)
     free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
     progress.advance()
     if not free_core:
