@@ -402,3 +402,27 @@ def test_train_without_the_program_says_how_train_is_given_it(tmp_path: Path) ->
     assert error_lines(p.stderr) == [f"parsebench: Mate jar not found at {tmp_path}/none.jar "
                                      "(from --jar; Mate tools' anna-3.61.jar, built from "
                                      "github.com/jgrivolla/mate-tools; see the README)"]
+
+
+def test_a_spec_that_trains_is_refused_at_its_line(tmp_path: Path) -> None:
+    """Issue 59 item 10: ``spec = "malt:train"`` (no tagger) and ``spec =
+    "udpipe:train:x"`` were refused without the experiment file's line."""
+    import parsebench as pb
+    from conftest import FIXTURES
+
+    for spec, message in (("malt:train", "malt needs part-of-speech tags"),
+                          ("udpipe:train:x", "a parser trained here is udpipe:train")):
+        exp = tmp_path / "e.toml"
+        exp.write_text(f'''name = "e"
+[corpus]
+path = "{FIXTURES / 'learner.conllu'}"
+train = "{FIXTURES / 'learner.conllu'}"
+[[parsers]]
+name = "p"
+spec = "{spec}"
+[metrics]
+deps = true
+''')
+        with pytest.raises(pb.InputError, match=message) as e:
+            pb.run(exp, store=tmp_path / "s.sqlite")
+        assert e.value.line == 7 and str(e.value).startswith(f"{exp}:7: "), str(e.value)

@@ -167,6 +167,19 @@ TRAINING_OPTIONS = {"iterations": "iterations", "order": "order", "decode": "dec
 ``jar`` and ``binary``, go on to the trained parser's spec too)."""
 
 
+def _where(exp: Experiment, conf: ParserConf) -> tuple[Path, int | None]:
+    """The experiment file and the line of CONF's spec in it, for a refusal of the spec
+    (the first line that holds the spec as written; None where none does)."""
+    try:
+        lines = exp.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return exp.source, None
+    quoted = (f'"{conf.shown}"', f"'{conf.shown}'")
+    line = next((k for k, text in enumerate(lines, 1)
+                 if text.lstrip().startswith("spec") and any(q in text for q in quoted)), None)
+    return exp.source, line
+
+
 def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
     """Whether CONF trains on the corpus (``NAME:train[,...]``, checked: the parser is one
     ``train`` trains and the corpus names its training split), and its options."""
@@ -174,6 +187,11 @@ def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
 
     name, _, arg = conf.spec.partition(":")
     first, *options = arg.split(",")
+    if name in PARSERS and first.startswith("train") and first != "train" \
+            and not Path(first).exists():  # (udpipe:train:x, udpipe:training)
+        raise InputError(f"parser {conf.name}: {conf.spec!r}: a parser trained here is "
+                         f"{name}:train, its options after commas ({name}:train,"
+                         "iterations=N)", *_where(exp, conf))
     if first != "train" or name not in PARSERS:
         return False, {}
     got: dict[str, str] = {}
@@ -186,15 +204,15 @@ def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
             usage = (f"{TRAIN}[,iterations=N] takes iterations=N (N >= 1)" if name == "udpipe"
                      else f"{name}:train takes {', '.join(k + '=' for k in known)}")
             raise InputError(f"parser {conf.name}: {conf.spec!r}: {usage}, not {o!r}",
-                             exp.source)
+                             *_where(exp, conf))
         got[key] = value
     if name != "udpipe" and not got.get("tagger"):
         raise InputError(f"parser {conf.name}: {conf.spec!r}: {name} needs part-of-speech "
-                         "tags: add ,tagger=MODEL.udpipe", exp.source)
+                         "tags: add ,tagger=MODEL.udpipe", *_where(exp, conf))
     if exp.train is None:
         raise InputError(f"parser {conf.name}: {conf.spec!r} trains on the corpus's "
                          "training split: give [corpus] train = \"FILE\" (its train file, "
-                         "or dev where there is none)", exp.source)
+                         "or dev where there is none)", *_where(exp, conf))
     return True, got
 
 
@@ -482,7 +500,7 @@ def check_before_work(exp: Experiment) -> None:
             if not adapter_class(conf.spec)[0].raw_text:
                 raise InputError(f"parser {conf.name} ({conf.shown}) cannot tokenize raw "
                                  "text: tokens = \"raw\" needs parsers that do (udpipe, "
-                                 "spacy)", exp.source)
+                                 "spacy)", *_where(exp, conf))
 
 
 def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> RunOutcome:
