@@ -407,8 +407,9 @@ def test_train_without_the_program_says_how_train_is_given_it(tmp_path: Path) ->
 def test_a_spec_that_trains_is_refused_at_its_line(tmp_path: Path) -> None:
     """Issue 59 item 10: ``spec = "malt:train"`` (no tagger) and ``spec =
     "udpipe:train:x"`` were refused without the experiment file's line."""
-    import parsebench as pb
     from conftest import FIXTURES
+
+    import parsebench as pb
 
     for spec, message in (("malt:train", "malt needs part-of-speech tags"),
                           ("udpipe:train:x", "a parser trained here is udpipe:train")):
