@@ -302,3 +302,13 @@ def test_a_profile_count_too_large_for_a_float_is_refused_in_one_line(
         (tmp_path / "bad.json").write_text(json.dumps(bad, indent=1))
         with pytest.raises(InputError, match="from 0 to 10\\^15"):
             load(tmp_path / "bad.json")
+
+
+def test_pairs_without_a_misspelling_write_no_profile(tmp_path: Path) -> None:
+    """Issue 59 item 17: a profile with 0 errors was written without a word, and then
+    refused by every command that loads it."""
+    clean = tmp_path / "clean.conllu"
+    clean.write_text("1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n")
+    with pytest.raises(pb.InputError, match="no misspelling to learn from in 2 words"):
+        pb.learn_profile(clean, tmp_path / "p.json")
+    assert not (tmp_path / "p.json").exists()

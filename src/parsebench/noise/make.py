@@ -83,6 +83,10 @@ def learn_profile(pairs: str | os.PathLike[str] | Sequence[str | os.PathLike[str
     if output is not None:
         check_output(output)
     data = learn(paths, lang, lexicon)
+    if not data["errors"]:  # a profile draws from its errors: without one it cannot load
+        raise InputError(f"no misspelling to learn from in {data['words']:,} words (no "
+                         "CorrectForm= in MISC, no M2 edit, no changed word): a profile "
+                         "needs at least one; nothing written", paths[0])
     if output is not None:
         save(data, output)
     return Result("noise-profile learn", data, lambda: show(data))
