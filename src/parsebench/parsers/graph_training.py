@@ -21,16 +21,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, iter_lines
+from parsebench.errors import InputError
 from parsebench.parsers.jvm import java_command
-from parsebench.parsers.trained import Trained, run_trainer, scratch_folder
-
-Row = Callable[[list[str]], str]
-"""A CoNLL-U word line's ten columns -> the line a parser's reader takes."""
+from parsebench.parsers.trained import Row, Trained, run_trainer, scratch_folder, write_rows
 
 
 def _mst_row(c: list[str]) -> str:
@@ -58,31 +54,6 @@ def _mate_row(pos: str) -> Row:
         return conll09_row(int(c[0]), c[1], c[2], c[4] if pos == "xpos" else c[3], c[5],
                            c[6], c[7])
     return row
-
-
-def write_rows(src: str | os.PathLike[str], dst: str | os.PathLike[str], row: Row,
-               limit: int | None = None) -> int:
-    """SRC's word lines (first column an integer) through ROW, sentences apart, at most
-    LIMIT sentences; the count written."""
-    n, in_sentence = 0, False
-    with open(dst, "w", encoding="utf-8") as out:
-        for line in iter_lines(src):
-            if not line.strip():
-                if in_sentence:
-                    out.write("\n")
-                    n += 1
-                    in_sentence = False
-                    if limit is not None and n >= limit:
-                        break
-                continue
-            cols = line.split("\t")
-            if len(cols) == 10 and cols[0].isdigit():
-                out.write(row(cols) + "\n")
-                in_sentence = True
-        if in_sentence:
-            out.write("\n")
-            n += 1
-    return n
 
 
 def dev_score(gold: Path, parsed: Path, head_col: int, rel_col: int) -> dict[str, Any]:

@@ -11,12 +11,12 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.errors import InputError, iter_lines
 from parsebench.formats.conllu import Sentence
 
 
@@ -97,6 +97,35 @@ def scratch_folder(parent: Path) -> Iterator[Path]:
         yield tmp
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+Row = Callable[[list[str]], str]
+"""A CoNLL-U word line's ten columns -> the line a parser's reader takes."""
+
+
+def write_rows(src: str | os.PathLike[str], dst: str | os.PathLike[str], row: Row,
+               limit: int | None = None) -> int:
+    """SRC's word lines (first column an integer) through ROW, sentences apart, at most
+    LIMIT sentences; the count written."""
+    n, in_sentence = 0, False
+    with open(dst, "w", encoding="utf-8") as out:
+        for line in iter_lines(src):
+            if not line.strip():
+                if in_sentence:
+                    out.write("\n")
+                    n += 1
+                    in_sentence = False
+                    if limit is not None and n >= limit:
+                        break
+                continue
+            cols = line.split("\t")
+            if len(cols) == 10 and cols[0].isdigit():
+                out.write(row(cols) + "\n")
+                in_sentence = True
+        if in_sentence:
+            out.write("\n")
+            n += 1
+    return n
 
 
 def trained_settings(model: str | os.PathLike[str]) -> dict[str, Any]:

@@ -42,7 +42,13 @@ from typing import TYPE_CHECKING, Any
 from parsebench.errors import InputError, iter_lines
 from parsebench.installed import cache_folder
 from parsebench.parsers.jvm import find_jar, java_command
-from parsebench.parsers.trained import Trained, check_trees, run_trainer, scratch_folder
+from parsebench.parsers.trained import (
+    Trained,
+    check_trees,
+    run_trainer,
+    scratch_folder,
+    write_rows,
+)
 
 if TYPE_CHECKING:
 
@@ -60,25 +66,7 @@ def conllx_words(src: str | os.PathLike[str], dst: str | os.PathLike[str],
                  limit: int | None = None) -> int:
     """SRC's word lines (first column an integer) as ten-column CoNLL-X, sentences apart,
     at most LIMIT sentences; the count written."""
-    n, in_sentence = 0, False
-    with open(dst, "w", encoding="utf-8") as out:
-        for line in iter_lines(src):
-            if not line.strip():
-                if in_sentence:
-                    out.write("\n")
-                    n += 1
-                    in_sentence = False
-                    if limit is not None and n >= limit:
-                        break
-                continue
-            cols = line.split("\t")
-            if len(cols) == 10 and cols[0].isdigit():
-                out.write(line + "\n")
-                in_sentence = True
-        if in_sentence:
-            out.write("\n")
-            n += 1
-    return n
+    return write_rows(src, dst, "\t".join, limit)
 
 
 def conllu_slice(src: str | os.PathLike[str], dst: str | os.PathLike[str],
