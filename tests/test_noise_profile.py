@@ -312,3 +312,13 @@ def test_pairs_without_a_misspelling_write_no_profile(tmp_path: Path) -> None:
     with pytest.raises(pb.InputError, match="no misspelling to learn from in 2 words"):
         pb.learn_profile(clean, tmp_path / "p.json")
     assert not (tmp_path / "p.json").exists()
+
+
+def test_two_conllu_files_are_learnt_as_one_not_as_aligned_texts(tmp_path: Path) -> None:
+    """Issue 59 item 11: two CoNLL-U files given to noise-profile learn were read as two
+    aligned texts ("41213 lines, but ... has 11548")."""
+    a, b = FIXTURES / "typos.conllu", FIXTURES / "profile_pairs.conllu"
+    both = pb.learn_profile([a, b]).to_dict()
+    one, two = pb.learn_profile(a).to_dict(), pb.learn_profile(b).to_dict()
+    for key in ("words", "errors", "sentences"):
+        assert both[key] == one[key] + two[key], key

@@ -109,8 +109,8 @@ app.add_typer(profile_app, name="noise-profile")
 @profile_app.command("learn")
 def profile_learn(
     pairs: Annotated[list[Path], typer.Argument(
-        help="A CoNLL-U file with CorrectForm= in MISC, an M2 file (R:SPELL and R:ORTH "
-        "edits), or two aligned text files: as written, corrected.")],
+        help="CoNLL-U files with CorrectForm= in MISC or M2 files (R:SPELL and R:ORTH "
+        "edits), read as one, or two aligned text files: as written, corrected.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The profile (JSON).")],
     lang: Annotated[str, typer.Option("--lang", help="Language of the lexicon that says "
                                       "which errors are real words.")] = "en",

@@ -267,11 +267,20 @@ def read_m2_pairs(path: Path) -> Pairs:
 
 
 def read_pairs(paths: list[Path]) -> Pairs:
-    """A CoNLL-U file with ``CorrectForm=``, an M2 file, or two aligned texts."""
+    """CoNLL-U files with ``CorrectForm=`` or M2 files (one or several, read as one), or
+    two aligned texts."""
+    if len(paths) > 1 and all(_annotated(p) for p in paths):  # (two CoNLL-U files
+        # were read as aligned texts: "41213 lines, but ... has 11548")
+        import dataclasses
+
+        parts = [read_pairs([p]) for p in paths]
+        counts = {f.name: sum(getattr(part, f.name) for part in parts)
+                  for f in dataclasses.fields(Pairs) if f.name != "sentences"}
+        return Pairs([s for part in parts for s in part.sentences], **counts)
     if len(paths) == 2:
         return read_text_pairs(paths[0], paths[1])
     if len(paths) != 1:
-        raise InputError("give a CoNLL-U file with CorrectForm=, an M2 file, or two aligned "
+        raise InputError("give CoNLL-U files with CorrectForm=, M2 files, or two aligned "
                          "text files (as written, corrected)")
     p = paths[0]
     if p.suffix == ".m2":
@@ -284,6 +293,15 @@ def read_pairs(paths: list[Path]) -> Pairs:
         return read_conllu_pairs(p)
     raise InputError("neither CoNLL-U nor M2 (.m2): two aligned texts are given as two "
                      "files", p)
+
+
+def _annotated(p: Path) -> bool:
+    """Whether P is an M2 file or CoNLL-U, not a plain text."""
+    from itertools import islice
+
+    from parsebench.formats.conllu import looks_like_conllu
+
+    return p.suffix == ".m2" or looks_like_conllu(p, islice(iter_lines(p), 1000))
 
 
 def _counts(c: Counter[str], order: Iterable[str] = ()) -> dict[str, int]:
