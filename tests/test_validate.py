@@ -132,6 +132,13 @@ def test_without_udvalidate_level_2_says_so(monkeypatch: pytest.MonkeyPatch,
     assert r.valid and r.to_dict()["udvalidate"] is None
     assert any("udvalidate is not installed" in w for w in r.warnings)
     assert os.environ["PATH"] == str(tmp_path)
+    # issue 59 item 11: at level 2 its own level-2 checks ran: it says so, not "not
+    # level 2's"
+    two = [w for w in pb.validate(f, level=2).warnings if "udvalidate" in w]
+    assert two == ["udvalidate is not installed: parsebench's own checks of levels 1 and 2 "
+                   "ran, not the official validator's (pip install udtools, in its own "
+                   "virtualenv)"]
+    assert "level 3's checks are only the official's" in " ".join(r.warnings)
 
 
 def test_nul_bytes_and_what_is_no_file(tmp_path: Path) -> None:

@@ -47,8 +47,11 @@ def validate(files: PathLike | Iterable[PathLike], *, level: int = 1,
     v = validate_files(paths, level, lang)
     notes = []
     if level >= 2 and v.udvalidate is None:
-        notes.append(f"udvalidate is not installed: only parsebench's own checks, not "
-                     f"level {level}'s (pip install udtools, in its own virtualenv)")
+        # parsebench's own checks cover levels 1 and 2; beyond, only udvalidate's
+        beyond = "" if level == 2 else f"; level {level}'s checks are only the official's"
+        notes.append("udvalidate is not installed: parsebench's own checks of levels 1 "
+                     f"and 2 ran, not the official validator's{beyond} (pip install "
+                     "udtools, in its own virtualenv)")
     data: dict[str, Any] = {
         "valid": v.valid, "files": v.files, "level": level, "lang": lang,
         "udvalidate": v.udvalidate,
