@@ -5,6 +5,7 @@ profile's mix of operations."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -235,6 +236,15 @@ def test_a_run_with_a_profile_and_its_report(tmp_path: Path,
         summary = md[md.index("### Summary"):md.index("**Run**")]
         if name == "profiled":
             assert "learnt profile f.json" in summary and "7.00%" not in summary
+            # issue 59 item 1: the Run table described it as the keyboard model, asked
+            # 25% of each operation and gave realised shares adding up to 58.6%
+            run = md[md.index("**Run**"):]
+            assert "| noise | misspellings drawn from the learnt noise profile f.json" in run
+            assert "one keyboard edit a word" not in run and "asked sub 25.0%" not in run
+            row = next(line for line in run.splitlines()
+                       if line.startswith("| errors at rate=0.2 (realised) |"))
+            shares = [float(x) for x in re.findall(r"\(([\d.]+)%\)", row)]
+            assert shares and abs(sum(shares) - 100) < 0.5, row
         else:
             assert "keyboard model" in summary and "7.00%" in summary
             assert "learnt profile f.json" not in summary

@@ -78,6 +78,20 @@ OPTIONS = {"weights": "operation weights, e.g. sub=2,ins=1,del=1,trans=1",
                            "words change: an alignment is kept, as for grammar noise)"}
 
 
+def profile_mix(realised: Mapping[str, int]) -> str:
+    """A profile's errors at a level by kind, each a share of them all (they add up to
+    100%): one edit by its operation, several edits a word, a word confused for another,
+    case, split and joined words."""
+    kinds: dict[str, int] = {}
+    for op, n in realised.items():
+        kind = "several edits" if "+" in op else "word confusion" if op == "word" else op
+        kinds[kind] = kinds.get(kind, 0) + n
+    total = sum(kinds.values())
+    order = [*OPERATIONS, "several edits", "word confusion"]
+    names = sorted(kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
+    return ", ".join(f"{k} {kinds[k]} ({100 * kinds[k] / total:.1f}%)" for k in names)
+
+
 class Spelling:
     """Bigert et al.'s misspellings: one keyboard edit a word, non-words only."""
 
@@ -133,6 +147,16 @@ class Spelling:
                                 bool(config.get("keep_mix", False)), config.get("profile"),
                                 bool(config.get("tokenization", False)))
 
+    def describe(self, settings: SpellingSettings) -> str:
+        """What the Run table calls this noise: the keyboard model, or the learnt
+        profile it was drawn from (whose errors are not one keyboard edit a word)."""
+        if settings.profile:
+            return (f"misspellings drawn from the learnt noise profile "
+                    f"{Path(str(settings.profile)).name} (people's own errors at its shares: "
+                    "keyboard-like edits, several edits a word, word confusions, case"
+                    + (", split and joined words" if settings.tokenization else "") + ")")
+        return self.title
+
     def caveat(self, settings: SpellingSettings, lang: str, natural: bool) -> str | None:
         """The line a report says of this noise beside its headline: a learnt profile is
         named; the keyboard model gets the validity test's measurement where one exists
@@ -161,6 +185,9 @@ class Spelling:
         mix = {k: v for k, v in mix.items() if v}
         if not mix:
             return []
+        if settings.profile:  # its own kinds of error, each a share of all it made
+            return [[f"errors at {level} (realised)", profile_mix(got)]
+                    for level, got in mix.items()]
         rows = [["misspelling operations", "kept as drawn (keep_mix): a word without a "
                  "non-word edit of its operation is passed over" if settings.keep_mix else
                  "drawn by weight; one without a non-word edit of the word gives way to "

@@ -89,7 +89,8 @@ def _run_table(info: RunInfo, exp: Experiment) -> Table:
     unit = "documents" if exp.tokens == "raw" else "sentences"
     rows = [["corpus", " + ".join(map(str, exp.corpus))],
             ["noise levels", _levels_text([lv.label for lv in exp.levels])],
-            ["noise", described(exp.kind, exp.noise)],
+            ["noise", described(exp.kind, exp.noise) if exp.levels or exp.natural
+             else "none: the clean text only"],
             ["replicates, first seed", f"{exp.replicates}, {exp.seed}"],
             ["parsers", _parsers_text(exp.parsers)],
             # a raw-text run gives each parser a document at a time, not a sentence
