@@ -256,3 +256,18 @@ def test_quick_work_prints_no_progress(tmp_path: Path) -> None:
     env = {k: v for k, v in ENV.items() if k != "PARSEBENCH_PROGRESS_SECONDS"}
     p = _cli(*_commands(tmp_path)["parse"], env=env)
     assert not _progress_lines(p.stderr) and p.stderr.count("\n") == 1, p.stderr
+
+
+def test_a_stage_no_one_counts_says_how_long_not_zero_done() -> None:
+    """Issue 59 item 21: ``train yara`` showed "0 done, 0.0/s" throughout (a trainer's
+    stage has no steps to count)."""
+    out, clock = io.StringIO(), Clock()
+    with Lines(out, clock=clock) as p:
+        p.stage("training yara", None)
+        clock.now += 3
+        p._due()
+        clock.now += 10
+        p._due()
+    lines = out.getvalue().splitlines()
+    assert "[0:00:13] training yara: 13 s so far" in lines, lines
+    assert not [line for line in lines if "0 done" in line or "0.0/s" in line]

@@ -144,7 +144,9 @@ class Lines:
 
     def _far(self, now: float) -> str:
         spent = now - self.start
-        if self.total == 1:  # one step: no count (its first line gave none), the time
+        if self.total == 1 or (self.total is None and not self.done):
+            # one step, or steps no one counts (a trainer's own run): the time so far,
+            # not "0 done, 0.0/s"
             return f"{duration(spent)} so far"
         if self.total is None:
             return f"{self.done:,} done, {_rate(self.done, spent)}"
