@@ -167,7 +167,8 @@ class Lines:
             if self.name is not None and self.total != 0:
                 spent = self.clock() - self.start
                 if self.shown or spent >= self.first:
-                    if self.total == 1:  # one step: no count, no rate
+                    if self.total == 1 or (self.total is None and not self.done):
+                        # one step, or none counted: no count, no rate
                         self._write(f"{self.name}: done in {duration(spent)}")
                     else:
                         count = f"{self.done:,}" if self.total is None else \
