@@ -35,11 +35,13 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         out += [f"{i}\t{w}\t_\tX\t_\t_\t{0 if i == 3 else 3}\t{'root' if i == 3 else 'dep'}"
                 "\t_\t_" for i, w in enumerate(forms, 1)]
         out.append("")
-    (tmp / "c.conllu").write_text("\n".join(out) + "\n", encoding="utf-8")
+    # a long name without a space: the Run table must wrap it (issue 59 item 22)
+    corpus = tmp / "a_corpus_whose_file_name_is_long_and_holds_no_space_anywhere.conllu"
+    corpus.write_text("\n".join(out) + "\n", encoding="utf-8")
     exp = tmp / "exp.toml"
     exp.write_text(f'''name = "phone"
 [corpus]
-path = "{tmp / 'c.conllu'}"
+path = "{corpus}"
 [noise]
 rates = [0.05, 0.1]
 lexicon = "{FIXTURES / 'lexicon.txt'}"

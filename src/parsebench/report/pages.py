@@ -200,7 +200,7 @@ td{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
 td .ci{color:#666;font-size:12px}td .mark{color:#2a6f97;font-weight:bold}
 table.stacked td .ci{display:block}
 table.settings td{white-space:normal;max-width:900px;overflow-wrap:anywhere}
-ul.notes{font-size:12px;color:#555;overflow-wrap:anywhere}
+ul.notes{font-size:12px;color:#555;overflow-wrap:anywhere}ul.warnings{overflow-wrap:anywhere}
 td.miss{background:#ffe08a;font-weight:bold}.drawn{overflow-x:auto;max-width:100%}
 td.changed{background:#f8b4b4}
 figure{margin:1em 0}figcaption{font-size:13px;color:#444}img{max-width:100%;height:auto}
