@@ -215,3 +215,25 @@ def test_parse_raw_output_has_a_text_and_an_id_per_sentence_and_validates(
     found = pb.validate(written, level=2).to_dict()["counts"]
     assert not [k for k in found if k.startswith("missing-")], found  # (the toy's own
     # glued words and labels are its faults: text-form-mismatch, unknown-udeprel)
+
+
+def test_export_of_a_raw_text_run_writes_the_sentences_each_parser_found(
+        tmp_path: Path) -> None:
+    """Issue 59 item 15: export refused a tokens = "raw" run's store ("430 sentences ...
+    are not in the store's parse cache"); it writes each version as the parser found its
+    sentences, the same as parse --raw of that text."""
+    sys.path.insert(0, str(FIXTURES))
+    spec = "python:toy_parsers:GluedPunct"
+    exp = _experiment(tmp_path, LEARNER, spec)
+    pb.run(exp, store=tmp_path / "s.sqlite")
+    out = tmp_path / "export"
+    got = pb.export(tmp_path / "s.sqlite", out)
+    names = sorted(p.name for p in got if p.suffix == ".conllu")
+    assert names == ["clean.conllu", "rate-0.2_seed-1.conllu", "rate-0.2_seed-2.conllu"]
+    clean = next(p for p in got if p.name == "clean.conllu")
+    direct = tmp_path / "direct.conllu"
+    pb.parse(LEARNER, parser=spec, raw=True).write(direct)
+    assert [s.forms for s in pb.Treebank.read(clean)] == \
+        [s.forms for s in pb.Treebank.read(direct)]
+    assert [s.heads for s in pb.Treebank.read(clean)] == \
+        [s.heads for s in pb.Treebank.read(direct)]

@@ -44,6 +44,8 @@ def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
         if parsed.kind == "tree":
             fh.write("".join(to_tree(s, parsed.outcome(s)[0]) + "\n"
                              for s in v.sentences))
+        elif parsed.docs is not None:  # raw text: the sentences the parser found
+            write_conllu(parsed.own_sentences(v), fh)
         else:
             write_conllu(parsed.sentences_of(v), fh)
 
@@ -176,17 +178,28 @@ def _export(store: Store, out: Path, parser: str | None, experiment: str | None
         versions = [(_label(v), v) for v in corpus.versions]
         if exp.corrected is not None:  # its parses too, so robustness f1 can be scored again
             versions.append(("corrected", read_corpus(exp.corrected, exp.limit).versions[0]))
-        keys = {id(s): sentence_key(s.forms) for _, v in versions for s in v.sentences}
+        docs: dict[int, list[tuple[str, int]]] | None = None
+        keys: dict[int, str] = {}
+        if exp.tokens == "raw":  # each document's text was parsed: its parse, by its key
+            from parsebench.run.runner import inputs
+
+            docs = {}
+            wanted = {k for _, v in versions for k, _ in inputs(corpus, v.sentences, True,
+                                                                 keys, docs)}
+        else:
+            keys = {id(s): sentence_key(s.forms) for _, v in versions for s in v.sentences}
+            wanted = set(keys.values())
         for conf in exp.parsers:
             if parser not in (None, conf.name) or conf.name not in stats:
                 continue
             key, kind = stats[conf.name]
-            outcomes = store.parses(key, set(keys.values()))
-            missing = set(keys.values()) - set(outcomes)
+            outcomes = store.parses(key, wanted)
+            missing = wanted - set(outcomes)
             if missing:
-                raise InputError(f"{len(missing)} sentence(s) of {conf.name}'s run are not in "
-                                 "the store's parse cache", store.path)
-            parsed = Parsed(kind, outcomes, keys)
+                raise InputError(f"{len(missing)} {'document' if docs else 'sentence'}(s) "
+                                 f"of {conf.name}'s run are not in the store's parse cache",
+                                 store.path)
+            parsed = Parsed(kind, outcomes, keys, docs)
             ext = ".mrg" if kind == "tree" else ".conllu"
             for label, v in versions:
                 path = folder / safe_name(conf.name) / (safe_name(label) + ext)

@@ -111,7 +111,7 @@ def _missing(needed: dict[str, Input], cache: ParseCache) -> list[tuple[str, Inp
     return [(k, w) for k, w in needed.items() if k not in cache]
 
 
-def _inputs(c: CorpusData, sentences: Sequence[Sentence], raw: bool, keys: dict[int, str],
+def inputs(c: CorpusData, sentences: Sequence[Sentence], raw: bool, keys: dict[int, str],
             docs: dict[int, list[tuple[str, int]]] | None) -> Iterator[tuple[str, Input]]:
     """What a parser gets of SENTENCES (a version of corpus C), with each cache key: each
     sentence's words (KEYS gets each sentence's key); with RAW each document's text
@@ -276,7 +276,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         if meanwhile is not None:
             clean = {}
             for c in corpora:
-                for k, given in _inputs(c, c.sentences, raw, keys, docs):
+                for k, given in inputs(c, c.sentences, raw, keys, docs):
                     clean[k] = given
             part = _missing(clean, cache)
             stages.begin(f"parse {conf.name} (clean text)", len(part),
@@ -289,7 +289,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         for c in corpora:
             for v in c.versions:
                 naive_words += sum(len(s.forms) for s in v.sentences)
-                for k, given in _inputs(c, v.sentences, raw, keys, docs):
+                for k, given in inputs(c, v.sentences, raw, keys, docs):
                     needed.setdefault(k, given)
         part = _missing(needed, cache)
         stages.begin(f"parse {conf.name}" + (" (noisy text)" if meanwhile else ""),
