@@ -51,10 +51,18 @@ def robustness(exp: dict[str, Any]) -> dict[str, dict[str, Any]]:
             for r in exp["results"] if r["metric"] == "f1"}
 
 
-def separated(exp: dict[str, Any], figure: str) -> dict[frozenset[str], dict[str, Any]]:
-    """The paired tests of FIGURE, by the pair of parsers."""
+def separated(exp: dict[str, Any], method: str) -> dict[frozenset[str], dict[str, Any]]:
+    """The paired tests of the figure METHOD gives (``las``, ``hashemi-hwa-f1``), by the
+    pair of parsers."""
     return {frozenset((t["a"], t["b"])): t for t in exp["summary"]["tests"]
-            if t["figure"] == figure}
+            if t["method"] == method}
+
+
+def _verdict(t: dict[str, Any] | None) -> str:
+    """What a pair's paired test says: never "not separated" where none was made."""
+    if not t:
+        return "no paired test"
+    return "separated" if t.get("significant") else "not separated"
 
 
 def no_punct_f1(store: Path, parsers: list[str]) -> dict[str, float]:
@@ -109,7 +117,9 @@ def summary(acc_ewt: dict[str, Any], acc_tw: dict[str, Any], f1: dict[str, Any],
             counted += " *"
         else:
             ignored += " *"
-        rows.append(f"| {name} | {BANKS[bank]} | {_pct(a.get('uas'))} | {_pct(a.get('las'))} | "
+        trained = "all of EWT train (a reference)" if name.startswith("biaffine") \
+            else BANKS[bank]
+        rows.append(f"| {name} | {trained} | {_pct(a.get('uas'))} | {_pct(a.get('las'))} | "
                     f"{_pct(acc_ewt.get(name, {}).get('las'))} | "
                     f"{_pct(acc_tw.get(name, {}).get('las'))} | {counted} | {ignored} |")
     return "\n".join(rows) + ("\n\nIn-domain: EWT test for the EWT models, Tweebank test "
@@ -146,8 +156,8 @@ def _best(scores: dict[str, float], tests: dict[frozenset[str], dict[str, Any]])
     """The first parser by SCORES, and which parsers the paired tests do not separate
     from it."""
     top = max(scores, key=lambda k: scores[k])
-    tied = [p for p in scores if p != top and not tests.get(frozenset((top, p)),
-                                                             {}).get("significant", False)]
+    tied = [p for p in scores if p != top
+            and _verdict(tests.get(frozenset((top, p)))) != "separated"]
     if not tied:
         return (f"{top} ({_pct(scores[top])}), separated from every other parser by the "
                 "paired tests (Holm-corrected)")
@@ -170,14 +180,12 @@ def questions(acc_ewt: dict[str, Any], acc_tw: dict[str, Any], f1: dict[str, Any
     parts = []
     for p in both:
         a, b = f"{p}-ewt", f"{p}-tw"
-        t = tests.get(frozenset((a, b)), {})
-        sig = "separated" if t.get("significant") else "not separated"
+        sig = _verdict(tests.get(frozenset((a, b))))
         tw_acc = acc_tw.get(b, {}).get("las"), acc_tw.get(a, {}).get("las")
-        las_t = acc_tests["seed-tweebank"].get(frozenset((a, b)), {})
+        las_t = acc_tests["seed-tweebank"].get(frozenset((a, b)))
         gain = "n/a" if None in tw_acc else f"{100 * (tw_acc[0] - tw_acc[1]):+.2f}"
         parts.append(f"{p} {100 * (tw[b] - ewt[a]):+.2f} F1 ({sig}), {gain} LAS on "
-                     "Tweebank test ("
-                     f"{'separated' if las_t.get('significant') else 'not separated'})")
+                     f"Tweebank test ({_verdict(las_t)})")
     gained = sum(tw[f"{p}-tw"] > ewt[f"{p}-ewt"] for p in both)
     lines += ["", "**Does training on tweets help?** The tweet model against the EWT model of "
               f"the same parser, on JFLEG (F1, punctuation counted) and on Tweebank test "
@@ -192,9 +200,10 @@ def questions(acc_ewt: dict[str, Any], acc_tw: dict[str, Any], f1: dict[str, Any
         corr.append(f"the {label} models by in-domain UAS {' > '.join(by_acc)}, by "
                     f"robustness F1 {' > '.join(by_f1)} (Spearman's rho "
                     f"{'n/a' if rho is None else f'{rho:+.2f}'}, {len(names)} parsers)")
+    said = "; ".join(corr)
     lines += ["", "**Do accuracy and robustness rank the parsers alike?** "
-              + "; ".join(corr) + ". With six or seven parsers and intervals of a few "
-              "points, a rank correlation is a description, not a test."]
+              + said[0].upper() + said[1:] + ". With six or seven parsers and intervals of "
+              "a few points, a rank correlation is a description, not a test."]
     return "\n".join(lines)
 
 
@@ -213,8 +222,8 @@ def main(argv: list[str]) -> int:
         f1_np = no_punct_f1(store, list(f1))
     except InputError as exc:
         sys.exit(f"seed_parsers_doc: {exc}")
-    tests = separated(exps["seed-jfleg"], "robustness F1")
-    acc_tests = {k: separated(exps[k], "LAS") for k in ("seed-ewt", "seed-tweebank")}
+    tests = separated(exps["seed-jfleg"], "hashemi-hwa-f1")
+    acc_tests = {k: separated(exps[k], "las") for k in ("seed-ewt", "seed-tweebank")}
     text = tmp.read_text(encoding="utf-8")
     text = text.replace("<!-- seed: training -->", training_table(models))
     text = text.replace("<!-- seed: summary -->", summary(acc_ewt, acc_tw, f1, f1_np))
