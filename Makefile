@@ -121,9 +121,9 @@ java-study: study-output/java.sqlite
 # MaltParser, Yara, MSTParser (first and second order), Mate and TurboParser trained here
 # on 2,000 sentences of EWT train and on Tweebank v2 train, TweeboParser on Tweebank, then
 # accuracy on EWT and Tweebank test and robustness F1 on JFLEG dev. Needs Java and
-# ../shared/tools. About 2 hours of training on 2 cores, two trainings at a time (138
-# minutes of trainers' wall time here; cached: a second run trains nothing), then 15
-# minutes of parsing and 1 of the page.
+# ../shared/tools. About 75 minutes of training on 2 loaded cores, two trainings at a time
+# (138 minutes of the trainers' own wall time; cached: a second run trains nothing), then
+# about 20 minutes of parsing and reports.
 SEED := study-output/seed-parsers
 SEED_STUDIES := seed-ewt seed-tweebank seed-jfleg
 $(SEED)/models/models.json: scripts/seed_parsers_models.py | $(TEST_STAMP)
