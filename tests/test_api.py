@@ -322,3 +322,14 @@ deps = true
             assert las.ci_low.tolist() == [r.figure("ci95", "las")[0]]
     assert (df.method == "run").sum() == len(got.rows()) - sum(len(r.rows())
                                                                for r in got.results)
+
+
+def test_a_treebank_refuses_what_is_not_a_sentence_where_it_is_set() -> None:
+    """Issue 59 item 13b: ``Treebank([1, 2, 3]).words`` and ``g.sentences = None`` then
+    ``evaluate_deps`` ended in internal errors; each is one line where it is set."""
+    with pytest.raises(TypeError, match="item 1 is of type int; expected a Sentence"):
+        assert pb.Treebank([1, 2, 3]).words  # type: ignore[list-item]
+    g = pb.Treebank.read(DATA / "lin-key.conllu")
+    with pytest.raises(TypeError, match="expected a list of Sentences, not NoneType"):
+        g.sentences = None  # type: ignore[assignment]
+    assert pb.evaluate_deps(g, g).to_dict()["las"]["f1"] == 1.0  # left as it was

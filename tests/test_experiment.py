@@ -463,3 +463,29 @@ deps = true
     md = (tmp_path / "r" / "index.md").read_text()
     assert "| parsers | given (precomputed:models/parses.conllu) |" in md
     assert md.count("models/parses.conllu") == 1  # once, as written, never resolved
+
+
+@pytest.mark.parametrize(("corpus_extra", "noise_extra", "message", "line"), [
+    ('lang = "xx"\n', "", "wordfreq has no word list for language 'xx'; it has: ar, ", 5),
+    ("", 'lexicon = "wordfreq:xx"\n', "wordfreq has no word list for language 'xx'", 7),
+    ("", 'keyboard = "nope"\n', "unknown keyboard layout 'nope'; built in: ", 7)])
+def test_a_noise_setting_is_refused_at_its_line(tmp_path: Path, corpus_extra: str,
+                                               noise_extra: str, message: str,
+                                               line: int) -> None:
+    """Issue 59 item 10: lang = "xx", lexicon = "wordfreq:xx" and keyboard = "nope" were
+    refused without the experiment file's line (and the language without the known
+    ones)."""
+    import parsebench as pb
+
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{FIXTURES / 'learner.conllu'}"
+{corpus_extra}[noise]
+rates = [0.1]
+{noise_extra}[[parsers]]
+name = "r"
+spec = "baseline:right"
+''')
+    with pytest.raises(pb.InputError) as e:
+        pb.run(exp, store=tmp_path / "s.sqlite")
+    assert message in e.value.message and e.value.line == line, (str(e.value), line)

@@ -27,8 +27,22 @@ class Treebank(Sequence[Sentence]):
 
     @A.checked(sentences=A.iterable, name=A.text)
     def __init__(self, sentences: Iterable[Sentence] = (), name: str = "<treebank>") -> None:
-        self.sentences = list(sentences)
-        self.name = name
+        self._sentences = list(sentences)  # (what each API call takes is checked there,
+        self.name = name  # in its argument's name: check_sentences)
+
+    @property
+    def sentences(self) -> list[Sentence]:
+        return self._sentences
+
+    @sentences.setter
+    def sentences(self, value: Iterable[Sentence]) -> None:
+        """Checked where it is set, so that what is not a list is refused here in one
+        line, not deep inside a scorer (``tb.sentences = None``); its items are checked
+        by each call that takes the treebank, and by :attr:`words`."""
+        if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+            raise TypeError(f"sentences: expected a list of Sentences, not "
+                            f"{type(value).__name__}")
+        self._sentences = list(value)
 
     @classmethod
     @A.checked(path=A.path)
@@ -81,6 +95,11 @@ class Treebank(Sequence[Sentence]):
 
     @property
     def words(self) -> int:
+        for k, x in enumerate(self.sentences):
+            if not isinstance(x, Sentence):
+                raise TypeError(f"sentences: item {k + 1} is of type {type(x).__name__}; "
+                                "expected a Sentence (Treebank.from_sentences reads conllu "
+                                "TokenLists and CoNLL-U text)")
         return sum(len(s) for s in self.sentences)
 
     def __len__(self) -> int:

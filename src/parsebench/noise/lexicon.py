@@ -13,6 +13,18 @@ from parsebench.errors import InputError, read_lines
 from parsebench.noise.languages import CORPUS_WORDS, folding, lexicon_for
 
 
+def wordfreq_list(lang: str) -> str:
+    """Which of wordfreq's lists LANG has (``large``, else ``small``), or an InputError
+    naming the languages it has: cheap, so an experiment is checked before any work."""
+    import wordfreq
+
+    kind = "large" if lang in wordfreq.available_languages("large") else "small"
+    if lang not in wordfreq.available_languages(kind):
+        known = ", ".join(sorted(wordfreq.available_languages("small")))
+        raise InputError(f"wordfreq has no word list for language {lang!r}; it has: {known}")
+    return kind
+
+
 class Lexicon:
     """Words of the language, folded (lower-cased, or as wordfreq folds them: see
     :func:`parsebench.noise.languages.folding`): misspellings must not be one of them."""
@@ -56,9 +68,7 @@ class Lexicon:
                 raise InputError("the default lexicon needs the wordfreq package") from None
             from parsebench.installed import version
 
-            kind = "large" if lang in wordfreq.available_languages("large") else "small"
-            if lang not in wordfreq.available_languages(kind):
-                raise InputError(f"wordfreq has no word list for language {lang!r}")
+            kind = wordfreq_list(lang)
             # the list changes between releases: the version is part of the setting
             name = f"wordfreq-{version('wordfreq')}-{kind}:{lang}"
             if fold is str.lower:

@@ -167,6 +167,16 @@ TRAINING_OPTIONS = {"iterations": "iterations", "order": "order", "decode": "dec
 ``jar`` and ``binary``, go on to the trained parser's spec too)."""
 
 
+def _key_line(exp: Experiment, key: str) -> tuple[Path, int | None]:
+    """The experiment file and the line that sets KEY (``key = ...``), if one does."""
+    try:
+        lines = exp.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return exp.source, None
+    return exp.source, next((k for k, text in enumerate(lines, 1)
+                             if text.split("=", 1)[0].strip() == key), None)
+
+
 def _where(exp: Experiment, conf: ParserConf) -> tuple[Path, int | None]:
     """The experiment file and the line of CONF's spec in it, for a refusal of the spec
     (the first line that holds the spec as written; None where none does)."""
@@ -490,7 +500,19 @@ def check_before_work(exp: Experiment) -> None:
     """What an experiment's settings can be refused for without reading its corpus: a
     bad keyboard layout, a parser that trains without what it trains on, raw tokens for
     a parser that cannot tokenize. A benchmark checks every corpus's before any work."""
-    Keyboard.load(exp.keyboard or "us-qwerty")
+    try:
+        Keyboard.load(exp.keyboard or "us-qwerty")
+        if exp.levels:
+            from parsebench.noise.languages import lexicon_for
+            from parsebench.noise.lexicon import wordfreq_list
+
+            spec = exp.lexicon or lexicon_for(exp.lang)
+            if spec.startswith("wordfreq"):  # (a word list's file is read with the noise)
+                wordfreq_list(spec.split(":", 1)[1] if ":" in spec else exp.lang)
+    except InputError as exc:  # said at the line of the setting that chose it
+        key = "keyboard" if "keyboard" in exc.message else \
+            "lexicon" if exp.lexicon else "lang"
+        raise InputError(exc.message, *_key_line(exp, key)) from None
     for conf in exp.parsers:  # a spec that trains fails here, not after others parsed
         _training(conf, exp)
     if exp.tokens == "raw":
