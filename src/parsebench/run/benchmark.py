@@ -198,7 +198,8 @@ def run_benchmark(bench: Benchmark, store: Store, executor: Executor,
     macro averages. Only one corpus's results are held at a time."""
     import time
 
-    from parsebench.run.runner import check_before_work, run_experiment
+    from parsebench.run.runner import run_experiment
+    from parsebench.run.training_specs import check_before_work
 
     t0 = time.perf_counter()
     for _, exp in bench.corpora:  # a later corpus's fault stops the run before any work

@@ -38,8 +38,9 @@ from parsebench.run.corpus import (
 )
 from parsebench.run.examples import example, pages
 from parsebench.run.experiment import Experiment, Level, ParserConf
-from parsebench.run.run_stats import ParserStats, RunStats, Trained
+from parsebench.run.run_stats import ParserStats, RunStats
 from parsebench.run.score import Context, score
+from parsebench.run.training_specs import check_before_work, trained_conf
 from parsebench.run.versions import noise_versions
 from parsebench.scored import Scored
 from parsebench.signature import signature
@@ -152,110 +153,6 @@ def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, Input]
         session.get().parse(items, on_result)
 
 
-TRAIN = "udpipe:train"
-"""The spec of a UDPipe 1 trained on each corpus's training split (``[corpus] train``),
-``udpipe:train,iterations=N`` with fewer tokenizer epochs and tagger and parser
-iterations than UDPipe's own (100, 20, 10). The other parsers ``train`` trains take
-the same form with their spec's options: ``mst:train,tagger=T.udpipe[,order=2]
-[,decode=proj][,iterations=N][,jar=JAR]``, ``mate:train,tagger=...[,pos=upos]``,
-``turbo:train,tagger=...[,model_type=basic][,binary=B]``, ``tweebo:train,...``,
-``malt:train,tagger=...``, ``yara:train,tagger=...[,beam=N]``."""
-
-TRAINING_OPTIONS = {"iterations": "iterations", "order": "order", "decode": "decode",
-                    "pos": "pos", "model_type": "model_type", "beam": "beam"}
-"""A ``NAME:train`` spec's options that choose the training (the rest, ``tagger``,
-``jar`` and ``binary``, go on to the trained parser's spec too)."""
-
-
-def _key_line(exp: Experiment, key: str) -> tuple[Path, int | None]:
-    """The experiment file and the line that sets KEY (``key = ...``), if one does."""
-    try:
-        lines = exp.source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return exp.source, None
-    return exp.source, next((k for k, text in enumerate(lines, 1)
-                             if text.split("=", 1)[0].strip() == key), None)
-
-
-def _where(exp: Experiment, conf: ParserConf) -> tuple[Path, int | None]:
-    """The experiment file and the line of CONF's spec in it, for a refusal of the spec
-    (the first line that holds the spec as written; None where none does)."""
-    try:
-        lines = exp.source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return exp.source, None
-    quoted = (f'"{conf.shown}"', f"'{conf.shown}'")
-    line = next((k for k, text in enumerate(lines, 1)
-                 if text.lstrip().startswith("spec") and any(q in text for q in quoted)), None)
-    return exp.source, line
-
-
-def _training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
-    """Whether CONF trains on the corpus (``NAME:train[,...]``, checked: the parser is one
-    ``train`` trains and the corpus names its training split), and its options."""
-    from parsebench.parsers.training import PARSERS
-
-    name, _, arg = conf.spec.partition(":")
-    first, *options = arg.split(",")
-    if name in PARSERS and first.startswith("train") and first != "train" \
-            and not Path(first).exists():  # (udpipe:train:x, udpipe:training)
-        raise InputError(f"parser {conf.name}: {conf.spec!r}: a parser trained here is "
-                         f"{name}:train, its options after commas ({name}:train,"
-                         "iterations=N)", *_where(exp, conf))
-    if first != "train" or name not in PARSERS:
-        return False, {}
-    got: dict[str, str] = {}
-    known = ("iterations",) if name == "udpipe" else (*TRAINING_OPTIONS, "tagger", "jar",
-                                                       "binary")
-    for o in options:
-        key, eq, value = o.partition("=")
-        numeric = key in ("iterations", "order", "beam")
-        if key not in known or not eq or (numeric and (not value.isdigit() or int(value) < 1)):
-            usage = (f"{TRAIN}[,iterations=N] takes iterations=N (N >= 1)" if name == "udpipe"
-                     else f"{name}:train takes {', '.join(k + '=' for k in known)}")
-            raise InputError(f"parser {conf.name}: {conf.spec!r}: {usage}, not {o!r}",
-                             *_where(exp, conf))
-        got[key] = value
-    if name != "udpipe" and not got.get("tagger"):
-        raise InputError(f"parser {conf.name}: {conf.spec!r}: {name} needs part-of-speech "
-                         "tags: add ,tagger=MODEL.udpipe", *_where(exp, conf))
-    if exp.train is None:
-        raise InputError(f"parser {conf.name}: {conf.spec!r} trains on the corpus's "
-                         "training split: give [corpus] train = \"FILE\" (its train file, "
-                         "or dev where there is none)", *_where(exp, conf))
-    return True, got
-
-
-def _trained(conf: ParserConf, exp: Experiment, store: Store, stages: Stages
-             ) -> tuple[ParserConf, Trained | None]:
-    """CONF, or for a ``NAME:train`` spec the same parser with the model trained on the
-    corpus's training split (from the cache folder when the same data and settings
-    trained it: :func:`parsebench.parsers.training.train_cached`) and what trained it."""
-    train, options = _training(conf, exp)
-    if not train or exp.train is None:
-        return conf, None
-    from parsebench.parsers.training import train_cached
-
-    name = conf.spec.partition(":")[0]
-    stages.begin(f"train {conf.name} on {exp.train}", None)
-    folder = Path(store.path).with_name(Path(store.path).name + ".models")
-    folder.mkdir(exist_ok=True)
-    suffix = {"udpipe": ".udpipe", "malt": ".mco"}.get(name, ".model")
-    out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}{suffix}"
-    iterations = int(options["iterations"]) if "iterations" in options else None
-    chosen: dict[str, Any] = {TRAINING_OPTIONS[k]: int(v) if k in ("order", "beam") else v
-                                 for k, v in options.items() if k in TRAINING_OPTIONS}
-    chosen["iterations"] = iterations
-    if name != "udpipe":
-        chosen.update({k: v for k, v in options.items() if k in ("jar", "binary")})
-    done, _ = train_cached(name, exp.train, out, progress=stages.progress, **chosen)
-    passed = "".join(f",{k}={v}" for k, v in options.items() if k in ("tagger", "jar",
-                                                                       "binary"))
-    return replace(conf, spec=f"{name}:{out}{passed}"), Trained(
-        str(exp.train), done.sentences, done.seconds, done.key, iterations,
-        None if name == "udpipe" else name)
-
-
 def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
               executor: Executor, run_id: int, stages: Stages,
               meanwhile: Callable[[], None] | None = None, raw: bool = False
@@ -341,7 +238,6 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
     stages.begin(f"attack {conf.name}", None)
     from parsebench.attack import AttackSettings
     from parsebench.attack import attack as search
-    from parsebench.noise.keyboard import Keyboard
     from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
     from parsebench.parses import from_outcome
@@ -496,35 +392,6 @@ def run_experiment(exp: Experiment, store: Store, executor: Executor,
     return outcome
 
 
-def check_before_work(exp: Experiment) -> None:
-    """What an experiment's settings can be refused for without reading its corpus: a
-    bad keyboard layout, a parser that trains without what it trains on, raw tokens for
-    a parser that cannot tokenize. A benchmark checks every corpus's before any work."""
-    try:
-        Keyboard.load(exp.keyboard or "us-qwerty")
-        if exp.levels:
-            from parsebench.noise.languages import lexicon_for
-            from parsebench.noise.lexicon import wordfreq_list
-
-            spec = exp.lexicon or lexicon_for(exp.lang)
-            if spec.startswith("wordfreq"):  # (a word list's file is read with the noise)
-                wordfreq_list(spec.split(":", 1)[1] if ":" in spec else exp.lang)
-    except InputError as exc:  # said at the line of the setting that chose it
-        key = "keyboard" if "keyboard" in exc.message else \
-            "lexicon" if exp.lexicon else "lang"
-        raise InputError(exc.message, *_key_line(exp, key)) from None
-    for conf in exp.parsers:  # a spec that trains fails here, not after others parsed
-        _training(conf, exp)
-    if exp.tokens == "raw":
-        from parsebench.parsers.base import adapter_class
-
-        for conf in exp.parsers:
-            if not adapter_class(conf.spec)[0].raw_text:
-                raise InputError(f"parser {conf.name} ({conf.shown}) cannot tokenize raw "
-                                 "text: tokens = \"raw\" needs parsers that do (udpipe, "
-                                 "spacy)", *_where(exp, conf))
-
-
 def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> RunOutcome:
     progress = stages.progress
     t0 = time.perf_counter()
@@ -570,7 +437,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
     earlier: dict[str, list[Scored]] | None = None  # read once a parser has no new parse
     with executor:
         for k, conf in enumerate(exp.parsers):
-            conf, trained = _trained(conf, exp, store, stages)
+            conf, trained = trained_conf(conf, exp, store, stages)
             corpora = [corpus] + [c for c in (cal, corr) if c is not None]
             parsed, key, stats = parse_all(conf, corpora, store, executor, run_id, stages,
                                            wait_for_noise if k == 0 and free_core else None,
