@@ -36,6 +36,10 @@ from parsebench.store import Store
 SAMPLES = 2000
 SEED = 1
 PREFIX = "multilingual-"
+# parser family: (its name in the page, its model file's suffix)
+FAMILIES: dict[str, tuple[str, str]] = {
+    "udpipe": ("UDPipe", ".udpipe"), "malt": ("MaltParser", ".mco"),
+    "mst": ("MSTParser", ".mst"), "turbo": ("TurboParser", ".turbo")}
 # language: (name, treebank, morphology (a coarse label), script)
 LANGUAGES: dict[str, tuple[str, str, str, str]] = {
     "en": ("English", "EWT", "analytic", "Latin"),
@@ -118,6 +122,19 @@ class Model:
         _, _, suffix = self.parser.partition("-")
         return f"{self.lang}_{suffix}" if suffix else self.lang
 
+    @property
+    def family(self) -> str:
+        return self.parser.split("-")[0]
+
+    @property
+    def compared(self) -> bool:
+        """Dev-trained: the model compared across languages (English's ``-dev``)."""
+        return self.parser in (self.family, f"{self.family}-dev")
+
+    @property
+    def model_file(self) -> str:
+        return self.key + FAMILIES.get(self.family, ("", ""))[1]
+
 
 def slope(rates: list[float], lost: list[Any]) -> Any:
     """Least squares through the origin: points lost per 1% of misspelled words."""
@@ -183,7 +200,9 @@ def sidecar(models: Path, name: str) -> dict[str, Any]:
 
 
 def trained_on(models: Path, m: Model) -> str:
-    side = sidecar(models, f"{m.key}.udpipe")
+    """The split and the sentences the model learnt from (its own sidecar: UDPipe
+    holds out a tenth that MaltParser, MSTParser and TurboParser learn from)."""
+    side = sidecar(models, m.model_file)
     if not side:
         return "n/a"
     split = "train" if "train" in Path(side["train"]).name else "dev"
@@ -244,16 +263,93 @@ def group_table(ms: list[Model], column: int) -> str:
     what = "morphology" if column == 2 else "script"
     rows = [f"| {what} | parser | languages | mean LAS lost per 1% | range |",
             "|---|---|---|---|---|"]
-    for fam in ("udpipe", "malt"):
+    for fam in FAMILIES:
         groups: dict[str, list[Model]] = {}
         for m in ms:
-            if m.parser.split("-")[0] == fam and m.parser in (fam, f"{fam}-dev"):
+            if m.family == fam and m.compared:
                 groups.setdefault(LANGUAGES.get(m.lang, ("",) * 4)[column], []).append(m)
         for g, got in sorted(groups.items()):
             s = [m.slope for m in got]
             rows.append(f"| {g} | {fam} | {', '.join(LANGUAGES[m.lang][0] for m in got)} | "
                         f"{num(float(np.mean(s)))} | {num(min(s))} to {num(max(s))} |")
     return "\n".join(rows)
+
+
+def compared_grid(ms: list[Model]) -> tuple[list[str], list[str], dict[tuple[str, str], Model]]:
+    """The languages that have every parser family's dev-trained model, the families,
+    and the models by (language, family)."""
+    grid = {(m.lang, m.family): m for m in ms if m.compared}
+    fams = [f for f in FAMILIES if any(k[1] == f for k in grid)]
+    langs = [lang for lang in LANGUAGES if all((lang, f) in grid for f in fams)]
+    return langs, fams, grid
+
+
+def shares(x: np.ndarray) -> np.ndarray:
+    """The two-way additive decomposition of X (languages x parsers, with any leading
+    axes of resamples): the shares of its sum of squares that the language means, the
+    parser means and the rest (their interaction) explain, on the last axis."""
+    g = x.mean(axis=(-2, -1), keepdims=True)
+    row = x.mean(axis=-1, keepdims=True)
+    col = x.mean(axis=-2, keepdims=True)
+    n_l, n_p = x.shape[-2], x.shape[-1]
+    ss_l = n_p * ((row - g) ** 2).sum(axis=(-2, -1))
+    ss_p = n_l * ((col - g) ** 2).sum(axis=(-2, -1))
+    ss_r = ((x - row - col + g) ** 2).sum(axis=(-2, -1))
+    total = ss_l + ss_p + ss_r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.stack([ss_l, ss_p, ss_r], axis=-1) / total[..., None]
+
+
+def language_or_parser(ms: list[Model]) -> dict[str, str]:
+    """Is the loss the language's or the parser's? The slopes of the dev-trained models
+    as a languages x parsers grid: the share of their variation the language explains,
+    the parser, and the rest, each with its bootstrap interval (each language's resampled
+    slopes, the parsers of a language paired), in LAS points and relative to the clean
+    LAS; and how alike the parsers rank the languages (Spearman's rho, each pair)."""
+    langs, fams, grid = compared_grid(ms)
+    out: dict[str, str] = {"grid_languages": str(len(langs)), "grid_parsers": str(len(fams)),
+                           "grid_parser_names": ", ".join(FAMILIES[f][0] for f in fams)}
+    if len(langs) < 2 or len(fams) < 2:
+        return out
+    point = np.array([[grid[(la, f)].slope for f in fams] for la in langs])
+    draws = np.stack([np.stack([grid[(la, f)].slope_draws for f in fams], axis=-1)
+                      for la in langs], axis=-2)
+    las = np.array([[grid[(la, f)].las for f in fams] for la in langs])
+    for what, pt, dr in (("", point, draws), ("rel_", point / (100 * las),
+                                                draws / (100 * las))):
+        got, many = shares(pt), shares(dr)
+        for i, part in enumerate(("lang", "parser", "rest")):
+            iv = interval(100 * many[:, i], 0.05, 100 * got[i])
+            out[f"{what}share_{part}"] = f"{num(100 * got[i], 0)}% {span(iv, 0)}"
+    rhos = []
+    rows = ["| parsers | Spearman's rho of the languages' losses per 1% |", "|---|---|"]
+    for i, a in enumerate(fams):
+        for b in fams[i + 1:]:
+            r = spearman(list(point[:, fams.index(a)]), list(point[:, fams.index(b)]))
+            rhos.append(r)
+            rows.append(f"| {FAMILIES[a][0]}, {FAMILIES[b][0]} | {num(r)} |")
+    out["rho_table"] = "\n".join(rows)
+    got_rhos = [r for r in rhos if r is not None]
+    out["rho_min"] = num(min(got_rhos)) if got_rhos else "n/a"
+    out["rho_max"] = num(max(got_rhos)) if got_rhos else "n/a"
+    head = ("| language | " + " | ".join(f"{FAMILIES[f][0]}" for f in fams)
+            + " | mean | spread (max - min) |")
+    rows = [head, "|---|" + "---|" * len(fams) + "---|---|"]
+    for la, line in zip(langs, point, strict=True):
+        cells = " | ".join(f"{num(grid[(la, f)].slope)} {span(grid[(la, f)].slope_ci)}"
+                           for f in fams)
+        rows.append(f"| {LANGUAGES[la][0]} | {cells} | {num(float(line.mean()))} | "
+                    f"{num(float(line.max() - line.min()))} |")
+    col = point.mean(axis=0)
+    rows.append("| mean | " + " | ".join(num(float(c)) for c in col) + " | "
+                f"{num(float(point.mean()))} | {num(float(col.max() - col.min()))} |")
+    out["grid"] = "\n".join(rows)
+    spreads = point.max(axis=1) - point.min(axis=1)
+    lang_means = point.mean(axis=1)
+    out["grid_lang_range"] = f"{num(float(lang_means.min()))} to {num(float(lang_means.max()))}"
+    out["grid_parser_range"] = f"{num(float(col.min()))} to {num(float(col.max()))}"
+    out["grid_spread_median"] = num(float(np.median(spreads)))
+    return out
 
 
 def spearman(a: list[float], b: list[float]) -> float | None:
@@ -279,8 +375,8 @@ def summary(ms: list[Model], models: Path, store: Store) -> dict[str, str]:
     over = [(x.estimate, x.real) for x in levels if x.estimate is not None
             and x.real is not None]
     out["bigert_over"] = str(sum(e > r for e, r in over))
-    for fam in ("udpipe", "malt"):
-        own = [m for m in ms if m.parser in (fam, f"{fam}-dev")]
+    for fam in FAMILIES:
+        own = [m for m in ms if m.family == fam and m.compared]
         s = [m.slope for m in own]
         out[f"{fam}_languages"] = str(len(own))
         out[f"{fam}_slope_min"] = num(min(s)) if s else "n/a"
@@ -315,12 +411,17 @@ def summary(ms: list[Model], models: Path, store: Store) -> dict[str, str]:
     # time: the trainings (from the models' sidecars) and the runs (from the store)
     train_s = 0.0
     n_models = 0
-    for key in sorted({m.key for m in ms}):  # (a language's UDPipe and MaltParser)
-        for name in (f"{key}.udpipe", f"{key}.mco"):
-            side = sidecar(models, name)
-            if side:
-                train_s += float(side.get("seconds") or 0)
-                n_models += 1
+    per_family: dict[str, list[float]] = {}
+    for name in sorted({m.model_file for m in ms}):
+        side = sidecar(models, name)
+        if side:
+            train_s += float(side.get("seconds") or 0)
+            n_models += 1
+            fam = next(f for f, (_, suf) in FAMILIES.items() if name.endswith(suf))
+            if "en_train" not in name:
+                per_family.setdefault(fam, []).append(float(side.get("seconds") or 0))
+    for fam, secs in per_family.items():
+        out[f"{fam}_train_s"] = f"{min(secs):.0f} to {max(secs):.0f}"
     spans = []
     for exp, run in store.experiments():
         if exp.startswith(PREFIX):
@@ -332,6 +433,7 @@ def summary(ms: list[Model], models: Path, store: Store) -> dict[str, str]:
     out["run_minutes"] = num(sum(spans) / 60, 1) if spans else "n/a"
     out["total_minutes"] = num((train_s + sum(spans)) / 60, 1) if spans else "n/a"
     out["languages"] = str(len({m.lang for m in ms}))
+    out["compared_parsers"] = str(len({m.family for m in ms if m.compared}))
     return out
 
 
@@ -347,7 +449,7 @@ def build(store_path: Path, template: Path, output: Path, models: Path) -> None:
     ms = [m for e in exps for m in models_of(store, e)]
     parts = {"loss": loss_table(ms, models), "bigert": bigert_table(ms),
              "morphology": group_table(ms, 2), "script": group_table(ms, 3),
-             **summary(ms, models, store)}
+             **summary(ms, models, store), **language_or_parser(ms)}
     write(output, fill(template.read_text(encoding="utf-8"), parts))
 
 

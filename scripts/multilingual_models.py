@@ -1,6 +1,7 @@
-"""The models of the multilingual study (docs/multilingual-study.md): UDPipe 1 and
-MaltParser trained on each treebank of ../shared/data whose language takes spelling
-noise, with short settings that fit a small compute budget; ``make multilingual-study``.
+"""The models of the multilingual study (docs/multilingual-study.md): UDPipe 1,
+MaltParser, MSTParser and TurboParser trained on each treebank of ../shared/data whose
+language takes spelling noise, with short settings that fit a small compute budget;
+``make multilingual-study``.
 
     python scripts/multilingual_models.py [--data ../shared/data] [--out DIR]
         [--limit N] [--iterations N] [--doc docs/training.md] [--only KEY ...]
@@ -10,7 +11,10 @@ held out for UDPipe's model selection) where ../shared has one (English EWT, Tur
 IMST), else of its dev split (its last tenth then held out). UDPipe: no tokenizer (the
 study parses gold words), its tagger and parser ITERATIONS iterations each. MaltParser
 (arc-eager, liblinear) learns from the same sentences and parses with the UDPipe
-model's tags. English gets a second pair trained on its dev split, as every other
+model's tags. The two graph-based parsers of the seed papers learn from the same
+sentences as MaltParser and parse with the same tags: MSTParser first order,
+non-projective, and TurboParser's "standard" second-order recipe, GRAPH_ITERATIONS
+epochs each. English gets a second pair trained on its dev split, as every other
 language is, beside the pair trained on ENGLISH_LIMIT sentences of its train split: what
 the smaller training set changes. Each UDPipe model's LAS on its whole test split's gold
 words goes to docs/training.md's table (``train_models.write_table``); the training
@@ -37,6 +41,14 @@ MALT_JAR = ROOT.parent / "shared" / "tools" / "maltparser-1.9.2" / "maltparser-1
 LIMIT = 500
 ENGLISH_LIMIT = 2000
 ITERATIONS = 2
+GRAPH_ITERATIONS = 2
+TOOLS = ROOT.parent / "shared" / "tools"
+MST_JAR = TOOLS / "mstparser-0.4.3b" / "mstparser-0.4.3b.jar"
+TURBO = TOOLS / "turboparser-2.3" / "TurboParser"
+GRAPH = {"mst": {"order": 1, "decode": "non-proj", "jar": str(MST_JAR)},
+         "turbo": {"model_type": "standard", "binary": str(TURBO)}}
+"""The graph-based parsers and their settings; not for ``en_train`` (the languages are
+compared on their dev-trained models)."""
 
 # key: (folder, file prefix, trained on "train" or "dev", language of the noise)
 TREEBANKS: dict[str, tuple[str, str, str, str]] = {
@@ -72,6 +84,11 @@ def train_pair(key: str, data: Path, out: Path, limit: int, iterations: int
                  progress=Lines(sys.stderr, interval=30.0))
     wall = time.perf_counter() - t0
     m = pb.train("malt", train, out / f"{key}.mco", limit=limit, jar=str(MALT_JAR))
+    if key != "en_train":
+        for parser, opts in GRAPH.items():
+            g = pb.train(parser, train, out / f"{key}.{parser}", limit=limit,
+                         iterations=GRAPH_ITERATIONS, **opts)
+            print(f"{key}: {parser} {g.seconds} s", file=sys.stderr)
     parsed = pb.parse(test, f"udpipe:{model}", batch_size=64)
     scored = model.with_suffix(".test.conllu")
     parsed.write(scored)

@@ -207,12 +207,36 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     _round_trips(data)
     # the macro average is the mean over corpora (a small corpus weighs as much as a large)
     for m in s["macro"]:
+        if m["figure"] not in ("LAS", "LAS lost"):
+            continue
         cells = [x["value"] for x in s["per_corpus"] if x["parser"] == m["parser"]
                  and x["level"] == m["level"] and x["figure"] == m["figure"]]
         assert len(cells) == 2
         assert m["value"] == pytest.approx(sum(cells) / 2)
         assert m["ci95"][0] <= m["value"] <= m["ci95"][1]
-    clean = {m["parser"]: m for m in s["macro"] if m["level"] == "clean"}
+    # issue 59 item 5: and of every figure the corpora score, as CoNLL 2018's pages give
+    own = {(d["run"]["experiment"], r["parser"], r["level"]): r["value"] for d in data[1:]
+           for r in d["results"] if r["metric"] == "deps" and r["projection"] == "deprel"}
+    every = {(m["parser"], m["level"], m["figure"]): m for m in s["macro"]}
+    checked: set[str] = set()
+    for figure, key in (("UAS", "uas"), ("CLAS", "clas"), ("MLAS", "mlas"),
+                        ("UPOS", "upos"), ("UFeats", "ufeats"), ("UCM", "ucm")):
+        for p in ("second", "right"):
+            for level in ("clean", "rate=0.2"):
+                cells = [own[(f"bench [{c}]", p, level)][key] for c in ("en_a", "en_b")]
+                values = [x.get("f1", x.get("accuracy")) for x in cells]
+                got = every[(p, level, figure)]
+                if None in values:  # n/a on one corpus: n/a on average, never 0
+                    assert got["value"] is None and got["ci95"] is None, (p, level, figure)
+                    continue
+                assert got["value"] == pytest.approx(sum(values) / 2), (p, level, figure)
+                assert got["ci95"][0] <= got["value"] <= got["ci95"][1]
+                checked.add(figure)
+    assert {"UAS", "CLAS", "UCM"} <= checked, checked
+    assert ("second", "clean", "Lemmas") not in every or \
+        every[("second", "clean", "Lemmas")]["value"] is None  # the toy writes no lemmas
+    clean = {m["parser"]: m for m in s["macro"] if m["level"] == "clean"
+             and m["figure"] == "LAS"}
     assert clean["second"]["value"] > clean["right"]["value"] == 0.0  # right has no labels
     assert clean["second"]["rank"] == 1 and clean["second"]["tier"].startswith("a")
     assert s["tests"]["clean"][0]["figure"] == "las"
@@ -220,7 +244,9 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     # the typed result: a row a corpus x parser x figure, the macro's with corpus "macro"
     df = r.to_pandas()
     assert set(df["corpus"]) == {"en_a", "en_b", "macro"}
-    assert len(df) == 3 * 2 * 3  # (2 corpora + macro) x 2 parsers x (LAS, LAS, lost)
+    per = df[df["corpus"] != "macro"]
+    assert len(per) == 2 * 2 * 3  # 2 corpora x 2 parsers x (LAS, LAS at 0.2, lost)
+    assert len(df[df["corpus"] == "macro"]) == len(s["macro"]) > 2 * 3
     assert {f.corpus for f in r.macro} == {"macro"} and len(r.per_corpus) == 12
     md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
     assert md.index("LAS by treebank and parser") < md.index("## bench [en_a]")
@@ -346,8 +372,10 @@ def test_a_benchmark_without_noise_ranks_without_points_lost(tmp_path: Path) -> 
     tables = benchmark_tables(s)
     assert [t.title for t in tables] == ["LAS by treebank and parser",
                                          "Macro average: ranking and tiers"]
+    # over 1 corpus the macro average is the corpus's figure with the corpus's own
+    # interval ([0, 1] as _deps stores it), not a second bootstrap's (issue 59 item 5)
     assert tables[1].headers[-1] == "tier" and tables[1].rows == [
-        ["clean", "1", "x", "75.0", "[50.0, 100.0]", ""]]
+        ["clean", "1", "x", "75.0", "[0.0, 100.0]", ""]]
 
 
 def test_a_pattern_names_each_corpus_training_split(tmp_path: Path) -> None:
@@ -470,3 +498,31 @@ deps = true
             run_benchmark(b, st, Executor("local", 1))
         assert st.experiments() == []  # nothing ran, nothing was trained
     assert not (tmp_path / "s.sqlite.models").exists()
+
+
+def test_a_one_corpus_benchmark_macro_is_the_corpus_figure_and_interval(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 59 invariant (g): every macro figure of a one-corpus benchmark (LAS, UAS,
+    CLAS, ... at every level) equals that corpus's figure with the same interval, and
+    the report says "1 corpus"."""
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    _ud(tmp_path)
+    toml = tmp_path / "bench.toml"
+    toml.write_text(f'name = "bench"\ncorpora = "ud/UD_*-A"\n{TAIL}', encoding="utf-8")
+    r = pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "rep")
+    data = json.loads((tmp_path / "rep" / "results.json").read_text(encoding="utf-8"))
+    own = {(x["parser"], x["level"]): x["value"] for x in data[1]["results"]
+           if x["metric"] == "deps" and x["projection"] == "deprel"}
+    from parsebench.metrics.dependency.conll18 import CONLL18_NAMES
+
+    key_of = {v: k for k, v in CONLL18_NAMES.items()} | {"UCM": "ucm", "LCM": "lcm"}
+    figures = [m for m in r.summary["macro"] if m["figure"] != "LAS lost"]
+    assert len({m["figure"] for m in figures}) >= 10
+    for m in figures:
+        corpus = own[(m["parser"], m["level"])]
+        key = key_of[m["figure"]]
+        point = corpus[key].get("f1", corpus[key].get("accuracy"))
+        assert m["value"] == point, m
+        assert m["ci95"] == (corpus["ci95"].get(key) if point is not None else None), m
+    md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
+    assert "Over 1 corpus: the corpus's own figures and intervals" in md

@@ -146,7 +146,11 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> Benchm
 
 
 def _figure(what: str) -> str:
-    return "LAS" if what == "las" else "LAS lost"
+    """A stored figure's name as the CoNLL 2018 script prints it (``LAS lost``: the
+    points lost from the clean text; ``UCM``, ``LCM``: exact match)."""
+    from parsebench.metrics.dependency.conll18 import CONLL18_NAMES
+
+    return "LAS lost" if what == "loss" else CONLL18_NAMES.get(what, what.upper())
 
 
 def _value(s: BenchmarkSummary, corpus: str, parser: str, level: str, figure: str
@@ -222,6 +226,30 @@ def _together(m: Any, first: Any) -> bool:
     return bool(set(m.tier or "") & set(first.tier or "")) or m.value == first.value
 
 
+def _every_figure(s: BenchmarkSummary) -> list[Table]:
+    """Each parser's macro average of every figure the corpora score, on the clean text
+    (as the CoNLL 2018 results pages give them), with its interval."""
+    figs = list(dict.fromkeys(m.figure for m in s.macro if m.level == "clean"))
+    if figs == ["LAS"]:
+        return []
+    rows = []
+    for p in s.parsers:
+        row = [p]
+        for f in figs:
+            got = s.macro_of(p, "clean", f)
+            row.append("n/a" if got is None or got.value is None
+                       else f"{_pc(got.value)} {_iv(got.ci95)}")
+        rows.append(row)
+    many = len(s.corpora) != 1
+    note = (f"The mean over the {len(s.corpora)} corpora of each corpus's figure (%), "
+            f"with its 95% interval from a {s.resampling}." if many else
+            "Over 1 corpus: the corpus's own figures and intervals (%).")
+    return [Table("Macro average of every figure (clean text)", ["parser", *figs], rows,
+                  notes=[note + " n/a: a corpus's parse lacks what the figure needs "
+                         "(lemmas for Lemmas and BLEX)."], anchor="benchmark-figures",
+                  stacked=True)]
+
+
 def benchmark_tables(s: BenchmarkSummary) -> list[Table]:
     """The treebanks x parsers table, the macro ranking, and the degradation table."""
     parsers, corpora = s.parsers, s.corpora
@@ -243,7 +271,7 @@ def benchmark_tables(s: BenchmarkSummary) -> list[Table]:
             "interval over the corpus's sentences; macro average: the mean over the "
             f"corpora, its interval from a {s.resampling}.")
     out = [Table("LAS by treebank and parser", headers, rows, notes=[note],
-                 anchor="benchmark-las", stacked=True)]
+                 anchor="benchmark-las", stacked=True), *_every_figure(s)]
     rank_rows = []
     for level in s.levels:
         for m in s.ranked(level, "LAS"):

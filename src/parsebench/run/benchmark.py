@@ -226,27 +226,49 @@ def _las_of(store: Store, experiment: str) -> dict[tuple[str, str], Scored]:
             if r.method == "deps" and r.projection == "deprel" and isinstance(r.value, dict)}
 
 
+FIGURES = ("las", "uas", "clas", "mlas", "blex", "upos", "xpos", "ufeats", "alltags",
+           "lemmas", "ucm", "lcm", "tokens", "sentences", "words", "elas", "eulas")
+"""The figures a corpus's dependency scores store per sentence (correct, gold, system
+counts; LAS first), each macro-averaged as the CoNLL 2018 results pages do. LAS alone
+gets ranks, paired tests and the points lost under noise."""
+
+
+def _point(value: dict[str, Any], figure: str) -> float | None:
+    """A corpus's stored FIGURE (F1, or a share of sentences for UCM and LCM); None
+    where the corpus's scorer gave n/a (no lemmas in the parse: Lemmas, BLEX)."""
+    from parsebench.present import value as number
+
+    got = value.get(figure) or {}
+    return number(got.get("f1", got.get("accuracy")))
+
+
+def _f1_columns(sums: Array) -> Array:
+    """CoNLL 2018's F1 of each (correct, gold, system) triple of the last axis."""
+    from parsebench.metrics.core.scores import f1_of_counts
+
+    return f1_of_counts(sums.reshape(*sums.shape[:-1], -1, 3))
+
+
 def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
-    """Each parser's LAS on every corpus of the benchmark CFG and its macro average
-    over them, at each level, side by side; at a noisy level also the LAS points lost
-    from the clean text. The intervals and paired tests resample each corpus's
-    sentences within the corpus (:data:`RESAMPLING`); a figure missing on one corpus
-    makes the macro average n/a."""
+    """Each parser's figures on every corpus of the benchmark CFG and their macro
+    averages over them (:data:`FIGURES`), at each level, side by side; at a noisy level
+    also the LAS points lost from the clean text. The intervals and paired tests
+    resample each corpus's sentences within the corpus (:data:`RESAMPLING`); a figure
+    missing on one corpus makes its macro average n/a. Over one corpus the macro average
+    is the corpus's figure with the corpus's own interval, not a second bootstrap's."""
     import numpy as np
 
     from parsebench.metrics.core.resample import bootstrap_scores, holm, interval
     from parsebench.metrics.core.scores import ALPHA
-    from parsebench.metrics.registry import REGISTRY
-    from parsebench.present import value
     from parsebench.scored import level_order
 
-    metric = REGISTRY["las"]
-    assert metric.stored is not None
-    key = metric.stored[1]
     names = [str(c["name"]) for c in cfg["corpora"]]
+    one = len(names) == 1
     per: dict[tuple[str, str], dict[str, CorpusLas]] = {}  # (parser, level) -> corpus -> cell
-    sums: dict[tuple[str, str, str], Array] = {}      # (parser, level, las|loss)
+    sums: dict[tuple[str, str, str], Array] = {}      # (parser, level, figure|loss)
     counts: dict[tuple[str, str, str], int] = {}
+    points: dict[tuple[str, str, str], list[float | None]] = {}
+    own_ci: dict[tuple[str, str, str], list[float] | None] = {}  # one corpus's intervals
     for k, c in enumerate(cfg["corpora"]):
         got = _las_of(store, str(c["experiment"]))
         levels = sorted({lv for _, lv in got}, key=level_order)
@@ -254,22 +276,30 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
         clean: dict[str, Array] = {}
         for level in levels:
             have = [p for p in parsers if (p, level) in got and
-                    (got[(p, level)].value.get("stats") or {}).get(key)]
-            rows = [np.asarray(got[(p, level)].value["stats"][key], dtype=float) for p in have]
+                    (got[(p, level)].value.get("stats") or {}).get("las")]
+            stats = [got[(p, level)].value["stats"] for p in have]
+            figs = [f for f in FIGURES if all(f in st for st in stats)]
+            rows = [np.hstack([np.asarray(st[f], dtype=float)[:, :3] for f in figs])
+                    for st in stats]
             if len({len(x) for x in rows}) > 1:
                 have, rows = [], []
             # the same seed and sentences for every level: the same resamples, paired
-            scores = bootstrap_scores(rows, metric.score, SAMPLES, k + 1) if rows else []
-            drawn = dict(zip(have, scores, strict=True))
+            scores = bootstrap_scores(rows, _f1_columns, SAMPLES, k + 1) if rows else []
+            drawn = {p: {f: d[:, i] for i, f in enumerate(figs)}
+                     for p, d in zip(have, scores, strict=True)}
             for p in parsers:
                 r = got.get((p, level))
-                las = None if r is None else value((r.value.get("las") or {}).get("f1"))
-                ci = None if r is None else (r.value.get("ci95") or {}).get("las")
-                if p in drawn:
-                    _add(sums, counts, (p, level, "las"), drawn[p])
+                v = {} if r is None else r.value
+                for f in FIGURES:
+                    points.setdefault((p, level, f), []).append(_point(v, f))
+                    own_ci[(p, level, f)] = (v.get("ci95") or {}).get(f)
+                    if f in drawn.get(p, {}):
+                        _add(sums, counts, (p, level, f), drawn[p][f])
+                las = None if r is None else _point(v, "las")
+                ci = None if r is None else (v.get("ci95") or {}).get("las")
                 if level == "clean":
                     if p in drawn:
-                        clean[p] = drawn[p]
+                        clean[p] = drawn[p]["las"]
                     cell = CorpusLas(c.get("lang"), las, ci)
                 else:
                     was = per.get((p, "clean"), {}).get(c["name"])
@@ -277,7 +307,7 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
                     loss = None if las is None or before is None else before - las
                     loss_ci = None
                     if p in drawn and p in clean:
-                        lost = clean[p] - drawn[p]
+                        lost = clean[p] - drawn[p]["las"]
                         _add(sums, counts, (p, level, "loss"), lost)
                         iv = None if loss is None else interval(lost, ALPHA, loss)
                         loss_ci = None if iv is None else list(iv)
@@ -287,21 +317,29 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
     by_level: dict[str, list[str]] = {}
     for p, level in per:
         by_level.setdefault(level, []).append(p)
-    sig = (f"method=macro|figure=LAS|corpora={len(names)}|resampling=stratified-bootstrap|"
-           f"samples={SAMPLES}")
+    sig = (f"method=macro|figures={'+'.join(FIGURES)}|corpora={len(names)}|"
+           f"resampling=stratified-bootstrap|samples={SAMPLES}")
     for level in sorted(by_level, key=level_order):
         parsers = by_level[level]
         figures: dict[str, dict[str, MacroAverage]] = {}
         for p in parsers:
             cells = per[(p, level)]
             fig: dict[str, MacroAverage] = {}
-            for what in ("las", "loss") if level != "clean" else ("las",):
-                pts = [_figure_of(cells.get(n), what) for n in names]
-                whole = counts.get((p, level, what)) == len(names) and None not in pts
+            whats = ("las", "loss") if level != "clean" else ("las",)
+            for what in (*whats, *FIGURES[1:]):
+                pts = [_figure_of(cells.get(n), what) for n in names] if what in whats \
+                    else points.get((p, level, what), [])
+                whole = counts.get((p, level, what)) == len(names) and len(pts) == len(names) \
+                    and None not in pts
+                if what not in whats and not counts.get((p, level, what)) and \
+                        all(x is None for x in pts):
+                    continue  # a figure no corpus of this benchmark scores (ELAS)
                 point = float(np.mean([float(x) for x in pts if x is not None])) \
                     if whole else None
                 ci = None
-                if point is not None:
+                if point is not None and one and what != "loss":
+                    ci = own_ci.get((p, level, what))
+                elif point is not None:
                     iv = interval(sums[(p, level, what)] / len(names), ALPHA, point)
                     ci = None if iv is None else list(iv)
                 fig[what] = MacroAverage(point, ci)
