@@ -489,3 +489,49 @@ spec = "baseline:right"
     with pytest.raises(pb.InputError) as e:
         pb.run(exp, store=tmp_path / "s.sqlite")
     assert message in e.value.message and e.value.line == line, (str(e.value), line)
+
+
+def test_a_bad_profile_names_the_experiment_line_then_its_own(tmp_path: Path) -> None:
+    """Issue 59 item 10: ``profile = "mc.toml"`` (not a profile) was refused at the
+    profile's line 1 alone; now at the experiment file's line that names it, the
+    profile's own line after."""
+    import parsebench as pb
+
+    (tmp_path / "mc.toml").write_text("x = 1\n", encoding="utf-8")
+    exp = write_exp(tmp_path, f'''
+[corpus]
+path = "{FIXTURES / 'learner.conllu'}"
+[noise]
+rates = [0.1]
+profile = "mc.toml"
+[[parsers]]
+name = "r"
+spec = "baseline:right"
+''')
+    with pytest.raises(pb.InputError) as e:
+        pb.run(exp, store=tmp_path / "s.sqlite")
+    assert e.value.line == 7 and "mc.toml:1: not a noise profile" in e.value.message, \
+        str(e.value)
+
+
+def test_a_language_mismatch_under_corpora_does_not_say_corpus(tmp_path: Path) -> None:
+    """Issue 59 item 10: a [[corpora]] table's lang against [noise] lang was told as
+    "[corpus] lang", a table the file does not have."""
+    import parsebench as pb
+
+    exp = write_exp(tmp_path, f'''
+[[corpora]]
+name = "x"
+lang = "de"
+path = "{FIXTURES / 'learner.conllu'}"
+[noise]
+rates = [0.1]
+lang = "en"
+[[parsers]]
+name = "r"
+spec = "baseline:right"
+''')
+    with pytest.raises(pb.InputError) as e:
+        pb.run(exp, store=tmp_path / "s.sqlite")
+    assert "[corpus]" not in str(e.value) and "the corpus's lang = 'de'" in str(e.value)
+    assert e.value.line == 9, str(e.value)

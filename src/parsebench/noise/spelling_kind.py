@@ -122,9 +122,13 @@ class Spelling:
             if keep_mix or any(lv.per_sentence is not None for lv in shared.levels):
                 raise at("profile").fail("profile: for kind = \"spelling\" at rates (it "
                                          "decides the errors: no keep_mix or per_sentence)")
+            from parsebench.errors import InputError
             from parsebench.noise.profile import load
 
-            load(found[0])  # a fault in it is told at its own line
+            try:  # a fault in it: the experiment's line, then the profile's own
+                load(found[0])
+            except InputError as e:
+                raise at("profile").fail(f"profile: {e}") from None
             profile = str(found[0])
         tokenization = bool(at("tokenization").get(bool))
         if tokenization and profile is None:

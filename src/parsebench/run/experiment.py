@@ -261,7 +261,8 @@ def _lang(at: At) -> str:
     given: str | None = at.get(str)
     of_corpus = at.got.get("corpus_lang")
     if given is not None and of_corpus is not None and given != of_corpus:
-        raise at.fail(f"lang: [noise] lang = {given!r} but [corpus] lang = {of_corpus!r}")
+        raise at.fail(f"lang: [noise] lang = {given!r} but the corpus's lang = "
+                      f"{of_corpus!r}")
     return given or of_corpus or "en"
 
 
