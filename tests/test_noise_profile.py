@@ -104,15 +104,17 @@ def ewt_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_ewt_train(ewt_profile: Path) -> None:
     """928 CorrectForm= in train: 7 on empty nodes (copies of words), 10 on the first part
-    of a word split in two (goeswith: a split); 911 word-for-word errors remain. Of the
+    of a word split in two (goeswith: a split); 911 word-for-word pairs remain, one of them
+    impossible ("basic\u00adally": a soft hyphen, invisible; issue 59 item 17), so 910
+    errors. Of the
     104 words EWT joins by goeswith (all Typo=Yes), 56 are a typist's splits ("with
     out", "half way"); 48 are e-mail addresses and URLs broken into tokens ("Ken
     Rice@ENRON"), which are other changes, not splits."""
     p = load(ewt_profile).data
-    assert p["errors"] == 911 and p["tokenization"]["split"] == 56
-    assert p["other_changes"] == 48
+    assert p["errors"] == 910 and p["tokenization"]["split"] == 56
+    assert p["other_changes"] == 48 and p["impossible"] == 1
     assert p["words"] == 204446 and p["sentences"] == 12544
-    assert sum(p["kinds"].values()) == 911
+    assert sum(p["kinds"].values()) == 910
 
 
 def profiled(tmp_path: Path, seed: int, rate: float | None) -> tuple[str, dict[str, object]]:
@@ -332,3 +334,49 @@ def test_two_conllu_files_are_learnt_as_one_not_as_aligned_texts(tmp_path: Path)
     one, two = pb.learn_profile(a).to_dict(), pb.learn_profile(b).to_dict()
     for key in ("words", "errors", "sentences"):
         assert both[key] == one[key] + two[key], key
+
+
+def test_impossible_pairs_are_left_out_with_a_count(tmp_path: Path) -> None:
+    """Issue 59 item 17: an empty ``CorrectForm=`` was learnt as inserting every letter,
+    a zero-width space or a correction with a space inside as confusions. Each is left
+    out and counted; the one real typo is all that is learnt."""
+    f = tmp_path / "pairs.conllu"
+    rows = [("recieved", "CorrectForm=received"), ("heard", "CorrectForm="),
+            ("it\u200b", "CorrectForm=it"), ("alot", "CorrectForm=a lot"), ("news", "_")]
+    f.write_text("".join(f"{i}\t{w}\t_\tX\t_\t_\t{0 if i == 1 else 1}\t"
+                         f"{'root' if i == 1 else 'dep'}\t_\t{m}\n"
+                         for i, (w, m) in enumerate(rows, 1)) + "\n", encoding="utf-8")
+    p = learn([f], "en", None)
+    assert p["impossible"] == 3 and p["errors"] == 1, p
+    assert p["confusions"] == {"ei>ie": 1}
+    assert "impossible pairs (an empty correction, a space or an invisible character " \
+        "in a word; left out): 3" in show(p)
+    texts = (tmp_path / "w.txt", tmp_path / "c.txt")
+    texts[0].write_text("we recieved it\u200b\n", encoding="utf-8")
+    texts[1].write_text("we received it\n", encoding="utf-8")
+    got = learn(list(texts), "en", None)
+    assert (got["errors"], got["impossible"]) == (1, 1), got
+
+
+def test_a_profile_of_another_language_is_refused(tmp_path: Path) -> None:
+    """Issue 59 item 17: an English profile was drawn into French text without a word:
+    refused by noise (--lang) and by a run (its [noise] lang, at the profile's line)."""
+    prof = tmp_path / "en.json"
+    pb.learn_profile(PAIRS, prof)
+    with pytest.raises(InputError, match="learnt from 'en' text, the noise is for 'fr'"):
+        pb.noise(FIXTURES / "typos.conllu", profile=str(prof), lang="fr")
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'''name = "e"
+[corpus]
+path = "{FIXTURES / 'typos.conllu'}"
+[noise]
+rates = [0.1]
+lang = "fr"
+profile = "{prof}"
+[[parsers]]
+name = "r"
+spec = "baseline:right"
+''', encoding="utf-8")
+    with pytest.raises(InputError, match="learnt from 'en' text") as e:
+        pb.run(exp, store=tmp_path / "s.sqlite")
+    assert e.value.line == 7

@@ -166,6 +166,7 @@ def learn(paths: list[Path], lang: str = "en", lexicon: str | None = None) -> di
             key=lambda w: (-erred[w], w))},
         "tokenization": {"split": pairs.split, "merged": pairs.merged},
         "unpaired": pairs.unpaired, "other_changes": pairs.other,
+        "impossible": pairs.impossible,
     }
 
 
@@ -197,6 +198,15 @@ class Profile:
     @property
     def rate(self) -> float:
         return int(self.data["errors"]) / int(self.data["words"])
+
+    def check_language(self, lang: str) -> None:
+        """Refuse drawing this profile's errors into text of another language than the
+        one it was learnt from (English typos are not French ones)."""
+        own = self.data.get("lang")
+        if isinstance(own, str) and own != lang:
+            raise InputError(f"the profile {self.name} was learnt from {own!r} text, the "
+                             f"noise is for {lang!r}: learn one from {lang!r} text "
+                             f"(noise-profile learn --lang {lang}) or give lang {own!r}")
 
     def weights(self, key: str) -> dict[str, int]:
         return {k: int(v) for k, v in self.data[key].items()}
@@ -340,7 +350,9 @@ def show(profile: Mapping[str, Any]) -> str:
     lines.append(f"tokenization changes (made by noise --tokenization): split "
                  f"{tok.get('split', 0)}, merged {tok.get('merged', 0)}")
     lines.append(f"typos without a correction: {p.get('unpaired', 0)}; other changes (not "
-                 f"misspellings, left out): {p.get('other_changes', 0)}")
+                 f"misspellings, left out): {p.get('other_changes', 0)}; impossible pairs "
+                 f"(an empty correction, a space or an invisible character in a word; "
+                 f"left out): {p.get('impossible', 0)}")
     return "\n".join(lines) + "\n"
 
 

@@ -78,6 +78,28 @@ class Pairs:
     other: int = 0
     """Changes that are not misspellings (texts, M2: other edits; CoNLL-U: an address or
     URL broken into tokens, joined by goeswith), left out."""
+    impossible: int = 0
+    """Pairs no typist makes, left out: an empty correction (``CorrectForm=``), or a
+    space or an invisible character (a zero-width space, a control) in either word."""
+
+    def word(self, correct: str, upos: str, written: str | None) -> Word:
+        """CORRECT (as WRITTEN where that differs), or the word as written alone when
+        the pair is impossible (counted)."""
+        if written is None or written == correct:
+            return Word(correct, upos)
+        if not possible(written) or not possible(correct):
+            self.impossible += 1
+            return Word(written, upos)
+        return Word(correct, upos, written)
+
+
+def possible(word: str) -> bool:
+    """Whether WORD can be one side of a typo: not empty, no space inside, nothing
+    invisible (Unicode's separators, controls and format characters: a zero-width
+    space is Cf)."""
+    import unicodedata
+
+    return bool(word) and not any(unicodedata.category(ch)[0] in "ZC" for ch in word)
 
 
 def read_conllu_pairs(path: Path) -> Pairs:
@@ -106,7 +128,7 @@ def read_conllu_pairs(path: Path) -> Pairs:
             elif fixed is None and "Typo=Yes" in s.feats[i].split("|"):
                 out.unpaired += 1
             if fixed is not None and fixed != "_" and not split:
-                words.append(Word(fixed, upos, form if form != fixed else None))
+                words.append(out.word(fixed, upos, form))
             else:
                 words.append(Word(form, upos))
         out.sentences.append(words)
@@ -132,7 +154,7 @@ def _align(written: list[str], correct: list[str], out: Pairs) -> list[Word]:
         if tag == "replace" and i2 - i1 == j2 - j1:
             for w, j in zip(written[i1:i2], range(j1, j2), strict=True):
                 if _plausible(w, correct[j]):
-                    words[j].written = w
+                    words[j] = out.word(correct[j], "_", w)
                 else:
                     out.other += 1
         elif tag == "replace" and i2 - i1 == 1 and "".join(correct[j1:j2]) == written[i1]:
@@ -181,7 +203,7 @@ def read_m2_pairs(path: Path) -> Pairs:
                 words.extend(Word(w) for w in old)  # the text kept as written
                 out.other += 1
             elif len(old) == len(parts) == 1:
-                words.append(Word(parts[0], "_", old[0] if old[0] != parts[0] else None))
+                words.append(out.word(parts[0], "_", old[0]))
             elif len(old) == 1 and "".join(parts) == old[0]:
                 out.merged += 1
                 words.extend(Word(p) for p in parts)

@@ -122,11 +122,10 @@ class Spelling:
             if keep_mix or any(lv.per_sentence is not None for lv in shared.levels):
                 raise at("profile").fail("profile: for kind = \"spelling\" at rates (it "
                                          "decides the errors: no keep_mix or per_sentence)")
-            from parsebench.errors import InputError
             from parsebench.noise.profile import load
 
             try:  # a fault in it: the experiment's line, then the profile's own
-                load(found[0])
+                load(found[0]).check_language(shared.lang)
             except InputError as e:
                 raise at("profile").fail(f"profile: {e}") from None
             profile = str(found[0])
@@ -355,6 +354,7 @@ class Misspelled:
                                  "the profile's own rate), not --per-sentence, --weights "
                                  "or --keep-mix")
             profile = load(o.own["profile"])
+            profile.check_language(o.lang)
             o = replace(o, rate=o.rate if o.rate is not None else profile.rate)
         Settings(o.rate, o.per_sentence, o.seed, w, o.min_length, keep_mix).check()
         default = keyboard_for(o.lang)  # refuses a language typed through an input method
