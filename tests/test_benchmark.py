@@ -194,6 +194,12 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     r = pb.run(toml, store=store, report=tmp_path / "rep")
     assert [(c["corpus"], c["parsed"] > 0) for c in r.corpora] == [("en_a", False),
                                                                    ("en_b", True)]
+    # issue 59 item 21: a benchmark ends with the time block a run ends with, its stages
+    # summed over the corpora, adding up to the whole
+    text = str(r)
+    block = text[text.index("time: "):text.index("store: ")].splitlines()
+    assert "(over 2 corpora)" in block[1] and block[-1].lstrip().startswith("other")
+    assert any(x.lstrip().startswith("macro averages") for x in block)
     s = r.summary
     assert [c["name"] for c in s["corpora"]] == ["en_a", "en_b"]
     assert [c["lang"] for c in s["corpora"]] == ["en", "en"]

@@ -214,19 +214,23 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
     import time
 
     from parsebench.report.benchmark import benchmark_text, summarize_benchmark
+    from parsebench.report.terminal import times_table
     from parsebench.run.benchmark import run_benchmark
 
-    outcome, files, info, warnings, _ = _run_and_report(
+    outcome, files, info, warnings, tr = _run_and_report(
         lambda st: run_benchmark(bench, st, ex, progress), store_path, report_dir,
         new_store, progress)
+    end = time.perf_counter()
     s = summarize_benchmark(info["config"], outcome.results)
     per = [CorpusFigure(x.corpus, x.lang, x.parser, x.figure, x.level, x.value,
                         _ci(x.ci95)) for x in s.per_corpus]
     macro = [CorpusFigure("macro", None, x.parser, x.figure, x.level, x.value, _ci(x.ci95),
                           x.rank, x.tier or "") for x in s.macro]
-    wall = time.perf_counter() - t0
+    wall = end - t0
     text = (benchmark_text(s) + f"\n{len(bench.corpora)} corpora, "
-            f"{outcome.stats.parsed:,} sentences parsed in this run\nstore: {store_path}"
+            f"{outcome.stats.parsed:,} sentences parsed in this run\n"
+            + times_table(_benchmark_stages(outcome, end - tr, wall), wall)
+            + f"store: {store_path}"
             f"\nreport: {files['html']} (and {files['markdown'].name}, {files['csv'].name}, "
             f"{files['json'].name})\n")
     data = {"experiment": bench.name, "run": outcome.run_id, "store": str(store_path),
@@ -238,6 +242,26 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
             "results": [r.to_dict() for r in outcome.results]}
     return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,
                            per, macro)
+
+
+def _benchmark_stages(outcome: Any, report: float, wall: float) -> list[list[Any]]:
+    """Where a benchmark's time went: each stage summed over the corpora (as a run's
+    time block names them), the macro averages, the report, and the rest."""
+    summed: dict[str, float] = {}
+    for _, _, st in outcome.runs:
+        for name, secs, _ in st.stages or []:
+            summed[name] = summed.get(name, 0.0) + float(secs)
+    n = len(outcome.runs)
+    stages: list[list[Any]] = [[name, secs, f"over {n} corpora" if n != 1 else ""]
+                               for name, secs in summed.items()]
+    runs = sum(st.wall_seconds for _, _, st in outcome.runs)
+    stages.append(["macro averages", max(outcome.stats.wall_seconds - runs, 0.0),
+                   "every figure's average, interval and paired tests"])
+    stages.append(["write the report", report, ""])
+    other = wall - sum(x[1] for x in stages)
+    stages.append(["other", max(other, 0.0), "the imports, reading the experiment, "
+                   "opening the store, each corpus's bookkeeping"])
+    return stages
 
 
 def _drop_if_empty(store_path: Path) -> None:
