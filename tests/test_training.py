@@ -48,8 +48,16 @@ def test_udpipe_trains_on_the_fixture_once_and_parses(counted: list[str],
                                                       tmp_path: Path) -> None:
     """A fresh clone trains a tiny UDPipe model; the second call finds it in the cache."""
     needs("ufal.udpipe")
+    import io
+
+    from parsebench.progress import Lines
+
     train = FIXTURES / "learner.conllu"
-    first = pb.train("udpipe", train, tmp_path / "a.udpipe", iterations=1)
+    shown = io.StringIO()
+    first = pb.train("udpipe", train, tmp_path / "a.udpipe", iterations=1,
+                     progress=Lines(shown, interval=0.0))
+    # issue 59 item 21: each stage names what it trains on (a benchmark trains a corpus)
+    assert "training tokenizer on learner.conllu" in shown.getvalue(), shown.getvalue()
     second = pb.train("udpipe", train, tmp_path / "b.udpipe", iterations=1)
     assert counted == [str(train)]
     assert (first.cached, second.cached) == (False, True)

@@ -298,7 +298,7 @@ def _train(parser: str, train: str | os.PathLike[str], dev: str | os.PathLike[st
                             tokenizer=options.get("tokenizer", ""),
                             tagger=options.get("tagger", ""),
                             parser=options.get("parser_options", ""))
-    progress.stage(f"training {parser}", None)
+    progress.stage(f"training {parser} on {Path(train).name}", None)
     if parser in GRAPH:
         from parsebench.parsers import graph_training as g
 

@@ -133,7 +133,7 @@ def train_udpipe(train: str | os.PathLike[str], dev: str | os.PathLike[str] | No
         with open(t / "heldout.conllu", "w", encoding="utf-8") as fh:
             write_conllu(heldout, fh)
         t0 = time.perf_counter()
-        log = _run_child(t, settings, progress)
+        log = _run_child(t, settings, progress, Path(train).name)
         seconds = time.perf_counter() - t0
         os.replace(t / "model.udpipe", model)
     held.update(_heldout_scores(log))
@@ -143,8 +143,10 @@ def train_udpipe(train: str | os.PathLike[str], dev: str | os.PathLike[str] | No
     return done
 
 
-def _run_child(folder: Path, settings: dict[str, Any], progress: Progress) -> list[str]:
-    """Train in a child process, its standard error read as it comes for the progress;
+def _run_child(folder: Path, settings: dict[str, Any], progress: Progress,
+               source: str) -> list[str]:
+    """Train in a child process, its standard error read as it comes for the progress
+    (each stage naming SOURCE, the file trained on: a benchmark trains one a corpus);
     the log's lines."""
     stages = {"tokenizer": _total(settings["tokenizer"], "epochs", 100),
               "tagger": _total(settings["tagger"], "iterations", 20),
@@ -168,7 +170,7 @@ def _run_child(folder: Path, settings: dict[str, Any], progress: Progress) -> li
                    "parser" if line.startswith("Parser transition options") else None)
             if now is not None and now != stage:
                 stage = now
-                progress.stage(f"training {now}", stages[now])
+                progress.stage(f"training {now} on {source}", stages[now])
             elif stage is not None and (
                     (stage == "tokenizer" and line.startswith("Epoch ")) or
                     (stage != "tokenizer" and line.startswith("Iteration "))):
