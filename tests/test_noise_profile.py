@@ -380,3 +380,47 @@ spec = "baseline:right"
     with pytest.raises(InputError, match="learnt from 'en' text") as e:
         pb.run(exp, store=tmp_path / "s.sqlite")
     assert e.value.line == 7
+
+
+@pytest.mark.parametrize("ops", [{"sub": 0, "ins": 0, "del": 1, "trans": 0},
+                                 {"sub": 0, "ins": 1, "del": 0, "trans": 0},
+                                 {"sub": 1, "ins": 1, "del": 1, "trans": 1}])
+def test_a_short_word_takes_no_more_edits_than_its_length_allows(
+        tmp_path: Path, ops: dict[str, int]) -> None:
+    """Issue 59 item 18: a profile's 3-edit errors were drawn into short words ("sell"
+    written "a", "talk" "ttkga", "bet" "brhth"). A word of up to four letters takes one
+    edit, one more every two letters; a count above it is an elongation ("waaay") when
+    it opens with an insertion, else it is cut."""
+    import random
+
+    from parsebench.noise.profile import Profile
+    from parsebench.noise.profile_noise import elongated, most_edits
+    from parsebench.noise.profile_pairs import osa_ops as edits
+
+    data = dict(small(tmp_path))
+    data.update(edits_per_word={"3": 10}, operations=ops, pairs={}, pair_words={},
+                kinds={"edit": 1}, real_words=0)
+    drawer = Drawer(Profile(data, "three"), Keyboard.load("us-qwerty"), WORDS)
+    assert [most_edits(w) for w in ("a", "bet", "sell", "talks", "people", "because")] \
+        == [1, 1, 1, 2, 2, 3]
+    seen = Counter()
+    for word in ("bet", "sell", "talk", "way", "people", "because", "different"):
+        for k in range(40):
+            got = drawer.error(word, random.Random(k), set())
+            if got is None:
+                continue
+            _, new = got
+            n = len(edits(new, word))
+            if n > most_edits(word):  # an elongation: one letter repeated, nothing else
+                assert ops["ins"] and re.fullmatch(
+                    "".join(re.escape(c) + ("+" if c in "aeiouy" else "") for c in word),
+                    new), (word, new)
+                seen["long"] += 1
+            else:
+                seen["edit"] += 1
+    assert seen["edit"] > 0
+    if not ops["ins"]:
+        assert seen["long"] == 0  # deletions cut to the most allowed: never "sell" -> "a"
+    if ops["ins"] and not ops["del"] + ops["sub"] + ops["trans"]:
+        assert seen["long"] > 0
+    assert elongated("way", 3, random.Random(1)) == "waaaay"

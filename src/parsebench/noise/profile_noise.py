@@ -11,9 +11,13 @@ lower-cased form has a recurring confusion in the profile ("your" written "you")
 written as one of them, drawn by count; another gets a case error or edits, drawn by
 the profile's counts: how many edits, which operation, where in the word, which
 letter (the confusion table; a keyboard neighbour where the table has none for the
-letter). Real words are made at the profile's share; a profile without real-word
-errors keeps Bigert's non-word rule. Errors come several to a sentence as the
-profile counted them (:func:`_clustered`).
+letter). A short word takes no more edits than :func:`most_edits` allows (EWT's 3-edit
+errors on short words are elongations, "way" written "waaaay", not random letters:
+"sell" was written "a", "bet" "brhth"); a count drawn above it becomes an elongation
+when its first operation is an insertion, else is cut to the most allowed. Real words
+are made at the profile's share; a profile without real-word errors keeps Bigert's
+non-word rule. Errors come several to a sentence as the profile counted them
+(:func:`_clustered`).
 
 Tokenization changes are made only when asked (``tokenization``: they change the
 words, so the noisy text then carries an alignment to the clean words, as grammar
@@ -58,6 +62,20 @@ def _pick(rng: random.Random, counts: Mapping[str, float]) -> str | None:
         return None
     cum = list(accumulate(counts[k] for k in keys))
     return keys[min(bisect_right(cum, rng.random() * cum[-1]), len(keys) - 1)]
+
+
+def most_edits(word: str) -> int:
+    """The most letter edits a misspelling of WORD takes: one for a word of up to four
+    letters, then one more every two letters (2 for 5-6 letters, 3 for 7-8...)."""
+    return max(1, (len(word) + 1) // 2 - 1)
+
+
+def elongated(word: str, times: int, rng: random.Random) -> str:
+    """WORD with one of its letters (a vowel where it has one) repeated TIMES more."""
+    at = [i for i, ch in enumerate(word) if ch.lower() in "aeiouy"] or \
+        [i for i, ch in enumerate(word) if ch.isalpha()] or list(range(len(word)))
+    i = at[int(rng.random() * len(at))]
+    return word[:i + 1] + word[i] * times + word[i + 1:]
 
 
 class Drawer:
@@ -193,9 +211,18 @@ class Drawer:
         k = _pick(rng, self.n_edits)
         ops = [_pick(rng, self.ops) or "sub" for _ in range(min(int(k) if k else 1,
                                                                 len(word)))]
+        most = most_edits(word)
+        longer = len(ops) > most and ops[0] == "ins"
+        if len(ops) > most and not longer:
+            ops = ops[:most]
         for want_real in ((True, False) if real else (False,)):
             for _ in range(ATTEMPTS):
                 new = word
+                if longer:
+                    new = elongated(word, len(ops), rng)
+                    if fold(new) in words or new.lower() == low:
+                        continue
+                    return "+".join(ops), new
                 for op in ops:
                     got = self._edit(new, op, rng)
                     if got is None:
