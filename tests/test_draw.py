@@ -61,3 +61,34 @@ def test_browser_data_cannot_close_its_script() -> None:
     assert "<" not in inner
     assert json.loads(inner) == data  # what JSON.parse reads too
     assert merge([("p", dataclasses.replace(BrowserData.from_dict(one), versions=[]))]) is None
+
+
+def test_a_right_to_left_sentence_is_drawn_right_to_left() -> None:
+    """Issue 59 item 7: a Persian parse was drawn left to right, and the underline of a
+    changed word ran through the dots of its letters. Its first word now stands on the
+    right, the arrowheads still at the dependents, and a changed word is underlined by
+    a line below the text, not text-decoration."""
+    import re
+
+    from parsebench.report.draw import draw, right_to_left
+
+    words = ["این", "کتاب", "خوب", "است"]  # this book good is
+    arcs = [(1, 2, "det"), (2, 3, "nsubj"), (3, 0, "root"), (4, 3, "cop")]
+    assert right_to_left(words) and not right_to_left(["This", "book"])
+    assert not right_to_left(["A", "1", "کتاب", "book"])
+    svg = draw(words, arcs, marked=[False, True, False, False])
+    xs = [float(x) for x in re.findall(r"<text class='word[^']*'[^>]* x='([\d.]+)'", svg)]
+    assert len(xs) == 4 and xs == sorted(xs, reverse=True)  # first word rightmost
+    assert "text-decoration" not in svg
+    line = re.search(r"<line class='underline' x1='([\d.]+)' y1='(\d+)' x2='([\d.]+)'", svg)
+    assert line and float(line[1]) < xs[1] < float(line[3])  # under the changed word
+    word_y = int(re.findall(r"<text class='word[^']*' x='[\d.]+' y='(\d+)'", svg)[1])
+    assert int(line[2]) >= word_y + 5  # below the descenders, not through the letters
+    # the det arc's arrowhead is at its dependent (word 1, on the right of word 2)
+    det = svg[svg.index("det: "):]
+    tip = float(re.findall(r"L([\d.]+),\d+ L[\d.]+,\d+' fill", det)[0])
+    assert abs(tip - xs[0]) < abs(tip - xs[1]), (tip, xs)
+    # an English sentence is laid out as before
+    en = draw(["This", "book"], [(1, 2, "det"), (2, 0, "root")])
+    ex = [float(x) for x in re.findall(r"<text class='word[^']*'[^>]* x='([\d.]+)'", en)]
+    assert ex == sorted(ex)

@@ -5,9 +5,11 @@ them whose height grows with its length, an arrowhead at the dependent, the
 label on top; the root gets an arrow from above. An arc that the other parse
 of the same sentence does not have is drawn in another colour (and listed in
 its title), an arc that the gold does not have is dashed, and misspelled words
-are marked. Written by hand because the one library that draws such trees
-(spaCy's displaCy) needs spaCy Doc objects and would make spaCy a dependency
-of the report; this is a page of string formatting, everything escaped.
+are marked. A sentence in a right-to-left script (Persian, Arabic, Hebrew: most of
+its letters so by Unicode's bidirectional class) is laid out right to left, its first
+word on the right, as a reader of it reads. Written by hand because the one library
+that draws such trees (spaCy's displaCy) needs spaCy Doc objects and would make spaCy a
+dependency of the report; this is a page of string formatting, everything escaped.
 """
 
 from __future__ import annotations
@@ -25,8 +27,23 @@ CHAR = 7.2
 LEVEL = 22
 
 
+def right_to_left(words: Sequence[str]) -> bool:
+    """Whether WORDS are in a right-to-left script: more of their letters are of the
+    R or AL bidirectional class than of L."""
+    import unicodedata
+
+    rtl = ltr = 0
+    for w in words:
+        for ch in w:
+            kind = unicodedata.bidirectional(ch)
+            rtl += kind in ("R", "AL")
+            ltr += kind == "L"
+    return rtl > ltr
+
+
 def _x_positions(words: Sequence[str], wall: bool) -> list[float]:
-    """The centre of each word (index 0 the wall, or unused) and the drawing's width."""
+    """The centre of each word (index 0 the wall, or unused) and the drawing's width;
+    mirrored for a right-to-left sentence (its first word on the right)."""
     xs = [20.0]
     x = 20.0 + (CHAR * 6 + WORD_GAP if wall else 0)
     for w in words:
@@ -34,7 +51,18 @@ def _x_positions(words: Sequence[str], wall: bool) -> list[float]:
         xs.append(x + width / 2)
         x += width + WORD_GAP
     xs.append(x + 10)
+    if right_to_left(words):
+        total = xs[-1]
+        xs = [total - v for v in xs[:-1]] + [total]
     return xs
+
+
+def _underline(x: float, word: str, y: float) -> str:
+    """A red line under WORD centred at X, below the descenders (text-decoration's
+    underline runs through the dots under Arabic letters)."""
+    half = max(CHAR * len(word), 28.0) / 2 - 2
+    return (f"<line class='underline' x1='{x - half:.1f}' y1='{y:.0f}' x2='{x + half:.1f}' "
+            f"y2='{y:.0f}' stroke='#d62728' stroke-width='1.2'/>")
 
 
 def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | None = None,
@@ -63,10 +91,11 @@ def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | No
         out.append(f"<text x='{xs[0]:.1f}' y='{base_y + 16:.0f}' fill='#888'>WALL</text>")
     for i, w in enumerate(words, 1):
         miss = i - 1 < len(marked) and marked[i - 1]
-        style = " class='word miss' fill='#d62728' text-decoration='underline'" if miss \
-            else " class='word'"
+        style = " class='word miss' fill='#d62728'" if miss else " class='word'"
         out.append(f"<text{style} x='{xs[i]:.1f}' y='{base_y + 16:.0f}' "
                    f"text-anchor='middle'>{e(w)}</text>")
+        if miss:
+            out.append(_underline(xs[i], w, base_y + 21))
         if i - 1 < len(tags):
             was = other_tags[i - 1] if i - 1 < len(other_tags) else tags[i - 1]
             cls = "tag changed" if was != tags[i - 1] else "tag"
@@ -104,7 +133,7 @@ def draw(words: Sequence[str], arcs: Sequence[Arc], *, other: Sequence[Arc] | No
                    f"Q{x2:.1f},{y:.1f} {x2:.1f},{y + r:.1f} L{x2:.1f},{base_y:.0f}' "
                    f"fill='none' stroke='{colour}' stroke-width='1.5'{dash}/>")
         if not undirected:
-            xd = x1 if a < b else x2
+            xd = x1 if xa < xs[b] else x2  # the dependent's end (mirrored in RTL)
             out.append(f"<path d='M{xd - 4:.1f},{base_y - 7:.0f} L{xd:.1f},{base_y:.0f} "
                        f"L{xd + 4:.1f},{base_y - 7:.0f}' fill='{colour}'/>")
         out.append(f"<text x='{(x1 + x2) / 2:.1f}' y='{y - 3:.1f}' text-anchor='middle' "
