@@ -204,8 +204,9 @@ def test_the_baselines_follow_the_parsers_in_a_robustness_sentence() -> None:
     assert [e.baseline for e in item.ranking] == [None, None, True]
     text = item.sentence
     assert text.startswith("Robustness at 20% (")
-    assert "): udpipe has the highest " in text and " of the parsers, udpipe 40.0%, " \
-        "spacy-ud 30.0%, right (baseline) 100.0%." in text, text
+    # no paired test: no parser is named the most robust (issue 59 invariant a)
+    assert "): udpipe 40.0%, spacy-ud 30.0%, right (baseline) 100.0%. No paired test " \
+        "compares them." in text and "highest" not in text, text
     assert text.endswith(" The baseline right (baseline:right, LAS on clean text 5.0%) "
                          "scores better: an uninformed baseline's parse does not depend on "
                          "what the words are, so it looks robust; read robustness beside "

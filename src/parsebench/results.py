@@ -77,8 +77,22 @@ def _is_number(v: Any) -> bool:
 def _is_figure(v: Any) -> bool:
     """A mapping whose values are numbers or None (a figure), not a nested table."""
     return isinstance(v, Mapping) and bool(v) and all(
-        x is None or (isinstance(x, int | float) and not isinstance(x, bool))
-        for x in v.values())
+        x is None or _is_number(x) for x in v.values())
+
+
+def _nested_rows(name: str, table: Mapping[str, Any], depth: int = 0
+                 ) -> list[dict[str, Any]]:
+    """The numbers of a nested TABLE (Bigert's ``gold``, a breakdown ``by``), a row
+    each: figure NAME (``gold``, ``gold.cases``, ``by.nsubj``), measure the key; a word
+    beside them (a policy, a flag) is no measure, and lists are not figures."""
+    out = []
+    for k, x in table.items():
+        if _is_number(x):
+            out.append({"figure": name, "measure": str(k), "value": x,
+                        "ci_low": None, "ci_high": None})
+        elif isinstance(x, Mapping) and depth < 3 and str(k) != "ci95":
+            out += _nested_rows(f"{name}.{k}", x, depth + 1)
+    return out
 
 
 @dataclass(frozen=True)
@@ -153,8 +167,9 @@ class Result:
     def rows(self) -> list[dict[str, Any]]:
         """One row a figure's value: figure, measure, value, and the interval's bounds
         beside the figure's headline measure. A figure that is one number (Bigert's
-        ``differs`` of one file) is a row with measure ``value``; a comparison's systems
-        and pairs are rows with a ``system`` column."""
+        ``differs`` of one file) is a row with measure ``value``; a nested table's
+        numbers are rows too (:func:`_nested_rows`); a comparison's systems and pairs
+        are rows with a ``system`` column."""
         out = []
         for name, v in self.data.items():
             if _is_number(v) and name not in SETTINGS:
@@ -168,6 +183,8 @@ class Result:
                     lo, hi = f.ci if f.ci is not None and k == head else (None, None)
                     out.append({"figure": f.name, "measure": k, "value": x,
                                 "ci_low": lo, "ci_high": hi})
+            elif isinstance(v, Mapping) and name != "ci95":
+                out += _nested_rows(name, v)
         return out + self._compared()
 
     def _compared(self) -> list[dict[str, Any]]:

@@ -202,12 +202,27 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
     best = known[0]
     figs = ", ".join(f"{shown(e.parser)} {_pc(e.value)}{_ci_text(e.ci95)}"
                      for e in known)
+    # named as the best only when the paired tests separate it from every parser it is
+    # ranked with (a baseline ahead of it is told apart: "of the parsers")
+    rivals = [e for e in known[1:] if e.baseline == best.baseline]
+    leader = best.parser if rivals and mine and all(
+        e.value != best.value and not set(names.get(e.parser, "")) & set(names[best.parser])
+        for e in rivals) else None
     if len(known) == 1:
         text = f"{what}: {figs}."
     else:
         word = "highest" if fig.higher_is_better else "lowest"
         among = " of the parsers" if base & set(order) and best.parser not in base else ""
-        text = f"{what}: {shown(best.parser)} has the {word} {fig.name}{among}, {figs}."
+        if leader is not None:
+            text = f"{what}: {shown(best.parser)} has the {word} {fig.name}{among}, {figs}."
+        elif mine:
+            tied = [shown(e.parser) for e in [best, *rivals]
+                    if e is best or set(names.get(e.parser, "")) & set(names[best.parser])
+                    or e.value == best.value]
+            text = (f"{what}: no parser alone has the {word} {fig.name}{among}; the paired "
+                    f"tests do not separate {', '.join(tied)}; {figs}.")
+        else:
+            text = f"{what}: {figs}."
         if mine:
             shown_letters = _letters_text(order, {shown(p): n for p, n in names.items()},
                                           shown)
@@ -224,7 +239,7 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
     if missing:
         text += f" No {fig.name} for {', '.join(missing)}."
     return Ranked(fig.name, fig.score, level, rs[0].projection, fig.higher_is_better,
-                  known, missing, groups, names, len(mine), text, link)
+                  known, missing, groups, names, len(mine), text, link, leader)
 
 
 def _accuracy(results: list[Scored], tests: list[FigureTest]) -> Ranked | None:
@@ -292,8 +307,8 @@ def _robustness(results: list[Scored], tests: list[FigureTest],
                        f"({fig.name}{on})", tests, fig.link(at[0]), baselines)
         if item is not None:
             out.append(replace(item, sentence=item.sentence
-                               + _beside_accuracy(item.ranking[0].parser, accuracy,
-                                                  baselines)
+                               + (_beside_accuracy(item.leader, accuracy, baselines)
+                                  if item.leader else "")
                                + _baselines_ahead(item.ranking, fig, accuracy,
                                                   baselines or {})
                                + MEASURE_NOTE.get(fig.score, "").format(proj=proj)))

@@ -65,6 +65,9 @@ class Ranked(Record):
     """How many paired tests the letters come from."""
     sentence: str
     link: str
+    leader: str | None = field(default=None, metadata=OMIT)
+    """The parser the paired tests separate from every other it is ranked with (the
+    sentence names it as the best); None when none is (ties, no tests)."""
 
 
 @dataclass(frozen=True)
