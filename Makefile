@@ -209,10 +209,10 @@ noise-validity-study: $(NV)/store.sqlite
 # store. About 50 minutes of one core; the times are in the page.
 ML := study-output/multilingual
 ML_LANGS := en sv de fr ru ga fi tr ko id fa
-$(ML)/models/tr.mco: scripts/multilingual_models.py | $(TEST_STAMP)
+$(ML)/models/tr.turbo: scripts/multilingual_models.py | $(TEST_STAMP)
 	$(BIN)/python scripts/multilingual_models.py --out $(ML)/models
 
-$(ML)/store.sqlite: $(ML_LANGS:%=studies/multilingual/%.toml) $(ML)/models/tr.mco
+$(ML)/store.sqlite: $(ML_LANGS:%=studies/multilingual/%.toml) $(ML)/models/tr.turbo
 	for s in $(ML_LANGS); do \
 		$(BIN)/parsebench run studies/multilingual/$$s.toml --workers 1 --store $@ \
 			--report $(ML)/report-$$s || exit 1; done

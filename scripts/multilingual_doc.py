@@ -412,14 +412,14 @@ def summary(ms: list[Model], models: Path, store: Store) -> dict[str, str]:
     train_s = 0.0
     n_models = 0
     per_family: dict[str, list[float]] = {}
-    for name in sorted({m.model_file for m in ms}):
-        side = sidecar(models, name)
-        if side:
-            train_s += float(side.get("seconds") or 0)
-            n_models += 1
-            fam = next(f for f, (_, suf) in FAMILIES.items() if name.endswith(suf))
-            if "en_train" not in name:
-                per_family.setdefault(fam, []).append(float(side.get("seconds") or 0))
+    for key in sorted({m.key for m in ms}):  # every model trained for the language
+        for fam, (_, suffix) in FAMILIES.items():
+            side = sidecar(models, key + suffix)
+            if side:
+                train_s += float(side.get("seconds") or 0)
+                n_models += 1
+                if not key.endswith("_train"):
+                    per_family.setdefault(fam, []).append(float(side.get("seconds") or 0))
     for fam, secs in per_family.items():
         out[f"{fam}_train_s"] = f"{min(secs):.0f} to {max(secs):.0f}"
     spans = []

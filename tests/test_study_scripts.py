@@ -417,3 +417,18 @@ def test_multilingual_doc_refuses_a_store_without_the_study(
         multilingual.build(tmp_path / "s.sqlite", tmp_path / "t.md", tmp_path / "page.md",
                            tmp_path)
     assert not (tmp_path / "page.md").exists()
+
+
+def test_multilingual_doc_splits_the_variation_between_language_and_parser(
+        multilingual: ModuleType) -> None:
+    """Issue 58 item 4: "the loss is the language's more than the parser's", as shares of
+    the slopes' sum of squares (a two-way additive decomposition): exact on a grid with
+    no interaction, and on resamples (a leading axis) alike."""
+    import numpy as np
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])  # languages 1.5 and 3.5, parsers 2 and 3
+    assert multilingual.shares(x).tolist() == [0.8, 0.2, 0.0]
+    y = np.array([[1.0, 2.0], [2.0, 1.0]])  # no main effect: all interaction
+    assert multilingual.shares(y).tolist() == [0.0, 0.0, 1.0]
+    many = multilingual.shares(np.stack([x, y]))
+    assert many.shape == (2, 3) and many[1].tolist() == [0.0, 0.0, 1.0]
