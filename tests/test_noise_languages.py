@@ -343,7 +343,7 @@ def test_a_corpus_lang_gives_a_runs_noise_its_defaults(tmp_path: Path) -> None:
     assert load(_experiment(tmp_path, 'lang = "de"\n', 'lang = "de"\nrates = [0.1]\n')
                 ).lang == "de"
     with pytest.raises(InputError, match=r"exp.toml:6: lang: \[noise\] lang = 'fr' but "
-                                         r"\[corpus\] lang = 'de'"):
+                                         r"the corpus's lang = 'de'"):
         load(_experiment(tmp_path, 'lang = "de"\n', 'lang = "fr"\nrates = [0.1]\n'))
 
 
