@@ -5,7 +5,7 @@ rows (the same words, or a parse of misspelled text), scored without --select or
 stretch.count_stretch stays the reference and handles everything else: words
 aligned by text, selections, breakdowns, and sentences this module does not
 recognize (columns that are not lists of one length, heads that are not ints
-inside the sentence). ``RowCounter.count`` returns False for those and deps.py
+inside the sentence). ``RowCounter.count`` returns False for those and stretch.py
 then calls count_stretch, so the fast path can only ever agree with it; the
 tests check that it does on perturbed treebanks and random trees. Why by hand:
 the per-word loops of count_stretch were 85% of scoring a corpus in memory, and
