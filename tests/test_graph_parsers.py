@@ -105,13 +105,32 @@ def test_mst_order_and_decoding_come_from_the_spec_else_the_training(tmp_path: P
     from parsebench.errors import InputError
 
     model = tmp_path / "m"
-    assert mst_settings(str(model), {}) == {"order": "1", "decode": "proj"}
+    assert mst_settings(str(model), {}) == {"order": "1", "decode": "proj", "pos": "xpos"}
     (tmp_path / "m.json").write_text(json.dumps({"settings": {"order": 2,
-                                                              "decode": "non-proj"}}))
-    assert mst_settings(str(model), {}) == {"order": "2", "decode": "non-proj"}
+                                                              "decode": "non-proj",
+                                                              "pos": "upos"}}))
+    assert mst_settings(str(model), {}) == {"order": "2", "decode": "non-proj",
+                                            "pos": "upos"}
     assert mst_settings(str(model), {"order": "1"})["order"] == "1"
+    assert mst_settings(str(model), {"pos": "xpos"})["pos"] == "xpos"
     with pytest.raises(InputError, match="order is 1 or 2"):
         mst_settings(str(model), {"order": "3"})
+    with pytest.raises(InputError, match="pos is xpos or upos"):
+        mst_settings(str(model), {"pos": "feats"})
+
+
+def test_mst_with_pos_upos_reads_upos_as_its_fine_tag() -> None:
+    """For a treebank without XPOS (French GSD's is all ``_``), ``pos=upos`` gives
+    MSTParser UPOS in POSTAG too, the same at training and at parse time; XPOS stays the
+    default, so models trained before keep their columns."""
+    from parsebench.parsers.graph_training import _mst_row
+
+    assert conllx_rows(["Hi", "a\tb"], TAGS, "upos") == [
+        "1\tHi\thi\tINTJ\tINTJ\t_\t0\t_\t_\t_", "2\ta b\t_\tPUNCT\tPUNCT\t_\t0\t_\t_\t_"]
+    gold = ["1", "Le", "le", "DET", "_", "Gender=Masc", "2", "det", "_", "_"]
+    assert _mst_row("upos")(gold).split("\t")[3:8] == ["DET", "DET", "Gender=Masc", "2",
+                                                       "det"]
+    assert _mst_row()(gold).split("\t")[3:5] == ["DET", "_"]
 
 
 def test_a_parser_that_is_its_own_bridge_is_ready_when_it_answers_the_probe(
@@ -218,7 +237,7 @@ def _own_command_line(parser: str, model: str, parsed: Path, tmp: Path
     columns of the adapter's output are the tagger's)."""
     from parsebench.parsers.graph_training import _mate_row, _mst_row, _turbo_row, _tweebo_row
 
-    row = {"mst": _mst_row, "mate": _mate_row("xpos"), "turbo": _turbo_row,
+    row = {"mst": _mst_row(), "mate": _mate_row("xpos"), "turbo": _turbo_row,
            "tweebo": _tweebo_row}[parser]
     words = tmp / "tagged.conll"
     tagged = tmp / "tagged.conllu"

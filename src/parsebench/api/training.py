@@ -38,7 +38,8 @@ def train(parser: str, train: PathLike, output: PathLike, *, dev: PathLike | Non
     own: 100, 20, 10), the training epochs of the others (10); TOKENIZER, TAGGER,
     PARSER_OPTIONS: UDPipe's option strings (``name=value;...``); BEAM: Yara's; ORDER (1
     or 2) and DECODE (``proj``, ``non-proj``): MSTParser's; POS (``xpos``, ``upos``):
-    the tag Mate reads; MODEL_TYPE (``basic``, ``standard``, ``full``): TurboParser's
+    the tag Mate reads, and MSTParser as its fine tag (``upos`` for a treebank without
+    XPOS); MODEL_TYPE (``basic``, ``standard``, ``full``): TurboParser's
     and TweeboParser's; JAR: a Java parser's; BINARY: TurboParser's or TweeboParser's.
     A graph-based parser with DEV parses it once trained: its UAS and LAS with gold tags
     go into the sidecar."""

@@ -38,8 +38,9 @@ def train_cmd(
                                               "1).")] = None,
     decode: Annotated[str | None, typer.Option("--decode", help="mst: proj or non-proj "
                                                "(default non-proj).")] = None,
-    pos: Annotated[str | None, typer.Option("--pos", help="mate: the tag it reads, xpos "
-                                            "or upos (default xpos).")] = None,
+    pos: Annotated[str | None, typer.Option("--pos", help="mate, mst: the tag it reads as "
+                                            "the fine one, xpos or upos (default xpos; "
+                                            "upos for a treebank without XPOS).")] = None,
     model_type: Annotated[str | None, typer.Option(
         "--model-type", help="turbo, tweebo: basic, standard or full (default "
         "standard).")] = None,

@@ -1,20 +1,20 @@
 """Training the graph-based parsers of Hashemi & Hwa's eight on a CoNLL-U treebank:
-MSTParser, Mate's anna, TurboParser and TweeboParser, each by its own command line
-with its authors' recipe, the settings (and a dev score) written beside the model.
+MSTParser, Mate's anna, TurboParser and TweeboParser, each by its own command line with
+its authors' recipe, the settings (and a dev score) written beside the model.
 
-Each learns from the treebank's gold columns, converted to what its reader takes
-(by the same row functions its adapter sends at parse time, so training and
-parsing see the same columns): MSTParser and TurboParser ten-column CoNLL-X
-(LEMMA, UPOS, XPOS, FEATS), Mate CoNLL 2009 (the tag of ``pos``, XPOS by default,
-in its gold and predicted columns), TweeboParser fourteen columns with UPOS in
-both tag columns and every word selected. Multiword tokens, empty nodes and
-comments are left out. With a dev file, the model parses it by the same command
-line (gold tags) and its UAS and LAS go into the sidecar: a check that the model
-learnt, not a score to report (the tags at parse time are a tagger's).
+Each learns from the treebank's gold columns, converted to what its reader takes (by the
+same row functions its adapter sends at parse time, so training and parsing see the same
+columns): MSTParser and TurboParser ten-column CoNLL-X (LEMMA, UPOS, XPOS, FEATS;
+MSTParser with ``pos=upos`` UPOS in place of XPOS), Mate CoNLL 2009 (the tag of ``pos``,
+XPOS by default, in its gold and predicted columns), TweeboParser fourteen columns with
+UPOS in both tag columns and every word selected. Multiword tokens, empty nodes and
+comments are left out. With a dev file, the model parses it by the same command line
+(gold tags) and its UAS and LAS go into the sidecar: a check that the model learnt, not
+a score to report (the tags at parse time are a tagger's).
 
 The trainers are single-threaded and deterministic (MSTParser's MIRA, TurboParser's
-online learning and Mate with ``cores=1`` visit the sentences in order), so the
-same treebank and settings give the same model.
+online learning and Mate with ``cores=1`` visit the sentences in order), so the same
+treebank and settings give the same model.
 """
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ from parsebench.parsers.jvm import java_command
 from parsebench.parsers.trained import Row, Trained, run_trainer, scratch_folder, write_rows
 
 
-def _mst_row(c: list[str]) -> str:
+def _mst_row(pos: str = "xpos") -> Row:
     from parsebench.parsers.jvm import cell
 
-    return "\t".join([c[0], *(cell(v) for v in c[1:6]), c[6], cell(c[7]), "_", "_"])
+    def row(c: list[str]) -> str:
+        tags = c[1:6] if pos == "xpos" else [*c[1:4], c[3], c[5]]  # UPOS as POSTAG too
+        return "\t".join([c[0], *(cell(v) for v in tags), c[6], cell(c[7]), "_", "_"])
+    return row
 
 
 def _turbo_row(c: list[str]) -> str:
@@ -76,18 +79,22 @@ def dev_score(gold: Path, parsed: Path, head_col: int, rel_col: int) -> dict[str
 def train_mst(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None,
               model: str | os.PathLike[str], jar: str, *, order: int = 1,
               decode: str = "non-proj", iterations: int = 10, limit: int | None = None,
-              heap: str = "8g") -> Trained:
-    """MSTParser (labelled, ORDER 1 or 2, DECODE proj or non-proj, ITERATIONS of MIRA)."""
+              heap: str = "8g", pos: str = "xpos") -> Trained:
+    """MSTParser (labelled, ORDER 1 or 2, DECODE proj or non-proj, ITERATIONS of MIRA);
+    POS ``upos`` puts UPOS in POSTAG too, for a treebank without XPOS (MSTParser's
+    features lean on POSTAG: French GSD's, all ``_``, left it a third of its LAS)."""
     if order not in (1, 2) or decode not in ("proj", "non-proj"):
         raise InputError(f"MSTParser: order 1 or 2 and decode proj or non-proj, not "
                          f"{order} and {decode}")
+    if pos not in ("xpos", "upos"):
+        raise InputError(f"MSTParser: pos is xpos or upos, not {pos!r}")
     model = Path(model).resolve()
     if ":" in str(model):
         raise InputError("MSTParser cannot write a model whose path holds a colon", model)
     settings = {"order": order, "decode": decode, "iterations": iterations,
-                "training_k": 1, "loss": "punc", "heap": heap, "jar": jar}
+                "training_k": 1, "loss": "punc", "heap": heap, "jar": jar, "pos": pos}
     with scratch_folder(model.parent) as tmp:
-        n = write_rows(train, tmp / "train.conll", _mst_row, limit)
+        n = write_rows(train, tmp / "train.conll", _mst_row(pos), limit)
         t0 = time.perf_counter()
         java = [java_command(), f"-Xmx{heap}", f"-Djava.io.tmpdir={tmp}", "-jar", jar]
         run_trainer([*java, "train", f"train-file:{tmp / 'train.conll'}",
@@ -96,7 +103,7 @@ def train_mst(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None,
         seconds = time.perf_counter() - t0
         scores = {}
         if dev is not None:
-            write_rows(dev, tmp / "dev.conll", _mst_row)
+            write_rows(dev, tmp / "dev.conll", _mst_row(pos))
             run_trainer([*java, "test", f"model-name:{tmp / 'm'}",
                          f"test-file:{tmp / 'dev.conll'}", f"output-file:{tmp / 'out.conll'}",
                          f"order:{order}", f"decode-type:{decode}"], tmp, "MSTParser on dev")
@@ -133,7 +140,7 @@ def train_mate(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
                          "-out", str(tmp / "out.conll09"), "-cores", str(cores)], tmp,
                          "Mate on dev")
             gold = tmp / "dev.conllx"
-            write_rows(dev, gold, _mst_row)
+            write_rows(dev, gold, _mst_row())
             scores = {"file": str(dev), **dev_score(gold, tmp / "out.conll09", 9, 11)}
         os.replace(tmp / "m", model)
     done = Trained("mate", str(model), str(train), n, settings, round(seconds, 1), scores)

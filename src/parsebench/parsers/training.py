@@ -166,7 +166,8 @@ def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.Pa
     OUTPUT.json); trained in the cache folder only when no model there has the same key
     (TRAIN's and DEV's checksums, LIMIT, the settings). The sidecar, and whether it came
     from the cache. OPTIONS: udpipe's iterations, tokenizer, tagger, parser_options;
-    malt's jar; yara's jar, beam, iterations, best; mst's jar, order, decode, iterations;
+    malt's jar; yara's jar, beam, iterations, best; mst's jar, order, decode, iterations,
+    pos;
     mate's jar, iterations, pos; turbo's and tweebo's binary, model_type, iterations."""
     from parsebench.progress import quiet
 
@@ -267,6 +268,9 @@ def _graph_settings(parser: str, options: dict[str, Any]) -> dict[str, Any]:
         options["order"] = int(options.get("order") or 1)
         options["decode"] = options.get("decode") or "non-proj"
         got.update(order=options["order"], decode=options["decode"])
+        options["pos"] = options.get("pos") or "xpos"
+        if options["pos"] != "xpos":  # (keys of models trained before pos= stay valid)
+            got["pos"] = options["pos"]
     elif parser == "mate":
         options["pos"] = options.get("pos") or "xpos"
         got["pos"] = options["pos"]
@@ -305,7 +309,8 @@ def _train(parser: str, train: str | os.PathLike[str], dev: str | os.PathLike[st
         its = int(options["iterations"])
         if parser == "mst":
             return g.train_mst(train, dev, model, options["jar"], order=options["order"],
-                               decode=options["decode"], iterations=its, limit=limit)
+                               decode=options["decode"], iterations=its, limit=limit,
+                               pos=options["pos"])
         if parser == "mate":
             return g.train_mate(train, dev, model, options["jar"], iterations=its,
                                 pos=options["pos"], limit=limit)

@@ -20,7 +20,7 @@ TRAIN = "udpipe:train"
 ``udpipe:train,iterations=N`` with fewer tokenizer epochs and tagger and parser
 iterations than UDPipe's own (100, 20, 10). The other parsers ``train`` trains take
 the same form with their spec's options: ``mst:train,tagger=T.udpipe[,order=2]
-[,decode=proj][,iterations=N][,jar=JAR]``, ``mate:train,tagger=...[,pos=upos]``,
+[,decode=proj][,pos=upos][,iterations=N][,jar=JAR]``, ``mate:train,tagger=...[,pos=upos]``,
 ``turbo:train,tagger=...[,model_type=basic][,binary=B]``, ``tweebo:train,...``,
 ``malt:train,tagger=...``, ``yara:train,tagger=...[,beam=N]``."""
 
