@@ -93,6 +93,21 @@ def _check_ranked(r: dict[str, Any]) -> None:
             assert f"{shown} {letters[e['parser']]}" in r["sentence"], r["sentence"]
 
 
+def _headline_letters(md: str) -> dict[str, str]:
+    """The letters of the LAS clean column of the report's headline table (one corpus)."""
+    import re
+
+    got = {}
+    lines = md.split("**Headline: LAS", 1)[1].split("\n\n", 2)[1].splitlines()[2:]
+    for line in lines:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        name = re.sub(r"( \((best )?baseline\)| [\u2020\u2021*]+)+$", "", cells[0])
+        m = re.match(r"[\d.]+ ([a-z]+) \[", cells[1])
+        if m:
+            got[name] = m.group(1)
+    return got
+
+
 def _check_benchmark(s: dict[str, Any]) -> None:
     """(a) on a benchmark's answers: a named best parser is in a tier of its own."""
     for a in s["answers"]:
@@ -158,6 +173,13 @@ def test_what_the_report_says_follows_from_its_numbers(
             for ranked in [s.get("accuracy"), *(s.get("robustness") or [])]:
                 if ranked:
                     _check_ranked(ranked)
+            acc = s.get("accuracy")
+            if not two and acc and acc["tests"]:  # (b) the headline table's letters
+                md_letters = _headline_letters(
+                    (d / "rep" / "index.md").read_text(encoding="utf-8"))
+                assert md_letters and all(acc["letters"][p] == x
+                                          for p, x in md_letters.items()), \
+                    (md_letters, acc["letters"])
         _check_rows(r)
         md = (d / "rep" / "index.md").read_text(encoding="utf-8")
         html = (d / "rep" / "index.html").read_text(encoding="utf-8")
