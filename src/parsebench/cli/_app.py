@@ -317,9 +317,12 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> None:
     OWN_PROCESS (the console script, ``python -m parsebench.cli``): the process ends
     with the command, without the interpreter's teardown."""
     warnings.showwarning = _show_warning
+    _deferred.clear()
     try:
         command = _just(sys.argv[1:] if argv is None else argv)
         code = command(args=argv, prog_name="parsebench", standalone_mode=False)
+        for line in _deferred:  # the reader's warnings, once the command has gone through
+            typer.echo(line, err=True)
     except InputError as exc:
         _fail(str(exc))
     except _click_errors() as exc:
@@ -358,6 +361,9 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> None:
 
 
 _python_showwarning = warnings.showwarning
+_deferred: list[str] = []
+"""The reader's warnings of this command, said when it ends well: a command that fails
+says one line, its error, not the warnings of the file it then refused."""
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str,
@@ -366,7 +372,7 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     (formats.conllu.ConlluWarning, named so the reader is not imported at start-up) as
     a ``warning:`` line like the commands' own; any other warning as Python shows it."""
     if category.__name__ == "ConlluWarning":
-        typer.echo(f"warning: {message}", err=True)
+        _deferred.append(f"warning: {message}")
     else:
         _python_showwarning(message, category, filename, lineno, file, line)
 
