@@ -99,10 +99,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     end = time.perf_counter()
     wall = end - t0
     # to the end, as the progress lines time the stage: it ends when the run does
-    stages = [*(outcome.stats.stages or []), ["write the report", end - tr, ""]]
-    other = wall - sum(s[1] for s in stages)
-    stages.append(["other", max(other, 0.0), "the imports, reading the experiment, "
-                   "opening the store"])
+    stages = _closed([*(outcome.stats.stages or [])], end - tr, wall, "opening the store")
     text = summary_table(outcome.results)
     if exp.tokens == "raw":
         skipped = [k for k, v in applicability(moves_words(exp.kind, exp.noise), "raw").items()
@@ -257,11 +254,16 @@ def _benchmark_stages(outcome: Any, report: float, wall: float) -> list[list[Any
     runs = sum(st.wall_seconds for _, _, st in outcome.runs)
     stages.append(["macro averages", max(outcome.stats.wall_seconds - runs, 0.0),
                    "every figure's average, interval and paired tests"])
-    stages.append(["write the report", report, ""])
+    return _closed(stages, report, wall, "opening the store, each corpus's bookkeeping")
+
+
+def _closed(stages: list[list[Any]], report: float, wall: float, rest: str
+            ) -> list[list[Any]]:
+    """STAGES with the report's writing and the rest of WALL (REST: what it holds), so
+    that the time block adds up to the whole, a run's and a benchmark's alike."""
+    stages = [*stages, ["write the report", report, ""]]
     other = wall - sum(x[1] for x in stages)
-    stages.append(["other", max(other, 0.0), "the imports, reading the experiment, "
-                   "opening the store, each corpus's bookkeeping"])
-    return stages
+    return [*stages, ["other", max(other, 0.0), f"the imports, reading the experiment, {rest}"]]
 
 
 def _drop_if_empty(store_path: Path) -> None:
