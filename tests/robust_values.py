@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from parsebench.metrics.robustness.bigert import Assumption, RowsFigures, RowsGold
-from parsebench.metrics.robustness.kakkonen import (
+from parsebench.metrics.robustness.kakkonen_records import (
     RelativeDrop,
     SentenceIntervals,
     SentencesValue,

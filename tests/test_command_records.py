@@ -118,7 +118,7 @@ def test_over_replicates_the_verdicts_are_the_share_of_replicates(
     read "yes"."""
     from dataclasses import replace
 
-    from parsebench.report.terminal import rows_table
+    from parsebench.metrics.robustness.bigert_shown import rows_table
 
     g, n1, n2 = files["gold"], files["noisy1"], files["noisy2"]
     rec = RowsCommand.from_dict(pb.robustness_rows(g, [n1, n2], gold=g).to_dict())

@@ -13,10 +13,9 @@ import pytest
 from conftest import needs, shared_path
 
 from parsebench.formats.conllu import iter_conllu, parse_conllu
-from parsebench.metrics.dependency.conll18 import CONLL18
+from parsebench.metrics.dependency.conll18 import CONLL18, conll18_table
 from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.dependency.figures import DepsValue
-from parsebench.report.terminal import conll18_table
 
 GOLD = """# text = Don't stop.
 1-2\tDon't\t_\t_\t_\t_\t_\t_\t_\t_

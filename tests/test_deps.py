@@ -329,7 +329,7 @@ def test_a_taggers_output_has_no_attachment_scores(tmp_path: Path) -> None:
                for k in ("uas", "las", "clas", "unlabeled", "labeled"))
     assert any("no heads" in w and "n/a" in w for w in d["warnings"])
     from parsebench.metrics.dependency.figures import DepsEval
-    from parsebench.report.terminal import deps_table
+    from parsebench.metrics.dependency.lin_shown import deps_table
     text = deps_table(DepsEval.from_dict({**d, "signature": "sig"}), "g", "tags.conllu")
     assert "n/a" in text and " 0.00" not in text
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from conftest import FIXTURES, needs
 
 import parsebench as pb
-from parsebench.metrics.constituency.evalb_method import EvalbValue
-from parsebench.metrics.constituency.gaizauskas_method import FlatValue
+from parsebench.metrics.constituency.evalb_records import EvalbValue
+from parsebench.metrics.constituency.gaizauskas_records import FlatValue
 from parsebench.metrics.dependency.figures import Bucket, DepsValue, LinScore
 from parsebench.metrics.registry import METHODS
 from parsebench.store import Store

@@ -15,8 +15,7 @@ from conftest import DATA, FIXTURES
 
 import parsebench as pb
 from parsebench.metrics.constituency.evalb import BracketsEval, EvalbTotals
-from parsebench.metrics.constituency.gaizauskas import FlatEval, FlatScores
-from parsebench.metrics.constituency.gaizauskas_method import FlatValue
+from parsebench.metrics.constituency.gaizauskas_records import FlatEval, FlatScores, FlatValue
 from parsebench.metrics.dependency.figures import (
     AlignmentCounts,
     Bucket,

@@ -15,6 +15,7 @@ import pytest
 from conftest import FIXTURES, needs, shared_path
 
 from parsebench.metrics.registry import typed
+from parsebench.present.tables import Table
 from parsebench.report.headline import headline, headline_table
 from parsebench.report.summary import (
     BASELINE_HINT,
@@ -24,7 +25,7 @@ from parsebench.report.summary import (
     pairwise_tests,
     summarize,
 )
-from parsebench.report.tables import Table, md_cell, table_html, table_md
+from parsebench.report.tables import md_cell, table_html, table_md
 from parsebench.scored import Scored
 
 # the marking rule, on the tests the report computes ---------------------------------

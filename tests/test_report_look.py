@@ -15,11 +15,11 @@ from robust_values import rows_value
 
 from parsebench.api.parsing import failures
 from parsebench.invariance import EDITS, summary_table
+from parsebench.present.plots import DegradationPoint
 from parsebench.report.colours import PALETTE, for_parsers
 from parsebench.report.examples import _example_md
 from parsebench.report.pages import _ranking_html
 from parsebench.report.plots import (
-    DegradationPoint,
     against_level,
     by_group,
     degradation,

@@ -19,8 +19,8 @@ from parsebench.errors import InputError
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.robustness.bigert import RowsFigures
+from parsebench.metrics.robustness.bigert_shown import _bounds_check
 from parsebench.parsers.executor import Executor
-from parsebench.report.sections import _bounds_check
 from parsebench.run.corpus import corrected_typos
 from parsebench.run.experiment import Level, load
 from parsebench.run.runner import run_experiment
@@ -292,7 +292,7 @@ def _headline_cells(md: str) -> str:
 
 def test_f1_error_bins_are_micro_averaged_from_the_counts() -> None:
     from parsebench.metrics.robustness.hashemi_hwa import F1Figures
-    from parsebench.report.sections import _error_bins
+    from parsebench.metrics.robustness.hashemi_hwa_shown import _error_bins
 
     def counts(shared: int, u: int, ue: int, g: int, ge: int, n: int) -> F1Figures:
         # the bins are summed from the counts: the shares given here are not read

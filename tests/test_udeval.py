@@ -15,8 +15,8 @@ from conftest import needs, shared_path
 
 import parsebench as pb
 from parsebench.formats.conllu import NO_HEAD, Sentence, basic_to_deps, read_conllu, write_conllu
+from parsebench.metrics.dependency.conll18 import conll18_table, counts_table
 from parsebench.metrics.dependency.figures import DepsEval
-from parsebench.report.terminal import conll18_table, counts_table
 
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
 UDPIPE_EN = "models/en_ewt.udpipe"

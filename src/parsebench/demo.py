@@ -18,6 +18,7 @@ from typing import Any
 
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
+from parsebench.metrics.constituency.brackets_shown import flat_table
 from parsebench.metrics.constituency.evalb import score_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
 from parsebench.metrics.constituency.gaizauskas import (
@@ -30,7 +31,7 @@ from parsebench.metrics.constituency.gaizauskas import (
 from parsebench.metrics.dependency.evaluate import DepsResult, score_deps
 from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.lin import SIGNATURE, Selection
-from parsebench.report.terminal import deps_table, flat_table
+from parsebench.metrics.dependency.lin_shown import deps_table
 from parsebench.signature import signature
 
 

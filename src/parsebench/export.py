@@ -22,8 +22,8 @@ from pathlib import Path
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.formats.conllu import write_conllu
 from parsebench.parses import to_tree
+from parsebench.present.tables import safe_name
 from parsebench.report.pages import DAMAGE
-from parsebench.report.tables import safe_name
 from parsebench.run.corpus import Parsed, Version, read_corpus
 from parsebench.run.experiment import Experiment
 from parsebench.run.versions import noise_versions

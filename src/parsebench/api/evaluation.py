@@ -61,8 +61,8 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.dependency.conll18 import SentenceRows
     from parsebench.metrics.dependency.lin import LabelMap, Selection
+    from parsebench.metrics.dependency.lin_shown import deps_table
     from parsebench.metrics.dependency.settings import DepsScoring
-    from parsebench.report.terminal import deps_table
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
                              multiple_roots_okay)
@@ -160,9 +160,9 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     with these labels (a comma-separated string or a list); MAX_DEPTH only those this
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
+    from parsebench.metrics.constituency.brackets_shown import flat_table
     from parsebench.metrics.constituency.gaizauskas import command as flat_command
     from parsebench.metrics.constituency.gaizauskas import score_flat as score
-    from parsebench.report.terminal import flat_table
 
     names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
                                  else categories or ())]

@@ -61,7 +61,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     from parsebench.errors import check_folder, check_output
     from parsebench.noise.kinds import moves_words
     from parsebench.parsers.executor import Executor
-    from parsebench.report.tables import safe_name
+    from parsebench.present.tables import safe_name
     from parsebench.report.terminal import summary_table, times_table
     from parsebench.run.benchmark import Benchmark, load_any
     from parsebench.run.runner import run_experiment

@@ -60,9 +60,8 @@ def robustness_rows(clean: PathLike | Treebank,
     sample, a calibrated degradation with a bootstrap interval. NOISY and CALIBRATE_NOISY:
     one path or Treebank, or a list of them."""
     from parsebench.metrics.robustness.bigert import calibration_sample
-    from parsebench.metrics.robustness.bigert_method import command
+    from parsebench.metrics.robustness.bigert_method import METHOD, command
     from parsebench.parses import PROJECTIONS, default_projection
-    from parsebench.report.terminal import rows_table
 
     if accuracy is not None and not 0 < accuracy <= 1:
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
@@ -87,7 +86,7 @@ def robustness_rows(clean: PathLike | Treebank,
     rec = command(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
                   name_of(clean), name_of(gold) if gold is not None else "None", cal)
     return result("robustness rows", rec.to_dict(),
-                  lambda: rows_table(rec, name_of(clean), names, proj), rec.warnings)
+                  lambda: METHOD.text(rec, name_of(clean), names, proj), rec.warnings)
 
 
 @A.checked(clean=A.corpus, noisy=A.corpora, alignment=A.optional(A.paths))
@@ -99,8 +98,7 @@ def robustness_sentences(clean: PathLike | Treebank,
     that adds, drops or moves words, the M2 or Pharaoh file of each noisy parse. Each of
     NOISY and ALIGNMENT: one, or a list."""
     from parsebench.metrics.core.word_alignment import read_alignments
-    from parsebench.metrics.robustness.kakkonen import score_sentences
-    from parsebench.report.terminal import sentences_table
+    from parsebench.metrics.robustness.kakkonen import METHOD, score_sentences
 
     noisy = A.corpora("noisy", noisy)  # lists (as checked), for the types
     if alignment is not None:
@@ -113,7 +111,7 @@ def robustness_sentences(clean: PathLike | Treebank,
                              [str(a) for a in alignment or ()])
     rec = scores.command(sorted({p.kind for p in c}), len(noisy))
     return result("robustness sentences", rec.to_dict(),
-                  lambda: sentences_table(rec, name_of(clean), names), rec.warnings)
+                  lambda: METHOD.text(rec, name_of(clean), names), rec.warnings)
 
 
 @A.checked(grammatical=A.corpus, ungrammatical=A.corpus, alignment=A.optional(A.path),
@@ -129,9 +127,8 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
     from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
     from parsebench.metrics.core.word_alignment import iter_alignments
-    from parsebench.metrics.robustness.hashemi_hwa import score_corpus
+    from parsebench.metrics.robustness.hashemi_hwa import METHOD, score_corpus
     from parsebench.parses import from_sentence, iter_parses
-    from parsebench.report.terminal import f1_table
 
     def parses(x: PathLike | Treebank) -> Iterable[Any]:
         x = as_treebank(x)
@@ -168,7 +165,7 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     errant = _errant_version(errant_pipeline) if source == "errant" else None
     rec = got.command(source, labeled, punct, not exclude_root, errant, causes)
     g_name, u_name = name_of(grammatical), name_of(ungrammatical)
-    return result("robustness f1", rec.to_dict(), lambda: f1_table(rec, g_name, u_name),
+    return result("robustness f1", rec.to_dict(), lambda: METHOD.text(rec, g_name, u_name),
                   causes)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from parsebench.errors import InputError, atomic_output, check_folder
 from parsebench.noise.kinds import KINDS, described, moves_words
 from parsebench.present import anchor
+from parsebench.present.tables import Table, safe_name
 from parsebench.record import OMIT, Record, plain
 from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
@@ -30,7 +31,7 @@ from parsebench.report.browser import STYLE as BROWSER_STYLE
 from parsebench.report.colours import colour_of, for_parsers
 from parsebench.report.headline import headline, headline_table, noise_caveat
 from parsebench.report.headline_records import Headline
-from parsebench.report.plots import drawings, kept
+from parsebench.report.plots import draw, drawings, kept
 from parsebench.report.sections import sections
 from parsebench.report.summary import (
     FigureTest,
@@ -40,7 +41,7 @@ from parsebench.report.summary import (
     pairwise_tests,
     summarize,
 )
-from parsebench.report.tables import Table, md_cell, safe_name, table_html, table_md
+from parsebench.report.tables import md_cell, table_html, table_md
 from parsebench.run.benchmark_values import BenchmarkRecord
 from parsebench.run.experiment import Experiment, ParserConf
 from parsebench.run.page_values import typed_result
@@ -470,8 +471,9 @@ def _build_page(store: Store, data: list[RunInfo]
             for t in sec.tables:
                 md += [table_md(t, prefix), ""]
                 body.append(table_html(t, prefix))
-            for fname, caption, plot in sec.images:
-                lines, figure, image = _figure(name, prefix, fname, caption, plot, True)
+            for fname, caption, request in sec.images:
+                lines, figure, image = _figure(name, prefix, fname, caption, draw(request),
+                                               True)
                 md += lines
                 body.append(figure)
                 images.append(image)

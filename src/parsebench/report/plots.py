@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from parsebench.present.plots import DegradationPoint, Drawing, GroupPoint, LevelSeries
 from parsebench.report import colours
 from parsebench.report.colours import colour_of
 
@@ -190,11 +191,6 @@ def _reused(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-LevelSeries = list[tuple[Any, ...]]
-"""(level label, mean, min, max) points of one line, optionally followed by the 95%
-interval over sentences (lo, hi)."""
-
-
 def _figure(width: float = 6.0, height: float = 3.6) -> Any:
     """A figure at most about 6 in (432 pt) wide: the page draws it at its natural size on
     a screen, and on a phone's (343 px for it at 390) scales it down; 8 in brought
@@ -330,10 +326,6 @@ def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
     return _png(plt, fig)
 
 
-GroupPoint = tuple[float, float | None, float | None]
-"""A group's figure and its 95% interval over sentences (None: none stored)."""
-
-
 @_reused
 def by_group(title: str, ylabel: str, groups: Sequence[str],
              series: dict[str, dict[str, GroupPoint]]) -> Plot:
@@ -418,24 +410,6 @@ def loss_grid(title: str, rows: Sequence[str], columns: Sequence[str],
     return _png(plt, fig, points=len(known))
 
 
-@dataclass(frozen=True)
-class DegradationPoint:
-    """One level of one parser in :func:`degradation`: the share of words misspelled,
-    Bigert et al.'s bounds and estimate, and where there are, the estimate's 95%
-    interval, the real degradation and its interval, the calibrated estimate, and the
-    sentences the point rests on."""
-
-    x: float
-    lower: float
-    upper: float
-    estimate: float
-    estimate_ci: list[float] | None = None
-    real: float | None = None
-    real_ci: list[float] | None = None
-    calibrated: float | None = None
-    sentences: int | None = None
-
-
 @_reused
 def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
                 few: int = 100) -> Plot:
@@ -494,3 +468,15 @@ def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
     ax.grid(alpha=0.3)
     _legend(ax, entries)
     return _png(plt, fig, points, intervals)
+
+
+DRAWINGS: dict[str, Callable[..., Plot]] = {
+    "against_level": against_level, "degradation": degradation,
+    "relation_bars": relation_bars, "by_group": by_group, "heatmap": heatmap,
+    "time_by_length": time_by_length}
+"""The drawings a section can ask for (:class:`parsebench.present.plots.Drawing`)."""
+
+
+def draw(request: Drawing) -> Plot:
+    """The plot REQUEST asks for, drawn, or reused from the report folder's drawings."""
+    return DRAWINGS[request.kind](*request.args)

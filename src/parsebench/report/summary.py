@@ -125,6 +125,8 @@ class RankedScore:
     ci: str
     higher_is_better: bool
     link: Callable[[Scored], str]
+    note: str = ""
+    """What it measures (:attr:`RankingFigure.note`)."""
 
 
 def _ranked_scores() -> list[RankedScore]:
@@ -138,7 +140,7 @@ def _ranked_scores() -> list[RankedScore]:
             if h is not None:
                 link = m.anchor or (lambda r: "x")
                 out.append((h.rank, RankedScore(sc.name, m.name, h.title, h.get, h.ci,
-                                                h.higher_is_better, link)))
+                                                h.higher_is_better, link, h.note)))
     return [f for _, f in sorted(out, key=lambda x: x[0])]
 
 
@@ -311,18 +313,8 @@ def _robustness(results: list[Scored], tests: list[FigureTest],
                                   if item.leader else "")
                                + _baselines_ahead(item.ranking, fig, accuracy,
                                                   baselines or {})
-                               + MEASURE_NOTE.get(fig.score, "").format(proj=proj)))
+                               + fig.note.format(proj=proj)))
     return out
-
-
-MEASURE_NOTE = {
-    "bigert-real-degradation": " Real degradation is relative, not points of LAS: the share "
-                               "of the {proj} rows right on clean text that the noise makes "
-                               "wrong (1 - noisy/clean row accuracy).",
-    "bigert-differs": " Parse differs is the share of the {proj} rows whose parse changed, "
-                      "right or wrong: not a loss of accuracy.",
-}
-"""What a robustness figure measures, where it stands beside the points of LAS lost."""
 
 
 def _baselines_ahead(ranking: list[Entry], fig: RankedScore,

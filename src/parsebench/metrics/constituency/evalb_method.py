@@ -7,41 +7,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from parsebench.formats.brackets import TreeText
+from parsebench.metrics.constituency.brackets_shown import brackets_section
 from parsebench.metrics.constituency.evalb import score_bracket_files, score_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
+from parsebench.metrics.constituency.evalb_records import EvalbValue
 from parsebench.metrics.core.method import Metric
 from parsebench.metrics.core.pairs import PairMethod, as_method
 from parsebench.metrics.core.scores import f1_of_counts
 from parsebench.parses import Parse, tree_text
-from parsebench.record import OMIT, Record
-
-
-@dataclass(frozen=True)
-class EvalbIntervals(Record):
-    f1: list[float] | None = None
-
-
-@dataclass(frozen=True)
-class EvalbValue(Record):
-    """A run's ``evalb`` result: the noisy parses' labeled brackets against the clean
-    parses' (the key), pooled over a level's replicates."""
-
-    recall: float | None = None
-    precision: float | None = None
-    f1: float | None = None
-    matched: int = 0
-    key_brackets: int = 0
-    noisy_brackets: int = 0
-    unscored: int = 0
-    sentences: int = 0
-    replicates: int = 0
-    error_level_label: str = ""
-    ci95: EvalbIntervals = EvalbIntervals()
-    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
 
 
 def _clean_key_stats(_exp: Any) -> Callable[[Parse, Parse], tuple[int, int, int, int]]:
@@ -99,6 +75,6 @@ SCORES = (Metric("evalb", "EVALB bracketing F-measure (valid sentences)", "trees
                  file_stats=file_stats),)
 
 METHOD = as_method(CLEAN_KEY, SCORES,
-                   sections=("parsebench.report.accuracy:brackets_section",),
+                   sections=(brackets_section,),
                    section_title="brackets under noise", anchor=lambda r: "brackets",
                    value_type=EvalbValue)

@@ -57,3 +57,29 @@ class BracketsEval(Record):
         out = Record.to_dict(replace(self, rows=[]))
         out["rows"] = self.rows  # already plain: not copied row by row
         return out
+
+
+@dataclass(frozen=True)
+class EvalbIntervals(Record):
+    f1: list[float] | None = None
+
+
+@dataclass(frozen=True)
+
+@dataclass(frozen=True)
+class EvalbValue(Record):
+    """A run's ``evalb`` result: the noisy parses' labeled brackets against the clean
+    parses' (the key), pooled over a level's replicates."""
+
+    recall: float | None = None
+    precision: float | None = None
+    f1: float | None = None
+    matched: int = 0
+    key_brackets: int = 0
+    noisy_brackets: int = 0
+    unscored: int = 0
+    sentences: int = 0
+    replicates: int = 0
+    error_level_label: str = ""
+    ci95: EvalbIntervals = EvalbIntervals()
+    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)

@@ -24,10 +24,10 @@ from typing import Any
 
 from parsebench.errors import InputError, read_lines
 from parsebench.formats.brackets import OPEN, WORD, Tree, TreeText, parse_tree
+from parsebench.metrics.constituency.gaizauskas_records import FlatEval, FlatScores
 from parsebench.metrics.core.counts import Additive
 from parsebench.metrics.core.pairs import PairMethod
 from parsebench.parses import Parse
-from parsebench.record import Record
 
 NONE_TAG = "-NONE-"
 
@@ -231,27 +231,6 @@ class FlatCounts(Additive):
 
     def as_dict(self) -> dict[str, float | int | None]:
         return self.scores().to_dict()
-
-
-@dataclass(frozen=True)
-class FlatScores(Record):
-    """Gaizauskas et al.'s figures of responses against flat keys: the constituents
-    counted, and recall, precision and conformance (None where nothing is counted)."""
-
-    key_constituents: int = 0
-    response_constituents: int = 0
-    matched: int = 0
-    violated: int = 0
-    recall: float | None = None
-    precision: float | None = None
-    conformance: float | None = None
-
-
-@dataclass(frozen=True)
-class FlatEval(FlatScores):
-    """``eval flat --json``: the figures and the signature."""
-
-    signature: str = ""
 
 
 def command(total: FlatCounts, labels: frozenset[str] | None = None,

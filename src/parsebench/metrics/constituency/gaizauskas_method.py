@@ -5,34 +5,16 @@ without NumPy."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from parsebench.metrics.constituency import gaizauskas as flat
+from parsebench.metrics.constituency.brackets_shown import brackets_section, flat_table
+from parsebench.metrics.constituency.gaizauskas_records import FlatValue
 from parsebench.metrics.core.method import Metric
 from parsebench.metrics.core.pairs import as_method
 from parsebench.metrics.core.scores import conformance, flat_recall
-from parsebench.record import OMIT, Record
-
-
-@dataclass(frozen=True)
-class FlatIntervals(Record):
-    recall: list[float] | None = None
-    conformance: list[float] | None = None
-
-
-@dataclass(frozen=True)
-class FlatValue(flat.FlatScores):
-    """A run's ``flat`` result: the noisy parses' spans against the clean parses' made
-    a flat key, pooled over a level's replicates."""
-
-    sentences: int = 0
-    replicates: int = 0
-    error_level_label: str = ""
-    ci95: FlatIntervals = FlatIntervals()
-    stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
-
 
 _COLUMNS = ("key", "response", "matched", "violated")
 SCORES = (
@@ -65,6 +47,6 @@ METHOD = as_method(flat.CLEAN_KEY, SCORES, settings=_settings, default=FlatSetti
                    record=lambda st: str(st.rules) if st.rules else st.on,
                    restore=lambda v: FlatSettings(True, Path(v)) if isinstance(v, str)
                    else FlatSettings(bool(v)),
-                   sections=("parsebench.report.accuracy:brackets_section",),
+                   sections=(brackets_section,), text=flat_table,
                    section_title="brackets under noise", anchor=lambda r: "brackets",
                    value_type=FlatValue)

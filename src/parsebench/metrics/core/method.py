@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.parses import Parse
+from parsebench.present.tables import Section
 from parsebench.record import Record
 from parsebench.scored import Scored
 
@@ -172,6 +173,9 @@ class RankingFigure:
     rank: int
     """0: the accuracy figure; 1, 2...: the robustness figures, the first a run has
     ranks the parsers."""
+    note: str = ""
+    """What the figure measures, said after its ranking where it stands beside the
+    points of LAS lost (``{proj}``: the projection ranked)."""
 
 
 @dataclass(frozen=True)
@@ -243,9 +247,14 @@ class Method:
     restore: Callable[[Any], Any] | None = None
     """The inverse of :attr:`record`: its settings from a run's record (already checked
     when the experiment was read, its paths resolved); None: as they are."""
-    sections: tuple[str, ...] = ()
-    """Its report sections, as ``module:function`` (function(results) -> a Section or
-    None); named, not imported, so that the metrics never import the report."""
+    sections: tuple[Callable[[list[Scored]], Section | None], ...] = ()
+    """Its report sections: the run's results -> a section (its tables, notes and the
+    plots it asks for) or None where it has nothing to show. A section is data
+    (:mod:`parsebench.present.tables`): the report writes it and draws its plots."""
+    text: Callable[..., str] = lambda record, *names: record.to_json()
+    """Its command's record (and the names of the files it read) -> the command's text
+    on the terminal: the paper's table laid out as the paper lays it out (a method
+    without a layout of its own prints its record's JSON)."""
     section_title: str = ""
     """What the report's summary calls its section when it links there."""
     anchor: Callable[[Scored], str] | None = None

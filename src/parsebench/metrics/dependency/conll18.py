@@ -21,10 +21,13 @@ import os
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.core.counts import Additive
+
+if TYPE_CHECKING:
+    from parsebench.metrics.dependency.figures import DepsScores
 
 CONTENT_DEPRELS = frozenset({
     "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl",
@@ -199,3 +202,35 @@ class SentenceRows:
                 for i in gone:
                     cells[i] = "n/a"
                 tsv.write("\t".join(cells) + "\n")
+
+
+def conll18_table(scores: DepsScores, enhanced: bool = False) -> list[str]:
+    """The thirteen metrics laid out as the shared task's script prints them, and with
+    ENHANCED ELAS and EULAS after them as udeval does; "n/a" where the system cannot
+    have a figure (no heads, no words, no enhanced graph)."""
+    def cell(x: float | None) -> str:
+        return f"{'n/a':>10}" if x is None else f"{100 * x:10.2f}"
+
+    lines = ["Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+             "-----------+-----------+-----------+-----------+-----------"]
+    names = {**CONLL18_NAMES, **(ENHANCED_NAMES if enhanced else {})}
+    for key, name in names.items():
+        d = scores.metric(key)
+        lines.append(f"{name:11}|{cell(d.precision)} |{cell(d.recall)} |"
+                     f"{cell(d.f1)} |" + ("" if key in SPAN_METRICS
+                                          or key in ENHANCED_NAMES
+                                          else cell(d.aligned_accuracy)))
+    return lines
+
+def counts_table(scores: DepsScores, enhanced: bool = False) -> list[str]:
+    """udeval's ``--counts`` table: correct, gold, predicted and aligned of each metric
+    (the aligned words' count for Words, blank where a metric is not on aligned words)."""
+    lines = ["Metric     | Correct   |      Gold | Predicted | Aligned",
+             "-----------+-----------+-----------+-----------+-----------"]
+    names = {**CONLL18_NAMES, **(ENHANCED_NAMES if enhanced else {})}
+    for key, name in names.items():
+        d = scores.metric(key)
+        aligned = d.aligned or (d.correct if key == "words" else "")
+        lines.append(f"{name:11}|{d.correct:10} |{d.gold:10} |{d.system:10} |"
+                     f"{aligned:10}")
+    return lines

@@ -40,6 +40,7 @@ from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.dependency.lin import PR, Bucket
 from parsebench.metrics.dependency.lin import SIGNATURE as LIN
+from parsebench.metrics.dependency.lin_shown import deps_section, deps_table, where_section
 from parsebench.metrics.dependency.other_words import AlignedResult
 from parsebench.metrics.dependency.settings import KEYS, DepsScoring, file_stats
 from parsebench.present import percent
@@ -358,8 +359,7 @@ LEGEND = {
 METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
                 "under f1", own_tokens=True, scores=SCORES,
-                sections=("parsebench.report.accuracy:deps_section",
-                          "parsebench.report.accuracy:where_section"),
+                sections=(deps_section, where_section), text=deps_table,
                 section_title="accuracy against the gold key", legend=LEGEND,
                 anchor=lambda r: "deps-accuracy", headline=_headline, value_type=DepsValue,
                 settings=_settings,

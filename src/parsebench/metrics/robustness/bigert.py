@@ -523,13 +523,18 @@ SCORES = (
     Metric("bigert-differs", "parse differs", "run", ("rows", "changed rows"), share(1, 0),
            ("rows", "differs"),
            headline=RankingFigure("parse differs (Bigert et al.)", lambda v: v.differs,
-                             "differs", False, 4)),
+                                  "differs", False, 4,
+                                  " Parse differs is the share of the {proj} rows whose "
+                                  "parse changed, right or wrong: not a loss of accuracy.")),
     Metric("bigert-real-degradation", "real degradation", "run",
            ("rows right in the clean parse", "rows right in the noisy parse"), loss(1, 0),
            ("rows", "degr_real"),
            headline=RankingFigure("real degradation (Bigert et al.)",
-                             lambda v: v.gold and v.gold.degr_real, "degr_real",
-                             False, 2)),
+                                  lambda v: v.gold and v.gold.degr_real, "degr_real",
+                                  False, 2,
+                                  " Real degradation is relative, not points of LAS: the "
+                                  "share of the {proj} rows right on clean text that the "
+                                  "noise makes wrong (1 - noisy/clean row accuracy).")),
 )
 SCORES_BY_NAME = {m.name: m for m in SCORES}
 

@@ -34,6 +34,7 @@ from parsebench.metrics.robustness.bigert import (
     sentence_stats,
     signature_fields,
 )
+from parsebench.metrics.robustness.bigert_shown import rows_section, rows_table
 from parsebench.parses import Parse, carries
 from parsebench.present import anchor, percent
 
@@ -192,7 +193,7 @@ LEGEND = {
 """What the columns of Bigert et al.'s tables hold: shares of rows (words)."""
 
 METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
-                sections=("parsebench.report.sections:rows_section",),
+                sections=(rows_section,), text=rows_table,
                 section_title="Bigert et al.'s degradation", legend=LEGEND,
                 anchor=lambda r: anchor("rows", r.parser, r.projection),
                 headline=_headline, settings=_settings, default=[], value_type=RowsFigures,
