@@ -22,12 +22,12 @@ from parsebench.metrics.constituency.brackets_shown import flat_table
 from parsebench.metrics.constituency.evalb import score_brackets
 from parsebench.metrics.constituency.evalb_params import EvalbParams
 from parsebench.metrics.constituency.gaizauskas import (
-    FlatEval,
     flatten_tree,
     read_rules,
     score_spans,
     spans,
 )
+from parsebench.metrics.constituency.gaizauskas_records import FlatEval
 from parsebench.metrics.dependency.evaluate import DepsResult, score_deps
 from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.lin import SIGNATURE, Selection

@@ -14,8 +14,8 @@ import typing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from parsebench.present.tables import Table
 from parsebench.record import OMIT, Record
-from parsebench.report.tables import Table
 from parsebench.run.benchmark_values import (
     BenchmarkRecord,
     BenchmarkTests,

@@ -15,8 +15,8 @@ from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS
 from parsebench.present import value
+from parsebench.present.tables import Table
 from parsebench.report.headline_records import Cell, Headline, Interval, LevelColumn, Row
-from parsebench.report.tables import Table
 from parsebench.scored import Scored, level_order
 
 if TYPE_CHECKING:  # the summary's names are imported where used: headline runs first

@@ -65,8 +65,6 @@ class EvalbIntervals(Record):
 
 
 @dataclass(frozen=True)
-
-@dataclass(frozen=True)
 class EvalbValue(Record):
     """A run's ``evalb`` result: the noisy parses' labeled brackets against the clean
     parses' (the key), pooled over a level's replicates."""

@@ -25,8 +25,6 @@ class FlatScores(Record):
 
 
 @dataclass(frozen=True)
-
-@dataclass(frozen=True)
 class FlatEval(FlatScores):
     """``eval flat --json``: the figures and the signature."""
 
@@ -38,8 +36,6 @@ class FlatIntervals(Record):
     recall: list[float] | None = None
     conformance: list[float] | None = None
 
-
-@dataclass(frozen=True)
 
 @dataclass(frozen=True)
 class FlatValue(FlatScores):

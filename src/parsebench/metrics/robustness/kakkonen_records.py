@@ -20,8 +20,6 @@ class UnlabeledLabeled(Record):
 
 
 @dataclass(frozen=True)
-
-@dataclass(frozen=True)
 class SentenceFigures(Record):
     """Kakkonen's scores of some sentence pairs (:meth:`Tally.scores`): the shares of
     pairs whose parse matched, of every pair and of the parsed ones, and the matches."""
@@ -33,8 +31,6 @@ class SentenceFigures(Record):
     parsed_only: UnlabeledLabeled
     matched: UnlabeledLabeled
 
-
-@dataclass(frozen=True)
 
 @dataclass(frozen=True)
 class RelativeDrop(Record):
@@ -49,16 +45,12 @@ class RelativeDrop(Record):
 
 
 @dataclass(frozen=True)
-
-@dataclass(frozen=True)
 class SentenceIntervals(Record):
     """95% intervals over sentences of the unlabeled and labeled scores (None: n/a)."""
 
     unlabeled: list[float] | None
     labeled: list[float] | None
 
-
-@dataclass(frozen=True)
 
 @dataclass(frozen=True)
 class SentencesReplicate(Record):
@@ -70,8 +62,6 @@ class SentencesReplicate(Record):
     failures: int
     matched: UnlabeledLabeled
 
-
-@dataclass(frozen=True)
 
 @dataclass(frozen=True)
 class SentencesValue(SentenceFigures):
@@ -104,8 +94,6 @@ class SentencesValue(SentenceFigures):
         items = list(out.items())
         return dict([*items[:at], ("stats", stats), *items[at:]])
 
-
-@dataclass(frozen=True)
 
 @dataclass(frozen=True)
 class SentencesCommand(SentencesValue):
