@@ -20,13 +20,13 @@ from pathlib import Path
 
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics.robustness import calibration
-from parsebench.metrics.robustness.bigert import count_rows, rows_figures
+from parsebench.metrics.robustness.bigert_scorer import count_rows, rows_figures
+from parsebench.model.parses import from_sentence, project, to_conllu
 from parsebench.noise.keyboard import KEYBOARDS, Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.spelling import Corpus, Settings
 from parsebench.noise.spelling_output import apply_to_conllu
 from parsebench.parsers.run import parse_sentences
-from parsebench.parses import from_sentence, project, to_conllu
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 LEVELS = (0.01, 0.02, 0.05, 0.10, 0.20)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from parsebench.formats.brackets import TreeText, read_tree_texts
 from parsebench.formats.conllu import write_conllu
+from parsebench.formats.evalb_prm import EvalbParams
 from parsebench.formats.headrules import Conversion, load_table, read_converted
-from parsebench.metrics.constituency.evalb import score_brackets
-from parsebench.metrics.constituency.evalb_params import EvalbParams
+from parsebench.metrics.constituency.evalb_scorer import score_brackets
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ptb-sample-nltk"
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18
 from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.model.parses import to_conllu
 from parsebench.parsers.run import parse_sentences
-from parsebench.parses import to_conllu
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 TEST = SHARED / "data/ud-english-ewt/en_ewt-ud-test.conllu"

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from parsebench.common.progress import Quiet
 from parsebench.parsers.executor import Executor
-from parsebench.progress import Quiet
 from parsebench.run.corpus import load_corpus
 from parsebench.run.experiment import load
 from parsebench.run.runner import run_experiment

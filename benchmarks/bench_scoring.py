@@ -17,8 +17,8 @@ from pathlib import Path
 
 from parsebench.formats.brackets import read_tree_texts
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
-from parsebench.metrics.constituency.evalb import ACCELERATED, EvalbResult, score_brackets
-from parsebench.metrics.constituency.evalb_params import read_prm
+from parsebench.formats.evalb_prm import read_prm
+from parsebench.metrics.constituency.evalb_scorer import ACCELERATED, EvalbResult, score_brackets
 from parsebench.metrics.dependency.evaluate import score_deps
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -39,8 +39,8 @@ from bench_calibration import LEVELS, REPLICATES, SHARED, noisy_versions, parse
 
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics.robustness import calibration
-from parsebench.metrics.robustness.bigert import _bucket, _distances
-from parsebench.parses import from_sentence, misspelled_rows, project
+from parsebench.metrics.robustness.bigert_scorer import _bucket, _distances
+from parsebench.model.parses import from_sentence, misspelled_rows, project
 
 Row = tuple[int, str, bool, bool, bool, str, bool, int]
 """(sentence, distance bucket, right in clean, right in noisy, changed, relation in the clean

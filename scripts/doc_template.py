@@ -10,7 +10,7 @@ import platform
 import re
 from pathlib import Path
 
-from parsebench.errors import atomic_output
+from parsebench.common.errors import atomic_output
 
 
 def pct(x: float | None, sign: bool = False) -> str:

@@ -34,8 +34,8 @@ from pathlib import Path
 from train_models import baseline, write_table
 
 import parsebench as pb
+from parsebench.common.progress import Lines
 from parsebench.formats.conllu import read_conllu
-from parsebench.progress import Lines
 
 ROOT = Path(__file__).resolve().parent.parent
 MALT_JAR = ROOT.parent / "shared" / "tools" / "maltparser-1.9.2" / "maltparser-1.9.2.jar"

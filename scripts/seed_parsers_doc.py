@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from study_doc import build

@@ -18,7 +18,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.training import models_dir, train_malt, train_yara
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"

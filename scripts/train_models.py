@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 import parsebench as pb
+from parsebench.common.progress import Lines
 from parsebench.formats.conllu import read_conllu
-from parsebench.progress import Lines
 
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- table -->", "<!-- /table -->"

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.attack import AttackSettings, AttackValue, attack
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
+from parsebench.model.parses import blank, read_parses
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of, pool_parser
 from parsebench.parsers.pool import Pool
-from parsebench.parses import blank, read_parses
+from parsebench.probes.attack import AttackSettings, AttackValue, attack
 
 sys.path.insert(0, str(FIXTURES))
 import toy_parsers
@@ -254,7 +254,7 @@ def test_a_long_words_candidates_are_drawn_not_all_made() -> None:
     """Every one-edit misspelling of a word was made before 5 were sampled: a
     9,000-letter word took 845 MB (a 3,000-letter one here, 130 MB). Drawn one at a
     time, memory is linear in the word's length: a few candidates' worth."""
-    from parsebench.attack import candidate_edits
+    from parsebench.probes.attack import candidate_edits
 
     def sample(n: int) -> list[tuple[str, str]]:
         word = ("abcdefghij" * n)[:n]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import shared_path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.tree_checks import faults
 from parsebench.parsers.base import Item, make_adapter, spec_identity

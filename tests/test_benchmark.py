@@ -15,7 +15,7 @@ import pytest
 from conftest import FIXTURES
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.run.benchmark import Benchmark, load_any
 from parsebench.run.experiment import Experiment, load
 
@@ -307,7 +307,7 @@ deps = true
 
 def _deps(parser: str, level: str, rows: list[list[int]]) -> Any:
     """A deps result as a run stores it: LAS and its per-sentence statistics."""
-    from parsebench.scored import Scored
+    from parsebench.model.scored import Scored
 
     c, g, s = (sum(r[k] for r in rows) for k in range(3))
     return Scored(parser, "deps", "deprel", level, "sig", {
@@ -406,9 +406,9 @@ def test_a_stored_macro_average_reads_as_its_record_or_is_refused() -> None:
     """A benchmark's stored values read back as records: a clean cell and a noisy one
     (with the points lost, null where not known) each as its own; a key no run writes
     is a damaged store, in one line."""
+    from parsebench.model.scored import Scored
     from parsebench.run.benchmark_values import BenchmarkValue, CorpusLas, CorpusLoss
     from parsebench.run.page_values import typed_result
-    from parsebench.scored import Scored
 
     value = {"macro": {"las": {"value": None, "ci95": None}},
              "corpora": {"a": {"lang": "en", "las": 0.5, "ci95": [0.4, 0.6]},

@@ -14,11 +14,11 @@ import pytest
 from conftest import FIXTURES
 
 import parsebench as pb
+from parsebench.common.record import Record
 from parsebench.formats.conllu import read_conllu, write_conllu
-from parsebench.metrics.robustness.bigert import RowsCommand, SpreadCell
+from parsebench.metrics.robustness.bigert_scorer import RowsCommand, SpreadCell
 from parsebench.metrics.robustness.hashemi_hwa import F1Command
 from parsebench.metrics.robustness.kakkonen import SentencesCommand
-from parsebench.record import Record
 
 
 def _write(sents: list[Any], path: Path) -> Path:
@@ -136,8 +136,8 @@ def test_over_replicates_the_verdicts_are_the_share_of_replicates(
 def test_compare_objects_are_records(files: dict[str, Path]) -> None:
     """compare's object, with the scoring options' findings in each system and a
     Treebank named as itself, reads back to an equal record and prints from it."""
-    from parsebench.compare import Comparison, compare_table
-    from parsebench.treebank import Treebank
+    from parsebench.metrics.compare import Comparison, compare_table
+    from parsebench.model.treebank import Treebank
 
     g, n1, n2 = files["gold"], files["noisy1"], files["noisy2"]
     bank = Treebank.from_sentences(read_conllu(n2), name="my-parser")

@@ -14,9 +14,9 @@ import pytest
 from conftest import FIXTURES, shared_path
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import basic_to_deps, read_conllu, write_conllu
-from parsebench.metrics.dependency.method import DepsSettings
+from parsebench.metrics.dependency.lin import DepsSettings
 from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.run.experiment import Experiment, load
 

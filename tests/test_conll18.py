@@ -253,7 +253,7 @@ def test_exact_match_punctuation_and_confusion() -> None:
     assert sum(map(sum, d["confusion"]["matrix"])) == 8
     from collections import Counter
 
-    from parsebench.metrics.dependency.lin import confusion_table
+    from parsebench.metrics.dependency.lin_scorer import confusion_table
     pooled = confusion_table(Counter({("a", "a"): 5, ("a", "b"): 1, ("b", "c"): 2,
                                       ("c", "a"): 1}), top=1)
     assert pooled == {"labels": ["a", "(other)"], "matrix": [[5, 1], [1, 2]]}

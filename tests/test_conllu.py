@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parsebench.formats.conllu as conllu_module
-from parsebench.errors import InputError, iter_lines
+from parsebench.common.errors import InputError, iter_lines
 from parsebench.formats.conllu import (
     NO_HEAD,
     iter_conllu,

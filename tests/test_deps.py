@@ -12,11 +12,11 @@ from conftest import DATA, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18, SPAN_METRICS
 from parsebench.metrics.dependency.evaluate import score_deps
-from parsebench.metrics.dependency.lin import LabelMap, Selection
+from parsebench.metrics.dependency.lin_scorer import LabelMap, Selection
 
 
 def lin() -> tuple[list[Sentence], list[Sentence]]:
@@ -354,7 +354,7 @@ def _depth_by_walking(heads: list[int], i: int) -> str | None:
 def test_depth_in_one_pass_equals_walking_up_the_heads(heads: list[int]) -> None:
     """Any heads, cycles and fragments included: a 10,000-word chain took 12.9 s."""
     from parsebench.formats.conllu import Sentence
-    from parsebench.metrics.dependency.lin import bucket_value as _bucket_value
+    from parsebench.metrics.dependency.lin_scorer import bucket_value as _bucket_value
 
     n = len(heads)
     s = Sentence(forms=["w"] * n, lemmas=["_"] * n, upos=["X"] * n, xpos=["_"] * n,

@@ -25,7 +25,7 @@ import parsebench.metrics.dependency.stretch as deps_counts
 import parsebench.metrics.dependency.tree_checks as tree_checks
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
 from parsebench.metrics.dependency.evaluate import SentenceCounts, score_deps
-from parsebench.metrics.dependency.lin import LabelMap
+from parsebench.metrics.dependency.lin_scorer import LabelMap
 from parsebench.metrics.dependency.stretch import ACCELERATED, count_stretch, row_counter
 from parsebench.metrics.dependency.tree_checks import faults
 
@@ -348,7 +348,7 @@ def test_elas_rows_in_c_are_the_python_ones(pair: tuple[Sentence, Sentence],
                                             no_empty_nodes: bool) -> None:
     """EnhancedCounter.rows with the C count of DEPS as written and without: the same
     counts, edges left out, malformed values noted, errors."""
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
     from parsebench.metrics.dependency.conll18 import F1Count
     from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
 
@@ -381,7 +381,7 @@ def test_what_the_kernel_leaves_to_count_stretch() -> None:
     total = SentenceCounts()
     fast.flush(total)
     assert total == SentenceCounts()  # nothing was counted
-    from parsebench.metrics.dependency.lin import Selection
+    from parsebench.metrics.dependency.lin_scorer import Selection
 
     assert row_counter([Selection.parse("upos=N")], (), None, True, None, None) is None
     assert row_counter((), ["deprel"], None, True, None, None) is None

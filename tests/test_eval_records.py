@@ -14,7 +14,8 @@ import pytest
 from conftest import DATA, FIXTURES
 
 import parsebench as pb
-from parsebench.metrics.constituency.evalb import BracketsEval, EvalbTotals
+from parsebench.common.record import Record
+from parsebench.metrics.constituency.evalb_scorer import BracketsEval, EvalbTotals
 from parsebench.metrics.constituency.gaizauskas_records import FlatEval, FlatScores, FlatValue
 from parsebench.metrics.dependency.figures import (
     AlignmentCounts,
@@ -25,8 +26,7 @@ from parsebench.metrics.dependency.figures import (
     DepsValue,
     ValidityCounts,
 )
-from parsebench.record import Record
-from parsebench.results import Result
+from parsebench.model.results import Result
 
 KEY, ANSWER = DATA / "lin-key.conllu", DATA / "lin-answer.conllu"
 GOLD_TREES, TEST_TREES = DATA / "demo-gold.mrg", DATA / "demo-test.mrg"

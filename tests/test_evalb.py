@@ -14,14 +14,14 @@ from conftest import DATA, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
-from parsebench.metrics.constituency.evalb import (
+from parsebench.formats.evalb_prm import EvalbParams, read_prm
+from parsebench.metrics.constituency.evalb_scorer import (
     ACCELERATED,
     score_bracket_files,
     score_brackets,
 )
-from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
 
 
 def texts(*lines: str) -> list[TreeText]:

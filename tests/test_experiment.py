@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, ROOT, error_text, needs, shared_path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.executor import Executor
 from parsebench.run.experiment import load
 from parsebench.run.runner import run_experiment
@@ -324,8 +324,8 @@ def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
 def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
     """The runner builds Parse objects straight from the analyses; files give the same."""
     from parsebench.formats.conllu import NO_HEAD
+    from parsebench.model.parses import blank, from_outcome, from_sentence, to_conllu
     from parsebench.parsers.base import Analysis, Failure
-    from parsebench.parses import blank, from_outcome, from_sentence, to_conllu
 
     s = blank(["The", "cta", "sat", "."], ["# text = The cta sat ."])
     s.misc[1] = "Noise=trans|Orig=cat"

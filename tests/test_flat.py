@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import shared_path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import TreeText, parse_tree, read_tree_texts, read_trees
-from parsebench.metrics.constituency.gaizauskas import (
+from parsebench.metrics.constituency.gaizauskas_scorer import (
     flatten_tree,
     parse_rule,
     percent_half_up,

@@ -23,7 +23,7 @@ import pytest
 from conftest import DATA, FIXTURES, error_text
 
 from parsebench.cli import main
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.run.experiment import load
 
 N = int(os.environ.get("PARSEBENCH_FUZZ_N", "600"))

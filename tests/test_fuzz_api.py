@@ -207,7 +207,7 @@ def test_the_compiled_check_agrees_with_the_python_one(how: str) -> None:
     """check_sentences' C pass says sound exactly where the word-by-word check finds no
     problem (it hands everything else to that check, which words the error)."""
     from parsebench.formats.conllu import Sentence
-    from parsebench.treebank import _problem, _sound_sentences
+    from parsebench.model.treebank import _problem, _sound_sentences
 
     if _sound_sentences is None:
         pytest.skip("built without the C accelerators")

@@ -37,7 +37,7 @@ from test_fuzz import SEEDS, mutate, run
 
 import parsebench as pb
 from parsebench.cli import app
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, parse_conllu, read_conllu
 from parsebench.metrics.dependency.other_words import (
     CLOSE,

@@ -294,7 +294,7 @@ def test_errant_alignment_types_a_pair() -> None:
 def parses(text: str) -> list[object]:
     """Parses from compact rows: 'form head deprel' words, ';' between words."""
     from parsebench.formats.conllu import parse_conllu
-    from parsebench.parses import from_sentence
+    from parsebench.model.parses import from_sentence
 
     lines = []
     for k, (form, head, rel) in enumerate(w.split() for w in text.split(";")):
@@ -446,7 +446,7 @@ def test_any_annotation_gives_true_records(rows: list[list[tuple[str, str, str, 
     ('kind = "grammar"\nnatural = true', "without natural typos"),
 ])
 def test_experiment_noise_kind_errors(tmp_path: Path, noise: str, message: str) -> None:
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
     from parsebench.run.experiment import load
 
     exp = tmp_path / "e.toml"

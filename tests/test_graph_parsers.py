@@ -17,6 +17,7 @@ from conftest import FIXTURES, error_lines, needs, needs_java, shared_path
 
 from parsebench.formats.conllu import NO_HEAD, read_conllu
 from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.model.parses import blank
 from parsebench.parsers.base import Analysis, Failure
 from parsebench.parsers.graph_training import (
     dev_score,
@@ -31,7 +32,6 @@ from parsebench.parsers.mst import conllx_rows, mst_settings
 from parsebench.parsers.run import parse_sentences
 from parsebench.parsers.training import conllu_slice
 from parsebench.parsers.turbo import Turbo, tweebo_row
-from parsebench.parses import blank
 
 TOOLS = {"mst": "tools/mstparser-0.4.3b/mstparser-0.4.3b.jar",
          "mate": "tools/mate-anna-3.61/anna-3.61.jar",
@@ -102,7 +102,7 @@ def test_answers_keep_several_roots_and_tweebos_unattached_words() -> None:
 
 
 def test_mst_order_and_decoding_come_from_the_spec_else_the_training(tmp_path: Path) -> None:
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
 
     model = tmp_path / "m"
     assert mst_settings(str(model), {}) == {"order": "1", "decode": "proj", "pos": "xpos"}
@@ -158,7 +158,7 @@ def test_a_parser_that_is_its_own_bridge_is_ready_when_it_answers_the_probe(
     assert bridge.ask(["c"]) == ["0\t0\troot"]  # started again, probe answered
     dead = JavaBridge("Stand-in", [sys.executable, "-c", "import sys; sys.exit(3)"],
                       probe=["x"], runtime="TurboParser")
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
     with pytest.raises(InputError, match="TurboParser exited while starting"):
         dead.start()
 

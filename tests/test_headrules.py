@@ -10,7 +10,7 @@ import pytest
 from conftest import error_text, shared_path
 
 from parsebench.cli import main
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import Tree, parse_tree, read_trees
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.formats.headrules import (

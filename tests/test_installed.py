@@ -13,7 +13,7 @@ from pathlib import Path
 
 ASK = """
 import json, sys
-from parsebench.installed import entry_points, version
+from parsebench.common.installed import entry_points, version
 print(json.dumps({"numpy": version("numpy"),
                   "eps": [[e.name, e.value] for e in entry_points("parsebench.parsers")],
                   "metadata": "importlib.metadata" in sys.modules}))

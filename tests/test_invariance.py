@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, needs, shared_path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
-from parsebench.invariance import _key, check, edited, frame, make_edits
 from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
+from parsebench.probes.invariance import _key, check, edited, frame, make_edits
 
 sys.path.insert(0, str(FIXTURES))
 import toy_parsers
@@ -188,7 +188,7 @@ def test_a_substitute_fills_the_frame_of_the_word_it_replaces() -> None:
 def test_every_edit_on_ewt_is_attested_in_its_frame(seed: int) -> None:
     """On 400 EWT dev sentences: each substitute occurs in the corpus in exactly the frame
     of the word it replaces, and the edit names that frame."""
-    from parsebench.invariance import _children, describe
+    from parsebench.probes.invariance import _children, describe
 
     sents = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-dev.conllu"))[:400]
     names = {"propn": "Number", "adj": "Degree"}

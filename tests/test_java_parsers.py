@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, error_lines, needs, needs_java, shared_path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.model.parses import blank
 from parsebench.parsers.base import Analysis, Failure
 from parsebench.parsers.jvm import read_answer, split_options
 from parsebench.parsers.malt import malt_rows
 from parsebench.parsers.run import parse_sentences
 from parsebench.parsers.training import conllu_slice, conllx_words, train_malt, train_yara
 from parsebench.parsers.yara import yara_rows
-from parsebench.parses import blank
 
 MALT_JAR = "tools/maltparser-1.9.2/maltparser-1.9.2.jar"
 YARA_JAR = "tools/yara-parser/jar/YaraParser.jar"

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import parsebench as pb
-from parsebench.results import HEADLINES
+from parsebench.model.results import HEADLINES
 
 SHARES = ("precision", "recall", "f1", "accuracy", "differs", "unlabeled", "labeled",
           "error_level", "acr_0n", "acr", "acc_lower", "acc_upper", "acc_estimate",
@@ -353,10 +353,10 @@ def test_attack_and_invariance_give_shares_with_their_counts(
     from test_invariance import corpus as tagged
     from test_invariance import counting
 
-    from parsebench.attack import AttackSettings, attack
-    from parsebench.invariance import check as invariance_check
-    from parsebench.invariance import make_edits
-    from parsebench.parses import blank
+    from parsebench.model.parses import blank
+    from parsebench.probes.attack import AttackSettings, attack
+    from parsebench.probes.invariance import check as invariance_check
+    from parsebench.probes.invariance import make_edits
 
     fn = getattr(toy_parsers, parser)
     corpus = [blank(words, []) for words in sentences]

@@ -13,10 +13,10 @@ import pytest
 from conftest import ROOT, needs, shared_path
 
 from parsebench.formats.brackets import parse_tree, read_tree_texts, unescape_word
+from parsebench.model.parses import blank
 from parsebench.parsers.base import Analysis
 from parsebench.parsers.linkgrammar import penn_tag
 from parsebench.parsers.run import parse_sentences
-from parsebench.parses import blank
 
 
 @pytest.mark.parametrize(("word", "phrase", "tag"), [

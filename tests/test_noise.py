@@ -12,7 +12,7 @@ from conftest import FIXTURES, error_lines, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, read_conllu
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import FIXTURES
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import iter_conllu, read_conllu, write_conllu
 from parsebench.noise.make import Noised, noise
 
@@ -286,7 +286,7 @@ class Shouted:
             yield dataclasses.replace(s, forms=[w.upper() for w in s.forms])
 
     def write(self, replicate: Any, target: Path) -> list[Path]:
-        from parsebench.errors import atomic_output
+        from parsebench.common.errors import atomic_output
         from parsebench.noise.source import write_sentence
 
         with atomic_output(target) as fh:

@@ -15,7 +15,7 @@ from conftest import FIXTURES, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import read_conllu
 from parsebench.noise.hangul import FIRST, LAST, compose, keys
 from parsebench.noise.keyboard import Keyboard, available_keyboards

@@ -15,7 +15,7 @@ import pytest
 from conftest import FIXTURES, error_lines, shared_path
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 from parsebench.noise.profile import iter_table, learn, load, osa_ops, save, show
@@ -299,7 +299,7 @@ def test_korean_and_japanese_frequencies_need_no_mecab() -> None:
 def test_a_profile_count_too_large_for_a_float_is_refused_in_one_line(
         tmp_path: Path) -> None:
     """Issue 59 item 13: a count of 10**400 in a profile ended in OverflowError."""
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
     from parsebench.noise.profile import load
 
     good = tmp_path / "p.json"

@@ -82,7 +82,7 @@ def test_a_tree_written_escapes_brackets_in_words() -> None:
     assert text == "(S (X -LRB-) (Y a) (X -RRB-) (Z :-RRB-))"
     back = parse_tree(text)
     assert len(back.words()) == 4
-    from parsebench.parses import from_tree
+    from parsebench.model.parses import from_tree
 
     assert from_tree(back, 1).forms == ["(", "a", ")", ":)"]
 

@@ -14,16 +14,16 @@ from conftest import FIXTURES
 from test_attack import LEX, US, corpus
 from test_experiment import write_exp
 
-from parsebench.attack import AttackSettings, AttackValue, attack
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.record import plain
+from parsebench.model.scored import Scored
 from parsebench.parsers.cached import CachedParser, parsed_of
 from parsebench.parsers.executor import Executor
-from parsebench.record import plain
+from parsebench.probes.attack import AttackSettings, AttackValue, attack
 from parsebench.run.experiment import load
 from parsebench.run.page_values import PAGE_TYPES, BrowserData, Example, SpeedValue
 from parsebench.run.page_values import typed_result as typed
 from parsebench.run.runner import run_experiment
-from parsebench.scored import Scored
 from parsebench.store import PAGES as STORE_PAGES
 from parsebench.store import Store
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import DATA, FIXTURES, error_lines, needs, shared_path
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, read_conllu, write_conllu
 from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.robustness.hashemi_hwa import score_corpus
 from parsebench.metrics.robustness.kakkonen import score_sentences
+from parsebench.model.parses import blank, read_input, read_parses, to_conllu
 from parsebench.parsers.base import Analysis, Failure, adapter_class
 from parsebench.parsers.run import parse_sentences, write_run
-from parsebench.parses import blank, read_input, read_parses, to_conllu
 
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"
 EWT_TRAIN = "data/ud-english-ewt/en_ewt-ud-train.conllu"

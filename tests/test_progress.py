@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import DATA, FIXTURES, ROOT
 
-from parsebench.progress import Lines, duration
+from parsebench.common.progress import Lines, duration
 
 # a line for every step: the toy parsers are done in less than the two seconds before
 # the first line

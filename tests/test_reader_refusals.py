@@ -16,9 +16,9 @@ import pytest
 import udeval_ref
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import iter_conllu, read_conllu
-from parsebench.parses import read_parses
+from parsebench.model.parses import read_parses
 
 
 def w(i: int | str, form: str = "x", head: int | str = 0, rel: str = "root",

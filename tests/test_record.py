@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parsebench.record import OMIT, Record, key
+from parsebench.common.record import OMIT, Record, key
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import pytest
 from conftest import FIXTURES, needs, shared_path
 
 from parsebench.metrics.registry import typed
+from parsebench.model.scored import Scored
 from parsebench.present.tables import Table
 from parsebench.report.headline import headline, headline_table
 from parsebench.report.summary import (
@@ -26,7 +27,6 @@ from parsebench.report.summary import (
     summarize,
 )
 from parsebench.report.tables import md_cell, table_html, table_md
-from parsebench.scored import Scored
 
 # the marking rule, on the tests the report computes ---------------------------------
 

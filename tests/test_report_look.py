@@ -14,8 +14,9 @@ from conftest import DATA
 from robust_values import rows_value
 
 from parsebench.api.parsing import failures
-from parsebench.invariance import EDITS, summary_table
+from parsebench.model.scored import Scored
 from parsebench.present.plots import DegradationPoint
+from parsebench.probes.invariance import EDITS, summary_table
 from parsebench.report.colours import PALETTE, for_parsers
 from parsebench.report.examples import _example_md
 from parsebench.report.pages import _ranking_html
@@ -29,7 +30,6 @@ from parsebench.report.plots import (
 from parsebench.report.summary import Entry, Ranked, _warnings
 from parsebench.report.tables import md_cell
 from parsebench.run.page_values import Example
-from parsebench.scored import Scored
 
 
 def test_a_parser_keeps_its_colour_whatever_else_a_plot_holds() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import parsebench as pb
-from parsebench.results import SETTINGS, Result
+from parsebench.model.results import SETTINGS, Result
 
 DATA = Path(pb.__file__).parent / "data"
 

@@ -14,7 +14,7 @@ from test_experiment import write_exp
 
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.registry import METHODS
-from parsebench.metrics.robustness.bigert import (
+from parsebench.metrics.robustness.bigert_scorer import (
     RowCounts,
     RowsFigures,
     _not_applicable,
@@ -22,8 +22,8 @@ from parsebench.metrics.robustness.bigert import (
 )
 from parsebench.metrics.robustness.hashemi_hwa import F1Corrected, F1Levels, F1Value
 from parsebench.metrics.robustness.kakkonen import SentenceScores, SentencesValue, Tally
+from parsebench.model.parses import from_sentence
 from parsebench.parsers.executor import Executor
-from parsebench.parses import from_sentence
 from parsebench.run.experiment import load
 from parsebench.run.runner import run_experiment
 from parsebench.store import Store

@@ -12,9 +12,9 @@ from conftest import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import parse_tree
-from parsebench.metrics.robustness.bigert import (
+from parsebench.metrics.robustness.bigert_scorer import (
     RowCounts,
     aggregate,
     count_rows,
@@ -23,7 +23,7 @@ from parsebench.metrics.robustness.bigert import (
     rows_figures,
     warnings_for,
 )
-from parsebench.parses import bracket_strings, read_parses
+from parsebench.model.parses import bracket_strings, read_parses
 
 CASES = ("aaa", "aab", "aba", "abb", "abc")
 PATTERN = {"aaa": "AAA", "aab": "AAB", "aba": "ABA", "abb": "ABB", "abc": "ABC"}
@@ -224,7 +224,7 @@ def test_real_degradation_within_bounds_when_the_condition_holds(c: dict[str, in
 @given(st.lists(st.lists(st.sampled_from("abc"), min_size=1, max_size=6), min_size=1,
                 max_size=5))
 def test_identical_files_give_no_change(sentences: list[list[str]]) -> None:
-    from parsebench.parses import Parse
+    from parsebench.model.parses import Parse
 
     parses = [Parse(forms=[f"w{i}" for i in range(len(s))], line=1, kind="rows", rows=s,
                     noise=[False] * len(s)) for s in sentences]

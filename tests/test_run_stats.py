@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES
 from test_experiment import write_exp
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.executor import Executor
 from parsebench.report.pages import RunInfo, write_report
 from parsebench.run.experiment import load

@@ -13,7 +13,7 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import iter_conllu
 from parsebench.metrics.core import resample
 from parsebench.metrics.core.scores import f1_of_counts
@@ -21,7 +21,7 @@ from parsebench.metrics.core.word_alignment import iter_alignments, read_alignme
 from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.metrics.registry import REGISTRY, file_stats
 from parsebench.metrics.robustness.hashemi_hwa import score_corpus
-from parsebench.parses import iter_parses, read_parses
+from parsebench.model.parses import iter_parses, read_parses
 
 LEARNER = FIXTURES / "learner.conllu"
 

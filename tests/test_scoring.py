@@ -10,9 +10,9 @@ import pytest
 from conftest import needs
 from test_experiment import write_exp
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import parse_tree
-from parsebench.metrics.constituency.gaizauskas import spans
+from parsebench.metrics.constituency.gaizauskas_scorer import spans
 from parsebench.parsers.executor import Executor
 from parsebench.report.pages import write_report
 from parsebench.run.experiment import METRICS_KEYS, load
@@ -69,8 +69,8 @@ timeout = 30
     # (PARSE-FAILED ...), whose one bracket matches nothing of the clean S
     rows = ev["stats"]["evalb"]
     assert len(rows) == 6 and ev["sentences"] == 6 and ev["replicates"] == 2
+    from parsebench.model.parses import read_input
     from parsebench.parsers.run import parse_sentences
-    from parsebench.parses import read_input
 
     clean = parse_sentences(read_input(tmp_path / "in.txt"), "nltk-earley:english.cfg")
     trees = [t.outcome.tree for t in clean.timed]  # type: ignore[union-attr]

@@ -12,11 +12,11 @@ from conftest import error_text, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.metrics.core.word_alignment import edit_distance, read_alignments
 from parsebench.metrics.robustness.hashemi_hwa import score_corpus, score_pair
 from parsebench.metrics.robustness.kakkonen import relative_drop, score_sentences
-from parsebench.parses import Parse, read_parses
+from parsebench.model.parses import Parse, read_parses
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from parsebench import cli, parses
-from parsebench.metrics.dependency import lin
+from parsebench import cli
+from parsebench.metrics.dependency import lin_scorer as lin
+from parsebench.model import parses
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -24,9 +25,9 @@ def imported(*args: str) -> set[str]:
 
 def test_help_imports_no_metric_and_no_numpy() -> None:
     mods = imported("--help")
-    assert "parsebench.errors" in mods  # (the cli itself runs as __main__)
+    assert "parsebench.common.errors" in mods  # (the cli itself runs as __main__)
     assert not {m for m in mods if m.startswith(("numpy", "parsebench.metrics",
-                                                 "parsebench.parses", "parsebench.run.runner",
+                                                 "parsebench.model.parses", "parsebench.run.runner",
                                                  "parsebench.store"))}
 
 

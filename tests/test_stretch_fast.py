@@ -24,12 +24,12 @@ import parsebench.formats.conllu as conllu
 import parsebench.metrics.dependency.enhanced as enhanced
 import parsebench.metrics.dependency.stretch as stretch
 import parsebench.metrics.dependency.tokenization as tokenization
-import parsebench.treebank as treebank
-from parsebench.errors import InputError
+import parsebench.model.treebank as treebank
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu
 from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
 from parsebench.metrics.dependency.evaluate import _Chunks, score_deps
-from parsebench.metrics.dependency.lin import LabelMap
+from parsebench.metrics.dependency.lin_scorer import LabelMap
 from parsebench.metrics.dependency.stretch import (
     TEXT_ACCELERATED,
     SentenceCounts,
@@ -285,7 +285,7 @@ def test_udpipe_raw_text_scores_the_same_without_the_accelerators(
         conllu.write_conllu([conllu.basic_to_deps(x) for x in read_conllu(system)], fh)
     script = ("import sys, parsebench.metrics.dependency.stretch as st, "
               "parsebench.metrics.dependency.enhanced as en, "
-              "parsebench.metrics.dependency.tokenization as tk, parsebench.treebank as tb\n"
+              "parsebench.metrics.dependency.tokenization as tk, parsebench.model.treebank as tb\n"
               "if sys.argv[1] == 'python':\n"
               "    st._StretchCounter = st._RowCounter = None; en._deps_stretch = None\n"
               "    import parsebench.metrics.dependency.evaluate as ev; ev.text_chunks = None\n"

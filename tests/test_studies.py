@@ -15,16 +15,16 @@ import pytest
 from conftest import FIXTURES, ROOT, needs, needs_java, shared_path
 from robust_values import rows_value
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.evaluate import score_deps
-from parsebench.metrics.robustness.bigert import RowsFigures
+from parsebench.metrics.robustness.bigert_scorer import RowsFigures
 from parsebench.metrics.robustness.bigert_shown import _bounds_check
+from parsebench.model.scored import Scored
 from parsebench.parsers.executor import Executor
 from parsebench.run.corpus import corrected_typos
 from parsebench.run.experiment import Level, load
 from parsebench.run.runner import run_experiment
-from parsebench.scored import Scored
 from parsebench.store import Store
 
 TYPOS = FIXTURES / "typos.conllu"

@@ -16,7 +16,7 @@ from test_experiment import write_exp
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.registry import typed
-from parsebench.scored import Scored
+from parsebench.model.scored import Scored
 
 WORDS = ["the", "cat", "saw", "a", "small", "dog"]
 HEADS = [2, 3, 0, 6, 6, 3]
@@ -124,8 +124,8 @@ def test_letters_overlap_where_the_tests_do_not_separate() -> None:
 
 
 def test_the_summary_sentence_names_the_letters() -> None:
+    from parsebench.model.scored import Scored
     from parsebench.report.summary import LAS, FigureTest, _ranked
-    from parsebench.scored import Scored
 
     def result(parser: str, las: float) -> Scored:
         return typed(Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}}))

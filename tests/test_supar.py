@@ -10,9 +10,9 @@ from pathlib import Path
 from conftest import FIXTURES, error_lines, needs, shared_path
 
 from parsebench.formats.conllu import Sentence, read_conllu
+from parsebench.model.parses import blank
 from parsebench.parsers.base import Analysis, Failure
 from parsebench.parsers.run import parse_sentences
-from parsebench.parses import blank
 
 MODEL = "models/en_ewt_biaffine/en_ewt_biaffine.pt"
 EWT_TEST = "data/ud-english-ewt/en_ewt-ud-test.conllu"

@@ -50,7 +50,7 @@ def test_udpipe_trains_on_the_fixture_once_and_parses(counted: list[str],
     needs("ufal.udpipe")
     import io
 
-    from parsebench.progress import Lines
+    from parsebench.common.progress import Lines
 
     train = FIXTURES / "learner.conllu"
     shown = io.StringIO()
@@ -252,7 +252,7 @@ def test_an_empty_or_invalid_treebank_is_refused_before_any_trainer_runs(
         tmp_path: Path) -> None:
     """Issue 59, 13b: ``train malt`` and ``train yara`` took an empty treebank (rc 0, "0
     sentences"); a cycle or a sentence without a root reached the trainer."""
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
     from parsebench.formats.conllu import read_conllu
     from parsebench.parsers.trained import check_trees
 

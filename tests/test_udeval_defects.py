@@ -14,7 +14,7 @@ import pytest
 import udeval_ref
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import ConlluWarning
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"

@@ -17,7 +17,7 @@ from conftest import shared_path
 from udeval_ref import udvalidate
 
 import parsebench as pb
-from parsebench.validation import check_file, run_udvalidate
+from parsebench.validation.validator import check_file, run_udvalidate
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "udeval"
 BROKEN = """# text = a b c
@@ -363,7 +363,7 @@ def test_a_check_made_natively_is_reported_once_beside_udvalidate(
 def test_crlf_line_ends_are_a_level_1_finding_once_a_file(tmp_path: Path) -> None:
     """Issue 59 item 19: CR LF line ends passed level 1; udvalidate says "Only the
     unix-style LF line terminator is allowed" (non-unix-newline), once a file."""
-    from parsebench.validation import check_file
+    from parsebench.validation.validator import check_file
 
     good = "# sent_id = 1\n# text = Hi\n1\tHi\thi\tINTJ\t_\t_\t0\troot\t_\t_\n\n"
     (tmp_path / "lf.conllu").write_bytes(good.encode())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import parsebench as pb
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu
 from parsebench.metrics.dependency.validity import Validity
 

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 from parsebench.version import __version__ as __version__
 
 _WHERE = {
-    "Treebank": "parsebench.treebank",
-    "Result": "parsebench.results",
-    "Figure": "parsebench.results",
-    "Scored": "parsebench.scored",
-    "InputError": "parsebench.errors",
+    "Treebank": "parsebench.model.treebank",
+    "Result": "parsebench.model.results",
+    "Figure": "parsebench.model.results",
+    "Scored": "parsebench.model.scored",
+    "InputError": "parsebench.common.errors",
     "evaluate_deps": "parsebench.api.evaluation",
     "evaluate_brackets": "parsebench.api.evaluation",
     "evaluate_flat": "parsebench.api.evaluation",
@@ -75,11 +75,11 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
     )
     from parsebench.api.training import train
     from parsebench.api.validation import validate
-    from parsebench.errors import InputError
+    from parsebench.common.errors import InputError
+    from parsebench.model.results import Figure, Result
+    from parsebench.model.scored import Scored
+    from parsebench.model.treebank import Treebank
     from parsebench.noise.make import learn_profile, noise
-    from parsebench.results import Figure, Result
-    from parsebench.scored import Scored
-    from parsebench.treebank import Treebank
 
 
 def __getattr__(name: str) -> Any:

@@ -8,11 +8,11 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from parsebench import arguments as A
-from parsebench.progress import Progress
-from parsebench.results import Result, result
-from parsebench.signature import signature
-from parsebench.treebank import Treebank, as_treebank
+from parsebench.common.progress import Progress
+from parsebench.common.signature import signature
+from parsebench.model import arguments as A
+from parsebench.model.results import Result, result
+from parsebench.model.treebank import Treebank, as_treebank
 
 PathLike = str | os.PathLike[str]
 
@@ -37,8 +37,8 @@ def compare(gold: PathLike | Treebank,
     dependency metric as :func:`evaluate_deps` does (a system whose words differ from
     the gold's gets aligned scores with ``align="words"``); refused in one line where
     they make no sense for METRIC."""
-    from parsebench.compare import compare as score
-    from parsebench.compare import compare_table
+    from parsebench.metrics.compare import compare as score
+    from parsebench.metrics.compare import compare_table
     from parsebench.metrics.dependency.settings import DepsScoring
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,

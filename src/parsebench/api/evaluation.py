@@ -1,7 +1,7 @@
 """Scores against a gold key (``eval deps``, ``eval brackets``, ``eval flat``) and the
 conversions that make keys (``convert``, ``flatten``), as Python calls.
 
-Each function takes a file or a :class:`~parsebench.treebank.Treebank` (in memory: no
+Each function takes a file or a :class:`~parsebench.model.treebank.Treebank` (in memory: no
 file, no process, as in a training loop) and returns a Result whose ``to_dict()`` is
 the command's ``--json`` object.
 """
@@ -13,10 +13,10 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from parsebench import arguments as A
-from parsebench.errors import InputError, check_output
-from parsebench.results import Result, result
-from parsebench.treebank import Treebank, as_treebank, name_of
+from parsebench.common.errors import InputError, check_output
+from parsebench.model import arguments as A
+from parsebench.model.results import Result, result
+from parsebench.model.treebank import Treebank, as_treebank, name_of
 
 if TYPE_CHECKING:
     from parsebench.formats.brackets import TreeText
@@ -58,11 +58,11 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     the gold lacks, e.g. ``12``; empty nodes collapsed; several roots meant, so a valid
     tree; udeval's counts table as the text: the JSON always has the counts). Otherwise both
     inputs are read a sentence at a time: memory stays flat in their size."""
-    from parsebench.inputs import Holds, kind_first, refuse_unparsed
     from parsebench.metrics.dependency.conll18 import SentenceRows
-    from parsebench.metrics.dependency.lin import LabelMap, Selection
+    from parsebench.metrics.dependency.lin_scorer import LabelMap, Selection
     from parsebench.metrics.dependency.lin_shown import deps_table
     from parsebench.metrics.dependency.settings import DepsScoring
+    from parsebench.model.inputs import Holds, kind_first, refuse_unparsed
 
     scoring = DepsScoring.of(align, invalid, enhancements, no_empty_nodes,
                              multiple_roots_okay)
@@ -141,8 +141,8 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
     errors), and then the totals are absent, as in the command's JSON."""
-    from parsebench.metrics.constituency.evalb import score_bracket_files
-    from parsebench.metrics.constituency.evalb_params import EvalbParams, read_prm
+    from parsebench.formats.evalb_prm import EvalbParams, read_prm
+    from parsebench.metrics.constituency.evalb_scorer import score_bracket_files
 
     params = read_prm(prm) if prm else EvalbParams()
     got = score_bracket_files(gold, test, params)
@@ -161,8 +161,8 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
     from parsebench.metrics.constituency.brackets_shown import flat_table
-    from parsebench.metrics.constituency.gaizauskas import command as flat_command
-    from parsebench.metrics.constituency.gaizauskas import score_flat as score
+    from parsebench.metrics.constituency.gaizauskas_scorer import command as flat_command
+    from parsebench.metrics.constituency.gaizauskas_scorer import score_flat as score
 
     names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
                                  else categories or ())]
@@ -218,8 +218,8 @@ def flatten(trees: PathLike, rules: PathLike) -> list[str]:
     """Flatter keys from treebank trees by flattening rules (``flatten``): one
     bracketed tree a string, as the command prints them a line each."""
     from parsebench.formats.brackets import read_trees
-    from parsebench.metrics.constituency.gaizauskas import flatten_tree as flat
-    from parsebench.metrics.constituency.gaizauskas import read_rules
+    from parsebench.metrics.constituency.gaizauskas_scorer import flatten_tree as flat
+    from parsebench.metrics.constituency.gaizauskas_scorer import read_rules
 
     rule_list = read_rules(rules)
     return [str(flat(t, rule_list)) for t in read_trees(trees)]

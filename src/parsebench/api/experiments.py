@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsebench import arguments as A
-from parsebench.errors import InputError
-from parsebench.progress import Progress, quiet
-from parsebench.results import Result
-from parsebench.scored import Scored
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress, quiet
+from parsebench.model import arguments as A
+from parsebench.model.results import Result
+from parsebench.model.scored import Scored
 
 PathLike = str | os.PathLike[str]
 
@@ -22,7 +22,7 @@ PathLike = str | os.PathLike[str]
 @dataclass(frozen=True)
 class RunResult(Result):
     """``run``'s result: ``str(r)`` is what the command prints at the end; ``.results``
-    every figure the run holds (:class:`parsebench.scored.Scored`: ``r.parser``,
+    every figure the run holds (:class:`parsebench.model.scored.Scored`: ``r.parser``,
     ``r.method``, ``r.level``, ``r.value``...); ``.store`` and ``.report`` where they
     are."""
 
@@ -36,8 +36,8 @@ class RunResult(Result):
         return [r for s in self.results for r in s.rows()] + own
 
     def to_pandas(self) -> Any:
-        from parsebench.results import dataframe
-        from parsebench.scored import ROW_COLUMNS
+        from parsebench.model.results import dataframe
+        from parsebench.model.scored import ROW_COLUMNS
 
         return dataframe(self.rows(), list(ROW_COLUMNS))
 
@@ -58,7 +58,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     import time
 
     t0 = time.perf_counter()  # before the imports, which take a second or two
-    from parsebench.errors import check_folder, check_output
+    from parsebench.common.errors import check_folder, check_output
     from parsebench.noise.kinds import moves_words
     from parsebench.parsers.executor import Executor
     from parsebench.present.tables import safe_name
@@ -164,7 +164,7 @@ class BenchmarkResult(RunResult):
         return out
 
     def to_pandas(self) -> Any:
-        from parsebench.results import dataframe
+        from parsebench.model.results import dataframe
 
         return dataframe(self.rows(), ["corpus", "lang", "parser", "figure", "level",
                                        "value", "ci_low", "ci_high", "rank", "tier"])
@@ -305,7 +305,7 @@ def export(store: PathLike, out_dir: PathLike, parser: str | None = None,
     """The clean and every noisy parse as CoNLL-U (trees: one a line), one file a
     parser, level and replicate, and the per-sentence scores as CSV, under
     OUT_DIR/EXPERIMENT/; the files written."""
-    from parsebench.export import export as write
+    from parsebench.report.export import export as write
     from parsebench.store import open_existing
 
     with open_existing(Path(store)) as st:

@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench import arguments as A
-from parsebench.errors import InputError
-from parsebench.progress import Progress, quiet
-from parsebench.results import Result
-from parsebench.signature import signature
-from parsebench.treebank import Treebank, as_treebank
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress, quiet
+from parsebench.common.signature import signature
+from parsebench.model import arguments as A
+from parsebench.model.results import Result
+from parsebench.model.treebank import Treebank, as_treebank
 
 PathLike = str | os.PathLike[str]
 
 
 def _sentences(corpus: PathLike | Treebank) -> list[Any]:
-    from parsebench.parses import read_input
+    from parsebench.model.parses import read_input
 
     corpus = as_treebank(corpus)
     return list(corpus) if isinstance(corpus, Treebank) else read_input(corpus)
@@ -45,13 +45,13 @@ class ParseResult(Result):
     @property
     def trees(self) -> list[str]:
         """One bracketed tree a sentence (a failed parse is the flat PARSE-FAILED tree)."""
-        from parsebench.parses import to_tree
+        from parsebench.model.parses import to_tree
 
         return [to_tree(s, t.outcome)
                 for s, t in zip(self.run.sentences, self.run.timed, strict=True)]
 
     def write(self, path: PathLike) -> None:
-        from parsebench.errors import check_output
+        from parsebench.common.errors import check_output
         from parsebench.parsers.run import write_run
 
         check_output(path)
@@ -89,7 +89,7 @@ def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
     sentences = _sentences(corpus)
     bar = progress or quiet()
     if raw:  # a document's text is one parse
-        from parsebench.parses import documents
+        from parsebench.model.parses import documents
 
         bar.stage("parsing (a text a document)", len(documents(sentences)))
     else:
@@ -132,7 +132,7 @@ class AttackResult(Result):
         return Treebank(self.noisy, "<attacked>")
 
     def write(self, path: PathLike) -> None:
-        from parsebench.errors import check_output
+        from parsebench.common.errors import check_output
 
         check_output(path)
         self.treebank.write(path)
@@ -152,12 +152,12 @@ def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
     """Worst-case misspellings: for each sentence, the BUDGET non-word misspellings (as
     noise makes them) that change PARSER's own parse of the other words most, beside
     a random baseline of the same budget."""
-    from parsebench.attack import AttackSettings, summary_table
-    from parsebench.attack import attack as search
     from parsebench.noise.keyboard import KEYBOARDS, Keyboard
     from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParser, pool_parser
     from parsebench.parsers.pool import Pool, check_options
+    from parsebench.probes.attack import AttackSettings, summary_table
+    from parsebench.probes.attack import attack as search
 
     opts = AttackSettings(budget, candidates, queries, seed, min_length)
     opts.check()
@@ -189,9 +189,9 @@ class InvarianceResult(Result):
         import json
         from pathlib import Path
 
-        from parsebench.errors import atomic_output, check_folder
+        from parsebench.common.errors import atomic_output, check_folder
         from parsebench.formats.conllu import write_conllu
-        from parsebench.invariance import edited, summary_table
+        from parsebench.probes.invariance import edited, summary_table
 
         out = Path(check_folder(folder))
         out.mkdir(parents=True, exist_ok=True)
@@ -213,9 +213,9 @@ def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, see
     (a proper noun, a number or an adjective swapped for another, the first word's case
     changed); how often each parser's parse of the other words changes, per edit type."""
     from parsebench.formats.conllu import read_conllu
-    from parsebench.invariance import EDITS, check, make_edits, summary_table
     from parsebench.parsers.cached import CachedParser, pool_parser
     from parsebench.parsers.pool import Pool, check_options
+    from parsebench.probes.invariance import EDITS, check, make_edits, summary_table
 
     specs = [parsers] if isinstance(parsers, str) else list(parsers)
     check_options(workers, timeout, batch_size)

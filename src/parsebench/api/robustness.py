@@ -12,11 +12,11 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from parsebench import arguments as A
-from parsebench.errors import InputError
-from parsebench.progress import Progress, quiet
-from parsebench.results import Result, result
-from parsebench.treebank import Treebank, as_treebank, name_of
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress, quiet
+from parsebench.model import arguments as A
+from parsebench.model.results import Result, result
+from parsebench.model.treebank import Treebank, as_treebank, name_of
 
 PathLike = str | os.PathLike[str]
 
@@ -25,7 +25,7 @@ def _parses(corpus: PathLike | Treebank, needs: tuple[str, ...] = (), method: st
             ) -> list[Any]:
     """A parse file read whole (or a Treebank's parses), through the one input check:
     the output of ``noise`` is refused, and so is a file without what METHOD NEEDS."""
-    from parsebench.inputs import holds, require
+    from parsebench.model.inputs import holds, require
 
     parses: list[Any] = _read(corpus)
     require(holds(parses, name_of(corpus)), needs, method)
@@ -33,7 +33,7 @@ def _parses(corpus: PathLike | Treebank, needs: tuple[str, ...] = (), method: st
 
 
 def _read(corpus: PathLike | Treebank | None) -> Any:
-    from parsebench.parses import from_sentence, read_parses
+    from parsebench.model.parses import from_sentence, read_parses
 
     if corpus is None:
         return None
@@ -59,9 +59,9 @@ def robustness_rows(clean: PathLike | Treebank,
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval. NOISY and CALIBRATE_NOISY:
     one path or Treebank, or a list of them."""
-    from parsebench.metrics.robustness.bigert import calibration_sample
-    from parsebench.metrics.robustness.bigert_method import METHOD, command
-    from parsebench.parses import PROJECTIONS, default_projection
+    from parsebench.metrics.robustness.bigert import METHOD, command
+    from parsebench.metrics.robustness.bigert_scorer import calibration_sample
+    from parsebench.model.parses import PROJECTIONS, default_projection
 
     if accuracy is not None and not 0 < accuracy <= 1:
         raise InputError(f"--accuracy {accuracy}: expected a fraction in (0, 1], e.g. 0.89")
@@ -125,10 +125,10 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
     """Hashemi & Hwa's robustness F1 of the UNGRAMMATICAL sentences' parses against their
     corrections' (``robustness f1``), error-related dependencies excluded. ALIGNMENT: a
     Pharaoh or M2 file, "errant", or None for word-level edit distance."""
-    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
     from parsebench.metrics.core.word_alignment import iter_alignments
     from parsebench.metrics.robustness.hashemi_hwa import METHOD, score_corpus
-    from parsebench.parses import from_sentence, iter_parses
+    from parsebench.model.inputs import Holds, kind_first, na_cause, refuse_unparsed
+    from parsebench.model.parses import from_sentence, iter_parses
 
     def parses(x: PathLike | Treebank) -> Iterable[Any]:
         x = as_treebank(x)
@@ -186,6 +186,6 @@ def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Prog
 
 
 def _errant_version(pipeline: str) -> str:
-    from parsebench.installed import version
+    from parsebench.common.installed import version
 
     return f"{version('errant')}+{pipeline}"

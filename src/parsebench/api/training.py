@@ -9,10 +9,10 @@ import os
 from dataclasses import asdict
 from typing import Any
 
-from parsebench import arguments as A
-from parsebench.progress import Progress
-from parsebench.results import Result
-from parsebench.signature import signature
+from parsebench.common.progress import Progress
+from parsebench.common.signature import signature
+from parsebench.model import arguments as A
+from parsebench.model.results import Result
 
 PathLike = str | os.PathLike[str]
 

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench import arguments as A
-from parsebench.results import Result
-from parsebench.signature import signature
+from parsebench.common.signature import signature
+from parsebench.model import arguments as A
+from parsebench.model.results import Result
 
 PathLike = str | os.PathLike[str]
 
@@ -41,7 +41,7 @@ def validate(files: PathLike | Iterable[PathLike], *, level: int = 1,
     also udtools' ``udvalidate`` at that level for language LANG where it is installed
     (PARSEBENCH_UDVALIDATE or PATH), its findings in the same form,
     each saying where it came from. Valid: no finding of severity error."""
-    from parsebench.validation import validate_files
+    from parsebench.validation.validator import validate_files
 
     paths = [files] if isinstance(files, str | os.PathLike) else list(files)
     v = validate_files(paths, level, lang)

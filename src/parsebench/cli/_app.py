@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.version import __version__
 
 if TYPE_CHECKING:
-    from parsebench.results import Result
+    from parsebench.model.results import Result
 
 
 def _plain_help() -> None:
@@ -211,7 +211,7 @@ def _progress(quiet: bool = False, transient: bool = False) -> Any:
     """The command's progress, a context: rich bars on a terminal, plain lines on
     standard error otherwise (a log, CI, a cluster job; every
     $PARSEBENCH_PROGRESS_SECONDS, 10 by default), nothing with --quiet."""
-    from parsebench.progress import Lines, Quiet
+    from parsebench.common.progress import Lines, Quiet
 
     if quiet:
         return contextlib.nullcontext(Quiet())

@@ -17,7 +17,7 @@ from parsebench.cli._app import (
     _show,
     app,
 )
-from parsebench.errors import check_output
+from parsebench.common.errors import check_output
 
 ParserOpt = Annotated[str, typer.Option(
     "--parser", help="A dependency parser, as for parse --parser (udpipe:MODEL, "
@@ -61,8 +61,8 @@ def attack_cmd(
     """Worst-case misspellings: for each sentence, the K non-word misspellings (as noise
     makes them) that change the parser's own parse of the other words most."""
     from parsebench.api.parsing import attack
-    from parsebench.attack import AttackSettings
     from parsebench.parsers.pool import check_options
+    from parsebench.probes.attack import AttackSettings
 
     AttackSettings(budget, candidates, queries, seed, min_length).check()
     check_options(workers, timeout, batch_size)
@@ -97,7 +97,7 @@ def invariance_cmd(
     number or an adjective swapped for another, the first word's case changed); how
     often the parse of the other words changes, per edit type and parser."""
     from parsebench.api.parsing import invariance
-    from parsebench.errors import check_folder
+    from parsebench.common.errors import check_folder
     from parsebench.parsers.pool import check_options
 
     check_options(workers, timeout, batch_size)

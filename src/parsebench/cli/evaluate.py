@@ -22,7 +22,7 @@ from parsebench.cli._app import (
     app,
     eval_app,
 )
-from parsebench.errors import atomic_output, check_output
+from parsebench.common.errors import atomic_output, check_output
 
 
 @eval_app.command("deps")

@@ -75,7 +75,7 @@ def noise_cmd(
 ) -> None:
     """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
     ERRANT types (OUT.m2) and alignment (OUT.align)."""
-    from parsebench.errors import InputError, check_output
+    from parsebench.common.errors import InputError, check_output
     from parsebench.noise.make import noise
 
     options = {}

@@ -43,7 +43,7 @@ def parse_cmd(
 ) -> None:
     """Parse with a real parser in worker processes; failures are recorded, never fatal."""
     from parsebench.api.parsing import parse
-    from parsebench.errors import check_output
+    from parsebench.common.errors import check_output
     from parsebench.parsers.pool import check_options
 
     check_options(workers, timeout, batch_size)

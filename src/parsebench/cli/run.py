@@ -90,7 +90,7 @@ def demo(
     quiet: QuietOpt = False,
 ) -> None:
     """Run the bundled experiment (Link Grammar on a bundled text) and write its report."""
-    from parsebench.demo import bundled_experiment, run_paper_examples
+    from parsebench.api.demo import bundled_experiment, run_paper_examples
 
     if paper_examples:
         run_paper_examples()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import NamedTuple
 
-from parsebench.errors import InputError, read_lines
+from parsebench.common.errors import InputError, read_lines
 
 
 class TreeText(NamedTuple):

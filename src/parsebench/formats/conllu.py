@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from parsebench.errors import InputError, iter_lines, read_lines
+from parsebench.common.errors import InputError, iter_lines, read_lines
 
 NO_HEAD = -1
 """HEAD written as ``_``: a word without a dependency (a fragment or a failed parse)."""
@@ -191,7 +191,7 @@ def iter_sentences(lines: Iterable[str], path: str = "<input>",
 
 def _python_generator(sentences: Iterator[Sentence]) -> Iterator[Sentence]:
     """SENTENCES behind a Python generator: asked again once it has ended (``yield from``
-    after a ``for`` loop, as :meth:`parsebench.inputs.Holds.watching` does), Cython's
+    after a ``for`` loop, as :meth:`parsebench.model.inputs.Holds.watching` does), Cython's
     generator raises StopIteration out of ``yield from`` (Cython 3.3), which a Python
     generator then turns into a RuntimeError."""
     yield from sentences

@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal, TextIO
 
-from parsebench.errors import InputError, read_lines
+from parsebench.common.errors import InputError, read_lines
 from parsebench.formats.brackets import (
     FAILED_TREE,
     OPEN,

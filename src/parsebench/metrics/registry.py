@@ -1,10 +1,10 @@
 """Every method, listed once; everything else about methods is derived from this list.
 
-A paper's method is one object (:class:`parsebench.metrics.core.method.Method`) in its own
-module: Bigert et al.'s rows (``robustness.bigert_method``), Kakkonen
-(``robustness.kakkonen``), Lin's and CoNLL 2018's scores against a gold key
-(``dependency.method``), Hashemi & Hwa (``robustness.hashemi_hwa``), EVALB and the flat
-key (``constituency.evalb_method``, ``constituency.gaizauskas_method``). Methods of other packages
+A paper's method is one object (:class:`parsebench.metrics.core.method.Method`), the
+``METHOD`` of the paper's module: Bigert et al.'s rows (``robustness.bigert``),
+Kakkonen (``robustness.kakkonen``), Lin's and CoNLL 2018's scores against a gold key
+(``dependency.lin``), Hashemi & Hwa (``robustness.hashemi_hwa``), EVALB and the flat
+key (``constituency.evalb``, ``constituency.gaizauskas``). Methods of other packages
 join through the entry-point group ``parsebench.methods`` (each names a Method). From
 :data:`METHODS` come the scores (:data:`REGISTRY`, what ``compare`` offers and what a
 report resamples), the experiment's ``[metrics]`` keys, the report's sections and the
@@ -18,14 +18,14 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from parsebench.errors import InputError
-from parsebench.installed import entry_points
-from parsebench.metrics.constituency import evalb_method, gaizauskas_method
+from parsebench.common.errors import InputError
+from parsebench.common.installed import entry_points
+from parsebench.metrics.constituency import evalb, gaizauskas
 from parsebench.metrics.core.method import Method, Metric
-from parsebench.metrics.dependency import method as deps_method
+from parsebench.metrics.dependency import lin
 from parsebench.metrics.dependency.settings import DepsScoring
-from parsebench.metrics.robustness import bigert_method, hashemi_hwa, kakkonen
-from parsebench.scored import Scored
+from parsebench.metrics.robustness import bigert, hashemi_hwa, kakkonen
+from parsebench.model.scored import Scored
 
 ENTRY_POINT_GROUP = "parsebench.methods"
 """Where another package lists its methods (``name = "module:METHOD"``)."""
@@ -42,8 +42,8 @@ def _plugins() -> list[Method]:
 
 
 METHODS: dict[str, Method] = {m.name: m for m in (
-    bigert_method.METHOD, kakkonen.METHOD, deps_method.METHOD, hashemi_hwa.METHOD,
-    evalb_method.METHOD, gaizauskas_method.METHOD, *_plugins())}
+    bigert.METHOD, kakkonen.METHOD, lin.METHOD, hashemi_hwa.METHOD, evalb.METHOD,
+    gaizauskas.METHOD, *_plugins())}
 """Every method a run can score, by its key in ``[metrics]`` and its results' name."""
 
 REGISTRY: dict[str, Metric] = {s.name: s for m in METHODS.values() for s in m.scores}
@@ -81,7 +81,7 @@ def file_stats(metric: Metric, gold: str | os.PathLike[str],
     scorer warns about (another annotation scheme, no heads) goes to WARNINGS. A system
     that cannot give METRIC (a tagger's output for an attachment score) gets rows of
     NaN: its score, intervals and tests are n/a, never 0. The output of ``noise`` is
-    refused (:mod:`parsebench.inputs`). GOLD_SENTENCES: the gold's sentences when the
+    refused (:mod:`parsebench.model.inputs`). GOLD_SENTENCES: the gold's sentences when the
     caller has read them already (``compare`` reads the gold once for every system).
     SCORING: a dependency metric's settings (``--align``, ``--invalid``...; refused in
     one line where they make no sense for METRIC); FACTS gets what scoring with them

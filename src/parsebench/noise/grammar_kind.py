@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.limits import check
+from parsebench.common.progress import Progress
+from parsebench.common.signature import signature
 from parsebench.formats.conllu import Sentence
-from parsebench.limits import check
 from parsebench.noise.grammar_types import (
     DEFAULT_WEIGHTS,
     TYPES,
@@ -40,8 +42,6 @@ from parsebench.noise.kind import (
     unknown,
 )
 from parsebench.noise.source import CorpusLike, Source
-from parsebench.progress import Progress
-from parsebench.signature import signature
 
 if TYPE_CHECKING:
     from parsebench.noise.grammar import Chosen
@@ -316,8 +316,8 @@ class Erred:
 
 def _tagged(path: Path, tagger: str, progress: Progress) -> list[Sentence]:
     """The text at PATH with the UPOS, features and heads of TAGGER (a parser spec)."""
+    from parsebench.model.parses import read_input, to_conllu
     from parsebench.parsers.run import parse_sentences
-    from parsebench.parses import read_input, to_conllu
 
     plain = read_input(path)
     progress.stage("tagging", len(plain))

@@ -105,7 +105,7 @@ def write_aligned(target: Path, noisy: Iterable[tuple[Sentence, list[tuple[int, 
     """TARGET, TARGET.m2 and TARGET.align, each atomically: the NOISY sentences (CoNLL-U
     or text), the M2 edits that correct them and their alignment to the clean words;
     the files by the names the noise command's JSON gives them."""
-    from parsebench.errors import atomic_output
+    from parsebench.common.errors import atomic_output
     from parsebench.noise.source import write_sentence
 
     m2_path = target.with_name(target.name + ".m2")

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.noise.spelling import check_level
 from parsebench.noise.spelling import parse_weights as parse_op_weights
 

@@ -34,7 +34,7 @@ from importlib.resources import files
 from itertools import pairwise
 from pathlib import Path
 
-from parsebench.errors import InputError, read_lines
+from parsebench.common.errors import InputError, read_lines
 from parsebench.noise.languages import KEYBOARDS
 
 __all__ = ["KEYBOARDS", "Keyboard", "available_keyboards"]

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress
 from parsebench.formats.conllu import Sentence
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.source import CorpusLike
-from parsebench.progress import Progress
 
 if TYPE_CHECKING:
     from parsebench.metrics.core.word_alignment import Alignment

@@ -15,7 +15,7 @@ ENTRY_POINT_GROUP = "parsebench.noise_kinds"
 
 
 def _plugins() -> list[NoiseKind]:
-    from parsebench.installed import entry_points
+    from parsebench.common.installed import entry_points
 
     out: list[NoiseKind] = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
     return out

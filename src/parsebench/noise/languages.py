@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 
 
 @dataclass(frozen=True)

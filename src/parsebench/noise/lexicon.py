@@ -9,7 +9,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from pathlib import Path
 
-from parsebench.errors import InputError, read_lines
+from parsebench.common.errors import InputError, read_lines
 from parsebench.noise.languages import CORPUS_WORDS, folding, lexicon_for
 
 
@@ -66,7 +66,7 @@ class Lexicon:
                 import wordfreq
             except ImportError:  # pragma: no cover - wordfreq is a core dependency
                 raise InputError("the default lexicon needs the wordfreq package") from None
-            from parsebench.installed import version
+            from parsebench.common.installed import version
 
             kind = wordfreq_list(lang)
             # the list changes between releases: the version is part of the setting
@@ -110,7 +110,7 @@ class Frequencies:
             import wordfreq
         except ImportError:  # pragma: no cover - wordfreq is a core dependency
             raise InputError("the default lexicon needs the wordfreq package") from None
-        from parsebench.installed import version
+        from parsebench.common.installed import version
 
         kind = "large" if lang in wordfreq.available_languages("large") else "small"
         paths = wordfreq.available_languages(kind)

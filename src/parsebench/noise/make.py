@@ -15,15 +15,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsebench import arguments as A
-from parsebench.errors import InputError, check_output
+from parsebench.common.errors import InputError, check_output
+from parsebench.common.progress import Progress, Quiet
 from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
+from parsebench.model import arguments as A
+from parsebench.model.results import Result, dataframe, result
+from parsebench.model.treebank import Treebank
 from parsebench.noise.kind import Made, NoisyCorpus, Options
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.source import CorpusLike, words_only
-from parsebench.progress import Progress, Quiet
-from parsebench.results import Result, dataframe, result
-from parsebench.treebank import Treebank
 
 
 @A.checked(corpus=A.corpus, rate=A.optional(A.number), per_sentence=A.optional(A.limited),

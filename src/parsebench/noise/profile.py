@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, atomic_output
+from parsebench.common.errors import InputError, atomic_output
 from parsebench.noise.profile_pairs import APOSTROPHES, no_apostrophes, osa_ops, read_pairs
 
 FORMAT = "parsebench-noise-profile"
@@ -244,7 +244,7 @@ COUNT_TABLES = ("kinds", "edits_per_word", "operations", "positions", "confusion
 
 def load(path: str | os.PathLike[str]) -> Profile:
     """Read and check a profile: a fault is one line, at the file's line where it can be."""
-    from parsebench.errors import read_bytes
+    from parsebench.common.errors import read_bytes
 
     raw = read_bytes(path)
     try:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from parsebench.errors import InputError, iter_lines
+from parsebench.common.errors import InputError, iter_lines
 
 APOSTROPHES = "'\u2019"
 

@@ -13,7 +13,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TextIO, cast
 
-from parsebench.errors import iter_lines
+from parsebench.common.errors import iter_lines
 from parsebench.formats.conllu import (
     NO_HEAD,
     Sentence,
@@ -43,7 +43,7 @@ class Source:
         if wrong is not None:
             raise TypeError("corpus: expected a file's path or Sentences, not a list of "
                             f"{type(wrong).__name__}")
-        from parsebench.treebank import check_sentences
+        from parsebench.model.treebank import check_sentences
 
         check_sentences(held, getattr(corpus, "name", "<sentences>"))
         self.held, self.conllu = cast("Sequence[Sentence]", held), True

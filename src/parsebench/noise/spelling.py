@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping, MutableSequence, Sequen
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.lexicon import Lexicon
 
@@ -201,7 +201,7 @@ def check_level(rate: float | None, per_sentence: int | None) -> None:
     if rate is not None and not 0 < rate <= 1:
         raise InputError(f"--rate {rate}: must be in (0, 1]")
     if per_sentence is not None:
-        from parsebench.limits import check
+        from parsebench.common.limits import check
 
         check("per_sentence", per_sentence)
 

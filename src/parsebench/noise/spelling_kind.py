@@ -10,9 +10,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, atomic_output
+from parsebench.common.errors import InputError, atomic_output
+from parsebench.common.limits import check
+from parsebench.common.progress import Progress
+from parsebench.common.signature import signature
 from parsebench.formats.conllu import Sentence
-from parsebench.limits import check
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import (
     Key,
@@ -44,8 +46,6 @@ from parsebench.noise.spelling_output import (
     retokenized,
     unannotated,
 )
-from parsebench.progress import Progress
-from parsebench.signature import signature
 
 MEASURED = {"en": ("on the English EWT dev and test sentences with natural typos (347 "
                    "typos, 6.97% of their words) it overstated their harm about 2.3x for "

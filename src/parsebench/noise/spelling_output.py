@@ -36,7 +36,7 @@ def apply_to_sentence(s: Sentence, changes: Sequence[Change]) -> Sentence:
 def unannotated(s: Sentence) -> Sentence:
     """S as ``noise`` writes it: the words and their noise records, no annotation. The
     clean tree is not the noisy text's parse, and a file that carried it would score
-    as a perfect parse wherever it is mistaken for one (:mod:`parsebench.inputs`)."""
+    as a perfect parse wherever it is mistaken for one (:mod:`parsebench.model.inputs`)."""
     n = len(s.forms)
     return replace(s, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n, feats=["_"] * n,
                    heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,

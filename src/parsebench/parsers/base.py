@@ -17,9 +17,9 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
-from parsebench.errors import InputError
-from parsebench.installed import entry_points
-from parsebench.outcomes import Analysis, Failure, Item, Outcome, Timed
+from parsebench.common.errors import InputError
+from parsebench.common.installed import entry_points
+from parsebench.common.outcomes import Analysis, Failure, Item, Outcome, Timed
 
 __all__ = ["Adapter", "Analysis", "Failure", "Item", "Outcome", "Timed", "adapter_class",
            "make_adapter", "spec_identity", "split_spec"]

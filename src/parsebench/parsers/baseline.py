@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome
 
 KINDS = ("left", "right", "random", "random-projective")

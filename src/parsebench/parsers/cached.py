@@ -1,6 +1,6 @@
 """A batch parser behind a dict cache, and what it keeps of a parse (:class:`CachedParse`):
-each word's ``HEAD:DEPREL`` and UPOS. The worst-case search (:mod:`parsebench.attack`)
-and the invariance tests (:mod:`parsebench.invariance`) both parse through it, so no
+each word's ``HEAD:DEPREL`` and UPOS. The worst-case search (:mod:`parsebench.probes.attack`)
+and the invariance tests (:mod:`parsebench.probes.invariance`) both parse through it, so no
 sentence is parsed twice."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress
 from parsebench.formats.conllu import NO_HEAD
+from parsebench.model.parses import FAILED
 from parsebench.parsers.base import Analysis, Item
-from parsebench.parses import FAILED
-from parsebench.progress import Progress
 
 
 @dataclass(frozen=True, slots=True)

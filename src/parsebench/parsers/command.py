@@ -18,7 +18,7 @@ import subprocess
 import threading
 from collections.abc import Iterator, Sequence
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import parse_tree, split_trees, unescape_word
 from parsebench.formats.conllu import parse_conllu
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.base import Item, Timed
 from parsebench.parsers.pool import Pool
 

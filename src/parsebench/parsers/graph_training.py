@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import java_command
 from parsebench.parsers.trained import Row, Trained, run_trainer, scratch_folder, write_rows
 

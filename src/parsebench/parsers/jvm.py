@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 JAVA_HINT = ("install a Java runtime, 11 or later (Debian: apt-get install "

@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import (
     SOURCES,
     JavaAdapter,

@@ -16,9 +16,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, read_lines
+from parsebench.common.errors import InputError, read_lines
+from parsebench.common.installed import version
 from parsebench.formats.conllu import read_conllu
-from parsebench.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 

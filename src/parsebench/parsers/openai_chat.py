@@ -38,7 +38,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome
 

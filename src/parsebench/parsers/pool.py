@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.base import Adapter, Failure, Item, Timed, make_adapter
 
 LOAD_TIMEOUT = 900.0
@@ -169,7 +169,7 @@ class _Worker:
 def check_options(workers: int, timeout: float, batch_size: int) -> None:
     """A NaN or infinite timeout would let a hung parser run for ever (NaN compares false
     with every deadline): refuse it, and counts below 1, before a worker starts."""
-    from parsebench.limits import check
+    from parsebench.common.limits import check
 
     check("timeout", timeout)
     check("workers", workers)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.brackets import Tree
+from parsebench.model.parses import read_parses
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
-from parsebench.parses import read_parses
 
 
 class Precomputed(Adapter):

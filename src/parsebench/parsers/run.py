@@ -2,7 +2,7 @@
 
 Input is CoNLL-U (its word rows are the pre-tokenized input; its tokenization, its
 sentence ids and texts and its noise records are carried over to the output, nothing
-of its annotation: :func:`parsebench.parses.to_conllu`) or text, one sentence
+of its annotation: :func:`parsebench.model.parses.to_conllu`) or text, one sentence
 a line with words separated by spaces. With ``--raw`` a parser gets each document's text
 (``# newdoc``; each sentence's where the input marks none) and writes the sentences it
 found in it (ids ``ID.1``, ``ID.2``... of the document's first sentence). Output is CoNLL-U
@@ -24,15 +24,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.errors import InputError, atomic_output
+from parsebench.common.errors import InputError, atomic_output
 from parsebench.formats.conllu import (
     Sentence,
     basic_to_deps,
     write_conllu,
 )
+from parsebench.model.parses import document_text, documents, labelled, to_tree, unit_sentences
 from parsebench.parsers.base import Analysis, Item, Timed, adapter_class
 from parsebench.parsers.pool import Pool, check_options
-from parsebench.parses import document_text, documents, labelled, to_tree, unit_sentences
 
 
 def items_of(sentences: Sequence[Sentence]) -> list[Item]:
@@ -50,7 +50,7 @@ class ParseRun:
     copy_basic: bool = False
     """Each parse's basic tree copied into DEPS (``--copy-basic-to-deps``)."""
     units: list[list[Sentence]] | None = None
-    """With raw text, what each parse was of (:func:`parsebench.parses.documents`);
+    """With raw text, what each parse was of (:func:`parsebench.model.parses.documents`);
     None: a sentence each."""
 
     def _units(self) -> list[list[Sentence]]:

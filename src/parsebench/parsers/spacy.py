@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from parsebench.errors import InputError
-from parsebench.installed import version
+from parsebench.common.errors import InputError
+from parsebench.common.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Item, Outcome
 
 

@@ -22,8 +22,8 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from parsebench.errors import InputError
-from parsebench.installed import version
+from parsebench.common.errors import InputError
+from parsebench.common.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from parsebench.installed import cache_folder, version
+from parsebench.common.installed import cache_folder, version
 
 FORMAT = 2
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, iter_lines
+from parsebench.common.errors import InputError, iter_lines
 from parsebench.formats.conllu import Sentence
 
 

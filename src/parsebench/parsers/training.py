@@ -39,8 +39,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsebench.errors import InputError, iter_lines
-from parsebench.installed import cache_folder
+from parsebench.common.errors import InputError, iter_lines
+from parsebench.common.installed import cache_folder
 from parsebench.parsers.jvm import find_jar, java_command
 from parsebench.parsers.trained import (
     Trained,
@@ -52,7 +52,7 @@ from parsebench.parsers.trained import (
 
 if TYPE_CHECKING:
 
-    from parsebench.progress import Progress
+    from parsebench.common.progress import Progress
 
 PARSERS = ("udpipe", "malt", "yara", "mst", "mate", "turbo", "tweebo")
 """The parsers ``train`` trains."""
@@ -151,7 +151,7 @@ def train_yara(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
 
 def treebank_digest(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a whole treebank file."""
-    from parsebench.errors import read_bytes
+    from parsebench.common.errors import read_bytes
 
     return hashlib.sha256(read_bytes(path)).hexdigest()
 
@@ -169,13 +169,13 @@ def train_cached(parser: str, train: str | os.PathLike[str], output: str | os.Pa
     malt's jar; yara's jar, beam, iterations, best; mst's jar, order, decode, iterations,
     pos;
     mate's jar, iterations, pos; turbo's and tweebo's binary, model_type, iterations."""
-    from parsebench.progress import quiet
+    from parsebench.common.progress import quiet
 
     if parser not in PARSERS:
         raise InputError(f"cannot train {parser!r}: one of {', '.join(PARSERS)}")
     if limit is not None and limit < 1:
         raise InputError(f"the limit must be at least 1 sentence, not {limit}")
-    from parsebench.errors import check_output
+    from parsebench.common.errors import check_output
 
     progress = progress or quiet()
     if parser != "udpipe":  # (UDPipe's trainer checks its treebank and dev file itself)
@@ -221,7 +221,7 @@ def _key_settings(parser: str, output: Path, options: dict[str, Any]) -> dict[st
     from parsebench.parsers.base import file_digest
 
     if parser == "udpipe":
-        from parsebench.installed import version
+        from parsebench.common.installed import version
         from parsebench.parsers.udpipe_training import udpipe_settings
 
         return {**udpipe_settings(options.get("iterations"), options.get("tokenizer", ""),

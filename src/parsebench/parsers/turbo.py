@@ -25,7 +25,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.base import Analysis, Failure
 from parsebench.parsers.jvm import (
     JavaAdapter,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 
-from parsebench.errors import InputError
-from parsebench.installed import version
+from parsebench.common.errors import InputError
+from parsebench.common.installed import version
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 

@@ -34,8 +34,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsebench.errors import InputError
-from parsebench.progress import Progress, quiet
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress, quiet
 
 if TYPE_CHECKING:
     from parsebench.parsers.trained import Trained
@@ -102,8 +102,8 @@ def train_udpipe(train: str | os.PathLike[str], dev: str | os.PathLike[str] | No
                  parser: str = "", progress: Progress | None = None) -> Trained:
     """UDPipe 1 on TRAIN (CoNLL-U, at most LIMIT sentences), DEV (or TRAIN's last
     tenth) held out for model selection, written as MODEL with MODEL.json."""
+    from parsebench.common.installed import version
     from parsebench.formats.conllu import read_conllu, write_conllu
-    from parsebench.installed import version
     from parsebench.parsers.trained import Trained, check_trees, scratch_folder
 
     progress = progress or quiet()

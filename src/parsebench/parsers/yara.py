@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import (
     SOURCES,
     JavaAdapter,

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsebench.model.scored import Scored, level_order
 from parsebench.present import percent
 from parsebench.present.plots import Drawing
-from parsebench.scored import Scored, level_order
 
 
 @dataclass

@@ -14,8 +14,9 @@ import typing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from parsebench.common.record import OMIT, Record
+from parsebench.model.scored import Scored, level_order
 from parsebench.present.tables import Table
-from parsebench.record import OMIT, Record
 from parsebench.run.benchmark_values import (
     BenchmarkRecord,
     BenchmarkTests,
@@ -23,7 +24,6 @@ from parsebench.run.benchmark_values import (
     CorpusLoss,
     MacroTest,
 )
-from parsebench.scored import Scored, level_order
 
 Interval = tuple[float, float]
 

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from parsebench.record import plain
+from parsebench.common.record import plain
 from parsebench.run.page_values import BrowserData
 
 PAGE = 50

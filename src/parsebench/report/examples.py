@@ -7,11 +7,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from parsebench.model.scored import Scored
 from parsebench.present.tables import Section
 from parsebench.report.draw import draw, draw_aligned, first_marked_x, moved_pairs
 from parsebench.report.tables import md_cell
 from parsebench.run.page_values import Example
-from parsebench.scored import Scored
 
 
 def _arcs(x: Any) -> list[tuple[int, int, str]] | None:

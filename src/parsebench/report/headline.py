@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
+from parsebench.model.scored import Scored, level_order
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS
 from parsebench.present import value
 from parsebench.present.tables import Table
 from parsebench.report.headline_records import Cell, Headline, Interval, LevelColumn, Row
-from parsebench.scored import Scored, level_order
 
 if TYPE_CHECKING:  # the summary's names are imported where used: headline runs first
     from parsebench.report.summary_records import FigureTest

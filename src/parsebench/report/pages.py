@@ -20,11 +20,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, atomic_output, check_folder
+from parsebench.common.errors import InputError, atomic_output, check_folder
+from parsebench.common.record import OMIT, Record, plain
+from parsebench.model.scored import Scored
 from parsebench.noise.kinds import KINDS, described, moves_words
 from parsebench.present import anchor
 from parsebench.present.tables import Table, safe_name
-from parsebench.record import OMIT, Record, plain
 from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
@@ -46,7 +47,6 @@ from parsebench.run.benchmark_values import BenchmarkRecord
 from parsebench.run.experiment import Experiment, ParserConf
 from parsebench.run.page_values import typed_result
 from parsebench.run.run_stats import BenchmarkStats, RunStats
-from parsebench.scored import Scored
 from parsebench.store import Store
 
 
@@ -152,8 +152,8 @@ def _per_parser(info: RunInfo, which: str) -> str:
 def _operations(store: Store, info: RunInfo) -> list[list[str]]:
     """The Run table's rows on the noise its kind gives (the misspellings' operations,
     asked and realised at each level), from the noisy versions stored."""
+    from parsebench.model.scored import level_order
     from parsebench.noise.keyboard import Keyboard
-    from parsebench.scored import level_order
 
     digest = info.stats.corpus if isinstance(info.stats, RunStats) else None
     if not isinstance(digest, str):

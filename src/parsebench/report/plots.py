@@ -128,7 +128,9 @@ def drawings(folder: Path | None) -> Iterator[Drawings]:
 
 @functools.cache
 def _code() -> str:
-    from parsebench.installed import version  # not matplotlib itself: a reused plot needs none
+    from parsebench.common.installed import (
+        version,  # not matplotlib itself: a reused plot needs none
+    )
 
     return hashlib.sha256(Path(__file__).read_bytes() + version("matplotlib").encode()
                           + json.dumps(RC, sort_keys=True).encode()).hexdigest()
@@ -145,7 +147,7 @@ def kept(what: Any, compute: Callable[..., Any], *args: Any) -> Any:
     and parsebench's code are the same: the paired tests' ten thousand resamples are
     drawn once, not on every report. Reused or not, the value has been through JSON, so
     both give the same report."""
-    from parsebench.installed import code_digest, version
+    from parsebench.common.installed import code_digest, version
 
     d = _DRAWINGS.get()
     key = hashlib.sha256(json.dumps([code_digest(), version("numpy"), what],

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from parsebench.model.scored import Scored
 from parsebench.present import interval_text, p_value
 from parsebench.present.plots import time_by_length
 from parsebench.present.tables import Section, Table, pct, results_of
 from parsebench.report.examples import examples_section
 from parsebench.report.summary import SIGNIFICANCE_SAMPLES, FigureTest
 from parsebench.run.page_values import SpeedValue
-from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # the attack's module imports NumPy, which a cached re-run does without
-    from parsebench.attack import AttackValue, Damage, Success
+    from parsebench.probes.attack import AttackValue, Damage, Success
 
 
 def _speed_section(results: list[Scored]) -> Section | None:

@@ -21,12 +21,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from parsebench.common.record import Record, plain
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.robustness.hashemi_hwa import F1Levels
+from parsebench.model.scored import Scored, level_order
 from parsebench.present import p_value, value
-from parsebench.record import Record, plain
 from parsebench.report.summary_records import (
     BaselineItem as BaselineItem,
 )
@@ -54,7 +55,6 @@ from parsebench.report.summary_records import (
 from parsebench.report.summary_records import (
     Warned as Warned,
 )
-from parsebench.scored import Scored, level_order
 
 if TYPE_CHECKING:
     from parsebench.run.experiment import ParserConf

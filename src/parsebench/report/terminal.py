@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from parsebench.model.scored import Scored
 from parsebench.present import percent, value
-from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # eval deps does not import the flat or robustness metrics
 
@@ -30,7 +30,7 @@ def _p(x: Any, width: int = 5, digits: int = 2) -> str:
 def times_table(stages: list[list[Any]], wall: float) -> str:
     """Where a run's time went: the whole, from its start to its report written, then
     each stage ([name, seconds, remark]), the stages adding up to the whole."""
-    from parsebench.progress import duration
+    from parsebench.common.progress import duration
 
     width = max(len(str(s[0])) for s in stages)
     lines = [f"time: {duration(wall)} from the start to the report written"]

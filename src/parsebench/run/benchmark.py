@@ -20,8 +20,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from parsebench.common.progress import Progress
+from parsebench.model.scored import Scored
 from parsebench.parsers.executor import Executor
-from parsebench.progress import Progress
 from parsebench.run import schema
 from parsebench.run.benchmark_values import (
     BenchmarkCorpus,
@@ -42,7 +43,6 @@ from parsebench.run.experiment import (
 )
 from parsebench.run.run_stats import BenchmarkStats, RunStats
 from parsebench.run.schema import At, Reader
-from parsebench.scored import Scored
 from parsebench.store import Store
 
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
 
     from parsebench.metrics.core.resample import bootstrap_scores, holm, interval
     from parsebench.metrics.core.scores import ALPHA
-    from parsebench.scored import level_order
+    from parsebench.model.scored import level_order
 
     names = [str(c["name"]) for c in cfg["corpora"]]
     one = len(names) == 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from parsebench.record import OMIT, Record
+from parsebench.common.record import OMIT, Record
 from parsebench.run.experiment import ParserConf
 
 

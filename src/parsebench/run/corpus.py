@@ -16,11 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.core.word_alignment import Alignment
-from parsebench.noise.spelling import Change
-from parsebench.parses import (
+from parsebench.model.parses import (
     Parse,
     documents,
     from_outcome,
@@ -29,6 +28,7 @@ from parsebench.parses import (
     to_conllu,
     unit_sentences,
 )
+from parsebench.noise.spelling import Change
 from parsebench.run.experiment import Experiment, Level
 from parsebench.store import Store
 

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
-from parsebench.limits import problem
+from parsebench.common.errors import InputError
+from parsebench.common.limits import problem
+from parsebench.common.record import OMIT, Record
 from parsebench.metrics.core.method import on
 from parsebench.metrics.registry import METHODS
+from parsebench.model.parses import PROJECTIONS
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS, moves_words
 from parsebench.noise.languages import LANGUAGES, keyboard_for
-from parsebench.parses import PROJECTIONS
-from parsebench.record import OMIT, Record
 from parsebench.run import schema
 from parsebench.run.schema import At, Field, Reader, TomlTable, kept
 
@@ -151,7 +151,7 @@ class Experiment:
     example_replicate: int = 1
     attack: tuple[tuple[int, ...], int, int] | None = None
     """``[attack]``: (budgets K, candidates a word, queries a sentence); each dependency
-    parser is attacked at each K, seeded by the experiment's seed (:mod:`parsebench.attack`
+    parser is attacked at each K, seeded by the experiment's seed (:mod:`parsebench.probes.attack`
     ), beside the random noise."""
     benchmark: tuple[str, str] | None = None
     """(the benchmark's name, this corpus's name) when the experiment is one corpus of
@@ -427,7 +427,7 @@ def _example_replicate(at: At) -> int:
 
 def _attack(at: At) -> tuple[tuple[int, ...], int, int]:
     """``[attack]``, each value checked as ``parsebench attack`` checks its options."""
-    from parsebench.attack import AttackSettings
+    from parsebench.probes.attack import AttackSettings
 
     budget = at.of("budget").get((int, list), [1])
     budgets = budget if isinstance(budget, list) else [budget]

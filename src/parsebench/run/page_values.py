@@ -1,7 +1,7 @@
 """The values of the report's pages that are not a method's figures: a parser's speed,
 the sentences the report draws and the sentence browser's data
 (:mod:`parsebench.run.examples` makes them), and the attack's
-(:class:`parsebench.attack.AttackValue`). Each is a record whose JSON is what the store
+(:class:`parsebench.probes.attack.AttackValue`). Each is a record whose JSON is what the store
 keeps, key for key; :func:`typed_page` reads a stored page back into its record, as
 :func:`parsebench.metrics.registry.typed` does a method's figures, so the report reads
 attributes. Kept apart from ``run/examples.py`` so that reading a store does not import
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.errors import InputError
-from parsebench.record import OMIT, Record
-from parsebench.scored import Scored
+from parsebench.common.errors import InputError
+from parsebench.common.record import OMIT, Record
+from parsebench.model.scored import Scored
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def _examples(v: Any) -> list[Example]:
 
 
 def _attack(v: Any) -> Any:
-    from parsebench.attack import AttackValue  # numpy's import only where it is needed
+    from parsebench.probes.attack import AttackValue  # numpy's import only where it is needed
 
     return AttackValue.from_dict(v)
 

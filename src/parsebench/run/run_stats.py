@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.record import OMIT, Record
+from parsebench.common.record import OMIT, Record
 
 
 @dataclass(frozen=True)

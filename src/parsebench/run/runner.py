@@ -22,13 +22,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress, Quiet
+from parsebench.common.signature import signature
 from parsebench.formats.conllu import Sentence
+from parsebench.model.parses import document_text, from_sentence
+from parsebench.model.scored import Scored
 from parsebench.noise.keyboard import Keyboard
 from parsebench.parsers.base import Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
-from parsebench.parses import document_text, from_sentence
-from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import (
     CorpusData,
     Parsed,
@@ -42,8 +44,6 @@ from parsebench.run.run_stats import ParserStats, RunStats
 from parsebench.run.score import Context, score
 from parsebench.run.training_specs import check_before_work, trained_conf
 from parsebench.run.versions import noise_versions
-from parsebench.scored import Scored
-from parsebench.signature import signature
 from parsebench.store import ParseCache, Store, parser_key, sentence_key, text_key
 
 
@@ -116,7 +116,7 @@ def inputs(c: CorpusData, sentences: Sequence[Sentence], raw: bool, keys: dict[i
             docs: dict[int, list[tuple[str, int]]] | None) -> Iterator[tuple[str, Input]]:
     """What a parser gets of SENTENCES (a version of corpus C), with each cache key: each
     sentence's words (KEYS gets each sentence's key); with RAW each document's text
-    (:func:`parsebench.parses.documents`, cut from the corpus's clean sentences, so that
+    (:func:`parsebench.model.parses.documents`, cut from the corpus's clean sentences, so that
     every version is cut alike), DOCS getting the version's documents (key, sentences)
     by the version's list: a noisy version shares its unchanged sentences with the
     clean text, not their documents."""
@@ -236,11 +236,11 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
                       "tokens = \"raw\" the parser's own words differ, so it is not attacked")
         return []
     stages.begin(f"attack {conf.name}", None)
-    from parsebench.attack import AttackSettings
-    from parsebench.attack import attack as search
+    from parsebench.model.parses import from_outcome
     from parsebench.noise.lexicon import Lexicon
     from parsebench.parsers.cached import CachedParse, CachedParser, parsed_of
-    from parsebench.parses import from_outcome
+    from parsebench.probes.attack import AttackSettings
+    from parsebench.probes.attack import attack as search
 
     budgets, candidates, queries = exp.attack
     kb = Keyboard.load(exp.keyboard or "us-qwerty")
@@ -334,7 +334,7 @@ class RunOutcome:
 def scoring_digest() -> str:
     """A digest of parsebench's own code: scores stored by a run of other code are
     computed again, never reused."""
-    from parsebench.installed import code_digest
+    from parsebench.common.installed import code_digest
 
     return code_digest()
 

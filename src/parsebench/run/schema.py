@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError, read_lines
-from parsebench.limits import LIMITS, problem
+from parsebench.common.errors import InputError, read_lines
+from parsebench.common.limits import LIMITS, problem
 
 Record = dict[str, Any]
 """A run's flat record of its settings (JSON)."""
@@ -180,7 +180,7 @@ class At:
         return self.reader.paths_of(self.values, self.table, self.key, required, many)
 
     def positive(self) -> int | None:
-        """A count of 1 or more (within its limit, :data:`parsebench.limits.LIMITS`)."""
+        """A count of 1 or more (within its limit, :data:`parsebench.common.limits.LIMITS`)."""
         v = self.get(int)
         if v is not None and v < 1:
             raise self.fail(f"{self.key} must be 1 or more")

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.run.experiment import Experiment, ParserConf
 from parsebench.run.run_stats import Trained

@@ -4,13 +4,13 @@ kind's plain lists of changes, so that every run and export sees the same noise.
 
 from __future__ import annotations
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.progress import Progress, Quiet
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import Plan
 from parsebench.noise.kinds import KINDS
 from parsebench.noise.spelling import Report
 from parsebench.noise.spelling_output import apply_to_conllu
-from parsebench.progress import Progress, Quiet
 from parsebench.run.corpus import CorpusData, Version, levels_of
 from parsebench.run.experiment import Experiment
 from parsebench.store import Store

@@ -1,17 +1,17 @@
 """How the constituency scores are shown: the report's section of the brackets a noisy
 parse keeps of the clean one (EVALB's and Gaizauskas et al.'s flat keys side by side,
 the plot asked for) and ``eval flat``'s text on the terminal (``eval brackets``'s is
-EVALB's own report: :meth:`parsebench.metrics.constituency.evalb.EvalbResult.report`)."""
+EVALB's own report: :meth:`parsebench.metrics.constituency.evalb_scorer.EvalbResult.report`)."""
 
 from __future__ import annotations
 
 from parsebench.metrics.constituency.evalb_records import EvalbValue
 from parsebench.metrics.constituency.gaizauskas_records import FlatEval, FlatValue
 from parsebench.metrics.dependency.figures import Interval
+from parsebench.model.scored import Scored, level_order
 from parsebench.present import interval_text, percent
 from parsebench.present.plots import LevelSeries, against_level
 from parsebench.present.tables import CI_NOTE, Section, Table, level_free_signature, pct, results_of
-from parsebench.scored import Scored, level_order
 
 
 def _pct(x: float | None) -> str:

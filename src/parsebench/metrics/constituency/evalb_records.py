@@ -1,4 +1,4 @@
-"""EVALB's summary and the ``eval brackets`` object as records (:mod:`parsebench.record`):
+"""EVALB's summary and the ``eval brackets`` object as records (:mod:`parsebench.common.record`):
 apart from the scorer (:mod:`.evalb`), which fills them."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsebench.record import OMIT, Record
+from parsebench.common.record import OMIT, Record
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Gaizauskas et al.'s figures as records (:mod:`parsebench.record`): ``eval flat``'s
+"""Gaizauskas et al.'s figures as records (:mod:`parsebench.common.record`): ``eval flat``'s
 object and a run's ``flat`` result, apart from the scorer (:mod:`.gaizauskas`), which
 fills them."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.record import OMIT, Record
+from parsebench.common.record import OMIT, Record
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from parsebench.common.record import Record
 from parsebench.metrics.core.word_alignment import Alignment
-from parsebench.parses import Parse
+from parsebench.model.parses import Parse
+from parsebench.model.scored import Scored
 from parsebench.present.tables import Section
-from parsebench.record import Record
-from parsebench.scored import Scored
 
 if TYPE_CHECKING:  # annotations only: the commands that score no run start without NumPy
     import numpy as np
@@ -194,7 +194,7 @@ class Metric:
     stored: tuple[str, str] | None = None
     """For a run's metrics: the result that holds the statistics, and their key in it."""
     needs: tuple[str, ...] = ()
-    """What a system file must hold for a number (:data:`parsebench.inputs.NEEDS`);
+    """What a system file must hold for a number (:data:`parsebench.model.inputs.NEEDS`);
     a file without it gets n/a, with a warning naming the cause."""
     file_stats: Callable[..., Any] | None = None
     """For a metric ``compare`` offers: its statistics, one row a gold sentence, of a
@@ -262,7 +262,7 @@ class Method:
     headline: Callable[[Any], str] | None = None
     """A result's value (its record) -> its line in the terminal's end-of-run table."""
     value_type: type[Record] | None = None
-    """The typed value of its results (:mod:`parsebench.record`): what the report reads
+    """The typed value of its results (:mod:`parsebench.common.record`): what the report reads
     by attribute; None: its value is the plain JSON object."""
     legend: Mapping[str, str] = field(default_factory=dict)
     """What each column of its report tables holds (header -> what the number is),

@@ -19,7 +19,7 @@ from parsebench.metrics.core.method import (
     SentenceStats,
     Variant,
 )
-from parsebench.parses import Parse
+from parsebench.model.parses import Parse
 
 if TYPE_CHECKING:  # annotations only: eval deps, brackets and flat start without NumPy
     import numpy as np

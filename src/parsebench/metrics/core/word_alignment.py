@@ -19,7 +19,7 @@ from itertools import accumulate
 
 from rapidfuzz.distance import Levenshtein
 
-from parsebench.errors import InputError, iter_lines, read_lines
+from parsebench.common.errors import InputError, iter_lines, read_lines
 
 
 @dataclass(slots=True)

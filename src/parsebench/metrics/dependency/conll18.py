@@ -189,7 +189,7 @@ class SentenceRows:
 
     def finish(self, absent: Iterable[str]) -> None:
         """Write the file, the metrics of ABSENT n/a, atomically."""
-        from parsebench.errors import atomic_output
+        from parsebench.common.errors import atomic_output
 
         header = sentence_tsv_header()
         names = header.rstrip("\n").split("\t")

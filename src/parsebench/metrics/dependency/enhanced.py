@@ -38,7 +38,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.dependency.conll18 import F1Count, base
 

@@ -5,14 +5,14 @@ The files are read a stretch at a time and their words aligned as the CoNLL 2018
 script aligns them (:mod:`parsebench.metrics.dependency.tokenization`); each gold sentence gets its
 counts of every CoNLL 2018 metric (:mod:`parsebench.metrics.dependency.conll18`) and of
 Lin's precision and recall, with the breakdowns asked for
-(:mod:`parsebench.metrics.dependency.lin`). Unlike the script, an answer with cycles,
+(:mod:`parsebench.metrics.dependency.lin_scorer`). Unlike the script, an answer with cycles,
 several roots or missing heads is scored (with a warning,
 :mod:`parsebench.metrics.dependency.tree_checks`) rather than rejected, and a tagger's
 output gets its tag scores with every attachment score n/a. Each stretch is
 counted by :func:`parsebench.metrics.dependency.stretch.count_stretch`, a sentence with
 the same rows on both sides by its compiled twin where that was built
 (:func:`parsebench.metrics.dependency.stretch.row_counter`); the run's method that uses
-this pass is :mod:`parsebench.metrics.dependency.method`.
+this pass is :mod:`parsebench.metrics.dependency.lin`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.inputs import COLUMNS
 from parsebench.metrics.dependency.conll18 import (
     CONLL18,
     CONLL18_NAMES,
@@ -39,7 +38,7 @@ from parsebench.metrics.dependency.conll18 import (
     held_columns,
 )
 from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
-from parsebench.metrics.dependency.lin import (
+from parsebench.metrics.dependency.lin_scorer import (
     BY_FIELDS,
     CONFUSION_FIELDS,
     PR,
@@ -59,6 +58,7 @@ from parsebench.metrics.dependency.tokenization import (
 )
 from parsebench.metrics.dependency.tree_checks import TreeCheck
 from parsebench.metrics.dependency.validity import Validity
+from parsebench.model.inputs import COLUMNS
 
 if TYPE_CHECKING:
     from parsebench.metrics.dependency._stretch_fast import StretchCounter

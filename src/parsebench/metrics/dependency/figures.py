@@ -1,8 +1,8 @@
 """The figures of Lin's and CoNLL 2018's scores against a gold key, as records
-(:mod:`parsebench.record`): a run's ``deps`` result is :class:`DepsValue`, whose
+(:mod:`parsebench.common.record`): a run's ``deps`` result is :class:`DepsValue`, whose
 ``to_dict()`` is the JSON the store and results.json keep, key for key.
 
-Apart from :mod:`parsebench.metrics.dependency.method` so that ``eval deps`` (which
+Apart from :mod:`parsebench.metrics.dependency.lin` so that ``eval deps`` (which
 must start without the run's modules) can share the figures' records with it.
 
 Every field has a default (n/a, None), so that a result built in code may give only
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.record import OMIT, Record
+from parsebench.common.record import OMIT, Record
 
 Interval = list[float] | None
 """A 95% interval as JSON keeps it, [low, high], or None (n/a)."""

@@ -15,7 +15,8 @@ from parsebench.metrics.dependency.figures import (
     DepsValue,
     ExactMatch,
 )
-from parsebench.metrics.dependency.lin import ROOT_ARC_FIELDS
+from parsebench.metrics.dependency.lin_scorer import ROOT_ARC_FIELDS
+from parsebench.model.scored import Scored
 from parsebench.present import interval_text, percent
 from parsebench.present.plots import GroupPoint, by_group, heatmap, relation_bars
 from parsebench.present.tables import (
@@ -26,7 +27,6 @@ from parsebench.present.tables import (
     results_of,
     safe_name,
 )
-from parsebench.scored import Scored
 
 
 def _pct(x: float | None) -> str:

@@ -42,9 +42,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence
-from parsebench.inputs import COLUMNS
 from parsebench.metrics.dependency.conll18 import (
     CONLL18,
     CONLL18_NAMES,
@@ -54,11 +53,12 @@ from parsebench.metrics.dependency.conll18 import (
     held_columns,
 )
 from parsebench.metrics.dependency.evaluate import DepsResult
-from parsebench.metrics.dependency.lin import BY_FIELDS, CONFUSION_FIELDS, Bucket, Selection
+from parsebench.metrics.dependency.lin_scorer import BY_FIELDS, CONFUSION_FIELDS, Bucket, Selection
 from parsebench.metrics.dependency.scheme import scheme_warning
 from parsebench.metrics.dependency.stretch import SentenceCounts, count_stretch
 from parsebench.metrics.dependency.tree_checks import TreeCheck
 from parsebench.metrics.dependency.validity import Validity
+from parsebench.model.inputs import COLUMNS
 
 CLOSE = 0.5
 """The least normalized Indel similarity of two lower-cased forms that can be paired."""

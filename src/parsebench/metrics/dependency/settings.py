@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.dependency.conll18 import CONLL18, ENHANCED
 from parsebench.metrics.dependency.enhanced import Enhanced
@@ -116,10 +116,10 @@ class DepsScoring:
                 head_rules: str | None = None) -> DepsEval:
         """``eval deps``'s object: the scores of GOT, the validity counts and the
         signature of these settings with the command's (SELECTIONS: Lin's
-        :class:`~parsebench.metrics.dependency.lin.Selection`; LABELS: the equivalences'
+        :class:`~parsebench.metrics.dependency.lin_scorer.Selection`; LABELS: the equivalences'
         file; HEAD_RULES: the table's name when trees were converted)."""
-        from parsebench.metrics.dependency.lin import SIGNATURE
-        from parsebench.signature import signature
+        from parsebench.common.signature import signature
+        from parsebench.metrics.dependency.lin_scorer import SIGNATURE
 
         sig = signature(method=SIGNATURE,
                         select=[f"{x.field}={','.join(sorted(x.values))}" for x in selections],
@@ -154,7 +154,7 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
     import numpy as np
 
     from parsebench.formats.conllu import iter_conllu
-    from parsebench.inputs import Holds, kind_first, na_cause, refuse_unparsed
+    from parsebench.model.inputs import Holds, kind_first, na_cause, refuse_unparsed
 
     scoring = scoring or DepsScoring()
     if metric.name not in ENHANCED:  # the enhanced graphs are not read at all

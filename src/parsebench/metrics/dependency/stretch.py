@@ -4,7 +4,7 @@ kernel of :func:`parsebench.metrics.dependency.evaluate.score_deps`.
 Each gold sentence gets its counts of every CoNLL 2018 metric
 (:mod:`parsebench.metrics.dependency.conll18`), Tokens and Sentences from the spans of the
 text, and Lin's precision and recall with the breakdowns asked for
-(:mod:`parsebench.metrics.dependency.lin`), in one loop over the gold words (recall) and one
+(:mod:`parsebench.metrics.dependency.lin_scorer`), in one loop over the gold words (recall) and one
 over the system words (precision); the words are aligned row by row or as the
 CoNLL 2018 script aligns them (:mod:`parsebench.metrics.dependency.tokenization`).
 
@@ -34,7 +34,13 @@ from parsebench.metrics.dependency.conll18 import (
     base,
     universal_feats,
 )
-from parsebench.metrics.dependency.lin import PR, ROOT_ARC_FIELDS, Bucket, Selection, bucket_value
+from parsebench.metrics.dependency.lin_scorer import (
+    PR,
+    ROOT_ARC_FIELDS,
+    Bucket,
+    Selection,
+    bucket_value,
+)
 from parsebench.metrics.dependency.tokenization import (
     align_words,
     by_rows,

@@ -1,4 +1,4 @@
-"""Bigert et al.'s figures of a level as records (:mod:`parsebench.record`): what a run's
+"""Bigert et al.'s figures of a level as records (:mod:`parsebench.common.record`): what a run's
 ``rows`` result and the ``robustness rows`` command give, apart from how the rows are
 counted and the bounds computed (:mod:`.bigert`)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.record import OMIT, Record, key
+from parsebench.common.record import OMIT, Record, key
 
 _NA = ("acr_0n", "differs", "acr", "degr_lower", "degr_upper", "degr_estimate", "acc_lower",
        "acc_upper", "acc_estimate")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from parsebench.metrics.robustness.bigert_records import ReplicateSummary, RowsCommand, RowsFigures
+from parsebench.model.scored import Scored
 from parsebench.present import anchor, interval_text, percent, value
 from parsebench.present.plots import DegradationPoint, degradation
 from parsebench.present.tables import (
@@ -18,7 +19,6 @@ from parsebench.present.tables import (
     pct,
     results_of,
 )
-from parsebench.scored import Scored
 
 
 def _p(x: Any, width: int = 5, digits: int = 2) -> str:

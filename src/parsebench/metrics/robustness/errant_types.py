@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.metrics.core.word_alignment import Alignment, from_edits, m2_words
 
 DEFAULT_PIPELINE = "en_core_web_sm"

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
 from parsebench.metrics.core.counts import Additive
 from parsebench.metrics.core.method import (
@@ -83,7 +83,7 @@ from parsebench.metrics.robustness.hashemi_hwa_records import (
     TypeFigures as TypeFigures,
 )
 from parsebench.metrics.robustness.hashemi_hwa_shown import f1_section, f1_table, types_section
-from parsebench.parses import Parse, arcs
+from parsebench.model.parses import Parse, arcs
 from parsebench.present import percent
 
 SIGNATURE = "hashemi-hwa-f1"
@@ -235,7 +235,7 @@ class F1Result:
         attachment against a gold key, and the signature of the settings (ALIGNMENT: its
         source; ERRANT: its version and pipeline when it aligned); every figure n/a
         (None) where CAUSES say why."""
-        from parsebench.signature import signature
+        from parsebench.common.signature import signature
 
         out = self.total.as_dict()
         out["ci95"] = self.intervals()

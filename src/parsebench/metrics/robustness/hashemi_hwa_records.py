@@ -1,4 +1,4 @@
-"""Hashemi & Hwa's counts and figures as records (:mod:`parsebench.record`): what a run's
+"""Hashemi & Hwa's counts and figures as records (:mod:`parsebench.common.record`): what a run's
 ``f1`` results and the ``robustness f1`` command give, apart from how the sentence pairs
 are aligned and scored (:mod:`.hashemi_hwa`)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Self, cast
 
+from parsebench.common.record import OMIT, Record
 from parsebench.metrics.core.counts import Additive, f_measure
-from parsebench.record import OMIT, Record
 
 
 @dataclass(slots=True)

@@ -16,9 +16,9 @@ from parsebench.metrics.robustness.hashemi_hwa_records import (
     F1Levels,
     TypeFigures,
 )
+from parsebench.model.scored import Scored, level_order
 from parsebench.present import interval_text, percent
 from parsebench.present.tables import CI_NOTE, Section, Table, level_free_signature, pct, results_of
-from parsebench.scored import Scored, level_order
 
 
 def _p(x: Any, width: int = 5, digits: int = 2) -> str:

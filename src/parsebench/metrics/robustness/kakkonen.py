@@ -12,9 +12,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD
-from parsebench.inputs import same_words
 from parsebench.metrics.core.counts import Additive
 from parsebench.metrics.core.method import (
     LevelStats,
@@ -35,7 +34,8 @@ from parsebench.metrics.robustness.kakkonen_records import (
     SentencesValue,
 )
 from parsebench.metrics.robustness.kakkonen_shown import sentences_section, sentences_table
-from parsebench.parses import Parse, misspelled_rows, structure
+from parsebench.model.inputs import same_words
+from parsebench.model.parses import Parse, misspelled_rows, structure
 from parsebench.present import percent
 
 SIGNATURE = "kakkonen-sentences"
@@ -113,7 +113,7 @@ class SentenceScores:
     def command(self, structure: Sequence[str], files: int) -> SentencesCommand:
         """``robustness sentences``'s object: the scores and the signature of a comparison
         of parses of STRUCTURE kinds against FILES noisy files."""
-        from parsebench.signature import signature
+        from parsebench.common.signature import signature
 
         return SentencesCommand.from_dict({**self.as_dict(), "signature": signature(
             method=SIGNATURE, structure=list(structure), files=files)})

@@ -1,4 +1,4 @@
-"""Kakkonen's figures as records (:mod:`parsebench.record`): a run's ``sentences``
+"""Kakkonen's figures as records (:mod:`parsebench.common.record`): a run's ``sentences``
 result and ``robustness sentences``'s object, apart from the scorer
 (:mod:`.kakkonen`), which fills them."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.record import OMIT, Record
-from parsebench.record import key as json_key
+from parsebench.common.record import OMIT, Record
+from parsebench.common.record import key as json_key
 
 
 @dataclass(frozen=True)

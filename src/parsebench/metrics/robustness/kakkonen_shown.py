@@ -12,10 +12,10 @@ from parsebench.metrics.robustness.kakkonen_records import (
     SentencesReplicate,
     SentencesValue,
 )
+from parsebench.model.scored import Scored
 from parsebench.present import interval_text, percent
 from parsebench.present.plots import LevelSeries, against_level
 from parsebench.present.tables import CI_NOTE, Section, Table, level_free_signature, pct, results_of
-from parsebench.scored import Scored
 
 
 def _p(x: Any, width: int = 5, digits: int = 2) -> str:

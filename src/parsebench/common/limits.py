@@ -8,7 +8,7 @@ is outside every range.
 
 from __future__ import annotations
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 
 LIMITS: dict[str, tuple[float, float, str]] = {
     "timeout": (0.001, 1e6, "seconds a sentence may take"),

@@ -36,15 +36,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.core.proportions import METHOD as WILSON
 from parsebench.metrics.core.proportions import wilson
 from parsebench.metrics.core.resample import sentence_interval
+from parsebench.model.parses import misc_value
 from parsebench.noise.spelling import Change
 from parsebench.noise.spelling_output import apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
-from parsebench.parses import misc_value
 
 EDITS = ("propn", "num", "case", "adj")
 SHOWN = 5

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.errors import InputError
-from parsebench.limits import check
+from parsebench.common.errors import InputError
+from parsebench.common.limits import check
+from parsebench.common.progress import Progress, Quiet
+from parsebench.common.record import OMIT, Record
 from parsebench.metrics.core.proportions import METHOD as WILSON
 from parsebench.metrics.core.proportions import sentence_share
 from parsebench.metrics.core.resample import (
@@ -29,8 +31,6 @@ from parsebench.metrics.dependency.figures import AlignmentCounts, ValidityCount
 from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.metrics.registry import COMPARABLE, REGISTRY, file_stats
 from parsebench.present import p_value
-from parsebench.progress import Progress, Quiet
-from parsebench.record import OMIT, Record
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
 SENTENCE_SHARES = ("ucm", "lcm")

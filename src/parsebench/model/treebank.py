@@ -11,8 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
-from parsebench import arguments as A
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import (
     NO_HEAD,
     Sentence,
@@ -20,6 +19,7 @@ from parsebench.formats.conllu import (
     read_conllu,
     write_conllu,
 )
+from parsebench.model import arguments as A
 
 
 class Treebank(Sequence[Sentence]):
@@ -79,7 +79,7 @@ class Treebank(Sequence[Sentence]):
     @A.checked(path=A.path)
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write CoNLL-U; the file appears whole or not at all."""
-        from parsebench.errors import atomic_output, check_output
+        from parsebench.common.errors import atomic_output, check_output
 
         check_output(path)
         with atomic_output(path) as fh:

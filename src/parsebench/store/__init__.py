@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.record import plain
+from parsebench.model.scored import Scored
 from parsebench.parsers.base import Analysis, Failure, Outcome
-from parsebench.record import plain
-from parsebench.scored import Scored
 
 SCHEMA_VERSION = "3"
 """2: every stored value carries a checksum; 3: per-sentence statistics and the report's

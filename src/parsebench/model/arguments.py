@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -115,13 +115,13 @@ def path(name: str, value: Any) -> Any:
 def _is_corpus(value: Any) -> bool:
     # a Treebank exists only once its module is loaded; not imported from here, since
     # the module is checked by this one
-    treebank = sys.modules.get("parsebench.treebank")
+    treebank = sys.modules.get("parsebench.model.treebank")
     return isinstance(value, str | os.PathLike) or (
         treebank is not None and isinstance(value, treebank.Treebank))
 
 
 def corpus(name: str, value: Any) -> Any:
-    """A path, a Treebank, or Sentences (as :func:`parsebench.treebank.as_treebank`
+    """A path, a Treebank, or Sentences (as :func:`parsebench.model.treebank.as_treebank`
     takes them; the sentences themselves are checked there)."""
     if _is_corpus(value):
         return value
@@ -207,10 +207,10 @@ def number(name: str, value: Any) -> Any:
 
 
 def limited(name: str, value: Any) -> Any:
-    """A number of the kind and range :data:`parsebench.limits.LIMITS` gives the setting
+    """A number of the kind and range :data:`parsebench.common.limits.LIMITS` gives the setting
     of this name, refused in the commands' words (``--samples 0: give resamples from 1
     to 1e+06``)."""
-    from parsebench.limits import check
+    from parsebench.common.limits import check
 
     if name == "timeout":
         number(name, value)
@@ -242,7 +242,7 @@ def mapping(name: str, value: Any) -> Any:
 
 def progress(name: str, value: Any) -> Any:
     """None, or an object told each stage and step (``stage(name, total)``,
-    ``advance()``), as :class:`parsebench.progress.Progress` is."""
+    ``advance()``), as :class:`parsebench.common.progress.Progress` is."""
     if value is not None and not (callable(getattr(value, "stage", None))
                                   and callable(getattr(value, "advance", None))):
         raise _wrong(name, "a Progress (with stage() and advance()) or None", value)

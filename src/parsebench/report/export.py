@@ -19,15 +19,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from parsebench.errors import InputError, atomic_output, check_folder
+from parsebench.common.errors import InputError, atomic_output, check_folder
 from parsebench.formats.conllu import write_conllu
-from parsebench.parses import to_tree
+from parsebench.model.parses import to_tree
+from parsebench.model.scored import Scored
 from parsebench.present.tables import safe_name
 from parsebench.report.pages import DAMAGE
 from parsebench.run.corpus import Parsed, Version, read_corpus
 from parsebench.run.experiment import Experiment
 from parsebench.run.versions import noise_versions
-from parsebench.scored import Scored
 from parsebench.store import Store, sentence_key
 
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from parsebench.errors import InputError, iter_lines
-from parsebench.validation_checks import (
+from parsebench.common.errors import InputError, iter_lines
+from parsebench.validation.checks import (
     COLUMN_KINDS,
     EHEAD,
     EMPTY_ID,

@@ -16,23 +16,23 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
+from parsebench.common.signature import signature
 from parsebench.formats.brackets import read_tree_texts, read_trees
 from parsebench.formats.conllu import read_conllu
+from parsebench.formats.evalb_prm import EvalbParams
 from parsebench.metrics.constituency.brackets_shown import flat_table
-from parsebench.metrics.constituency.evalb import score_brackets
-from parsebench.metrics.constituency.evalb_params import EvalbParams
-from parsebench.metrics.constituency.gaizauskas import (
+from parsebench.metrics.constituency.evalb_scorer import score_brackets
+from parsebench.metrics.constituency.gaizauskas_records import FlatEval
+from parsebench.metrics.constituency.gaizauskas_scorer import (
     flatten_tree,
     read_rules,
     score_spans,
     spans,
 )
-from parsebench.metrics.constituency.gaizauskas_records import FlatEval
 from parsebench.metrics.dependency.evaluate import DepsResult, score_deps
 from parsebench.metrics.dependency.figures import DepsEval
-from parsebench.metrics.dependency.lin import SIGNATURE, Selection
+from parsebench.metrics.dependency.lin_scorer import SIGNATURE, Selection
 from parsebench.metrics.dependency.lin_shown import deps_table
-from parsebench.signature import signature
 
 
 def run_paper_examples() -> None:

@@ -23,7 +23,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsebench.errors import InputError, iter_lines, lone_cr, read_lines
+from parsebench.common.errors import InputError, iter_lines, lone_cr, read_lines
+from parsebench.common.outcomes import Analysis, Outcome
 from parsebench.formats.brackets import (
     CLOSE,
     FAILED_TREE,
@@ -42,7 +43,6 @@ from parsebench.formats.conllu import (
     looks_like_conllu,
     parse_conllu,
 )
-from parsebench.outcomes import Analysis, Outcome
 
 PROJECTIONS = ("head+deprel", "head", "deprel", "upos", "xpos", "links", "brackets", "tag")
 FAILED = "<failed>"

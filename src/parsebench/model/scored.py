@@ -26,8 +26,7 @@ class Scored:
     content."""
 
     def __post_init__(self) -> None:
-        from parsebench import arguments as A
-
+        from parsebench.model import arguments as A
         A.check_fields(**{k: (getattr(self, k), A.text) for k in (
             "parser", "method", "projection", "level", "signature")})
 
@@ -40,7 +39,7 @@ class Scored:
     def figure(self, *path: str) -> Any:
         """The figure at PATH inside :attr:`value` (``r.figure("las", "f1")``), or None
         where the method did not give it."""
-        from parsebench.record import plain
+        from parsebench.common.record import plain
 
         v = plain(self.value)
         for k in path:
@@ -53,8 +52,8 @@ class Scored:
         """One row a figure's measure (figure, measure, value, the interval's bounds
         beside its headline measure), as every command's result gives them, each with
         this result's parser, method, projection and level."""
-        from parsebench.record import plain
-        from parsebench.results import Result
+        from parsebench.common.record import plain
+        from parsebench.model.results import Result
 
         v = plain(self.value)
         data = {k: x for k, x in v.items() if k != "stats"} if isinstance(v, dict) \
@@ -65,13 +64,13 @@ class Scored:
 
     def to_pandas(self) -> Any:
         """:meth:`rows` as a DataFrame (pandas, an optional extra)."""
-        from parsebench.results import dataframe
+        from parsebench.model.results import dataframe
 
         return dataframe(self.rows(), list(ROW_COLUMNS))
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the run's JSON writes it."""
-        from parsebench.record import plain
+        from parsebench.common.record import plain
 
         return {"parser": self.parser, "method": self.method,
                 "projection": self.projection, "level": self.level,

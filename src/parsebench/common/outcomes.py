@@ -1,6 +1,6 @@
 """What goes into a parser and what comes out of it, for one sentence: plain data, below
 both the adapters that make it (:mod:`parsebench.parsers`) and the parse model that
-reads it (:mod:`parsebench.parses`)."""
+reads it (:mod:`parsebench.model.parses`)."""
 
 from __future__ import annotations
 

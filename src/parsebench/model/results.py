@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.record import Record
+from parsebench.common.record import Record
 
 CI_KEYS = ("ci95", "ci")
 """Where a command's JSON keeps its figures' intervals, by figure name."""
@@ -35,8 +35,7 @@ class Figure:
     ci: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
-        from parsebench import arguments as A
-
+        from parsebench.model import arguments as A
         A.check_fields(name=(self.name, A.text), values=(self.values, A.mapping),
                        ci=(self.ci, A.optional(A.interval)))
 
@@ -113,8 +112,7 @@ class Result:
     its text is made from it."""
 
     def __post_init__(self) -> None:
-        from parsebench import arguments as A
-
+        from parsebench.model import arguments as A
         A.check_fields(command=(self.command, A.text), data=(self.data, A.mapping),
                        render=(self.render, A.function), warnings=(self.warnings, A.lines))
 

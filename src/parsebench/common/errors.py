@@ -17,7 +17,7 @@ class InputError(Exception):
 
     def __init__(self, message: str, path: str | os.PathLike[str] | None = None,
                  line: int | None = None) -> None:
-        # checked here, not by parsebench.arguments, which is built on this class
+        # checked here, not by parsebench.model.arguments, which is built on this class
         for name, v, ok, expected in (
                 ("message", message, isinstance(message, str), "a string"),
                 ("path", path, path is None or (isinstance(path, str | os.PathLike)

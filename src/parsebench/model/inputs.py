@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
-from parsebench.parses import Parse
+from parsebench.model.parses import Parse
 
 T = TypeVar("T", Parse, Sentence)
 

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from parsebench.errors import InputError
+from parsebench.common.errors import InputError
+from parsebench.common.record import OMIT, Record
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.core.proportions import METHOD as WILSON
 from parsebench.metrics.core.proportions import wilson
@@ -51,7 +52,6 @@ from parsebench.noise.spelling import (
 )
 from parsebench.noise.spelling_output import apply_to_sentence, unannotated
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
-from parsebench.record import OMIT, Record
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ class AttackSettings:
     min_length: int = 2
 
     def check(self) -> None:
-        from parsebench.limits import check
+        from parsebench.common.limits import check
 
         for name in ("budget", "candidates", "queries", "seed"):
             check(name, getattr(self, name))

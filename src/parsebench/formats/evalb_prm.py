@@ -2,8 +2,8 @@
 
 Keys are read as EVALB reads them: a line of fewer than three characters or one that
 starts with ``#`` is skipped, numbers as C's ``atoi`` reads them, an unknown key or an
-empty value a warning, not an error. :mod:`parsebench.metrics.constituency.evalb` scores with the
-settings.
+empty value a warning, not an error. :mod:`parsebench.metrics.constituency.evalb_scorer`
+scores with the settings.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from parsebench.errors import read_lines
+from parsebench.common.errors import read_lines
 
 
 @dataclass
