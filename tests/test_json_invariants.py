@@ -349,9 +349,8 @@ def test_attack_and_invariance_give_shares_with_their_counts(
 
     sys.path.insert(0, str(FIXTURES))
     import toy_parsers
-    from test_attack import LEX, US
-    from test_invariance import corpus as tagged
-    from test_invariance import counting
+    from probe_data import LEX, US, counting
+    from probe_data import tagged_corpus as tagged
 
     from parsebench.model.parses import blank
     from parsebench.probes.attack import AttackSettings, attack

@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "parsebench"
+from conftest import ROOT
+
+SRC = ROOT / "src" / "parsebench"
 
 
 def _module(path: Path) -> str:
