@@ -80,17 +80,3 @@ class Scored:
 ROW_COLUMNS = ("parser", "method", "projection", "level", "figure", "measure", "value",
                "ci_low", "ci_high")
 """The columns of a result's rows (:meth:`Scored.rows`)."""
-
-
-def level_order(label: str) -> tuple[int, float]:
-    """Where a level label sorts: the clean text, then rates, then errors a sentence,
-    each by its number; anything else last."""
-    if label == "clean":
-        return (0, 0.0)
-    mode, _, num = label.partition("=")
-    if mode not in ("rate", "per-sentence"):
-        return (3, 0.0)
-    try:
-        return (1 if mode == "rate" else 2, float(num))
-    except ValueError:
-        return (3, 0.0)

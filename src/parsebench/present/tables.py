@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.model.scored import Scored, level_order
+from parsebench.model.level import level_order
+from parsebench.model.scored import Scored
 from parsebench.present import percent
 from parsebench.present.plots import Drawing
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsebench.common.record import OMIT, Record
-from parsebench.model.scored import Scored, level_order
+from parsebench.model.level import level_order
+from parsebench.model.scored import Scored
 from parsebench.present.tables import Table
 from parsebench.run.benchmark_values import (
     BenchmarkRecord,

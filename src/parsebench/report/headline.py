@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
-from parsebench.model.scored import Scored, level_order
+from parsebench.model.level import level_order
+from parsebench.model.scored import Scored
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS
 from parsebench.present import value
 from parsebench.present.tables import Table

@@ -152,7 +152,7 @@ def _per_parser(info: RunInfo, which: str) -> str:
 def _operations(store: Store, info: RunInfo) -> list[list[str]]:
     """The Run table's rows on the noise its kind gives (the misspellings' operations,
     asked and realised at each level), from the noisy versions stored."""
-    from parsebench.model.scored import level_order
+    from parsebench.model.level import level_order
     from parsebench.noise.keyboard import Keyboard
 
     digest = info.stats.corpus if isinstance(info.stats, RunStats) else None

@@ -26,7 +26,8 @@ from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.robustness.hashemi_hwa import F1Levels
-from parsebench.model.scored import Scored, level_order
+from parsebench.model.level import level_order, short_label
+from parsebench.model.scored import Scored
 from parsebench.present import p_value, value
 from parsebench.report.summary_records import (
     BaselineItem as BaselineItem,
@@ -284,12 +285,7 @@ def level_label(r: Scored) -> str:
     got = _field(r.value, "error_level_label")
     if got:
         return str(got)
-    mode, _, num = str(r.level).partition("=")
-    try:
-        return f"{100 * float(num):g}%" if mode == "rate" else \
-            f"{int(num)}/sentence" if mode == "per-sentence" else str(r.level)
-    except ValueError:
-        return str(r.level)
+    return short_label(str(r.level))
 
 
 def _robustness(results: list[Scored], tests: list[FigureTest],

@@ -260,7 +260,7 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
 
     from parsebench.metrics.core.resample import bootstrap_scores, holm, interval
     from parsebench.metrics.core.scores import ALPHA
-    from parsebench.model.scored import level_order
+    from parsebench.model.level import level_order
 
     names = [str(c["name"]) for c in cfg["corpora"]]
     one = len(names) == 1

@@ -19,6 +19,7 @@ from typing import Any
 from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.core.word_alignment import Alignment
+from parsebench.model.level import Level
 from parsebench.model.parses import (
     Parse,
     documents,
@@ -29,7 +30,7 @@ from parsebench.model.parses import (
     unit_sentences,
 )
 from parsebench.noise.spelling import Change
-from parsebench.run.experiment import Experiment, Level
+from parsebench.run.experiment import Experiment
 from parsebench.store import Store
 
 

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from parsebench.common.signature import signature
+from parsebench.model.level import Level
 from parsebench.model.parses import Parse, drawn_arcs, from_sentence, project
 from parsebench.model.scored import Scored
 from parsebench.noise.kinds import moves_words
 from parsebench.parsers.base import Analysis
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
-from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.experiment import Experiment, ParserConf
 from parsebench.run.page_values import BrowserData, BrowserVersion, Example, LengthTime, SpeedValue
 from parsebench.run.run_stats import ParserStats
 

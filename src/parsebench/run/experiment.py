@@ -18,6 +18,7 @@ from parsebench.common.limits import problem
 from parsebench.common.record import OMIT, Record
 from parsebench.metrics.core.method import on
 from parsebench.metrics.registry import METHODS
+from parsebench.model.level import Level
 from parsebench.model.parses import PROJECTIONS
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS, OWN_KEYS, moves_words
 from parsebench.noise.languages import LANGUAGES, keyboard_for
@@ -27,43 +28,6 @@ from parsebench.run.schema import At, Field, Reader, TomlTable, kept
 METRICS_KEYS = set(METHODS)
 """The methods a run can score (:data:`parsebench.metrics.registry.METHODS`), each
 switched on and off by its name in ``[metrics]``."""
-
-@dataclass(frozen=True)
-class Level:
-    """One error level: a rate of misspelled words, or misspellings per sentence."""
-
-    mode: str
-    value: float
-
-    @property
-    def label(self) -> str:
-        if self.mode == "natural":
-            return "natural"
-        return f"rate={self.value:g}" if self.mode == "rate" else f"per-sentence={self.value:g}"
-
-    @staticmethod
-    def of_label(label: str) -> Level:
-        """The level whose :attr:`label` is LABEL (as a run's record keeps it)."""
-        if label == "natural":
-            return Level("natural", 0.0)
-        mode, _, value = label.partition("=")
-        return Level("per_sentence" if mode == "per-sentence" else mode, float(value))
-
-    @property
-    def rate(self) -> float | None:
-        """The noise settings' rate (None unless a rate level)."""
-        return self.value if self.mode == "rate" else None
-
-    @property
-    def per_sentence(self) -> int | None:
-        return int(self.value) if self.mode == "per_sentence" else None
-
-    @property
-    def short(self) -> str:
-        if self.mode == "natural":
-            return "natural"
-        return f"{self.value * 100:.3g}%" if self.mode == "rate" else f"{self.value:g}/sentence"
-
 
 @dataclass
 class ParserConf(Record):

@@ -26,6 +26,7 @@ from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, Quiet
 from parsebench.common.signature import signature
 from parsebench.formats.conllu import Sentence
+from parsebench.model.level import Level
 from parsebench.model.parses import document_text, from_sentence
 from parsebench.model.scored import Scored
 from parsebench.noise.keyboard import Keyboard
@@ -39,7 +40,7 @@ from parsebench.run.corpus import (
     versions_by_level,
 )
 from parsebench.run.examples import example, pages
-from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.experiment import Experiment, ParserConf
 from parsebench.run.run_stats import ParserStats, RunStats
 from parsebench.run.score import Context, score
 from parsebench.run.training_specs import check_before_work, trained_conf

@@ -20,11 +20,12 @@ from typing import Any
 from parsebench.common.signature import signature
 from parsebench.metrics.core.method import LevelStats, Pair, Replicate, ScoredLevel
 from parsebench.metrics.registry import METHODS, typed
+from parsebench.model.level import Level
 from parsebench.model.parses import Parse, from_sentence
 from parsebench.model.scored import Scored
 from parsebench.noise.kinds import moves_words
 from parsebench.run.corpus import CorpusData, Parsed, Version, versions_by_level
-from parsebench.run.experiment import Experiment, Level, ParserConf
+from parsebench.run.experiment import Experiment, ParserConf
 
 
 @dataclass

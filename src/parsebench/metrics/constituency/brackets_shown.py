@@ -8,7 +8,8 @@ from __future__ import annotations
 from parsebench.metrics.constituency.evalb_records import EvalbValue
 from parsebench.metrics.constituency.gaizauskas_records import FlatEval, FlatValue
 from parsebench.metrics.dependency.figures import Interval
-from parsebench.model.scored import Scored, level_order
+from parsebench.model.level import level_order
+from parsebench.model.scored import Scored
 from parsebench.present import interval_text, percent
 from parsebench.present.plots import LevelSeries, against_level
 from parsebench.present.tables import CI_NOTE, Section, Table, level_free_signature, pct, results_of

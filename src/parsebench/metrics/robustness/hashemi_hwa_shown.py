@@ -16,7 +16,8 @@ from parsebench.metrics.robustness.hashemi_hwa_records import (
     F1Levels,
     TypeFigures,
 )
-from parsebench.model.scored import Scored, level_order
+from parsebench.model.level import level_order
+from parsebench.model.scored import Scored
 from parsebench.present import interval_text, percent
 from parsebench.present.tables import CI_NOTE, Section, Table, level_free_signature, pct, results_of
 
