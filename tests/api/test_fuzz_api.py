@@ -306,8 +306,11 @@ def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]
         "noise": (pb.noise, lambda: {"corpus": TYPOS, "rate": 0.3, "lexicon": LEX}),
         "parse": (pb.parse, lambda: {"corpus": TYPOS, "parser": "baseline:right"}),
         "learn_profile": (pb.learn_profile, lambda: {"pairs": PAIRS}),
+        # no tokenizer and one iteration: a wrong value the call accepts (iterations
+        # None: UDPipe's defaults) trains for seconds, not minutes
         "train": (pb.train, lambda: {"parser": "udpipe", "train": LEARNER,
-                                     "output": _folder() / "m.udpipe", "iterations": 1}),
+                                     "output": _folder() / "m.udpipe", "iterations": 1,
+                                     "tokenizer": "none"}),
         "report": (pb.report, lambda: {"store": _tiny_run()[1],
                                        "out_dir": _folder()}),
         "robustness_f1": (pb.robustness_f1, lambda: {"grammatical": TYPOS,

@@ -1,0 +1,23 @@
+"""Broken baselines (docs/broken-outputs.md) and the validity of the noise
+(docs/noise-validity.md), CI-sized. Each study is in one file's list; the files
+spread them over the test processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from study_runs import run_small
+
+NAMES = [
+    "broken-baselines",
+    "noise-validity-keyboard",
+    "noise-validity-profile",
+    "noise-validity-fr-keyboard",
+    "noise-validity-fr-profile",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_study_runs_small_and_its_report_is_complete(name: str, tmp_path: Path) -> None:
+    run_small(name, tmp_path)
