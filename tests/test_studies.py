@@ -16,7 +16,7 @@ from study_runs import EXPECTED, STUDIES
 
 from parsebench.common.errors import InputError
 from parsebench.formats.conllu import read_conllu
-from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.metrics.dependency.evaluate import DepsOptions, score_deps
 from parsebench.metrics.robustness.bigert_scorer import RowsFigures
 from parsebench.metrics.robustness.bigert_shown import _bounds_check
 from parsebench.model.scored import Scored
@@ -41,7 +41,7 @@ def _system() -> list[Any]:
 
 def test_lin_breakdown_by_preposition() -> None:
     gold = read_conllu(TYPOS)
-    by = score_deps(gold, _system(), by="preposition").as_dict()["by"]
+    by = score_deps(gold, _system(), DepsOptions(by="preposition")).as_dict()["by"]
     # the PPs of the key: on (mat), from (Paris), in (town); "tonite" has no case child
     assert set(by) == {"on", "from", "in"}
     u = by["in"]["unlabeled"]
@@ -52,7 +52,7 @@ def test_lin_breakdown_by_preposition() -> None:
 
 
 def test_lin_breakdown_by_relation_group() -> None:
-    by = score_deps(read_conllu(TYPOS), _system(), by="group").as_dict()["by"]
+    by = score_deps(read_conllu(TYPOS), _system(), DepsOptions(by="group")).as_dict()["by"]
     assert set(by) == {"subject", "complement", "pp-attachment", "conjunction"}
     assert by["subject"]["unlabeled"]["key"] == 4 and by["subject"]["unlabeled"]["recall"] == 1
     pp = by["pp-attachment"]

@@ -18,14 +18,8 @@ from parsebench.metrics.registry import typed
 from parsebench.model.scored import Scored
 from parsebench.present.tables import Table
 from parsebench.report.headline import headline, headline_table
-from parsebench.report.summary import (
-    BASELINE_HINT,
-    FigureTest,
-    Summary,
-    against_baseline,
-    pairwise_tests,
-    summarize,
-)
+from parsebench.report.summary import BASELINE_HINT, against_baseline, pairwise_tests, summarize
+from parsebench.report.summary_records import FigureTest, Summary
 from parsebench.report.tables import md_cell, table_html, table_md
 
 # the marking rule, on the tests the report computes ---------------------------------

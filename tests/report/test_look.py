@@ -27,7 +27,8 @@ from parsebench.report.plots import (
     relation_bars,
     time_by_length,
 )
-from parsebench.report.summary import Entry, Ranked, _warnings
+from parsebench.report.summary import _warnings
+from parsebench.report.summary_records import Entry, Ranked
 from parsebench.report.tables import md_cell
 from parsebench.run.page_values import Example
 

@@ -125,7 +125,8 @@ def test_letters_overlap_where_the_tests_do_not_separate() -> None:
 
 def test_the_summary_sentence_names_the_letters() -> None:
     from parsebench.model.scored import Scored
-    from parsebench.report.summary import LAS, FigureTest, _ranked
+    from parsebench.report.summary import LAS, _ranked
+    from parsebench.report.summary_records import FigureTest
 
     def result(parser: str, las: float) -> Scored:
         return typed(Scored(parser, "deps", "deprel", "clean", "", {"las": {"f1": las}}))

@@ -145,7 +145,7 @@ def _round_trips(data: list[dict[str, Any]]) -> None:
     key for key, and the record read back equals the one written."""
     from parsebench.report.benchmark import BenchmarkSummary
     from parsebench.report.pages import RunInfo
-    from parsebench.report.summary import Summary
+    from parsebench.report.summary_records import Summary
     from parsebench.run.benchmark_values import BenchmarkTests, BenchmarkValue
     from parsebench.run.page_values import PAGE_TYPES
     from parsebench.run.run_stats import BenchmarkStats, RunStats

@@ -18,7 +18,7 @@ from parsebench.common.errors import InputError
 from parsebench.parsers.executor import Executor
 from parsebench.report.pages import RunInfo, write_report
 from parsebench.run.experiment import load
-from parsebench.run.run_stats import BenchmarkStats, ParserStats, RunStats, Trained
+from parsebench.run.run_stats import BenchmarkStats, ParserStats, RunStats, TrainedStats
 from parsebench.run.runner import run_experiment
 from parsebench.store import Store
 
@@ -102,7 +102,7 @@ def test_the_trained_and_benchmark_records_round_trip() -> None:
     """The shapes a small run above does not make: a parser trained here (with and
     without its own iterations) and a benchmark's run, as the runners write them."""
     for iterations in (1, None):
-        t = Trained("train.conllu", 40, 2.5, "ab12", iterations)
+        t = TrainedStats("train.conllu", 40, 2.5, "ab12", iterations)
         assert list(t.to_dict()) == ["train", "sentences", "seconds", "key", "iterations"]
         ps = ParserStats("k", {"name": "udpipe"}, "deps", 10, 4, 30, 60, 0.5, 0.7, t)
         assert ParserStats.from_dict(json.loads(json.dumps(ps.to_dict()))) == ps

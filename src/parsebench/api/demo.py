@@ -29,7 +29,7 @@ from parsebench.metrics.constituency.gaizauskas_scorer import (
     score_spans,
     spans,
 )
-from parsebench.metrics.dependency.evaluate import DepsResult, score_deps
+from parsebench.metrics.dependency.evaluate import DepsOptions, DepsResult, score_deps
 from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.lin_scorer import SIGNATURE, Selection
 from parsebench.metrics.dependency.lin_shown import deps_table
@@ -42,13 +42,13 @@ def run_paper_examples() -> None:
         key, answer = d / "lin-key.conllu", d / "lin-answer.conllu"
         gold_c, ans_c = read_conllu(key), read_conllu(answer)
         out.write("== Lin: dependency-based evaluation, Tables 18.1 and 18.5 together ==\n")
-        res = score_deps(gold_c, ans_c, gold_path=str(key), system_path=str(answer),
-                            per_sentence=False)
+        res = score_deps(gold_c, ans_c, DepsOptions(gold_path=str(key), system_path=str(answer),
+                            per_sentence=False))
         out.write(deps_table(_scores(res, signature(method=SIGNATURE)), key.name,
                              answer.name))
         out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")
         sel = [Selection.parse("deprel=obj1,obj2")]
-        res = score_deps(gold_c[:1], ans_c[:1], select=sel, per_sentence=False)
+        res = score_deps(gold_c[:1], ans_c[:1], DepsOptions(select=sel, per_sentence=False))
         out.write(deps_table(_scores(res, signature(method=SIGNATURE,
                                                     select="deprel=obj1,obj2")),
                              key.name, answer.name))
@@ -89,7 +89,7 @@ def lin_beside_the_paper(key: list[Any], answer: list[Any]) -> str:
     no figure of the paper)."""
     def pr(sentences: slice, select: str | None = None) -> Any:
         sel = [Selection.parse(select)] if select else []
-        return score_deps(key[sentences], answer[sentences], select=sel).total
+        return score_deps(key[sentences], answer[sentences], DepsOptions(select=sel)).total
 
     def pct(x: float | None) -> str:
         return "n/a" if x is None else f"{100 * x:.2f}"

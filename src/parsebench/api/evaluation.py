@@ -59,6 +59,7 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
     tree; udeval's counts table as the text: the JSON always has the counts). Otherwise both
     inputs are read a sentence at a time: memory stays flat in their size."""
     from parsebench.metrics.dependency.conll18 import SentenceRows
+    from parsebench.metrics.dependency.evaluate import DepsOptions
     from parsebench.metrics.dependency.lin_scorer import LabelMap, Selection
     from parsebench.metrics.dependency.lin_shown import deps_table
     from parsebench.metrics.dependency.settings import DepsScoring
@@ -91,10 +92,11 @@ def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
         with kind_first(lambda: _dep_sentences(system, table, conversion), system_name):
             got = scoring.score(_dep_sentences(gold, table, conversion),
                                 held.watching(_dep_sentences(system, table, conversion)),
-                                validity, select=selections, by=by, labels=label_map,
-                                gold_path=gold_name, system_path=system_name,
-                                per_sentence=False, punct=punct, confusion=confusion,
-                                each=rows and rows.each, counts=counts)
+                                validity, DepsOptions(
+                                    select=selections, by=by, labels=label_map,
+                                    gold_path=gold_name, system_path=system_name,
+                                    per_sentence=False, punct=punct, confusion=confusion,
+                                    each=None if rows is None else rows.each, counts=counts))
         refuse_unparsed(held)  # before the per-sentence file is kept
         if rows is not None:
             rows.finish(got.absent)
@@ -161,7 +163,6 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     deep or less (root = 0)."""
     from parsebench.formats.brackets import read_tree_texts
     from parsebench.metrics.constituency.brackets_shown import flat_table
-    from parsebench.metrics.constituency.gaizauskas_scorer import command as flat_command
     from parsebench.metrics.constituency.gaizauskas_scorer import score_flat as score
 
     names = [c.strip() for c in (categories.split(",") if isinstance(categories, str)
@@ -173,7 +174,7 @@ def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Seque
     key_name = str(key) if isinstance(key, str | os.PathLike) else "<key>"
     response_name = str(response) if isinstance(response, str | os.PathLike) else "<response>"
     total, _ = score(k, r, key_name, response_name, labels, max_depth)
-    scores = flat_command(total, labels, max_depth)
+    scores = total.command(labels, max_depth)
     return result("eval flat", scores, lambda: flat_table(scores, key_name, response_name))
 
 

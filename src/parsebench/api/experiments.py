@@ -8,13 +8,16 @@ import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, quiet
 from parsebench.model import arguments as A
 from parsebench.model.results import Result
 from parsebench.model.scored import Scored
+
+if TYPE_CHECKING:  # the report is imported when a benchmark is run, not before
+    from parsebench.report.benchmark import CorpusFigure
 
 PathLike = str | os.PathLike[str]
 
@@ -124,27 +127,6 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
 
 
 @dataclass(frozen=True)
-class CorpusFigure:
-    """One figure of a benchmark: a parser's LAS (or LAS points lost) at a level, on one
-    corpus or (``corpus == "macro"``) averaged over the corpora."""
-
-    corpus: str
-    lang: str | None
-    parser: str
-    figure: str
-    """``LAS`` or ``LAS lost`` (from the clean text)."""
-    level: str
-    value: float | None
-    """A fraction (None: n/a)."""
-    ci95: tuple[float, float] | None
-    rank: int | None = None
-    """The macro average's rank at its level (1 the best); None on a corpus."""
-    tier: str = ""
-    """The macro average's letters from the paired tests: parsers sharing one are not
-    separated."""
-
-
-@dataclass(frozen=True)
 class BenchmarkResult(RunResult):
     """``run``'s result for an experiment over several corpora: ``.per_corpus`` and
     ``.macro`` (:class:`CorpusFigure`), ``.tests`` (each level's paired tests on the
@@ -160,7 +142,7 @@ class BenchmarkResult(RunResult):
             lo, hi = f.ci95 or (None, None)
             out.append({"corpus": f.corpus, "lang": f.lang, "parser": f.parser,
                         "figure": f.figure, "level": f.level, "value": f.value,
-                        "ci_low": lo, "ci_high": hi, "rank": f.rank, "tier": f.tier})
+                        "ci_low": lo, "ci_high": hi, "rank": f.rank, "tier": f.tier or ""})
         return out
 
     def to_pandas(self) -> Any:
@@ -168,11 +150,6 @@ class BenchmarkResult(RunResult):
 
         return dataframe(self.rows(), ["corpus", "lang", "parser", "figure", "level",
                                        "value", "ci_low", "ci_high", "rank", "tier"])
-
-
-def _ci(x: Any) -> tuple[float, float] | None:
-    return (float(x[0]), float(x[1])) if isinstance(x, list | tuple) and len(x) == 2 \
-        and None not in x else None
 
 
 def _run_and_report(work: Any, store_path: Path, report_dir: Path, new_store: bool,
@@ -210,7 +187,7 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
     """``run`` of a benchmark: each corpus's run, then the macro averages, the report."""
     import time
 
-    from parsebench.report.benchmark import benchmark_text, summarize_benchmark
+    from parsebench.report.benchmark import CorpusFigure, benchmark_text, summarize_benchmark
     from parsebench.report.terminal import times_table
     from parsebench.run.benchmark import run_benchmark
 
@@ -219,10 +196,8 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
         new_store, progress)
     end = time.perf_counter()
     s = summarize_benchmark(info["config"], outcome.results)
-    per = [CorpusFigure(x.corpus, x.lang, x.parser, x.figure, x.level, x.value,
-                        _ci(x.ci95)) for x in s.per_corpus]
-    macro = [CorpusFigure("macro", None, x.parser, x.figure, x.level, x.value, _ci(x.ci95),
-                          x.rank, x.tier or "") for x in s.macro]
+    macro = [CorpusFigure("macro", None, x.parser, x.level, x.figure, x.value, x.ci95,
+                          x.rank, x.tier) for x in s.macro]
     wall = end - t0
     text = (benchmark_text(s) + f"\n{len(bench.corpora)} corpora, "
             f"{outcome.stats.parsed:,} sentences parsed in this run\n"
@@ -238,7 +213,7 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
             "wall_seconds": wall, "summary": s.to_dict(),
             "results": [r.to_dict() for r in outcome.results]}
     return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,
-                           per, macro)
+                           s.per_corpus, macro)
 
 
 def _benchmark_stages(outcome: Any, report: float, wall: float) -> list[list[Any]]:

@@ -59,7 +59,7 @@ def robustness_rows(clean: PathLike | Treebank,
     gold (``robustness rows``); several NOISY parses are replicates. With a calibration
     sample, a calibrated degradation with a bootstrap interval. NOISY and CALIBRATE_NOISY:
     one path or Treebank, or a list of them."""
-    from parsebench.metrics.robustness.bigert import METHOD, command
+    from parsebench.metrics.robustness.bigert import METHOD, score_rows
     from parsebench.metrics.robustness.bigert_scorer import calibration_sample
     from parsebench.model.parses import PROJECTIONS, default_projection
 
@@ -83,7 +83,7 @@ def robustness_rows(clean: PathLike | Treebank,
                                  [(name_of(p), _read(p)) for p in calibrate_noisy], proj,
                                  name_of(calibrate_clean), name_of(calibrate_gold))
     names = [name_of(p) for p in noisy]
-    rec = command(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
+    rec = score_rows(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
                   name_of(clean), name_of(gold) if gold is not None else "None", cal)
     return result("robustness rows", rec.to_dict(),
                   lambda: METHOD.text(rec, name_of(clean), names, proj), rec.warnings)

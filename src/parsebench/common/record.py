@@ -29,6 +29,10 @@ def key(name: str, omit: bool = False) -> dict[str, Any]:
     return {"key": name, "omit": omit}
 
 
+Interval = tuple[float, float]
+"""A 95% interval, its low and high end (fractions), as a record keeps it."""
+
+
 OMIT: dict[str, Any] = {"omit": True}
 """A field's metadata: its key is left out of the JSON when the value is None."""
 

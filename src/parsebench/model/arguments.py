@@ -29,11 +29,11 @@ from parsebench.common.errors import InputError
 
 P = ParamSpec("P")
 R = TypeVar("R")
-Rule = Callable[[str, Any], Any]
+Check = Callable[[str, Any], Any]
 """A parameter's check: (name, value) -> the value the function gets; raises if wrong."""
 
 
-def checked(**rules: Rule) -> Callable[[Callable[P, R]], Callable[P, R]]:
+def checked(**rules: Check) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """A decorator: each argument given is checked by its parameter's rule before the
     call (defaults are not: they are the function's own). Every parameter needs a rule,
     so that none is forgotten; that is asserted when the function is decorated."""
@@ -59,7 +59,7 @@ def checked(**rules: Rule) -> Callable[[Callable[P, R]], Callable[P, R]]:
     return wrap
 
 
-def check_fields(**fields: tuple[Any, Rule]) -> None:
+def check_fields(**fields: tuple[Any, Check]) -> None:
     """Each value by its rule, where no decorator can stand (a dataclass's fields,
     checked in its ``__post_init__``)."""
     for name, (value, rule) in fields.items():
@@ -75,7 +75,7 @@ def _wrong(name: str, expected: str, value: Any) -> TypeError:
     return TypeError(f"{name}: expected {expected}, not {_kind(value)}")
 
 
-def optional(rule: Rule) -> Rule:
+def optional(rule: Check) -> Check:
     """RULE, or None."""
 
     def check(name: str, value: Any) -> Any:
@@ -182,7 +182,7 @@ def strings(name: str, value: Any) -> Any:
     return value
 
 
-def integer(low: int | None = None) -> Rule:
+def integer(low: int | None = None) -> Check:
     """An integer (not a bool, not 1.5), LOW or more."""
 
     def check(name: str, value: Any) -> int:
@@ -220,7 +220,7 @@ def limited(name: str, value: Any) -> Any:
     return value
 
 
-def one_of(*rules: Rule, expected: str) -> Rule:
+def one_of(*rules: Check, expected: str) -> Check:
     """A value one of RULES takes (the first that does), EXPECTED naming them all."""
 
     def check(name: str, value: Any) -> Any:

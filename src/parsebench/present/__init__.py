@@ -49,11 +49,13 @@ def ci95(result: Any, key: str) -> str:
     return interval_text(iv)
 
 
-def interval_text(iv: Any) -> str:
-    """A 95% interval ([low, high], fractions) as text in percent; n/a where there is none."""
+def interval_text(iv: Any, digits: int = 2) -> str:
+    """A 95% interval ([low, high], fractions) as text in percent, to DIGITS decimals
+    (the tables' 2; the summaries' sentences and the commands' short tables 1); n/a
+    where there is none. Every interval parsebench writes is written here."""
     if not isinstance(iv, list | tuple) or len(iv) != 2 or None in iv:
         return "n/a"
-    return f"[{100 * float(iv[0]):.2f}, {100 * float(iv[1]):.2f}]"
+    return f"[{100 * float(iv[0]):.{digits}f}, {100 * float(iv[1]):.{digits}f}]"
 
 
 def anchor(*parts: str) -> str:

@@ -52,6 +52,7 @@ from parsebench.noise.spelling import (
 )
 from parsebench.noise.spelling_output import apply_to_sentence, unannotated
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
+from parsebench.present import interval_text
 
 
 @dataclass(frozen=True)
@@ -319,7 +320,7 @@ POSITIONS = ("first", "early", "middle", "late", "last")
 
 
 @dataclass
-class Outcome:
+class AttackOutcome:
     """One sentence's result: the attack's and the random baseline's misspellings."""
 
     index: int
@@ -394,7 +395,7 @@ def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: AttackSett
         rd = None
         if t.index in rand:
             rd = len(changed(t.clean, rand_parse[t.index], {c.token for c in r}))
-        outcomes.append(Outcome(t.index, t.chosen, t.damage, n - len(t.chosen), t.changed,
+        outcomes.append(AttackOutcome(t.index, t.chosen, t.damage, n - len(t.chosen), t.changed,
                                 t.queries, r, -1 if rd is None else rd, n - len(r)))
     # written as `noise` writes its output: the words and their records, no annotation
     out = [unannotated(s) for s in sentences]
@@ -432,7 +433,7 @@ def _scores(cols: tuple[int, int], ratio_of: tuple[int, int, int, int] | None = 
     return score
 
 
-def summarize(sentences: Sequence[Sentence], outcomes: Sequence[Outcome],
+def summarize(sentences: Sequence[Sentence], outcomes: Sequence[AttackOutcome],
               targets: dict[int, Target], opts: AttackSettings, baseline: bool, *,
               short: int, clean_failed: int, calls: Calls) -> AttackValue:
     """Success rate, damage against the random baseline, what the attack picks; SHORT
@@ -510,7 +511,7 @@ def summary_table(r: AttackValue, parser: str) -> str:
         return "n/a" if x is None else f"{100 * x:.1f}"
 
     def ci(x: list[float] | None) -> str:
-        return "n/a" if x is None else f"[{100 * x[0]:.1f}, {100 * x[1]:.1f}]"
+        return interval_text(x, 1)
 
     st = r.settings
     lines = [f"attack on {parser}: budget {st.budget}, {st.candidates} edits a word, "

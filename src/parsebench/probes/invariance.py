@@ -45,6 +45,7 @@ from parsebench.model.parses import misc_value
 from parsebench.noise.spelling import Change
 from parsebench.noise.spelling_output import apply_to_sentence
 from parsebench.parsers.cached import CachedParse, CachedParser, changed
+from parsebench.present import interval_text
 
 EDITS = ("propn", "num", "case", "adj")
 SHOWN = 5
@@ -272,7 +273,7 @@ def summary_table(r: dict[str, Any], shown: int | None = SHOWN) -> str:
         return "n/a" if x is None else f"{100 * x:.1f}"
 
     def ci(x: list[float] | None) -> str:
-        return "n/a" if x is None else f"[{100 * x[0]:.1f}, {100 * x[1]:.1f}]"
+        return interval_text(x, 1)
 
     w = max([28, *map(len, r["parsers"])])  # a spec whole: its end names the model
     lines = ["invariance: an edit fails when the head or relation of a word it did not "

@@ -14,9 +14,10 @@ import typing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsebench.common.record import OMIT, Record
+from parsebench.common.record import OMIT, Interval, Record
 from parsebench.model.level import level_order
 from parsebench.model.scored import Scored
+from parsebench.present import interval_text
 from parsebench.present.tables import Table
 from parsebench.run.benchmark_values import (
     BenchmarkRecord,
@@ -26,11 +27,9 @@ from parsebench.run.benchmark_values import (
     MacroTest,
 )
 
-Interval = tuple[float, float]
-
 
 @dataclass(frozen=True)
-class Corpus(Record):
+class BenchmarkCorpus(Record):
     name: str
     lang: str | None
     experiment: str
@@ -39,7 +38,9 @@ class Corpus(Record):
 
 @dataclass(frozen=True)
 class CorpusFigure(Record):
-    """A parser's LAS (or LAS lost) on one corpus at a level."""
+    """A parser's LAS (or LAS lost) on one corpus at a level; in the API's
+    ``BenchmarkResult.macro``, its macro average (``corpus == "macro"``) with its rank
+    and letters."""
 
     corpus: str
     lang: str | None
@@ -49,6 +50,11 @@ class CorpusFigure(Record):
     """``LAS`` or ``LAS lost`` (from the clean text)."""
     value: float | None
     ci95: Interval | None
+    rank: int | None = field(default=None, metadata=OMIT)
+    """The macro average's rank at its level (1 the best); None on a corpus."""
+    tier: str | None = field(default=None, metadata=OMIT)
+    """The macro average's letters from the paired tests: parsers sharing one are not
+    separated."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ class BenchmarkSummary(Record):
     side by side, each level's paired tests, and the answers."""
 
     benchmark: str
-    corpora: list[Corpus]
+    corpora: list[BenchmarkCorpus]
     parsers: list[str]
     levels: list[str]
     baselines: list[str]
@@ -114,7 +120,7 @@ def summarize_benchmark(config: dict[str, Any], results: list[Scored]) -> Benchm
     averages, as :func:`parsebench.run.benchmark.macro` makes them or
     :func:`parsebench.run.page_values.typed_result` reads them from the store)."""
     record = BenchmarkRecord.from_dict(config)
-    corpora = [Corpus(c.name, c.lang, c.experiment) for c in record.corpora]
+    corpora = [BenchmarkCorpus(c.name, c.lang, c.experiment) for c in record.corpora]
     levels = sorted({r.level for r in results if r.method == "benchmark"}, key=level_order)
     parsers = list(dict.fromkeys(r.parser for r in results if r.method == "benchmark"))
     at: dict[tuple[str, str], BenchmarkValue] = {
@@ -165,7 +171,7 @@ def _pc(x: float | None) -> str:
 
 
 def _iv(ci: Any) -> str:
-    return "n/a" if not ci or None in ci else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    return interval_text(ci, 1)
 
 
 def _answers(s: BenchmarkSummary) -> list[str]:

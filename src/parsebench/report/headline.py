@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from parsebench.common.record import Interval
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.model.level import level_order
 from parsebench.model.scored import Scored
 from parsebench.noise.kinds import DEFAULT_KIND, KINDS
-from parsebench.present import value
+from parsebench.present import interval_text, value
 from parsebench.present.tables import Table
-from parsebench.report.headline_records import Cell, Headline, Interval, LevelColumn, Row
+from parsebench.report.headline_records import Cell, Headline, LevelColumn, Row
 
 if TYPE_CHECKING:  # the summary's names are imported where used: headline runs first
     from parsebench.report.summary_records import FigureTest
@@ -106,7 +107,7 @@ def _pc(x: float | None) -> str:
 
 
 def _iv(ci: Interval | None) -> str:
-    return "n/a" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    return interval_text(ci, 1)
 
 
 def headline_table(h: Headline) -> Table:

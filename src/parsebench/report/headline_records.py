@@ -7,9 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parsebench.common.record import Record
-
-Interval = tuple[float, float]
+from parsebench.common.record import Interval, Record
 
 
 @dataclass(frozen=True)

@@ -34,14 +34,8 @@ from parsebench.report.headline import headline, headline_table, noise_caveat
 from parsebench.report.headline_records import Headline
 from parsebench.report.plots import draw, drawings, kept
 from parsebench.report.sections import sections
-from parsebench.report.summary import (
-    FigureTest,
-    Ranked,
-    Summary,
-    baselines_of,
-    pairwise_tests,
-    summarize,
-)
+from parsebench.report.summary import baselines_of, pairwise_tests, summarize
+from parsebench.report.summary_records import FigureTest, Ranked, Summary
 from parsebench.report.tables import md_cell, table_html, table_md
 from parsebench.run.benchmark_values import BenchmarkRecord
 from parsebench.run.experiment import Experiment, ParserConf

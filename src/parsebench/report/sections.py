@@ -16,7 +16,8 @@ from parsebench.present import interval_text, p_value
 from parsebench.present.plots import time_by_length
 from parsebench.present.tables import Section, Table, pct, results_of
 from parsebench.report.examples import examples_section
-from parsebench.report.summary import SIGNIFICANCE_SAMPLES, FigureTest
+from parsebench.report.summary import SIGNIFICANCE_SAMPLES
+from parsebench.report.summary_records import FigureTest
 from parsebench.run.page_values import SpeedValue
 
 if TYPE_CHECKING:  # the attack's module imports NumPy, which a cached re-run does without

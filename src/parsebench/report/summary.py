@@ -21,40 +21,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from parsebench.common.record import Record, plain
+from parsebench.common.record import Interval, Record, plain
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.robustness.hashemi_hwa import F1Levels
 from parsebench.model.level import level_order, short_label
 from parsebench.model.scored import Scored
-from parsebench.present import p_value, value
+from parsebench.present import interval_text, p_value, value
 from parsebench.report.summary_records import (
-    BaselineItem as BaselineItem,
-)
-from parsebench.report.summary_records import (
-    Entry as Entry,
-)
-from parsebench.report.summary_records import (
-    FigureTest as FigureTest,
-)
-from parsebench.report.summary_records import (
-    Hurt as Hurt,
-)
-from parsebench.report.summary_records import (
-    Interval as Interval,
-)
-from parsebench.report.summary_records import (
-    Ranked as Ranked,
-)
-from parsebench.report.summary_records import (
-    Summary as Summary,
-)
-from parsebench.report.summary_records import (
-    Verdict as Verdict,
-)
-from parsebench.report.summary_records import (
-    Warned as Warned,
+    BaselineItem,
+    Entry,
+    FigureTest,
+    Hurt,
+    Ranked,
+    Summary,
+    Verdict,
+    Warned,
 )
 
 if TYPE_CHECKING:
@@ -157,9 +140,9 @@ def _pc(x: float | None) -> str:
 
 
 def _ci_text(ci: Any) -> str:
-    if not isinstance(ci, list | tuple) or len(ci) != 2 or None in ci:
-        return ""
-    return f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    """An interval after its figure in a sentence: " [lo, hi]", or nothing."""
+    got = interval_text(ci, 1)
+    return "" if got == "n/a" else " " + got
 
 
 def _entry(r: Scored, fig: RankedScore) -> Entry:

@@ -6,10 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.common.record import OMIT, Record
+from parsebench.common.record import OMIT, Interval, Record
 from parsebench.report.headline_records import Headline
-
-Interval = tuple[float, float]
 
 
 @dataclass(frozen=True)

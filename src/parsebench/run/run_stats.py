@@ -15,7 +15,7 @@ from parsebench.common.record import OMIT, Record
 
 
 @dataclass(frozen=True)
-class Trained(Record):
+class TrainedStats(Record):
     """What trained a parser the run trained itself (``spec = "udpipe:train"``)."""
 
     train: str
@@ -49,7 +49,7 @@ class ParserStats(Record):
     parse_seconds: float
     """The parser's own time on the sentences it parsed."""
     wall_seconds: float
-    trained: Trained | None = field(default=None, metadata=OMIT)
+    trained: TrainedStats | None = field(default=None, metadata=OMIT)
 
     @property
     def cache_hits(self) -> int:

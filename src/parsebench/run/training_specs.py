@@ -12,7 +12,7 @@ from typing import Any
 from parsebench.common.errors import InputError
 from parsebench.noise.keyboard import Keyboard
 from parsebench.run.experiment import Experiment, ParserConf
-from parsebench.run.run_stats import Trained
+from parsebench.run.run_stats import TrainedStats
 from parsebench.store import Store
 
 TRAIN = "udpipe:train"
@@ -90,7 +90,7 @@ def training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
 
 
 def trained_conf(conf: ParserConf, exp: Experiment, store: Store, stages: Any
-             ) -> tuple[ParserConf, Trained | None]:
+             ) -> tuple[ParserConf, TrainedStats | None]:
     """CONF, or for a ``NAME:train`` spec (STAGES: the runner's, whose ``begin`` names
     the training and whose ``progress`` shows it) the same parser with the model trained on the
     corpus's training split (from the cache folder when the same data and settings
@@ -115,7 +115,7 @@ def trained_conf(conf: ParserConf, exp: Experiment, store: Store, stages: Any
     done, _ = train_cached(name, exp.train, out, progress=stages.progress, **chosen)
     passed = "".join(f",{k}={v}" for k, v in options.items() if k in ("tagger", "jar",
                                                                        "binary"))
-    return replace(conf, spec=f"{name}:{out}{passed}"), Trained(
+    return replace(conf, spec=f"{name}:{out}{passed}"), TrainedStats(
         str(exp.train), done.sentences, done.seconds, done.key, iterations,
         None if name == "udpipe" else name)
 

@@ -15,7 +15,7 @@ from parsed import udpipe_raw
 
 from parsebench.formats.conllu import iter_conllu, parse_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18, conll18_table
-from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.metrics.dependency.evaluate import DepsOptions, score_deps
 from parsebench.metrics.dependency.figures import DepsValue
 
 GOLD = """# text = Don't stop.
@@ -204,8 +204,8 @@ SAME_TOKENS = GOLD.replace("4\t.\t_\tPUNCT\t.\t_\t3\tpunct", "4\t.\t_\tPUNCT\t.\
 
 
 def _by(by: str, system: str = SAME_TOKENS, **kw: object) -> dict[str, tuple[int, ...]]:
-    r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(system.splitlines(),
-                                                                         "s"), by=by, **kw)
+    r = score_deps(parse_conllu(GOLD.splitlines(), "g"),
+                   parse_conllu(system.splitlines(), "s"), DepsOptions(by=by, **kw))
     assert r.by is not None
     return {k: (b.unlabeled.key, b.unlabeled.key_found, b.unlabeled.answer,
                 b.unlabeled.answer_found) for k, b in r.by.items()}
@@ -223,7 +223,8 @@ def test_maltevals_breakdowns_by_hand() -> None:
 def test_exact_match_punctuation_and_confusion() -> None:
     def run(**kw: object) -> dict[str, object]:
         return score_deps(parse_conllu(GOLD.splitlines(), "g"),
-                             parse_conllu(SAME_TOKENS.splitlines(), "s"), **kw).as_dict()
+                             parse_conllu(SAME_TOKENS.splitlines(), "s"),
+                             DepsOptions(**kw)).as_dict()
 
     d = run()
     assert d["ucm"] == {"accuracy": 0.5, "matched": 1, "sentences": 2} == d["lcm"]
@@ -290,11 +291,12 @@ def test_cli_per_sentence_tsv_and_new_breakdowns(tmp_path: Path) -> None:
 def test_breakdowns_in_one_pass_equal_one_at_a_time() -> None:
     for system in (SYSTEM, SAME_TOKENS):
         together = score_deps(parse_conllu(GOLD.splitlines(), "g"),
-                                 parse_conllu(system.splitlines(), "s"), by="deprel",
-                                 also_by=["arc-length", "depth", "upos"]).as_dict()
+                                 parse_conllu(system.splitlines(), "s"), DepsOptions(by="deprel",
+                                 also_by=["arc-length", "depth", "upos"])).as_dict()
         for f in ("arc-length", "depth", "upos"):
             alone = score_deps(parse_conllu(GOLD.splitlines(), "g"),
-                                  parse_conllu(system.splitlines(), "s"), by=f).as_dict()
+                               parse_conllu(system.splitlines(), "s"),
+                               DepsOptions(by=f)).as_dict()
             assert together["breakdowns"][f] == alone["by"]
         # Lin's totals do not take the root arcs that the MaltEval breakdowns count
         assert together["unlabeled"] == score_deps(

@@ -24,7 +24,7 @@ import parsebench.metrics.dependency.enhanced as enhanced
 import parsebench.metrics.dependency.stretch as deps_counts
 import parsebench.metrics.dependency.tree_checks as tree_checks
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
-from parsebench.metrics.dependency.evaluate import SentenceCounts, score_deps
+from parsebench.metrics.dependency.evaluate import DepsOptions, SentenceCounts, score_deps
 from parsebench.metrics.dependency.lin_scorer import LabelMap
 from parsebench.metrics.dependency.stretch import ACCELERATED, count_stretch, row_counter
 from parsebench.metrics.dependency.tree_checks import faults
@@ -142,8 +142,8 @@ def assert_same_results(gold: list[Sentence], system: list[Sentence],
     counts, the totals, the warnings and the JSON object (without the bootstrap
     intervals, which the sentences' counts decide)."""
     for kw in settings:
-        a = score_deps(gold, system, **kw)
-        b = score_deps(gold, system, accelerated=False, **kw)
+        a = score_deps(gold, system, DepsOptions(**kw))
+        b = score_deps(gold, system, DepsOptions(accelerated=False, **kw))
         assert a.per_sentence == b.per_sentence, kw
         assert a.total == b.total and a.warnings == b.warnings, kw
         assert json.dumps(replace(a, per_sentence=None).as_dict()) == \

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence, parse_conllu, read_conllu
 from parsebench.metrics.dependency.conll18 import CONLL18, SPAN_METRICS
-from parsebench.metrics.dependency.evaluate import score_deps
+from parsebench.metrics.dependency.evaluate import DepsOptions, score_deps
 from parsebench.metrics.dependency.lin_scorer import LabelMap, Selection
 
 
@@ -39,7 +39,7 @@ def test_lin_table_18_1_unlabeled_5_of_6_labeled_4_of_6() -> None:
 def test_lin_selective_evaluation(select: str, recall: float, precision: float,
                                   l_recall: float, l_precision: float) -> None:
     key, ans = lin()
-    r = score_deps(key[:1], ans[:1], select=[Selection.parse(select)]).total
+    r = score_deps(key[:1], ans[:1], DepsOptions(select=[Selection.parse(select)])).total
     assert r.unlabeled.recall == recall
     assert r.unlabeled.precision == precision
     assert r.labeled.recall == l_recall
@@ -95,13 +95,13 @@ def test_text_mismatch_is_a_clear_error() -> None:
     system = parse_conllu(conll([("a", "0", "root"), ("c", "1", "dep")]).splitlines(),
                           "s.conllu")
     with pytest.raises(InputError, match=r"s\.conllu:1: the text differs"):
-        score_deps(gold, system, gold_path="g.conllu", system_path="s.conllu")
+        score_deps(gold, system, DepsOptions(gold_path="g.conllu", system_path="s.conllu"))
 
 
 def test_misspelled_rows_are_aligned_row_by_row() -> None:
     gold = parse_conllu(conll([("the", "2", "det"), ("house", "0", "root")]).splitlines())
     noisy = parse_conllu(conll([("teh", "2", "det"), ("house", "0", "root")]).splitlines())
-    r = score_deps(gold, noisy, system_path="noisy")
+    r = score_deps(gold, noisy, DepsOptions(system_path="noisy"))
     assert r.total.unlabeled.key_found == 1 and r.total.uas.correct == 2
     assert r.warnings[0] == ("noisy: 1 word form(s) differ from the gold's; the files have "
                              "the same rows, so words are aligned row by row")
@@ -117,7 +117,7 @@ def test_label_map_makes_labels_equivalent(tmp_path: pytest.TempPathFactory) -> 
     key, ans = lin()
     path = tmp_path / "map.txt"  # type: ignore[operator]
     path.write_text("obj1 obj2\n")
-    r = score_deps(key[:1], ans[:1], labels=LabelMap.read(path)).total
+    r = score_deps(key[:1], ans[:1], DepsOptions(labels=LabelMap.read(path))).total
     assert r.labeled.key_found == 5  # bring's obj2/obj1 now agree
 
 
@@ -134,7 +134,7 @@ def test_groups_and_base_labels_select() -> None:
 
 def test_by_deprel_uses_key_label_for_recall_and_answer_label_for_precision() -> None:
     key, ans = lin()
-    r = score_deps(key[:1], ans[:1], by="deprel")
+    r = score_deps(key[:1], ans[:1], DepsOptions(by="deprel"))
     assert r.by is not None
     subj = r.by["subj"].unlabeled
     assert (subj.key, subj.key_found, subj.answer, subj.answer_found) == (1, 1, 2, 1)
@@ -144,7 +144,7 @@ def test_by_deprel_uses_key_label_for_recall_and_answer_label_for_precision() ->
 
 def test_ewt_against_itself_is_perfect() -> None:
     gold = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))
-    r = score_deps(gold, gold, by="category")
+    r = score_deps(gold, gold, DepsOptions(by="category"))
     t = r.total
     assert (len(gold), t.words.gold) == (2077, 25094)
     assert t.unlabeled.key == t.unlabeled.key_found == 25094 - 2077
@@ -283,8 +283,8 @@ def test_streamed_scores_equal_the_whole_files_scored_at_once(
                              deprels=[rng.choice(["nsubj", "obj", "dep"]) for _ in range(n)],
                              deps=["_"] * n, misc=["_"] * n))
     system = _retokenized(gold, rng)
-    streamed = score_deps(iter(gold), iter(system), by=by, gold_path="G",
-                             system_path="S").as_dict()
+    streamed = score_deps(iter(gold), iter(system), DepsOptions(by=by, gold_path="G",
+                             system_path="S")).as_dict()
     streamed["warnings"] = []
     streamed.pop("ci95", None)
     streamed.pop("stats", None)
@@ -295,7 +295,7 @@ def test_ewt_against_a_retokenized_parse_streams_to_the_same_numbers() -> None:
     gold = read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))[:600]
     system = _retokenized(gold, random.Random(1))
     for by in (None, "deprel", "category"):
-        got = score_deps(iter(gold), iter(system), by=by).as_dict()
+        got = score_deps(iter(gold), iter(system), DepsOptions(by=by)).as_dict()
         got["warnings"] = []
         got.pop("ci95", None)
         got.pop("stats", None)
@@ -314,7 +314,7 @@ def test_memory_stays_flat_while_streaming(tmp_path: Path) -> None:
         with f.open("w", encoding="utf-8") as fh:
             write_conllu(base * copies, fh)
         tracemalloc.start()
-        score_deps(iter_conllu(f), iter_conllu(f), per_sentence=False)
+        score_deps(iter_conllu(f), iter_conllu(f), DepsOptions(per_sentence=False))
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] < 1.5 * peaks[0], peaks  # 4x the sentences, not 4x the memory
@@ -323,7 +323,7 @@ def test_memory_stays_flat_while_streaming(tmp_path: Path) -> None:
 def test_a_taggers_output_has_no_attachment_scores(tmp_path: Path) -> None:
     gold = read_conllu(DATA / "lin-key.conllu")
     tags = [replace(s, heads=[-1] * len(s), deprels=["_"] * len(s)) for s in gold]
-    r = score_deps(gold, tags, system_path="tags.conllu", per_sentence=False)
+    r = score_deps(gold, tags, DepsOptions(system_path="tags.conllu", per_sentence=False))
     d = r.as_dict()
     assert all(d[k]["f1"] is None and d[k]["precision"] is None
                for k in ("uas", "las", "clas", "unlabeled", "labeled"))
@@ -422,12 +422,12 @@ def test_one_warning_a_cause_for_a_taggers_output() -> None:
     tagger's output?)' of the same missing heads."""
     gold = read_conllu(DATA / "lin-key.conllu")
     tags = [replace(s, heads=[-1] * len(s), deprels=["_"] * len(s)) for s in gold]
-    warnings = score_deps(gold, tags, system_path="tags.conllu").warnings
+    warnings = score_deps(gold, tags, DepsOptions(system_path="tags.conllu")).warnings
     assert [w for w in warnings if "head" in w] == [
         "tags.conllu has no heads (a tagger's output?): every attachment score is n/a"]
     # a parse with real fragments is still told so
     some = [replace(gold[0], heads=[-1, *gold[0].heads[1:]]), *gold[1:]]
-    warnings = score_deps(gold, some, system_path="some.conllu").warnings
+    warnings = score_deps(gold, some, DepsOptions(system_path="some.conllu")).warnings
     assert "some.conllu: 1 sentence(s) have words without a head (fragments)" in warnings
     assert not any("tagger" in w for w in warnings)
 
@@ -439,7 +439,7 @@ def test_a_failed_parse_is_a_failure_not_a_fragment() -> None:
     first = gold[0]
     failed = replace(first, heads=[-1] * len(first), deprels=["_"] * len(first),
                      comments=[*first.comments, "# parse_status = failed"])
-    r = score_deps(gold, [failed, *gold[1:]], system_path="p.conllu")
+    r = score_deps(gold, [failed, *gold[1:]], DepsOptions(system_path="p.conllu"))
     assert r.failed == 1 and r.as_dict()["failed"] == 1
     assert [w for w in r.warnings if "head" in w or "fail" in w] == [
         f"p.conllu: 1 sentence(s) the parser failed on (first at line {first.line}): "
@@ -449,7 +449,7 @@ def test_a_failed_parse_is_a_failure_not_a_fragment() -> None:
     # every sentence failed: still failures, the attachment scores 0, not n/a
     every = [replace(s, heads=[-1] * len(s), deprels=["_"] * len(s),
                      comments=[*s.comments, "# parse_status = failed"]) for s in gold]
-    r = score_deps(gold, every, system_path="p.conllu")
+    r = score_deps(gold, every, DepsOptions(system_path="p.conllu"))
     assert r.failed == len(gold) and r.as_dict()["uas"]["f1"] == 0
     assert not any("tagger" in w for w in r.warnings)
 

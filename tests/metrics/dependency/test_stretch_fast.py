@@ -28,7 +28,7 @@ import parsebench.model.treebank as treebank
 from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu
 from parsebench.metrics.dependency.enhanced import Enhanced, EnhancedCounter
-from parsebench.metrics.dependency.evaluate import _Chunks, score_deps
+from parsebench.metrics.dependency.evaluate import DepsOptions, _Chunks, score_deps
 from parsebench.metrics.dependency.lin_scorer import LabelMap
 from parsebench.metrics.dependency.stretch import (
     TEXT_ACCELERATED,
@@ -315,7 +315,7 @@ def test_evaluate_deps_in_memory_the_same_without_the_kernel(
 
     def scored(accelerated: bool) -> Any:
         try:
-            r = score_deps(gold, system, accelerated=accelerated)
+            r = score_deps(gold, system, DepsOptions(accelerated=accelerated))
         except InputError as e:  # a first sentence of the same rows in other text
             return str(e)
         return r.as_dict(), [asdict(c) for c in r.per_sentence or ()]

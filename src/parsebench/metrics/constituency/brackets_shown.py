@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from parsebench.metrics.constituency.evalb_records import EvalbValue
 from parsebench.metrics.constituency.gaizauskas_records import FlatEval, FlatValue
-from parsebench.metrics.dependency.figures import Interval
+from parsebench.metrics.dependency.figures import StoredInterval
 from parsebench.model.level import level_order
 from parsebench.model.scored import Scored
 from parsebench.present import interval_text, percent
@@ -64,7 +64,7 @@ def brackets_section(results: list[Scored]) -> Section | None:
                                          series)))
     return sec
 
-def _iv(iv: Interval) -> Interval:
+def _iv(iv: StoredInterval) -> StoredInterval:
     """IV where it is an interval: None for a missing bound."""
     return iv if isinstance(iv, list) and len(iv) == 2 and None not in iv else None
 

@@ -232,16 +232,16 @@ class FlatCounts(Additive):
     def as_dict(self) -> dict[str, float | int | None]:
         return self.scores().to_dict()
 
+    def command(self, labels: frozenset[str] | None = None,
+                max_depth: int | None = None) -> FlatEval:
+        """``eval flat``'s object: these counts' figures, signed with the key's selection
+        (LABELS, MAX_DEPTH)."""
+        from parsebench.common.signature import signature
 
-def command(total: FlatCounts, labels: frozenset[str] | None = None,
-            max_depth: int | None = None) -> FlatEval:
-    """``eval flat``'s object: the figures of TOTAL, signed with the key's selection
-    (LABELS, MAX_DEPTH)."""
-    from parsebench.common.signature import signature
+        sig = signature(method="flat-conformance",
+                        categories=sorted(labels) if labels else None, max_depth=max_depth)
+        return FlatEval(**vars(self.scores()), signature=sig)
 
-    sig = signature(method="flat-conformance",
-                    categories=sorted(labels) if labels else None, max_depth=max_depth)
-    return FlatEval(**vars(total.scores()), signature=sig)
 
 def score_spans(key: set[tuple[int, int]], response: set[tuple[int, int]]) -> FlatCounts:
     violated = 0

@@ -42,7 +42,7 @@ from parsebench.metrics.dependency.lin_scorer import (
     BY_FIELDS,
     CONFUSION_FIELDS,
     PR,
-    Bucket,
+    BucketCounts,
     Selection,
     confusion_table,
 )
@@ -76,7 +76,7 @@ class DepsResult:
     sentences: int
     per_sentence: list[SentenceCounts] | None
     """Each gold sentence's counts, kept only when asked for (resampling needs them)."""
-    by: dict[str, Bucket] | None
+    by: dict[str, BucketCounts] | None
     by_field: str | None
     warnings: list[str]
     absent: frozenset[str] = frozenset()
@@ -87,7 +87,7 @@ class DepsResult:
     """(gold label, system label) of the aligned words, with ``--confusion``."""
     punct: bool = True
     """False with ``--no-punct``: words tagged PUNCT have no attachment scores."""
-    breakdowns: dict[str, dict[str, Bucket]] = field(default_factory=dict)
+    breakdowns: dict[str, dict[str, BucketCounts]] = field(default_factory=dict)
     """Every breakdown counted, ``by``'s included."""
     replicates: int = 1
     """The gold was scored against R noisy versions in a row: per-sentence statistics are
@@ -185,7 +185,7 @@ class DepsResult:
         out["enhancements"] = self.enhanced.code
         if self.confusion is not None:
             out["confusion"] = confusion_table(self.confusion)
-        def buckets(by: dict[str, Bucket]) -> dict[str, Any]:
+        def buckets(by: dict[str, BucketCounts]) -> dict[str, Any]:
             return {k: {"sentences": b.sentences, "words": b.words,
                         "unlabeled": b.unlabeled.as_dict(), "labeled": b.labeled.as_dict()}
                     for k, b in sorted(by.items())}
@@ -199,16 +199,44 @@ class DepsResult:
 
 
 
-def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
-                  select: Sequence[Selection] = (), by: str | None = None,
-                  labels: Callable[[str], str] | None = None,
-                  gold_path: str = "GOLD", system_path: str = "SYSTEM",
-                  per_sentence: bool = True, punct: bool = True,
-                  confusion: str | None = None,
-                  each: Callable[[SentenceCounts], None] | None = None,
-                  also_by: Sequence[str] = (), accelerated: bool = True,
-                  validity: Validity | None = None, enhanced: Enhanced | None = None,
-                  multiple_roots_okay: bool = False, counts: bool = False) -> DepsResult:
+@dataclass(frozen=True)
+class DepsOptions:
+    """How a dependency parse is scored against its gold key, one record for
+    :func:`score_deps` and :func:`~parsebench.metrics.dependency.other_words.score_aligned`
+    (the same words, or words aligned by edit distance)."""
+
+    select: Sequence[Selection] = ()
+    """Lin's selective evaluation: only the dependencies these select."""
+    by: str | None = None
+    """The breakdown's field (``deprel``, ``arc-length``...)."""
+    labels: Callable[[str], str] | None = None
+    """Label equivalences: a label -> the label it counts as."""
+    gold_path: str = "GOLD"
+    system_path: str = "SYSTEM"
+    per_sentence: bool = True
+    """Keep each gold sentence's counts."""
+    punct: bool = True
+    """Without it, words tagged PUNCT get no attachment scores."""
+    confusion: str | None = None
+    """The field of a gold-by-system confusion table (``deprel``, ``upos``)."""
+    each: Callable[[SentenceCounts], None] | None = None
+    """Given each gold sentence's counts as they come."""
+    also_by: Sequence[str] = ()
+    """Breakdowns counted in the same pass (the result's ``breakdowns``)."""
+    accelerated: bool = True
+    """False: every stretch counted by count_stretch, the reference (same words only)."""
+    validity: Validity | None = None
+    """The policy the system's sentences went through on their way here."""
+    enhanced: Enhanced | None = None
+    """How ELAS and EULAS read the DEPS column."""
+    multiple_roots_okay: bool = False
+    """No warning for a sentence with several roots (udeval's option)."""
+    counts: bool = False
+    """udeval's table of counts as the text."""
+
+
+def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence],
+               options: DepsOptions | None = None) -> DepsResult:
     """Score SYSTEM against GOLD, reading both one stretch at a time.
 
     The files are cut where both end a sentence at the same point of the text (each
@@ -226,6 +254,13 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     ``--no-empty-nodes``); MULTIPLE_ROOTS_OKAY: no warning for a sentence with several
     roots (udeval's option; without it udeval refuses the file, parsebench warns).
     """
+    options = options or DepsOptions()
+    (select, by, labels, gold_path, system_path, per_sentence, punct, confusion, each,
+     also_by, accelerated, validity, enhanced, multiple_roots_okay, counts) = (
+        options.select, options.by, options.labels, options.gold_path, options.system_path,
+        options.per_sentence, options.punct, options.confusion, options.each,
+        options.also_by, options.accelerated, options.validity, options.enhanced,
+        options.multiple_roots_okay, options.counts)
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
             raise InputError(f"--by {f!r}: expected one of " + ", ".join(BY_FIELDS))
@@ -236,7 +271,7 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
     pairs: Counter[tuple[str, str]] | None = Counter() if confusion else None
     total = SentenceCounts()
     kept: list[SentenceCounts] | None = [] if per_sentence else None
-    breakdowns: dict[str, dict[str, Bucket]] = {f: {} for f in fields}
+    breakdowns: dict[str, dict[str, BucketCounts]] = {f: {} for f in fields}
     check = TreeCheck(multiple_roots_okay)
     opts = enhanced if enhanced is not None else Enhanced()
     graphs = EnhancedCounter(opts, gold_path, system_path)
@@ -293,7 +328,7 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                 kept += part.per_sentence
             for f, got in part.breakdowns.items():
                 for name, b in got.items():
-                    breakdowns[f].setdefault(name, Bucket()).add(b)
+                    breakdowns[f].setdefault(name, BucketCounts()).add(b)
         for x in s:
             if check_trees:
                 check.add(x)

@@ -16,7 +16,7 @@ from typing import Any
 
 from parsebench.common.record import OMIT, Record
 
-Interval = list[float] | None
+StoredInterval = list[float] | None
 """A 95% interval as JSON keeps it, [low, high], or None (n/a)."""
 
 
@@ -182,7 +182,7 @@ class DepsValue(DepsScores):
     breakdowns: dict[str, dict[str, Bucket]] | None = field(default=None, metadata=OMIT)
     stats: dict[str, Any] | None = field(default=None, metadata=OMIT)
 
-    def interval(self, metric: str) -> Interval:
+    def interval(self, metric: str) -> StoredInterval:
         """METRIC's 95% interval over sentences, None where there is none."""
         got = (self.ci95 or {}).get(metric)
         return _interval(got)
@@ -192,14 +192,14 @@ class DepsValue(DepsScores):
         result has none."""
         return (self.breakdowns or {}).get(name) or {}
 
-    def group_interval(self, breakdown: str, group: str) -> Interval:
+    def group_interval(self, breakdown: str, group: str) -> StoredInterval:
         """The interval of a breakdown group's labeled F1, None where there is none."""
         groups = (self.ci95 or {}).get("breakdowns")
         got = (groups.get(breakdown) or {}).get(group) if isinstance(groups, dict) else None
         return _interval(got)
 
 
-def _interval(got: Any) -> Interval:
+def _interval(got: Any) -> StoredInterval:
     if isinstance(got, list | tuple) and len(got) == 2 and None not in got:
         return [float(got[0]), float(got[1])]
     return None

@@ -36,9 +36,9 @@ from parsebench.metrics.dependency.conll18 import (
     METRIC_NEEDS,
     F1Count,
 )
-from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts
+from parsebench.metrics.dependency.evaluate import DepsOptions, DepsResult, SentenceCounts
 from parsebench.metrics.dependency.figures import DepsValue
-from parsebench.metrics.dependency.lin_scorer import PR, Bucket
+from parsebench.metrics.dependency.lin_scorer import PR, BucketCounts
 from parsebench.metrics.dependency.lin_scorer import SIGNATURE as LIN
 from parsebench.metrics.dependency.lin_shown import deps_section, deps_table, where_section
 from parsebench.metrics.dependency.other_words import AlignedResult
@@ -91,14 +91,14 @@ def result_of(t: LevelStats, fields: list[str], by: str, facts: dict[str, Any]
         if k in t.widths:
             setattr(total, k, F1Count(*(int(x) for x in t.sums(k))))
     total.unlabeled, total.labeled = _pr(t.sums("unlabeled")), _pr(t.sums("labeled"))
-    breakdowns: dict[str, dict[str, Bucket]] = {}
+    breakdowns: dict[str, dict[str, BucketCounts]] = {}
     for f in fields:
         got = breakdowns[f] = {}
         for g in t.names(f):
             s = t.sums(f"{f}={g}")
-            got[g] = Bucket(unlabeled=_pr(s[:4]), labeled=_pr(s[4:]))
+            got[g] = BucketCounts(unlabeled=_pr(s[:4]), labeled=_pr(s[4:]))
         for g, (n, words) in facts["sizes"].get(f, {}).items():
-            b = got.setdefault(g, Bucket())
+            b = got.setdefault(g, BucketCounts())
             b.sentences, b.words = n, words
     return DepsResult(total, facts["sentences"], None, breakdowns.get(by), by,
                       facts["warnings"], frozenset(facts["absent"]), facts.get("confusion"),
@@ -165,11 +165,10 @@ def _variants(ctx: RunContext) -> list[Variant]:
                 # the gold's tree over the version's words (misspelled as the parser saw them)
                 gold_s = [s for v in vs for s in v.sentences] if ctx.exp.tokens == "raw" \
                     else [s for _ in vs for s in corpus.sentences]
-                res = scoring.score(gold_s, sys_s,
-                                    validity, by="deprel", also_by=fields,
-                                    confusion=confusion, gold_path=str(corpus.path),
-                                    system_path=where, per_sentence=False,
-                                    each=lambda c: rows.append(stats_of_counts(c)))
+                res = scoring.score(gold_s, sys_s, validity, DepsOptions(
+                    by="deprel", also_by=fields, confusion=confusion,
+                    gold_path=str(corpus.path), system_path=where, per_sentence=False,
+                    each=lambda c: rows.append(stats_of_counts(c))))
                 n = len(corpus.sentences)
                 for k, v in enumerate(vs):
                     done[v.label] = rows[k * n:(k + 1) * n]

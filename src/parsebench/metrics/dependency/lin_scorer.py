@@ -115,7 +115,7 @@ class PR(Additive):
 
 
 @dataclass(slots=True)
-class Bucket(Additive):
+class BucketCounts(Additive):
     sentences: int = 0
     words: int = 0
     unlabeled: PR = field(default_factory=PR)

@@ -38,7 +38,7 @@ aligned scores (a-LAS, a-UAS, a-POS) are the recall of LAS, UAS and UPOS here.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,12 +52,15 @@ from parsebench.metrics.dependency.conll18 import (
     base,
     held_columns,
 )
-from parsebench.metrics.dependency.evaluate import DepsResult
-from parsebench.metrics.dependency.lin_scorer import BY_FIELDS, CONFUSION_FIELDS, Bucket, Selection
+from parsebench.metrics.dependency.evaluate import DepsOptions, DepsResult
+from parsebench.metrics.dependency.lin_scorer import (
+    BY_FIELDS,
+    CONFUSION_FIELDS,
+    BucketCounts,
+)
 from parsebench.metrics.dependency.scheme import scheme_warning
 from parsebench.metrics.dependency.stretch import SentenceCounts, count_stretch
 from parsebench.metrics.dependency.tree_checks import TreeCheck
-from parsebench.metrics.dependency.validity import Validity
 from parsebench.model.inputs import COLUMNS
 
 CLOSE = 0.5
@@ -168,20 +171,18 @@ class AlignedResult(DepsResult):
         return out
 
 
-def score_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
-                     select: Sequence[Selection] = (), by: str | None = None,
-                     labels: Callable[[str], str] | None = None,
-                     gold_path: str = "GOLD", system_path: str = "SYSTEM",
-                     per_sentence: bool = True, punct: bool = True,
-                     confusion: str | None = None,
-                     each: Callable[[SentenceCounts], None] | None = None,
-                     also_by: Sequence[str] = (), validity: Validity | None = None,
-                     enhanced: Any = None, multiple_roots_okay: bool = False,
-                     counts: bool = False) -> AlignedResult:
+def score_aligned(gold: Iterable[Sentence], system: Iterable[Sentence],
+                  options: DepsOptions | None = None) -> AlignedResult:
     """Score SYSTEM against GOLD over words aligned by :func:`align_forms` (both read
     whole: the alignment runs over the files, not a sentence at a time). The settings
     are :func:`parsebench.metrics.dependency.evaluate.score_deps`'s; ELAS and EULAS
     (ENHANCED) are not given over aligned words."""
+    options = options or DepsOptions()
+    (select, by, labels, gold_path, system_path, per_sentence, punct, confusion, each,
+     also_by, validity, multiple_roots_okay, counts) = (
+        options.select, options.by, options.labels, options.gold_path, options.system_path,
+        options.per_sentence, options.punct, options.confusion, options.each,
+        options.also_by, options.validity, options.multiple_roots_okay, options.counts)
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:
             raise InputError(f"--by {f!r}: expected one of " + ", ".join(BY_FIELDS))
@@ -236,7 +237,7 @@ def score_aligned(gold: Iterable[Sentence], system: Iterable[Sentence], *,
                                 "relations", gold_path, system_path)
         if scheme:
             warnings.append(scheme)
-    breakdowns: dict[str, dict[str, Bucket]] = {f: part.breakdowns.get(f, {}) for f in fields}
+    breakdowns: dict[str, dict[str, BucketCounts]] = {f: part.breakdowns.get(f, {}) for f in fields}
     confusions: Counter[tuple[str, str]] | None = part.confusion
     return AlignedResult(total, len(gold), part.per_sentence if per_sentence else None,
                          breakdowns.get(by) if by else None, by, warnings, absent,

@@ -25,7 +25,12 @@ from parsebench.common.errors import InputError
 from parsebench.formats.conllu import Sentence
 from parsebench.metrics.dependency.conll18 import CONLL18, ENHANCED
 from parsebench.metrics.dependency.enhanced import Enhanced
-from parsebench.metrics.dependency.evaluate import DepsResult, SentenceCounts, score_deps
+from parsebench.metrics.dependency.evaluate import (
+    DepsOptions,
+    DepsResult,
+    SentenceCounts,
+    score_deps,
+)
 from parsebench.metrics.dependency.figures import DepsEval
 from parsebench.metrics.dependency.other_words import score_aligned
 from parsebench.metrics.dependency.validity import POLICIES, Validity
@@ -102,14 +107,13 @@ class DepsScoring:
         return Validity(self.invalid, self.multiple_roots_okay, path)
 
     def score(self, gold: Iterable[Sentence], system: Iterable[Sentence],
-              validity: Validity, **kw: Any) -> DepsResult:
+              validity: Validity, options: DepsOptions | None = None) -> DepsResult:
         """SYSTEM against GOLD under these settings: the system's sentences through
-        VALIDITY's policy, then the scorer ALIGN names; KW are
-        :func:`parsebench.metrics.dependency.evaluate.score_deps`'s other settings."""
+        VALIDITY's policy, then the scorer ALIGN names, with OPTIONS' other settings."""
         scorer = score_aligned if self.align == "words" else score_deps
-        return scorer(gold, validity.watching(system), validity=validity,
-                      enhanced=self.enhanced, multiple_roots_okay=self.multiple_roots_okay,
-                      **kw)
+        return scorer(gold, validity.watching(system), replace(
+            options or DepsOptions(), validity=validity, enhanced=self.enhanced,
+            multiple_roots_okay=self.multiple_roots_okay))
 
     def command(self, got: DepsResult, validity: Validity, selections: Sequence[Any] = (),
                 labels: str | None = None, by: str | None = None, punct: bool = True,
@@ -172,9 +176,9 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
             flat.extend((x.key, x.answer, x.key_found, x.answer_found))
     with kind_first(lambda: iter_conllu(system), str(system)):
         res = scoring.score(iter_conllu(gold) if gold_sentences is None else gold_sentences,
-                            held.counting(iter_conllu(system)), validity,
-                            gold_path=str(gold), system_path=str(system),
-                            per_sentence=False, each=row)
+                            held.counting(iter_conllu(system)), validity, DepsOptions(
+                                gold_path=str(gold), system_path=str(system),
+                                per_sentence=False, each=row))
     refuse_unparsed(held)
     if warnings is not None:
         # a column the files lack matters only when METRIC needs it: LAS is not n/a

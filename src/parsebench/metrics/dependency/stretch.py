@@ -37,7 +37,7 @@ from parsebench.metrics.dependency.conll18 import (
 from parsebench.metrics.dependency.lin_scorer import (
     PR,
     ROOT_ARC_FIELDS,
-    Bucket,
+    BucketCounts,
     Selection,
     bucket_value,
 )
@@ -106,15 +106,15 @@ class SentenceCounts(Additive):
     """The same, labels' universal parts only."""
     line: int = 0
     sent_id: str | None = None
-    groups: dict[tuple[str, str], Bucket] = field(default_factory=dict)
+    groups: dict[tuple[str, str], BucketCounts] = field(default_factory=dict)
     """Counts of this sentence's arcs in each breakdown group (breakdown, group): the
     keyed statistics of the breakdowns."""
     KEEP = ("line", "sent_id", "groups")
 
-    def group(self, f: str, name: str) -> Bucket:
+    def group(self, f: str, name: str) -> BucketCounts:
         got = self.groups.get((f, name))
         if got is None:
-            got = self.groups[(f, name)] = Bucket()
+            got = self.groups[(f, name)] = BucketCounts()
         return got
 
 
@@ -125,7 +125,7 @@ class Stretch(NamedTuple):
     """Each gold sentence's counts, in order."""
     confusion: Counter[tuple[str, str]] | None
     """(gold label, system label) of the aligned words, when a confusion table is asked for."""
-    breakdowns: dict[str, dict[str, Bucket]]
+    breakdowns: dict[str, dict[str, BucketCounts]]
     """Every breakdown's groups, counted over the stretch."""
 
 
@@ -206,15 +206,15 @@ def count_stretch(gold: Sequence[Sentence], system: Sequence[Sentence],
         _span_counts(gold, system, per_sentence, rows)
     g_func = _functional_children(gold, g_heads)
     s_func = _functional_children(system, s_heads)
-    breakdowns: dict[str, dict[str, Bucket]] = {f: {} for f in fields}
+    breakdowns: dict[str, dict[str, BucketCounts]] = {f: {} for f in fields}
     pairs: Counter[tuple[str, str]] | None = Counter() if confusion else None
     root_arcs = any(f in ROOT_ARC_FIELDS for f in fields)
 
-    def bucket(f: str, name: str) -> Bucket:
+    def bucket(f: str, name: str) -> BucketCounts:
         got = breakdowns[f]
         b = got.get(name)
         if b is None:
-            b = got[name] = Bucket()
+            b = got[name] = BucketCounts()
         return b
 
     if "category" in breakdowns:

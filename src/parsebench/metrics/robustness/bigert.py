@@ -112,10 +112,10 @@ def _variant(ctx: RunContext, proj: str, gold: Sequence[Parse] | None, acc: floa
                    per_replicate=frozenset({"calibration"}))
 
 
-def command(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Parse]]],
-            gold: Sequence[Parse] | None, accuracy: float | None, projection: str,
-            clean_path: str, gold_path: str,
-            calibration: tuple[Any, float] | None = None) -> RowsCommand:
+def score_rows(clean: Sequence[Parse], noisy: Sequence[tuple[str, Sequence[Parse]]],
+               gold: Sequence[Parse] | None, accuracy: float | None, projection: str,
+               clean_path: str, gold_path: str,
+               calibration: tuple[Any, float] | None = None) -> RowsCommand:
     """``robustness rows``'s object: the figures of the clean parse against the NOISY
     (path, parses) replicates, as a run's level gives them, with the clean accuracy given
     and the signature."""

@@ -28,7 +28,7 @@ class ReplicateSummary(Record):
     max: float
 
 
-Figure = float | ReplicateSummary
+Replicated = float | ReplicateSummary
 """One noisy file's number, or the summary of several replicates' numbers."""
 
 
@@ -37,12 +37,12 @@ class Assumption(Record):
     """Appendix A's assumption on one file: whether the rows that change were right in
     the clean parse as often as rows are overall."""
 
-    aab_share_of_changes: Figure | None
-    acr: Figure
+    aab_share_of_changes: Replicated | None
+    acr: Replicated
     condition_holds: bool | float
     """A file's verdict, or over replicates the share of files where it holds."""
-    changed_rows_clean_accuracy: Figure | None
-    changed_rows_clean_correct: Figure
+    changed_rows_clean_accuracy: Replicated | None
+    changed_rows_clean_correct: Replicated
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,16 @@ class RowsGold(Record):
     """The figures that need the gold key: the real degradation, Table 1's case
     frequencies and the deviations of eqs. 8-22."""
 
-    acr_m0: Figure
-    acr_mn: Figure
-    degr_real: Figure
-    acc_real: Figure
-    cases: dict[str, Figure]
-    case_rows: dict[str, Figure]
-    epsilon: Figure
-    delta: Figure
-    gamma: Figure
-    lambda_: Figure = field(metadata=key("lambda"))
+    acr_m0: Replicated
+    acr_mn: Replicated
+    degr_real: Replicated
+    acc_real: Replicated
+    cases: dict[str, Replicated]
+    case_rows: dict[str, Replicated]
+    epsilon: Replicated
+    delta: Replicated
+    gamma: Replicated
+    lambda_: Replicated = field(metadata=key("lambda"))
     within_bounds: bool | float
     """A file's verdict, or over replicates the share of files within the bounds."""
     assumption: Assumption
@@ -71,11 +71,11 @@ class CalibrationRecord(Record):
     replicates, its intervals are None where the files' differ."""
 
     method: str
-    ratio: Figure
-    sample_sentences: Figure
-    sample_rows: Figure
-    level: Figure
-    bootstrap: Figure
+    ratio: Replicated
+    sample_sentences: Replicated
+    sample_rows: Replicated
+    level: Replicated
+    bootstrap: Replicated
     ratio_interval: list[float] | None
     interval: list[float] | None
     acc_interval: list[float] | None
@@ -86,13 +86,13 @@ class SpreadCell(Record):
     """The rows at one distance from a misspelling: how many, how many changed, the
     shares, and with the gold how often the changed rows were right in the clean parse."""
 
-    rows: Figure
-    changed: Figure
-    share_of_changes: Figure
-    changed_rate: Figure
-    changed_clean_accuracy: Figure | None = field(default=None, metadata=OMIT)
+    rows: Replicated
+    changed: Replicated
+    share_of_changes: Replicated
+    changed_rate: Replicated
+    changed_clean_accuracy: Replicated | None = field(default=None, metadata=OMIT)
     """None where none changed (then still a key, with the gold)."""
-    changed_clean_correct: Figure | None = field(default=None, metadata=OMIT)
+    changed_clean_correct: Replicated | None = field(default=None, metadata=OMIT)
     """Absent without the gold."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -111,30 +111,30 @@ class RowsFigures(Record):
     or of one of its replicates (in ``replicates``): shares in [0, 1], None where n/a;
     with several replicates each number is their :class:`ReplicateSummary`."""
 
-    rows: Figure
-    error_level: Figure | None
-    acr_0n: Figure | None
-    differs: Figure | None
-    acr: Figure | None
-    misspelled: Figure | None = field(default=None, metadata=OMIT)
+    rows: Replicated
+    error_level: Replicated | None
+    acr_0n: Replicated | None
+    differs: Replicated | None
+    acr: Replicated | None
+    misspelled: Replicated | None = field(default=None, metadata=OMIT)
     """Absent where the projection is not carried."""
-    changed: Figure | None = field(default=None, metadata=OMIT)
+    changed: Replicated | None = field(default=None, metadata=OMIT)
     """Absent where no row was compared."""
     spread: dict[str, SpreadCell] = field(default_factory=dict)
     """Distance to a misspelling -> its rows, changed rows and shares (with the gold,
     also the changed rows' clean accuracy, None where none changed)."""
-    degr_lower: Figure | None = None
-    degr_upper: Figure | None = None
-    degr_estimate: Figure | None = None
-    acc_lower: Figure | None = None
-    acc_upper: Figure | None = None
-    acc_estimate: Figure | None = None
+    degr_lower: Replicated | None = None
+    degr_upper: Replicated | None = None
+    degr_estimate: Replicated | None = None
+    acc_lower: Replicated | None = None
+    acc_upper: Replicated | None = None
+    acc_estimate: Replicated | None = None
     gold: RowsGold | None = field(default=None, metadata=OMIT)
     not_applicable: bool | None = field(default=None, metadata=OMIT)
     """True where the clean parse does not carry the projection."""
     warnings: list[str] = field(default_factory=list)
-    degr_calibrated: Figure | None = field(default=None, metadata=OMIT)
-    acc_calibrated: Figure | None = field(default=None, metadata=OMIT)
+    degr_calibrated: Replicated | None = field(default=None, metadata=OMIT)
+    acc_calibrated: Replicated | None = field(default=None, metadata=OMIT)
     calibration: CalibrationRecord | None = field(default=None, metadata=OMIT)
     replicates: list[RowsFigures] | None = field(default=None, metadata=OMIT)
     stats: dict[str, Any] | None = field(default=None, metadata=OMIT)

@@ -33,7 +33,7 @@ from parsebench.metrics.robustness.bigert_records import (
     CalibrationRecord as CalibrationRecord,
 )
 from parsebench.metrics.robustness.bigert_records import (
-    Figure as Figure,
+    Replicated as Replicated,
 )
 from parsebench.metrics.robustness.bigert_records import (
     ReplicateSummary as ReplicateSummary,

@@ -23,7 +23,7 @@ from parsebench.metrics.core.word_alignment import Alignment, from_edits, m2_wor
 DEFAULT_PIPELINE = "en_core_web_sm"
 """The spaCy pipeline ERRANT is built for (``python -m spacy download en_core_web_sm``)."""
 
-Edit = tuple[int, int, str, list[str]]
+ErrantEdit = tuple[int, int, str, list[str]]
 """(first noisy word, end, ERRANT type, the corrected words)."""
 
 
@@ -44,7 +44,7 @@ def annotator(pipeline: str = DEFAULT_PIPELINE) -> Any:
 
 
 def edits(noisy: Sequence[str], clean: Sequence[str], pipeline: str = DEFAULT_PIPELINE
-          ) -> list[Edit]:
+          ) -> list[ErrantEdit]:
     """ERRANT's edits that turn the NOISY words into the CLEAN ones, in order."""
     ann = annotator(pipeline)
     # ERRANT splits pre-tokenized text at spaces, as M2 does: a word with a space stays one
