@@ -142,9 +142,9 @@ def test_a_level_is_scored_against_the_gold_in_one_pass(tmp_path: Path,
     calls: list[int] = []
     real = deps_scoring.score_deps
 
-    def counted(gold: list, system: list, **kw: object) -> object:
+    def counted(gold: list, system: list, options: object = None) -> object:
         calls.append(len(gold))
-        return real(gold, system, **kw)  # type: ignore[arg-type]
+        return real(gold, system, options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(deps_scoring, "score_deps", counted)
     res = _run(tmp_path, "per_sentence = [1]")
