@@ -37,7 +37,8 @@ class _Chart:
                  xs: Sequence[float] | None = None) -> None:
         lo, hi = (min(ys), max(ys)) if ys else (0.0, 1.0)
         pad = (hi - lo) * 0.08 or max(abs(hi), 1.0) * 0.1
-        self.y0, self.y1 = lo - pad, hi + pad
+        # shares and times are never below 0: the axis does not pretend they could be
+        self.y0, self.y1 = (lo - pad if lo < 0 else max(lo - pad, 0.0)), hi + pad
         self.categories = list(categories or [])
         xs = list(xs or [])
         self.x0, self.x1 = (min(xs), max(xs)) if xs else (0.0, 1.0)
