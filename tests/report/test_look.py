@@ -19,7 +19,6 @@ from parsebench.present.plots import DegradationPoint
 from parsebench.probes.invariance import EDITS, summary_table
 from parsebench.report.colours import PALETTE, for_parsers
 from parsebench.report.examples import _example_md
-from parsebench.report.pages import _ranking_html
 from parsebench.report.plots import (
     against_level,
     by_group,
@@ -28,6 +27,7 @@ from parsebench.report.plots import (
     time_by_length,
 )
 from parsebench.report.summary import _warnings
+from parsebench.report.summary_page import ranking_html
 from parsebench.report.summary_records import Entry, Ranked
 from parsebench.report.tables import md_cell
 from parsebench.run.page_values import Example
@@ -57,7 +57,7 @@ def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_letters() ->
                    Entry("c", 0.79, None)], [], [["b"], ["a", "c"]],
                   {"b": "a", "a": "b", "c": "b"}, 3, "", "x")
     with for_parsers(["a", "b", "c"]):
-        page = _ranking_html(item)
+        page = ranking_html(item)
     rows = page.split("<div class='rk'")[1:]
     assert [r.split("'")[1] for r in rows[:3]] == ["b", "a", "c"]
     for row, colour, letters in zip(rows, (PALETTE[1], PALETTE[0], PALETTE[2]),
@@ -67,8 +67,8 @@ def test_the_summary_draws_each_parser_in_its_colour_and_writes_its_letters() ->
         assert not any(p in row for p in PALETTE if p != colour)
     # one group (nothing separated) or no test: no letters written
     one = replace(item, groups=[["b", "a", "c"]], letters=dict.fromkeys("abc", "a"))
-    assert "<span class='letters'></span>" in _ranking_html(one)
-    assert "<span class='letters'>a</span>" not in _ranking_html(replace(item, tests=0))
+    assert "<span class='letters'></span>" in ranking_html(one)
+    assert "<span class='letters'>a</span>" not in ranking_html(replace(item, tests=0))
 
 
 def _lemmas(parser: str, level: str) -> Scored:

@@ -6,6 +6,7 @@ benchmark tables, and the same results.json on a Dask cluster."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from conftest import FIXTURES
 
 import parsebench as pb
+from parsebench.present.tables import safe_name
 from parsebench.common.errors import InputError
 from parsebench.run.benchmark import Benchmark, load_any
 from parsebench.run.experiment import Experiment, load
@@ -255,8 +257,21 @@ def test_a_benchmark_over_ud_folders(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert len(df[df["corpus"] == "macro"]) == len(s["macro"]) > 2 * 3
     assert {f.corpus for f in r.macro} == {"macro"} and len(r.per_corpus) == 12
     md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
-    assert md.index("LAS by treebank and parser") < md.index("## bench [en_a]")
     assert "Macro average: ranking and tiers" in md and "Degradation under noise" in md
+    # issue 61 item 2: the benchmark's page holds the answers and links a page a corpus
+    assert md.index("LAS by treebank and parser") < md.index("The corpora, a page each")
+    assert "## bench [en_a]" not in md
+    index = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+    for corpus in ("en_a", "en_b"):
+        stem = tmp_path / "rep" / "corpora" / safe_name(f"bench [{corpus}]")
+        assert f"corpora/{stem.name}.html" in index and f"corpora/{stem.name}.md" in md
+        page = stem.with_suffix(".md").read_text(encoding="utf-8")
+        assert f"## bench [{corpus}]" in page and "](../index.md)" in page
+        assert "Dependency evaluation against the gold key" in page
+        html = stem.with_suffix(".html").read_text(encoding="utf-8")
+        assert "href='../index.html'" in html and "data:image/svg+xml;base64," in html
+        for link in re.findall(r"\]\((plots/[^)]+\.svg)\)", page):
+            assert (stem.parent / link).is_file()
     assert (tmp_path / "rep" / "plots" / "bench-benchmark-degradation.png").is_file()
     # a benchmark has no parses of its own: exporting it exports its corpora
     files = pb.export(store, tmp_path / "out", experiment="bench", parser="second")

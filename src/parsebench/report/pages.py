@@ -16,6 +16,7 @@ import html
 import io
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -25,17 +26,27 @@ from parsebench.common.record import OMIT, Record, plain
 from parsebench.model.scored import Scored
 from parsebench.noise.kinds import KINDS, described, moves_words
 from parsebench.present import anchor
+from parsebench.present.plots import Drawing
 from parsebench.present.tables import Table, safe_name
 from parsebench.report.benchmark import BenchmarkSummary, is_benchmark
 from parsebench.report.browser import SCRIPT, html_of, merge
 from parsebench.report.browser import STYLE as BROWSER_STYLE
-from parsebench.report.colours import colour_of, for_parsers
-from parsebench.report.headline import headline, headline_table, noise_caveat
+from parsebench.report.colours import for_parsers
+from parsebench.report.corpus_pages import (
+    FOLDER,
+    CorpusPage,
+    corpus_page,
+    corpus_pages,
+    links_section,
+)
+from parsebench.report.headline import headline, noise_caveat
 from parsebench.report.headline_records import Headline
 from parsebench.report.plots import draw, drawings, kept
 from parsebench.report.sections import sections
+from parsebench.report.sketch import sketch
 from parsebench.report.summary import baselines_of, pairwise_tests, summarize
-from parsebench.report.summary_records import FigureTest, Ranked, Summary
+from parsebench.report.summary_page import summary_html, summary_md, warnings_html, warnings_md
+from parsebench.report.summary_records import FigureTest, Summary
 from parsebench.report.tables import md_cell, table_html, table_md
 from parsebench.run.benchmark_values import BenchmarkRecord
 from parsebench.run.experiment import Experiment, ParserConf
@@ -221,103 +232,6 @@ table.stacked td[data-label]:not(:first-child)::before{content:attr(data-label);
 float:left;margin-right:1em;font-weight:bold;color:#444}}"""
 
 
-def _ranking_html(item: Ranked) -> str:
-    """A question's figure: each ranked parser's value and 95% interval on one scale, in
-    the parser's colour (the plots' colour), its letters (the compact letter display of
-    the paired tests: parsers that share one are not separated) beside it; laid out in
-    percentages, so that it narrows with a phone's screen and its text stays readable."""
-    e = html.escape
-    rows = item.ranking
-    names = item.letters if item.tests and len(item.groups) > 1 else {}
-    vals = [x for r in rows for x in [r.value, *(r.ci95 or [])] if x is not None]
-    lo, hi = min(vals), max(vals)
-    pad = (hi - lo) * 0.1 or 0.01
-    lo, hi = max(0.0, lo - pad), min(1.0, hi + pad) if hi <= 1 else hi + pad
-
-    def x(v: float) -> float:
-        return float(100 * (v - lo) / ((hi - lo) or 1.0))
-
-    out = [f"<div class='ranking' role='img' aria-label='{e(item.figure)} by parser, "
-           "with 95% intervals'>"]
-    for r in rows:
-        assert r.value is not None  # a ranking holds the parsers with a figure
-        colour = colour_of(r.parser)
-        letters = names.get(r.parser, "")
-        iv = ""
-        if r.ci95:
-            a, b = x(r.ci95[0]), x(r.ci95[1])
-            iv = (f"<b class='iv' style='left:{a:.1f}%;width:{max(b - a, 0.3):.1f}%;"
-                  f"background:{colour}'></b>")
-        out.append(f"<div class='rk' data-parser='{e(r.parser)}'><span class='who'>"
-                   f"<i style='background:{colour}'></i>{e(r.parser)}</span>"
-                   f"<span class='scale'>{iv}<b class='pt' style='left:{x(r.value):.1f}%;"
-                   f"background:{colour}'></b></span><span class='val'>"
-                   f"{100 * r.value:.1f}%</span><span class='letters'>"
-                   f"{e(letters)}</span></div>")
-    out.append(f"<div class='rk axis'><span></span><span class='scale'><span>{100 * lo:.0f}%"
-               f"</span><span>{100 * hi:.0f}%</span></span></div></div>")
-    return "".join(out)
-
-
-def _summary_html(s: Summary, prefix: str) -> str:
-    e = html.escape
-    lis = []
-    for kind, x in s.claims():
-        fig = groups = ""
-        if isinstance(x, Ranked):
-            fig = _ranking_html(x)
-            if x.tests:
-                groups = (" data-groups='" + e(json.dumps(x.groups)) + "' data-method='"
-                          + e(x.method) + "' data-level='" + e(x.level) + "'")
-        lis.append(f"<li class='{kind}'{groups}>{e(x.sentence)} "
-                   f"<a href='#{prefix}{e(x.link)}'>(table)</a>{fig}</li>")
-    n = len(s.warnings)
-    if n:
-        lis.append(f"<li class='to-warnings'><a href='#{prefix}warnings'>{_warned(n)}</a>"
-                   " after the results</li>")
-    if not lis:
-        return ""
-    head = table_html(headline_table(s.headline), prefix) if s.headline else ""
-    if s.noise_caveat:
-        head += f"<p class='caveat'>{html.escape(s.noise_caveat)}</p>"
-    return ("<section class='summary'><h3>Summary</h3>" + head + "<ul>" + "".join(lis)
-            + "</ul></section>")
-
-
-def _warned(n: int) -> str:
-    return f"{n} warning{'s' if n > 1 else ''}, one a cause,"
-
-
-def _warnings_html(s: Summary, prefix: str) -> str:
-    """The warnings, one a cause with the parsers and levels it covers, after the
-    results they qualify."""
-    e = html.escape
-    warn = "".join(f"<li class='warning'>{e(w.sentence)} "
-                   f"<a href='#{prefix}{e(w.link)}'>(table)</a></li>"
-                   for w in s.warnings)
-    return (f"<h3 id='{prefix}warnings'>Warnings</h3><ul class='warnings'>{warn}</ul>"
-            if warn else "")
-
-
-def _summary_md(s: Summary, prefix: str) -> list[str]:
-    lines = [f"- {md_cell(x.sentence)} ([table](#{prefix}{x.link}))"
-             for _, x in s.claims()]
-    n = len(s.warnings)
-    if n:
-        lines.append(f"- [{_warned(n)}](#{prefix}warnings) after the results")
-    head = [table_md(headline_table(s.headline), prefix), ""] if s.headline else []
-    if s.noise_caveat:
-        head += [md_cell(s.noise_caveat), ""]
-    return ["### Summary", "", *head, *lines, ""] if lines else []
-
-
-def _warnings_md(s: Summary, prefix: str) -> list[str]:
-    warn = [f"- {md_cell(w.sentence)} ([table](#{prefix}{w.link}))"
-            for w in s.warnings]
-    return [f'<a id="{prefix}warnings"></a>', "", "### Warnings", "", *warn, ""] \
-        if warn else []
-
-
 def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
     out = []
 
@@ -378,8 +292,8 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     try:
         data = collect(store)
         with drawings(outdir / DRAWINGS) as drawn:
-            md, page, csv_text, images, json_text = _build(store, data)
-        for text in (md, page, csv_text, json_text):
+            md, page, csv_text, images, json_text, pages = _build(store, data)
+        for text in (md, page, csv_text, json_text, *(x for p in pages for x in (p.md, p.html))):
             text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
     except DAMAGE as exc:
         raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
@@ -390,6 +304,7 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
         (outdir / "plots").mkdir(exist_ok=True)
     for fname, png in images:
         _write_bytes(outdir / "plots" / fname, png)
+    _write_pages(outdir / FOLDER, pages)
     files = {}
     for kind, fname, text in (("markdown", "index.md", md), ("html", "index.html", page),
                               ("csv", "results.csv", csv_text),
@@ -401,24 +316,42 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     return files
 
 
-def _build(store: Store, data: list[RunInfo]
-           ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
-    """The Markdown, the HTML page, the CSV, the plots (file name, PNG) and results.json
-    of each experiment of DATA (their records), each parser in one colour throughout (in
-    the order the parsers first appear in the store's results)."""
+Built = tuple[str, str, str, list[tuple[str, bytes]], str, list[CorpusPage]]
+"""The Markdown, the HTML page, the CSV, the plots (file name, PNG), results.json, and
+the pages of a benchmark's corpora."""
+
+
+def _write_pages(folder: Path, pages: list[CorpusPage]) -> None:
+    """The corpora's pages into FOLDER, each file whole or not at all."""
+    if not pages:
+        return
+    (folder / "plots").mkdir(parents=True, exist_ok=True)
+    for p in pages:
+        for fname, data in p.images:
+            _write_bytes(folder / "plots" / fname, data)
+        for ext, text in ((".md", p.md), (".html", p.html)):
+            with atomic_output(folder / (p.stem + ext)) as fh:
+                fh.write(text)
+
+
+def _build(store: Store, data: list[RunInfo]) -> Built:
+    """The report of each experiment of DATA (their records), each parser in one colour
+    throughout (in the order the parsers first appear in the store's results)."""
     parsers = [p for info in data for p in store.parsers_of(info.experiment)]
     with for_parsers(dict.fromkeys(parsers)):
         return _build_page(store, data)
 
 
-def _build_page(store: Store, data: list[RunInfo]
-                ) -> tuple[str, str, str, list[tuple[str, bytes]], str]:
+def _build_page(store: Store, data: list[RunInfo]) -> Built:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
     csv_rows: list[list[str]] = []
     images: list[tuple[str, bytes]] = []
     runs_json: list[str] = []
     browsers = 0
+    corpora = corpus_pages(data)
+    pages: list[CorpusPage] = []
+    links: list[tuple[str, str]] = []
     for info in data:
         name = info.experiment
         prefix = anchor(name) + "--"
@@ -434,72 +367,116 @@ def _build_page(store: Store, data: list[RunInfo]
             runs_json.append(_run_json(info, all_results, bsummary))
             csv_rows += _csv_rows(all_results, name)
             continue
-        # the browser's data goes into the page only, not into the tables, CSV or JSON
-        results = [r for r in all_results if r.method != "browser"]
-        # what the results are: the resampling is kept by it
-        digest = store.results_digest(name)
-        tests = [FigureTest.from_dict(t) for t in kept(
-            ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
-        try:
-            exp = Experiment.from_config(info.config)
-        except InputError as e:  # a kind of noise this parsebench does not have
-            raise InputError(e.message, e.path or store.path) from None
-        baselines = baselines_of(exp.parsers)
-        summary = summarize(results, tests, baselines)
-        base = summary.baseline
-        best = None if base is None else base.baseline
-        below = set() if base is None else {v.parser for v in base.not_beating}
-        head = kept(("headline", digest, baselines, best, sorted(below)),
-                    lambda *a: plain(headline(*a)), results, tests, baselines, best, below)
-        if head:
-            summary = replace(summary, headline=Headline.from_dict(head),
-                              noise_caveat=noise_caveat(info.config))
-        run_table = _run_table(info, exp)
-        md += [f"## {md_cell(name)}", "", *_summary_md(summary, prefix),
-               table_md(run_table, prefix), ""]
-        body += [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2>",
-                 _summary_html(summary, prefix), table_html(run_table, prefix)]
-        for sec in sections(results, tests, baselines):
-            md += [f"### {md_cell(sec.title)}", ""]
-            body.append(f"<h3>{html.escape(sec.title)}</h3>")
-            for t in sec.tables:
-                md += [table_md(t, prefix), ""]
-                body.append(table_html(t, prefix))
-            for fname, caption, request in sec.images:
-                lines, figure, image = _figure(name, prefix, fname, caption, draw(request),
-                                               True)
-                md += lines
-                body.append(figure)
-                images.append(image)
-            md += sec.md_extra + ([""] if sec.md_extra else [])
-            body += sec.html_extra
-        md += _warnings_md(summary, prefix)
-        body.append(_warnings_html(summary, prefix))
-        merged = merge([(r.parser, r.value) for r in all_results
-                        if r.method == "browser"])
-        if merged is not None:
-            title = "Sentence browser"
-            note = ("Every sentence of every noisy version and parser: filter them, then "
-                    "click a row to draw its clean and noisy parse.")
-            md += [f"### {title}", "", note + " It is in index.html (it needs the page's "
-                   "script).", ""]
-            body += [f"<h3>{title}</h3><p>{html.escape(note)}</p>",
-                     html_of(merged, browsers)]
-            browsers += 1
-        csv_rows += _csv_rows(results, name)
-        runs_json.append(_run_json(info, results, summary))
-        del all_results, results  # one experiment's results in memory at a time
-    script = f"<script>{SCRIPT}</script>"
-    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>parsebench report</title>"
-            "<meta name='viewport' content='width=device-width'>"
-            f"<style>{STYLE}{BROWSER_STYLE}</style></head><body>" + "\n".join(body)
-            + script + "</body></html>\n")
+        part = _experiment(store, info, all_results, prefix,
+                           browsers if name not in corpora else 0,
+                           sketch if name in corpora else draw)
+        csv_rows += _csv_rows(part.results, name)
+        runs_json.append(_run_json(info, part.results, part.summary))
+        if name in corpora:  # a benchmark's corpus: a page of its own, linked
+            pages.append(corpus_page(name, part.md, part.body, part.images, _shell))
+            links.append((name, corpora[name]))
+        else:
+            md += part.md
+            body += part.body
+            images += part.images
+            browsers += part.browsers
+        del all_results, part  # one experiment's results in memory at a time
+    if links:
+        lmd, lhtml = links_section(links)
+        md += lmd
+        body.append(lhtml)
+    page = _shell("parsebench report", body)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     w.writerows(csv_rows)
     json_text = "[\n" + ",\n".join(runs_json) + "\n]\n"
-    return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text
+    return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text, pages
+
+
+@dataclass
+class _Part:
+    """One experiment's part of a page: its Markdown and HTML, its plots' files, its
+    summary and results, and the sentence browsers it holds."""
+
+    md: list[str]
+    body: list[str]
+    images: list[tuple[str, bytes]]
+    summary: Summary
+    results: list[Scored]
+    browsers: int
+
+
+def _experiment(store: Store, info: RunInfo, all_results: list[Scored], prefix: str,
+                browsers: int, draw_plot: Callable[[Drawing], Any]) -> _Part:
+    """The part of the page of experiment INFO (its results ALL_RESULTS): its summary,
+    settings, every method's sections with the plots they ask for drawn by DRAW_PLOT,
+    its warnings and sentence browser (the page's BROWSERS-th)."""
+    name = info.experiment
+    md: list[str] = []
+    body: list[str] = []
+    images: list[tuple[str, bytes]] = []
+    extension = ".png" if draw_plot is draw else ".svg"
+    # the browser's data goes into the page only, not into the tables, CSV or JSON
+    results = [r for r in all_results if r.method != "browser"]
+    # what the results are: the resampling is kept by it
+    digest = store.results_digest(name)
+    tests = [FigureTest.from_dict(t) for t in kept(
+        ("pairwise tests", digest), lambda rs: plain(pairwise_tests(rs)), results)]
+    try:
+        exp = Experiment.from_config(info.config)
+    except InputError as e:  # a kind of noise this parsebench does not have
+        raise InputError(e.message, e.path or store.path) from None
+    baselines = baselines_of(exp.parsers)
+    summary = summarize(results, tests, baselines)
+    base = summary.baseline
+    best = None if base is None else base.baseline
+    below = set() if base is None else {v.parser for v in base.not_beating}
+    head = kept(("headline", digest, baselines, best, sorted(below)),
+                lambda *a: plain(headline(*a)), results, tests, baselines, best, below)
+    if head:
+        summary = replace(summary, headline=Headline.from_dict(head),
+                          noise_caveat=noise_caveat(info.config))
+    run_table = _run_table(info, exp)
+    md += [f"## {md_cell(name)}", "", *summary_md(summary, prefix),
+           table_md(run_table, prefix), ""]
+    body += [f"<h2 id='{prefix[:-2]}'>{html.escape(name)}</h2>",
+             summary_html(summary, prefix), table_html(run_table, prefix)]
+    for sec in sections(results, tests, baselines):
+        md += [f"### {md_cell(sec.title)}", ""]
+        body.append(f"<h3>{html.escape(sec.title)}</h3>")
+        for t in sec.tables:
+            md += [table_md(t, prefix), ""]
+            body.append(table_html(t, prefix))
+        for fname, caption, request in sec.images:
+            lines, figure, image = _figure(name, prefix, fname, caption,
+                                           draw_plot(request), True, extension)
+            md += lines
+            body.append(figure)
+            images.append(image)
+        md += sec.md_extra + ([""] if sec.md_extra else [])
+        body += sec.html_extra
+    md += warnings_md(summary, prefix)
+    body.append(warnings_html(summary, prefix))
+    merged = merge([(r.parser, r.value) for r in all_results
+                    if r.method == "browser"])
+    if merged is not None:
+        title = "Sentence browser"
+        note = ("Every sentence of every noisy version and parser: filter them, then "
+                "click a row to draw its clean and noisy parse.")
+        md += [f"### {title}", "", note + " It is in index.html (it needs the page's "
+               "script).", ""]
+        body += [f"<h3>{title}</h3><p>{html.escape(note)}</p>",
+                 html_of(merged, browsers)]
+    return _Part(md, body, images, summary, results, 1 if merged is not None else 0)
+
+
+def _shell(title: str, body: list[str]) -> str:
+    """The HTML document of a page: its style, BODY, the sentence browser's script."""
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
+            f"{html.escape(title)}</title><meta name='viewport' content='width=device-width'>"
+            f"<style>{STYLE}{BROWSER_STYLE}</style></head><body>" + "\n".join(body)
+            + f"<script>{SCRIPT}</script></body></html>\n")
 
 
 def _benchmark_section(info: RunInfo, results: list[Scored], prefix: str
@@ -543,14 +520,14 @@ def _benchmark_section(info: RunInfo, results: list[Scored], prefix: str
     return md, body, s, images
 
 
-def _figure(name: str, prefix: str, fname: str, caption: str, plot: Any, intervals: bool
-            ) -> tuple[list[str], str, tuple[str, bytes]]:
+def _figure(name: str, prefix: str, fname: str, caption: str, plot: Any, intervals: bool,
+            extension: str = ".png") -> tuple[list[str], str, tuple[str, bytes]]:
     """A plot as the page shows it: its Markdown lines, its HTML ``<figure>`` (the SVG
     inline; with INTERVALS, the count of interval bars the browser test checks) and its
-    PNG file, named from the experiment NAME (the whole name comes from data:
-    experiment, parser, projection)."""
+    file (EXTENSION .png: its PNG; .svg, a sketch: its SVG), named from the experiment
+    NAME (the whole name comes from data: experiment, parser, projection)."""
     ident = f"{prefix}plot-{anchor(fname.removesuffix('.png'))}"
-    fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + ".png"
+    fname = safe_name(f"{name}-{fname.removesuffix('.png')}") + extension
     lines = [f'<a id="{ident}"></a>', "", f"![{md_cell(caption)}](plots/{fname})",
              f"*{md_cell(caption)}*", ""]
     bars = f" data-intervals='{plot.intervals}'" if intervals else ""
@@ -558,7 +535,7 @@ def _figure(name: str, prefix: str, fname: str, caption: str, plot: Any, interva
               f"{html.escape(caption)}' src='data:image/svg+xml;base64,"
               f"{base64.b64encode(plot.svg).decode()}'><figcaption>"
               f"{html.escape(caption)}</figcaption></figure>")
-    return lines, figure, (fname, plot.png)
+    return lines, figure, (fname, plot.png if extension == ".png" else plot.svg)
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
