@@ -16,8 +16,8 @@ import pytest
 from conftest import FIXTURES
 
 import parsebench as pb
-from parsebench.present.tables import safe_name
 from parsebench.common.errors import InputError
+from parsebench.present.tables import safe_name
 from parsebench.run.benchmark import Benchmark, load_any
 from parsebench.run.experiment import Experiment, load
 
