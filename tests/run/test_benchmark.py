@@ -547,3 +547,34 @@ def test_a_one_corpus_benchmark_macro_is_the_corpus_figure_and_interval(
         assert m["ci95"] == (corpus["ci95"].get(key) if point is not None else None), m
     md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
     assert "Over 1 corpus: the corpus's own figures and intervals" in md
+
+
+def test_a_benchmark_loads_each_parsers_model_once(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 61 item 3: the workers of a benchmark's parsers are started once and kept for
+    every corpus (a model loaded once a benchmark, not once a corpus and text), and the
+    results are those of a worker started afresh for each corpus; a single run still
+    ends each parser's workers with its parse."""
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    loads = tmp_path / "loads.txt"
+    monkeypatch.setenv("PARSEBENCH_TEST_LOADS", str(loads))
+    _ud(tmp_path)
+    tail = TAIL.replace("python:toy_parsers:SecondRoot", "python:toy_parsers:CountedLoads")
+    toml = tmp_path / "bench.toml"
+    toml.write_text(f'name = "bench"\ncorpora = "ud/UD_*"\n{tail}', encoding="utf-8")
+    r = pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "rep")
+    assert [c["parsed"] > 0 for c in r.corpora] == [True, True]
+    assert len(loads.read_text(encoding="utf-8").splitlines()) == 1
+    # the same corpora one at a time: a worker started afresh for each, the same figures
+    las = {(f.corpus, f.parser, f.level): f.value for f in r.per_corpus if f.figure == "LAS"}
+    for corpus, folder in (("en_a", "UD_English-A"), ("en_b", "UD_English-B")):
+        one = tmp_path / f"{corpus}.toml"
+        one.write_text(f'name = "{corpus}"\n[corpus]\npath = "ud/{folder}/{corpus}-ud-test'
+                       f'.conllu"\n{tail}', encoding="utf-8")
+        alone = pb.run(one, store=tmp_path / f"{corpus}.sqlite", report=tmp_path / corpus)
+        got = {(x.parser, x.level): x.value for x in alone.results
+               if x.method == "deps" and x.projection == "deprel"}
+        for (c, parser, level), value in las.items():
+            if c == corpus and (parser, level) in got:
+                assert got[(parser, level)].las.f1 == pytest.approx(value)
+    assert len(loads.read_text(encoding="utf-8").splitlines()) == 3  # one a run

@@ -106,10 +106,14 @@ class Executor:
         self._stack = contextlib.ExitStack()
         self.client: Any = None
         self._depth = 0
+        self._pools: dict[tuple[str, float, int, bool], Pool] = {}
 
     def __enter__(self) -> Executor:
         """Entered again within itself (a benchmark's runs, one a corpus), it keeps its
-        cluster and connection until the outermost ``with`` ends."""
+        cluster and connection, and its local workers with their models loaded, until
+        the outermost ``with`` ends: a parser's model loads once a benchmark, not once a
+        corpus (the benchmark holds every parser's workers meanwhile; a single run
+        starts and ends each parser's in turn, holding one at a time)."""
         self._depth += 1
         return self
 
@@ -140,6 +144,7 @@ class Executor:
             self._depth = 0
             self._stack.close()
             self.client = None
+            self._pools.clear()
 
     @contextlib.contextmanager
     def session(self, spec: str, timeout: float = 60.0, batch_size: int = 16,
@@ -150,8 +155,15 @@ class Executor:
         if self.client is not None:
             yield _DaskSession(self.client, spec, timeout, batch_size, tokenize)
             return
-        with Pool(spec, self.workers, timeout, batch_size, tokenize) as pool:
-            yield _LocalSession(pool)
+        if self._depth < 2:  # not within a benchmark: the workers end with the session
+            with Pool(spec, self.workers, timeout, batch_size, tokenize) as pool:
+                yield _LocalSession(pool)
+            return
+        key = (spec, timeout, batch_size, tokenize)
+        if key not in self._pools:
+            self._pools[key] = self._stack.enter_context(
+                Pool(spec, self.workers, timeout, batch_size, tokenize))
+        yield _LocalSession(self._pools[key])
 
 
 def shadowing_modules(folder: Path) -> list[str]:
