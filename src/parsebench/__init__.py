@@ -45,6 +45,7 @@ _WHERE = {
     "run": "parsebench.api.experiments",
     "report": "parsebench.api.experiments",
     "export": "parsebench.api.experiments",
+    "leaderboard": "parsebench.api.experiments",
     "validate": "parsebench.api.validation",
     "train": "parsebench.api.training",
 }
@@ -53,7 +54,7 @@ _WHERE = {
 __all__ = [
     "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
-    "invariance", "learn_profile", "noise", "parse", "report", "robustness_f1",
+    "invariance", "leaderboard", "learn_profile", "noise", "parse", "report", "robustness_f1",
     "robustness_rows", "robustness_sentences", "run", "train", "validate",
 ]
 
@@ -66,7 +67,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
         evaluate_flat,
         flatten,
     )
-    from parsebench.api.experiments import export, report, run
+    from parsebench.api.experiments import export, leaderboard, report, run
     from parsebench.api.parsing import attack, invariance, parse
     from parsebench.api.robustness import (
         robustness_f1,

@@ -300,6 +300,9 @@ def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]
                                                      "response": TEST_TREES}),
         "export": (pb.export, lambda: {"store": _tiny_run()[1],
                                        "out_dir": _folder()}),
+        # a run of one corpus: refused in one line (no benchmark), as wrong arguments are
+        "leaderboard": (pb.leaderboard, lambda: {"store": _tiny_run()[1],
+                                                 "out_dir": _folder()}),
         "flatten": (pb.flatten, lambda: {"trees": GOLD_TREES,
                                          "rules": DATA / "demo-rules.txt"}),
         "invariance": (pb.invariance, lambda: {"corpus": TYPOS, "parsers": "baseline:right"}),

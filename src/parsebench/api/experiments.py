@@ -273,6 +273,20 @@ def report(store: PathLike, out_dir: PathLike, progress: Progress | None = None
         return files
 
 
+@A.checked(store=A.path, out_dir=A.path, experiment=A.optional(A.text))
+def leaderboard(store: PathLike, out_dir: PathLike, experiment: str | None = None
+                ) -> list[Path]:
+    """A benchmark's leaderboard (``export --leaderboard``): OUT_DIR/index.html, a static
+    page, and OUT_DIR/leaderboard.json, the macro and per-treebank figures with their
+    intervals, tiers from the paired tests and each figure's signature; the files
+    written. EXPERIMENT: the benchmark, where the store holds several."""
+    from parsebench.report.leaderboard import write_leaderboard
+    from parsebench.store import open_existing
+
+    with open_existing(Path(store)) as st:
+        return write_leaderboard(st, Path(out_dir), experiment)
+
+
 @A.checked(store=A.path, out_dir=A.path, parser=A.optional(A.text),
          experiment=A.optional(A.text))
 def export(store: PathLike, out_dir: PathLike, parser: str | None = None,

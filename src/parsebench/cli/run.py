@@ -67,15 +67,34 @@ def report_cmd(
 @app.command("export")
 def export_cmd(
     store: Annotated[Path, typer.Argument(help="SQLite store written by parsebench run.")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the files.")],
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="Folder for the files.")] = None,
     parser: Annotated[str | None, typer.Option("--parser", help="Only this parser.")] = None,
     experiment: Annotated[str | None, typer.Option(
         "--experiment", help="Only this experiment.")] = None,
+    leaderboard: Annotated[Path | None, typer.Option(
+        "--leaderboard", help="Instead: the benchmark's leaderboard into this folder "
+        "(index.html and leaderboard.json: macro and per-treebank figures with "
+        "intervals, tiers and signatures).")] = None,
 ) -> None:
     """The clean and every noisy parse as CoNLL-U (trees: one a line), one file a parser,
-    level and replicate, and the per-sentence scores as CSV."""
+    level and replicate, and the per-sentence scores as CSV; or a benchmark's
+    leaderboard."""
+    from parsebench.common.errors import InputError
+
+    if (output is None) == (leaderboard is None):
+        raise InputError("give -o FOLDER (the parses) or --leaderboard FOLDER, one of them")
+    if leaderboard is not None:
+        from parsebench.api.experiments import leaderboard as board
+
+        if parser is not None:
+            raise InputError("--parser: a leaderboard ranks every parser")
+        files = board(store, leaderboard, experiment)
+        typer.echo(f"leaderboard: {files[-1]} (and {files[0].name})", err=True)
+        return
     from parsebench.api.experiments import export
 
+    assert output is not None
     files = export(store, output, parser, experiment)
     typer.echo(f"{len(files)} files under {output}", err=True)
 
