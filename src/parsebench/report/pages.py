@@ -345,7 +345,9 @@ def _build(store: Store, data: list[RunInfo]) -> Built:
 def _build_page(store: Store, data: list[RunInfo]) -> Built:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
-    csv_rows: list[list[str]] = []
+    buf = io.StringIO()  # the CSV written as each experiment's rows come: lists of
+    w = csv.writer(buf, lineterminator="\n")  # cells would hold ten times its bytes
+    w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     images: list[tuple[str, bytes]] = []
     runs_json: list[str] = []
     browsers = 0
@@ -365,12 +367,12 @@ def _build_page(store: Store, data: list[RunInfo]) -> Built:
             body += bhtml
             images += bimages
             runs_json.append(_run_json(info, all_results, bsummary))
-            csv_rows += _csv_rows(all_results, name)
+            w.writerows(_csv_rows(all_results, name))
             continue
         part = _experiment(store, info, all_results, prefix,
                            browsers if name not in corpora else 0,
                            sketch if name in corpora else draw)
-        csv_rows += _csv_rows(part.results, name)
+        w.writerows(_csv_rows(part.results, name))
         runs_json.append(_run_json(info, part.results, part.summary))
         if name in corpora:  # a benchmark's corpus: a page of its own, linked
             pages.append(corpus_page(name, part.md, part.body, part.images, _shell))
@@ -386,10 +388,6 @@ def _build_page(store: Store, data: list[RunInfo]) -> Built:
         md += lmd
         body.append(lhtml)
     page = _shell("parsebench report", body)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
-    w.writerows(csv_rows)
     json_text = "[\n" + ",\n".join(runs_json) + "\n]\n"
     return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text, pages
 
