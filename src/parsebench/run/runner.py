@@ -287,8 +287,13 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
 
 def _base(exp: Experiment, conf: ParserConf, model: str, corpus: CorpusData
           ) -> dict[str, Any]:
-    """The settings that every result's signature carries."""
-    return {"corpus": corpus.name, "sentences": len(corpus.sentences),
+    """The settings that every result's signature carries: what was read (the corpus's
+    file, a hash of its bytes and the options that cut it, its size), what the parser
+    was given (the gold words, or the raw text it tokenized itself), the noise, the
+    parser and its model's hash; so two figures made otherwise never read alike."""
+    return {"corpus": corpus.name, "corpus_hash": corpus.digest[:12],
+            "input": "raw-text" if exp.tokens == "raw" else "gold-words",
+            "sentences": len(corpus.sentences),
             "noise": [lv.label for lv in levels_of(exp, corpus)], "replicates": exp.replicates,
             "seed": exp.seed, "lexicon": exp.lexicon or f"wordfreq:{exp.lang}",
             "keyboard": exp.keyboard, "parser": conf.name, "model": model}

@@ -80,6 +80,21 @@ def test_a_parser_that_tokenizes_is_scored_by_character_alignment(tmp_path: Path
     words = {r.level: r.value.to_dict() for r in gold.results if r.method == "deps"
              and r.projection == "deprel"}
     assert words["clean"]["words"]["f1"] == 1.0
+    # issue 61 item 4: every figure's signature says what the parser was given and
+    # which bytes were read, so the raw-text and gold-word figures never read alike
+    raw = next(r.signature for r in got.results if r.method == "deps")
+    given = next(r.signature for r in gold.results if r.method == "deps")
+    assert "|input:raw-text|" in raw and "|input:gold-words|" in given
+    hashes = {x.split("corpus-hash:")[1].split("|")[0] for x in (raw, given)}
+    assert len(hashes) == 1 and len(hashes.pop()) == 12  # the same bytes read
+    other = tmp_path / "other" / LEARNER.name  # the same file name, other bytes
+    other.parent.mkdir()
+    other.write_text(LEARNER.read_text().replace("\tday\t", "\tdays\t", 1))
+    exp.write_text(exp.read_text().replace(str(LEARNER), str(other)))
+    moved = pb.run(exp, store=tmp_path / "s2.sqlite", report=tmp_path / "o")
+    third = next(r.signature for r in moved.results if r.method == "deps")
+    assert third.split("corpus-hash:")[1][:12] != given.split("corpus-hash:")[1][:12]
+    assert f"corpus:{LEARNER.name}|" in third and f"corpus:{LEARNER.name}|" in given
 
 
 def test_what_raw_tokens_refuse(tmp_path: Path) -> None:
