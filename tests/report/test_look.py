@@ -15,14 +15,14 @@ from robust_values import rows_value
 
 from parsebench.api.parsing import failures
 from parsebench.model.scored import Scored
-from parsebench.present.plots import DegradationPoint
+from parsebench.present.plots import BoundedPoint
 from parsebench.probes.invariance import EDITS, summary_table
 from parsebench.report.colours import PALETTE, for_parsers
 from parsebench.report.examples import _example_md
 from parsebench.report.plots import (
     against_level,
+    bounded,
     by_group,
-    degradation,
     relation_bars,
     time_by_length,
 )
@@ -40,7 +40,7 @@ def test_a_parser_keeps_its_colour_whatever_else_a_plot_holds() -> None:
     with for_parsers(["a", "b"]):
         svgs = [against_level("t", "%", {"b @ unlabeled": pts}).svg,
                 by_group("t", "%", ["1", "2"], {"b @ clean": {"1": (0.9, 0.8, 0.95)}}).svg,
-                degradation("t", {"b": [DegradationPoint(0.05, 0.1, 0.3, 0.2)]}).svg,
+                bounded("t", {"b": [BoundedPoint(0.05, 0.1, 0.3, 0.2)]}, "x", "y").svg,
                 relation_bars("t", {"b": {"nsubj": 0.9}}).svg,
                 time_by_length({"b": [(3, 0.01), (5, 0.02)]}).svg,
                 # and both, b first: the colours follow the page, not the series' order

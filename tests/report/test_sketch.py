@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from parsebench.present import plots as asked
-from parsebench.present.plots import DegradationPoint
+from parsebench.present.plots import BoundedPoint
 from parsebench.report.sketch import SKETCHES, sketch
 
 EVIL = "<script>alert(1)</script> & 'x'"
@@ -22,11 +22,11 @@ def _requests() -> list[asked.Drawing]:
               "udpipe @ labeled": [("2%", 0.7, 0.7, 0.7), ("5%", 0.6, 0.6, 0.6)]}
     groups = {f"{EVIL} @ clean": {"1": (0.9, 0.85, 0.95), "2": (0.8, None, None)},
               "udpipe @ rate=0.05": {"1": (0.7, 0.6, 0.8)}}
-    points = {EVIL: [DegradationPoint(0.02, 0.01, 0.05, 0.03, [0.02, 0.04], 0.02),
-                     DegradationPoint(0.05, 0.03, 0.1, 0.06, None, None)]}
+    points = {EVIL: [BoundedPoint(0.02, 0.01, 0.05, 0.03, [0.02, 0.04], 0.02),
+                     BoundedPoint(0.05, 0.03, 0.1, 0.06, None, None)]}
     return [asked.against_level("t", "y (%)", series),
             asked.by_group("t", "F1 (%)", ["1", "2", "3"], groups),
-            asked.degradation("t", points),
+            asked.bounded("t", points, "x (%)", "y (%)"),
             asked.relation_bars("t", {EVIL: {"nsubj": 0.9, "obj": 0.5}}),
             asked.heatmap(EVIL, ["nsubj", EVIL], [[3, 1], [0, 2]]),
             asked.time_by_length({EVIL: [(3, 0.002), (10, 0.004)]})]

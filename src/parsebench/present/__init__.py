@@ -62,3 +62,15 @@ def anchor(*parts: str) -> str:
     """An HTML id from PARTS: letters, digits and ``-`` only (the report's tables, and
     the methods' links to them)."""
     return re.sub(r"[^A-Za-z0-9]+", "-", "-".join(parts)).strip("-").lower() or "x"
+
+
+def percent_text(x: Any) -> str:
+    """A fraction in a sentence: ``12.3%``, or "n/a"."""
+    v = value(x)
+    return "n/a" if v is None else f"{100 * v:.1f}%"
+
+
+def interval_after(iv: Any) -> str:
+    """An interval after its figure in a sentence: " [lo, hi]" (1 decimal), or nothing."""
+    got = interval_text(iv, 1)
+    return "" if got == "n/a" else " " + got

@@ -19,11 +19,10 @@ GroupPoint = tuple[float, float | None, float | None]
 
 
 @dataclass(frozen=True)
-class DegradationPoint:
-    """One level of one parser in :func:`degradation`: the share of words misspelled,
-    Bigert et al.'s bounds and estimate, and where there are, the estimate's 95%
-    interval, the real degradation and its interval, the calibrated estimate, and the
-    sentences the point rests on."""
+class BoundedPoint:
+    """One point of one parser in :func:`bounded`: its x, the bounds and the estimate
+    between them, and where there are, the estimate's 95% interval, the real value and
+    its interval, a calibrated estimate, and the sentences the point rests on."""
 
     x: float
     lower: float
@@ -51,10 +50,11 @@ def against_level(title: str, ylabel: str, series: dict[str, LevelSeries]) -> Dr
     return Drawing("against_level", (title, ylabel, series))
 
 
-def degradation(title: str, parsers: dict[str, list[DegradationPoint]]) -> Drawing:
-    """Bigert et al.'s bounds (a band), estimate and real degradation against the share of
-    misspelled words, one colour a parser."""
-    return Drawing("degradation", (title, parsers))
+def bounded(title: str, parsers: dict[str, list[BoundedPoint]], xlabel: str,
+            ylabel: str) -> Drawing:
+    """Estimates between their bounds (a band), and the real values, against a measured
+    x, one colour a parser."""
+    return Drawing("bounded", (title, parsers, xlabel, ylabel))
 
 
 def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Drawing:

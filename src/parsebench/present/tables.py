@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsebench.model.level import level_order
+from parsebench.model.level import level_order, short_label
 from parsebench.model.scored import Scored
 from parsebench.present import percent
 from parsebench.present.plots import Drawing
@@ -58,6 +58,14 @@ def results_of(results: list[Scored], metric: str) -> list[Scored]:
     """METRIC's results, by parser, projection and level (clean first): a section's rows."""
     return sorted((r for r in results if r.method == metric),
                   key=lambda r: (r.parser, r.projection, level_order(r.level)))
+
+
+def level_label(r: Scored) -> str:
+    """A result's level as the tables show it: 10%, 2/sentence."""
+    v = r.value
+    got = v.get("error_level_label") if isinstance(v, dict) else \
+        getattr(v, "error_level_label", None)
+    return str(got) if got else short_label(str(r.level))
 
 
 def pct(x: Any, digits: int = 2) -> str:

@@ -57,7 +57,8 @@ def headline(results: list[Scored], tests: list[FigureTest],
     """The table's content: every parser that is not a baseline and the BEST baseline,
     ranked by LAS on clean text; NOT_BEATING the parsers the summary marks. None without
     dependency scores."""
-    from parsebench.report.summary import LAS, level_label
+    from parsebench.present.tables import level_label
+    from parsebench.report.summary import LAS
 
     deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
     if not deps:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.common.errors import InputError, atomic_output, check_folder
+from parsebench.present.tables import Table
 from parsebench.report.benchmark import (
     BenchmarkSummary,
     benchmark_tables,
@@ -73,23 +74,20 @@ def leaderboard(store: Store, experiment: str | None = None
         "answers": s.answers}, s
 
 
-def _page(board: dict[str, Any], tables_html: list[str]) -> str:
+def _page(board: dict[str, Any], tables: list[Table]) -> str:
     """The static page: the answers, the ranking and the treebanks' table, and the
     signature of every figure."""
-    sigs = sorted({(x["corpus"], x["parser"], x["signature"] or "n/a")
-                   for x in board["per_treebank"] if x["level"] == "clean"})
     macro = sorted({m["signature"] or "n/a" for m in board["macro"]})
-    rows = "".join(f"<tr><td>{html.escape(c)}</td><td>{html.escape(p)}</td>"
-                   f"<td><code>{html.escape(sig)}</code></td></tr>" for c, p, sig in sigs)
+    made = sorted({(x["corpus"], x["parser"], x["signature"] or "n/a")
+                   for x in board["per_treebank"] if x["level"] == "clean"})
+    sigs = Table("Each treebank's LAS (clean text): what it was made of",
+                 ["treebank", "parser", "signature"], [list(r) for r in made],
+                 notes=["The macro averages: " + "; ".join(macro),
+                        "The figures, intervals, tiers and signatures: leaderboard.json."],
+                 numeric=False)
     body = [f"<h1>{html.escape(board['benchmark'])}: leaderboard</h1>",
             "<ul>" + "".join(f"<li>{html.escape(a)}</li>" for a in board["answers"])
-            + "</ul>", *tables_html,
-            "<h2>Signatures</h2><p>The macro averages: "
-            + "; ".join(f"<code>{html.escape(m)}</code>" for m in macro) + "</p>",
-            "<div class='tablewrap'><table><caption>Each treebank's LAS (clean text): "
-            "what it was made of</caption><thead><tr><th>treebank</th><th>parser</th>"
-            f"<th>signature</th></tr></thead><tbody>{rows}</tbody></table></div>",
-            "<p>The figures, intervals, tiers and signatures: leaderboard.json.</p>"]
+            + "</ul>", *(table_html(t) for t in [*tables, sigs])]
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
             f"{html.escape(board['benchmark'])}: leaderboard</title><meta name='viewport' "
             f"content='width=device-width'><style>{STYLE}</style></head><body>"
@@ -103,7 +101,7 @@ def write_leaderboard(store: Store, out_dir: str | Path, experiment: str | None 
     out = check_folder(out_dir)
     try:
         board, s = leaderboard(store, experiment)
-        page = _page(board, [table_html(t) for t in benchmark_tables(s)])
+        page = _page(board, benchmark_tables(s))
     except DAMAGE as exc:
         raise InputError(f"the store's results cannot be read ({type(exc).__name__}); it "
                          "is damaged, or was not written by parsebench", store.path) from None

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from parsebench.present.plots import DegradationPoint, Drawing, GroupPoint, LevelSeries
+from parsebench.present.plots import BoundedPoint, Drawing, GroupPoint, LevelSeries
 from parsebench.report import colours
 from parsebench.report.colours import colour_of
 
@@ -315,7 +315,7 @@ def relation_bars(title: str, bars: dict[str, dict[str, float]]) -> Plot:
 
 @_reused
 def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
-    """Mean parse time against sentence length, one line per parser (Lin, Fig. 18.1)."""
+    """Mean parse time against sentence length, one line per parser."""
     plt, fig, ax = _figure()
     for name, pts in series.items():
         ax.plot([p[0] for p in pts], [1000 * p[1] for p in pts], marker=".", label=name,
@@ -413,13 +413,13 @@ def loss_grid(title: str, rows: Sequence[str], columns: Sequence[str],
 
 
 @_reused
-def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
-                few: int = 100) -> Plot:
-    """Bigert et al.'s figures against the measured share of misspelled words (a true
-    scale): one colour a parser; its bounds a band, the estimate a solid line with its
-    95% interval over sentences, the real degradation (with gold) dashed with its
-    interval, a calibrated estimate dotted; "n=" beside a point that rests on fewer
-    than FEW sentences."""
+def bounded(title: str, parsers: dict[str, list[BoundedPoint]], xlabel: str, ylabel: str,
+            few: int = 100) -> Plot:
+    """Estimates between their bounds against a measured x (a true scale): one colour a
+    parser; its bounds a band, the estimate a solid line with its 95% interval over
+    sentences, the real value (where one was measured) dashed with its interval, a
+    calibrated estimate dotted; "n=" beside a point that rests on fewer than FEW
+    sentences."""
     plt, fig, ax = _figure()
     points = intervals = 0
     entries = 0
@@ -462,8 +462,8 @@ def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
                 ax.annotate(f"n={p.sentences}", (100 * p.x, 100 * p.estimate),
                             textcoords="offset points", xytext=(3, 4), fontsize=9,
                             color=colour)
-    ax.set_xlabel("misspelled words (%)")
-    ax.set_ylabel("degradation (%)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_xlim(left=0)
     ax.set_ylim(bottom=0)
     ax.set_title(title)
@@ -473,7 +473,7 @@ def degradation(title: str, parsers: dict[str, list[DegradationPoint]],
 
 
 DRAWINGS: dict[str, Callable[..., Plot]] = {
-    "against_level": against_level, "degradation": degradation,
+    "against_level": against_level, "bounded": bounded,
     "relation_bars": relation_bars, "by_group": by_group, "heatmap": heatmap,
     "time_by_length": time_by_length}
 """The drawings a section can ask for (:class:`parsebench.present.plots.Drawing`)."""

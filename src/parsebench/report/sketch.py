@@ -16,7 +16,7 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parsebench.present.plots import DegradationPoint, Drawing
+from parsebench.present.plots import BoundedPoint, Drawing
 from parsebench.report.colours import colour_of
 from parsebench.report.plots import Plot
 
@@ -166,11 +166,14 @@ def by_group(title: str, ylabel: str, groups: Sequence[str],
     return c.plot()
 
 
-def degradation(title: str, parsers: dict[str, list[DegradationPoint]]) -> Plot:
+def bounded(title: str, parsers: dict[str, list[BoundedPoint]], xlabel: str, ylabel: str
+            ) -> Plot:
     pts = [p for ps in parsers.values() for p in ps]
     ys = [100 * v for p in pts for v in (p.lower, p.upper, p.estimate, p.real)
           if v is not None]
-    c = _Chart(title, "degradation (%)", ys, xs=[100 * p.x for p in pts])
+    c = _Chart(title, ylabel, ys, xs=[100 * p.x for p in pts])
+    c.parts.append(f"<text x='{W / 2}' y='{H - 6}' font-size='10' text-anchor='middle'>"
+                   f"{_e(xlabel)}</text>")
     for parser, ps in parsers.items():
         colour = colour_of(parser)
         ps = sorted(ps, key=lambda p: p.x)
@@ -238,7 +241,7 @@ def time_by_length(series: dict[str, Sequence[tuple[int, float]]]) -> Plot:
 
 
 SKETCHES: dict[str, Callable[..., Plot]] = {
-    "against_level": against_level, "degradation": degradation,
+    "against_level": against_level, "bounded": bounded,
     "relation_bars": relation_bars, "by_group": by_group, "heatmap": heatmap,
     "time_by_length": time_by_length}
 """Every drawing a section can ask for, sketched."""

@@ -24,11 +24,10 @@ from typing import TYPE_CHECKING, Any
 from parsebench.common.record import Interval, Record, plain
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
-from parsebench.metrics.dependency.figures import DepsValue
-from parsebench.metrics.robustness.hashemi_hwa import F1Levels
-from parsebench.model.level import level_order, short_label
+from parsebench.model.level import level_order
 from parsebench.model.scored import Scored
-from parsebench.present import interval_text, p_value, value
+from parsebench.present import interval_after, p_value, percent_text, value
+from parsebench.present.tables import level_label
 from parsebench.report.summary_records import (
     BaselineItem,
     Entry,
@@ -47,7 +46,25 @@ SIGNIFICANCE_SAMPLES = 2000
 
 
 def _figure_label(title: str, metric: str, projection: str) -> str:
-    return title if metric != "rows" else f"{title} ({projection})"
+    from parsebench.metrics.registry import METHODS
+
+    m = METHODS.get(metric)
+    return f"{title} ({projection})" if m is not None and m.by_projection else title
+
+
+def _reads(metric: str, projection: str) -> bool:
+    """Whether METRIC's results of PROJECTION hold the statistics its figures rank (a
+    method's breakdowns are other projections)."""
+    from parsebench.metrics.registry import METHODS
+
+    m = METHODS.get(metric)
+    return m is None or m.projection is None or m.projection == projection
+
+
+def _las_results(results: list[Scored], level: str | None = None) -> list[Scored]:
+    """The results that hold the accuracy figure (LAS), at LEVEL or every level."""
+    return [r for r in results if r.method == LAS.method and _reads(r.method, r.projection)
+            and (level is None or r.level == level)]
 
 
 def pairwise_tests(results: list[Scored]) -> list[FigureTest]:
@@ -70,8 +87,7 @@ def pairwise_tests(results: list[Scored]) -> list[FigureTest]:
         for m in figures:
             assert m.stored is not None
             metric, key = m.stored
-            if r.method == metric and key in st and (metric != "deps"
-                                                         or r.projection == "deprel"):
+            if r.method == metric and key in st and _reads(metric, r.projection):
                 label = _figure_label(m.title, metric, r.projection)
                 groups.setdefault((label, m.name, r.projection, r.level), []).append(
                     (r.parser, st[key]))
@@ -111,6 +127,8 @@ class RankedScore:
     link: Callable[[Scored], str]
     note: str = ""
     """What it measures (:attr:`RankingFigure.note`)."""
+    of: str = ""
+    """What it is of (:attr:`RankingFigure.of`)."""
 
 
 def _ranked_scores() -> list[RankedScore]:
@@ -124,7 +142,7 @@ def _ranked_scores() -> list[RankedScore]:
             if h is not None:
                 link = m.anchor or (lambda r: "x")
                 out.append((h.rank, RankedScore(sc.name, m.name, h.title, h.get, h.ci,
-                                                h.higher_is_better, link, h.note)))
+                                                h.higher_is_better, link, h.note, h.of)))
     return [f for _, f in sorted(out, key=lambda x: x[0])]
 
 
@@ -133,16 +151,6 @@ LAS = RANKED[0]
 """The accuracy figure (rank 0): LAS against the gold key."""
 ROBUSTNESS = tuple(RANKED[1:])
 """The robustness figures a summary ranks by, the first a run has."""
-
-
-def _pc(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}%"
-
-
-def _ci_text(ci: Any) -> str:
-    """An interval after its figure in a sentence: " [lo, hi]", or nothing."""
-    got = interval_text(ci, 1)
-    return "" if got == "n/a" else " " + got
 
 
 def _entry(r: Scored, fig: RankedScore) -> Entry:
@@ -186,7 +194,7 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
     groups = letters(by_figure, mine)
     names = letter_names(by_figure, groups)
     best = known[0]
-    figs = ", ".join(f"{shown(e.parser)} {_pc(e.value)}{_ci_text(e.ci95)}"
+    figs = ", ".join(f"{shown(e.parser)} {percent_text(e.value)}{interval_after(e.ci95)}"
                      for e in known)
     # named as the best only when the paired tests separate it from every parser it is
     # ranked with (a baseline ahead of it is told apart: "of the parsers")
@@ -229,18 +237,18 @@ def _ranked(fig: RankedScore, rs: list[Scored], level: str, what: str,
 
 
 def _accuracy(results: list[Scored], tests: list[FigureTest]) -> Ranked | None:
-    rs = [r for r in results if r.method == "deps" and r.projection == "deprel"
-          and r.level == "clean"]
+    rs = _las_results(results, "clean")
     if not rs:
         return None
     return _ranked(LAS, rs, "clean", "Accuracy on clean text (LAS against the gold key)",
-                   tests, "deps-accuracy")
+                   tests, LAS.link(rs[0]))
 
 
 def _robustness_figure(results: list[Scored]
                        ) -> tuple[RankedScore, str, list[Scored]] | None:
-    """The first figure of ROBUSTNESS the run has a number for, the projection (for
-    Bigert's rows) that most parsers have, and its noisy results."""
+    """The first figure of ROBUSTNESS the run has a number for, the projection (for a
+    method whose figures differ by projection) that most parsers have, and its noisy
+    results."""
     for fig in ROBUSTNESS:
         rs = [r for r in results if r.method == fig.method and r.level not in
               ("clean", "corrected") and isinstance(r.value, dict | Record)
@@ -263,14 +271,6 @@ def _field(v: Any, name: str) -> Any:
     return v.get(name) if isinstance(v, dict) else getattr(v, name, None)
 
 
-def level_label(r: Scored) -> str:
-    """A result's level as the tables show it: 10%, 2/sentence."""
-    got = _field(r.value, "error_level_label")
-    if got:
-        return str(got)
-    return short_label(str(r.level))
-
-
 def _robustness(results: list[Scored], tests: list[FigureTest],
                 baselines: Mapping[str, str] | None = None) -> list[Ranked]:
     got = _robustness_figure(results)
@@ -279,11 +279,10 @@ def _robustness(results: list[Scored], tests: list[FigureTest],
     fig, proj, rs = got
     out = []
     levels = sorted({r.level for r in rs}, key=level_order)
-    accuracy = {r.parser: value(LAS.get(r.value)) for r in results
-                if r.method == "deps" and r.projection == "deprel" and r.level == "clean"}
+    accuracy = {r.parser: value(LAS.get(r.value)) for r in _las_results(results, "clean")}
     for level in levels:
         at = [r for r in rs if r.level == level]
-        on = f" of the {proj} rows" if fig.method == "rows" else ""
+        on = fig.of.format(proj=proj)
         item = _ranked(fig, at, level, f"Robustness at {level_label(at[0])} "
                        f"({fig.name}{on})", tests, fig.link(at[0]), baselines)
         if item is not None:
@@ -307,7 +306,7 @@ def _baselines_ahead(ranking: list[Entry], fig: RankedScore,
              and (e.value > top if fig.higher_is_better else e.value < top)]
     if not ahead:
         return ""
-    named = ", ".join(f"{p} ({baselines[p]}, LAS on clean text {_pc(accuracy.get(p))})"
+    named = ", ".join(f"{p} ({baselines[p]}, LAS on clean text {percent_text(accuracy.get(p))})"
                       for p in ahead)
     many = len(ahead) > 1
     return (f" The baseline{'s' if many else ''} {named} score{'' if many else 's'} better: "
@@ -327,7 +326,7 @@ def _beside_accuracy(robust: str, accuracy: dict[str, float | None],
     if baselines and robust in baselines:
         return (f" {robust} is an uninformed baseline ({baselines[robust]}): its parse "
                 "does not depend on what the words are, so it looks robust; read robustness "
-                f"beside accuracy (LAS on clean text {_pc(mine)}"
+                f"beside accuracy (LAS on clean text {percent_text(mine)}"
                 + (f", below {', '.join(better)}" if better else "") + ").")
     if not better:
         return ""
@@ -348,8 +347,7 @@ BASELINE_HINT = ("No uninformed baseline in this run (add [[parsers]] name = \"r
 
 
 def _clean_las(results: list[Scored]) -> dict[str, Scored]:
-    return {r.parser: r for r in results if r.method == "deps" and r.projection == "deprel"
-            and r.level == "clean"}
+    return {r.parser: r for r in _las_results(results, "clean")}
 
 
 def best_baseline(results: list[Scored], baselines: Mapping[str, str]) -> str | None:
@@ -367,7 +365,7 @@ def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
     from) separates them. A parser below or equal to it, not separated from it, without a
     test or without a LAS does not."""
     t = next((t for t in tests if t.method == LAS.score and t.level == "clean"
-              and t.projection == "deprel" and {t.a, t.b} == {parser, base}), None)
+              and _reads(LAS.method, t.projection) and {t.a, t.b} == {parser, base}), None)
     diff: float | None = None
     ci: Interval | None = None
     p: float | None = None
@@ -378,14 +376,14 @@ def against_baseline(parser: str, mine: float | None, base: str, theirs: float,
             lo, hi = sorted(sign * x for x in t.ci95)
             ci = (lo, hi)
         p = t.p_holm
-    by = "" if diff is None else f" by {100 * diff:.1f} points{_ci_text(ci)}"
+    by = "" if diff is None else f" by {100 * diff:.1f} points{interval_after(ci)}"
     pt = "" if p is None else f", p {'= ' if p >= 0.001 else ''}{p_value(p)}"
     if mine is None:
         beats, why = False, "has no LAS"
     elif mine < theirs:
-        beats, why = False, f"scores below it ({_pc(mine)}{pt})"
+        beats, why = False, f"scores below it ({percent_text(mine)}{pt})"
     elif mine == theirs:
-        beats, why = False, f"scores the same ({_pc(mine)})"
+        beats, why = False, f"scores the same ({percent_text(mine)})"
     elif t is None or t.significant is None:
         beats, why = False, f"scores above it{by}, but no paired test compares them"
     elif not t.significant:
@@ -418,7 +416,7 @@ def _baseline(results: list[Scored], tests: list[FigureTest],
     marked = [v for v in verdicts if not v.beats]
     beating = [v for v in verdicts if v.beats]
     text = (f"Best uninformed baseline: {base} ({baselines[base]}), LAS on clean text "
-            f"{_pc(e.value)}{_ci_text(e.ci95)}; a parser must beat it.")
+            f"{percent_text(e.value)}{interval_after(e.ci95)}; a parser must beat it.")
     if not verdicts:
         text += " No other parser to compare with it."
     if marked:
@@ -433,69 +431,14 @@ def _baseline(results: list[Scored], tests: list[FigureTest],
 
 
 def _hurts(results: list[Scored], baselines: Mapping[str, str]) -> list[Hurt]:
-    """Where the noise hurts most: each parser's LAS lost at its own worst level (each
-    parser's sentence says "its own": two parsers that "lose most" at one level read as
-    a contradiction); the arc
-    lengths that lose most; with learner-like errors, the types with the lowest F1. Not
-    for the BASELINES: what a parser that ignores the words loses says nothing."""
-    out: list[Hurt] = []
+    """Where the noise hurts most, as each method reads its own figures
+    (:attr:`parsebench.metrics.core.method.Method.hurts`). Not for the BASELINES: what a
+    parser that ignores the words loses says nothing."""
+    from parsebench.metrics.registry import METHODS
+
     results = [r for r in results if r.parser not in baselines]
-    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
-    clean = {r.parser: r for r in deps if r.level == "clean"}
-    for parser, c in clean.items():
-        c_las = value(LAS.get(c.value))
-        noisy: list[tuple[float, Scored]] = []
-        for r in deps:
-            x = value(LAS.get(r.value))
-            if r.parser == parser and r.level != "clean" and x is not None:
-                noisy.append((x, r))
-        if c_las is None or not noisy:
-            continue
-        worst, r = min(noisy, key=lambda t: t[0])
-        out.append(Hurt(parser, r.level, "LAS", clean=c_las, noisy=worst,
-                        loss=c_las - worst,
-                        sentence=f"{parser}'s own worst level is {level_label(r)}: LAS "
-                                 f"{_pc(c_las)} on clean text, {_pc(worst)} there "
-                                 f"({100 * (c_las - worst):.1f} points of LAS lost).",
-                        link="deps-accuracy"))
-        groups = _arc_f1(c.value)
-        noisy_groups = _arc_f1(r.value)
-        drops = [(f - noisy_groups[g], g) for g, f in groups.items() if g in noisy_groups]
-        if drops:
-            d, g = max(drops)
-            out.append(Hurt(parser, r.level, "labeled F1 by arc length", group=g, loss=d,
-                            sentence=f"{parser}: arcs of length {g} lose most at "
-                                     f"{level_label(r)}, labeled F1 {_pc(groups[g])} → "
-                                     f"{_pc(noisy_groups[g])} ({100 * d:.1f} points).",
-                            link="where-arc-length"))
-    for r in results:
-        if r.method != "f1" or r.level in ("clean", "corrected") \
-                or not isinstance(r.value, F1Levels):
-            continue
-        types = [(f, str(k), b) for k, b in r.value.by_type.items()
-                 if (f := value(b.f1)) is not None]
-        if not types:
-            continue
-        enough = [t for t in types if t[2].sentences >= 10] or types
-        lowest = sorted(enough, key=lambda t: (t[0], t[1]))[:3]
-        listed = ", ".join(f"{k} {_pc(f)}{_ci_text(b.ci95.f1)} "
-                           f"({b.sentences} sentences)" for f, k, b in lowest)
-        out.append(Hurt(r.parser, r.level, "robustness F1 by error type",
-                        types=[k for _, k, _ in lowest],
-                        sentence=f"{r.parser} at {level_label(r)}: the error types with "
-                                 f"the lowest robustness F1 are {listed}.",
-                        link="types-by-type"))
-    return out
-
-
-def _arc_f1(v: DepsValue) -> dict[str, float]:
-    """Labeled F1 by arc length (the groups that have one)."""
-    out = {}
-    for g, b in v.breakdown("arc-length").items():
-        f = value(b.labeled.f1)
-        if f is not None:
-            out[str(g)] = f
-    return out
+    return [Hurt(**h) for m in METHODS.values() if m.hurts is not None
+            for h in m.hurts(results)]
 
 
 def _section_of() -> dict[str, tuple[str, Callable[[Scored], str]]]:
@@ -527,6 +470,16 @@ def _cause(r: Scored, warning: str) -> tuple[str, list[str]]:
     return text, seeds
 
 
+def _plain() -> frozenset[str]:
+    """Projections a warning need not name: none, and each method's one projection."""
+    from parsebench.metrics.registry import METHODS
+
+    return frozenset({"-", "deps", *(m.projection for m in METHODS.values() if m.projection)})
+
+
+_PLAIN = _plain()
+
+
 def _warnings(results: list[Scored]) -> list[Warned]:
     """Every warning of the results once a cause, with the figures, parsers, projections
     and levels it was given for (12 lines "no lemmas", one a parser and level, are one)."""
@@ -546,7 +499,7 @@ def _warnings(results: list[Scored]) -> list[Warned]:
                     got.append(x)
     out = []
     for item in seen.values():
-        on = [p for p in item.projections if p not in ("-", "deprel", "deps")]
+        on = [p for p in item.projections if p not in _PLAIN]
         reps = item.replicates
         out.append(replace(item, sentence=(
             f"{item.text} ({', '.join(item.figures)}{': ' + ', '.join(on) if on else ''}; "

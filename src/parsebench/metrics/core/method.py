@@ -176,6 +176,9 @@ class RankingFigure:
     note: str = ""
     """What the figure measures, said after its ranking where it stands beside the
     points of LAS lost (``{proj}``: the projection ranked)."""
+    of: str = ""
+    """What the figure is of, after its name in the ranking's title (``{proj}``: the
+    projection ranked)."""
 
 
 @dataclass(frozen=True)
@@ -264,6 +267,14 @@ class Method:
     value_type: type[Record] | None = None
     """The typed value of its results (:mod:`parsebench.common.record`): what the report reads
     by attribute; None: its value is the plain JSON object."""
+    projection: str | None = None
+    """The one projection of its results that its scores, tests and rankings read (the
+    others are breakdowns); None: every result's."""
+    by_projection: bool = False
+    """Its figures differ by projection: a paired test's label names it."""
+    hurts: Callable[[list[Scored]], list[dict[str, Any]]] | None = None
+    """Its results (baselines left out) -> where the noise hurts most, as the summary's
+    ``Hurt`` records' fields: a paper's own reading of its figures."""
     legend: Mapping[str, str] = field(default_factory=dict)
     """What each column of its report tables holds (header -> what the number is),
     written under every table that shows it: the method says what its figures mean,

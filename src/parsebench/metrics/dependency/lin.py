@@ -40,7 +40,12 @@ from parsebench.metrics.dependency.evaluate import DepsOptions, DepsResult, Sent
 from parsebench.metrics.dependency.figures import DepsValue
 from parsebench.metrics.dependency.lin_scorer import PR, BucketCounts
 from parsebench.metrics.dependency.lin_scorer import SIGNATURE as LIN
-from parsebench.metrics.dependency.lin_shown import deps_section, deps_table, where_section
+from parsebench.metrics.dependency.lin_shown import (
+    deps_section,
+    deps_table,
+    hurts,
+    where_section,
+)
 from parsebench.metrics.dependency.other_words import AlignedResult
 from parsebench.metrics.dependency.settings import KEYS, DepsScoring, file_stats
 from parsebench.present import percent
@@ -359,6 +364,7 @@ METHOD = Method("deps", "Lin; CoNLL 2018", _variants,
                 "the clean text against the gold key; the noisy levels through the alignment "
                 "under f1", own_tokens=True, scores=SCORES,
                 sections=(deps_section, where_section), text=deps_table,
+                projection="deprel", hurts=hurts,
                 section_title="accuracy against the gold key", legend=LEGEND,
                 anchor=lambda r: "deps-accuracy", headline=_headline, value_type=DepsValue,
                 settings=_settings,

@@ -6,6 +6,7 @@ and category; the CoNLL 2018 metrics; MaltEval's breakdowns): the report's secti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from parsebench.metrics.dependency.conll18 import conll18_table, counts_table
 from parsebench.metrics.dependency.figures import (
@@ -17,12 +18,13 @@ from parsebench.metrics.dependency.figures import (
 )
 from parsebench.metrics.dependency.lin_scorer import ROOT_ARC_FIELDS
 from parsebench.model.scored import Scored
-from parsebench.present import interval_text, percent
+from parsebench.present import interval_text, percent, percent_text, value
 from parsebench.present.plots import GroupPoint, by_group, heatmap, relation_bars
 from parsebench.present.tables import (
     Section,
     Table,
     level_free_signature,
+    level_label,
     pct,
     results_of,
     safe_name,
@@ -275,3 +277,52 @@ def confusion_lines(table: Confusion) -> list[str]:
     for name, row in zip(names, table.matrix, strict=True):
         lines.append(f"{name:<{width}}" + "".join(f"{n:10d}" for n in row))
     return lines
+
+
+def hurts(results: list[Scored]) -> list[dict[str, Any]]:
+    """Where the noise hurts a parser's accuracy most: its LAS lost at its own worst
+    level (each parser's sentence says "its own": two parsers that "lose most" at one
+    level would read as a contradiction), and the arc length that loses most there
+    (MaltEval's breakdown)."""
+    out: list[dict[str, Any]] = []
+    deps = [r for r in results if r.method == "deps" and r.projection == "deprel"]
+    clean = {r.parser: r for r in deps if r.level == "clean"}
+    for parser, c in clean.items():
+        c_las = value(c.value.las.f1)
+        noisy: list[tuple[float, Scored]] = []
+        for r in deps:
+            x = value(r.value.las.f1)
+            if r.parser == parser and r.level != "clean" and x is not None:
+                noisy.append((x, r))
+        if c_las is None or not noisy:
+            continue
+        worst, r = min(noisy, key=lambda t: t[0])
+        out.append({"parser": parser, "level": r.level, "figure": "LAS", "clean": c_las,
+                    "noisy": worst, "loss": c_las - worst,
+                    "sentence": f"{parser}'s own worst level is {level_label(r)}: LAS "
+                                f"{percent_text(c_las)} on clean text, {percent_text(worst)} "
+                                f"there ({100 * (c_las - worst):.1f} points of LAS lost).",
+                    "link": "deps-accuracy"})
+        groups = _arc_f1(c.value)
+        noisy_groups = _arc_f1(r.value)
+        drops = [(f - noisy_groups[g], g) for g, f in groups.items() if g in noisy_groups]
+        if drops:
+            d, g = max(drops)
+            out.append({"parser": parser, "level": r.level,
+                        "figure": "labeled F1 by arc length", "group": g, "loss": d,
+                        "sentence": f"{parser}: arcs of length {g} lose most at "
+                                    f"{level_label(r)}, labeled F1 "
+                                    f"{percent_text(groups[g])} → "
+                                    f"{percent_text(noisy_groups[g])} ({100 * d:.1f} points).",
+                        "link": "where-arc-length"})
+    return out
+
+
+def _arc_f1(v: DepsValue) -> dict[str, float]:
+    """Labeled F1 by arc length (the groups that have one)."""
+    out = {}
+    for g, b in v.breakdown("arc-length").items():
+        f = value(b.labeled.f1)
+        if f is not None:
+            out[str(g)] = f
+    return out

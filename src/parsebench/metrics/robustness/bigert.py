@@ -193,7 +193,7 @@ LEGEND = {
 """What the columns of Bigert et al.'s tables hold: shares of rows (words)."""
 
 METHOD = Method("rows", "Bigert et al.", _variants, scores=SCORES,
-                sections=(rows_section,), text=rows_table,
+                sections=(rows_section,), text=rows_table, by_projection=True,
                 section_title="Bigert et al.'s degradation", legend=LEGEND,
                 anchor=lambda r: anchor("rows", r.parser, r.projection),
                 headline=_headline, settings=_settings, default=[], value_type=RowsFigures,

@@ -525,7 +525,8 @@ SCORES = (
            headline=RankingFigure("parse differs (Bigert et al.)", lambda v: v.differs,
                                   "differs", False, 4,
                                   " Parse differs is the share of the {proj} rows whose "
-                                  "parse changed, right or wrong: not a loss of accuracy.")),
+                                  "parse changed, right or wrong: not a loss of accuracy.",
+                                  " of the {proj} rows")),
     Metric("bigert-real-degradation", "real degradation", "run",
            ("rows right in the clean parse", "rows right in the noisy parse"), loss(1, 0),
            ("rows", "degr_real"),
@@ -534,7 +535,8 @@ SCORES = (
                                   False, 2,
                                   " Real degradation is relative, not points of LAS: the "
                                   "share of the {proj} rows right on clean text that the "
-                                  "noise makes wrong (1 - noisy/clean row accuracy).")),
+                                  "noise makes wrong (1 - noisy/clean row accuracy).",
+                                  " of the {proj} rows")),
 )
 SCORES_BY_NAME = {m.name: m for m in SCORES}
 

@@ -10,7 +10,7 @@ from typing import Any
 from parsebench.metrics.robustness.bigert_records import ReplicateSummary, RowsCommand, RowsFigures
 from parsebench.model.scored import Scored
 from parsebench.present import anchor, interval_text, percent, value
-from parsebench.present.plots import DegradationPoint, degradation
+from parsebench.present.plots import BoundedPoint, bounded
 from parsebench.present.tables import (
     CI_NOTE,
     Section,
@@ -45,7 +45,7 @@ def rows_section(results: list[Scored]) -> Section | None:
     groups: dict[tuple[str, str], list[Scored]] = {}
     for r in rows:
         groups.setdefault((r.parser, r.projection), []).append(r)
-    lines: dict[str, dict[str, list[DegradationPoint]]] = {}
+    lines: dict[str, dict[str, list[BoundedPoint]]] = {}
     for (parser, proj), rs in groups.items():
         vs = [_rows_of(r) for r in rs]
         has_gold = any(v.gold is not None for v in vs)
@@ -96,7 +96,7 @@ def rows_section(results: list[Scored]) -> Section | None:
                                                  v.degr_estimate))
             if x is None or lo is None or hi is None or est is None:
                 continue
-            points.setdefault(parser, []).append(DegradationPoint(
+            points.setdefault(parser, []).append(BoundedPoint(
                 x, lo, hi, est, _estimate_ci(v),
                 None if v.gold is None else value(v.gold.degr_real),
                 v.degr_real_ci95, value(v.degr_calibrated), v.sentences_resampled))
@@ -115,7 +115,8 @@ def rows_section(results: list[Scored]) -> Section | None:
                                   if real else "")
                                + (", the calibrated estimate dotted" if cal else "")
                                + "; bars: 95% intervals over sentences",
-                               degradation(f"Degradation ({proj})", by_parser)))
+                               bounded(f"Degradation ({proj})", by_parser,
+                                       "misspelled words (%)", "degradation (%)")))
     return sec
 
 def _estimate_ci(v: RowsFigures) -> list[float] | None:

@@ -82,7 +82,12 @@ from parsebench.metrics.robustness.hashemi_hwa_records import (
 from parsebench.metrics.robustness.hashemi_hwa_records import (
     TypeFigures as TypeFigures,
 )
-from parsebench.metrics.robustness.hashemi_hwa_shown import f1_section, f1_table, types_section
+from parsebench.metrics.robustness.hashemi_hwa_shown import (
+    f1_section,
+    f1_table,
+    hurts,
+    types_section,
+)
 from parsebench.model.parses import Parse, arcs
 from parsebench.present import percent
 
@@ -535,7 +540,7 @@ LEGEND = {
 METHOD = Method("f1", "Hashemi & Hwa", _variants,
                 "scored through the alignment, by error type, with the attachment against the "
                 "gold key", scores=SCORES,
-                sections=(f1_section, types_section), text=f1_table,
+                sections=(f1_section, types_section), text=f1_table, hurts=hurts,
                 section_title="robustness F1", anchor=lambda r: "types", legend=LEGEND,
                 headline=_headline, value_type=F1Value, columns={
                     "f1": ("shared", "ungrammatical deps", "grammatical deps"),

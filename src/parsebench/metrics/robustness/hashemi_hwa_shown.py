@@ -18,8 +18,16 @@ from parsebench.metrics.robustness.hashemi_hwa_records import (
 )
 from parsebench.model.level import level_order
 from parsebench.model.scored import Scored
-from parsebench.present import interval_text, percent
-from parsebench.present.tables import CI_NOTE, Section, Table, level_free_signature, pct, results_of
+from parsebench.present import interval_after, interval_text, percent, percent_text, value
+from parsebench.present.tables import (
+    CI_NOTE,
+    Section,
+    Table,
+    level_free_signature,
+    level_label,
+    pct,
+    results_of,
+)
 
 
 def _p(x: Any, width: int = 5, digits: int = 2) -> str:
@@ -155,3 +163,28 @@ def _f1_row(name: str, c: F1Figures) -> str:
             f" {c.shared:7d} {c.ungrammatical_deps:7d} "
             f"{c.ungrammatical_error_deps:6d} {c.grammatical_deps:7d} "
             f"{c.grammatical_error_deps:6d}")
+
+
+def hurts(results: list[Scored]) -> list[dict[str, Any]]:
+    """With learner-like errors, where the noise hurts most: each level's error types
+    with the lowest robustness F1 (those of 10 sentences or more, where there are)."""
+    out: list[dict[str, Any]] = []
+    for r in results:
+        if r.method != "f1" or r.level in ("clean", "corrected") \
+                or not isinstance(r.value, F1Levels):
+            continue
+        types = [(f, str(k), b) for k, b in r.value.by_type.items()
+                 if (f := value(b.f1)) is not None]
+        if not types:
+            continue
+        enough = [t for t in types if t[2].sentences >= 10] or types
+        lowest = sorted(enough, key=lambda t: (t[0], t[1]))[:3]
+        listed = ", ".join(f"{k} {percent_text(f)}{interval_after(b.ci95.f1)} "
+                           f"({b.sentences} sentences)" for f, k, b in lowest)
+        out.append({"parser": r.parser, "level": r.level,
+                    "figure": "robustness F1 by error type",
+                    "types": [k for _, k, _ in lowest],
+                    "sentence": f"{r.parser} at {level_label(r)}: the error types with "
+                                f"the lowest robustness F1 are {listed}.",
+                    "link": "types-by-type"})
+    return out
