@@ -41,6 +41,7 @@ $(TEST_STAMP): $(STAMP) $(REF_STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts setup.py
+	$(BIN)/pycodestyle --select=E127,E128 src tests benchmarks scripts
 	$(BIN)/mypy
 
 # The suite in as many processes as there are cores (at most 4), a test file to a

@@ -34,7 +34,7 @@ def _cut(treebank: Path, folder: Path, corpora: int) -> Path:
     for k in range(corpora):
         part = sentences[k * PER_CORPUS:(k + 1) * PER_CORPUS]
         (folder / f"c{k}.conllu").write_text("\n\n".join(part).strip() + "\n\n",
-                                              encoding="utf-8")
+                                             encoding="utf-8")
         toml += ["[[corpora]]", f'name = "c{k}"', 'lang = "en"', f'path = "c{k}.conllu"']
     toml += ["[noise]", "rates = [0.05]", "[[parsers]]", 'name = "right"',
              'spec = "baseline:right"', "[[parsers]]", 'name = "left"',

@@ -51,9 +51,9 @@ def main() -> None:
         return
     texts = [" ".join(s.forms) for s in sents]
     for name, make in (("RandomWordAug swap", lambda: naw.RandomWordAug(action="swap",
-                                                                         aug_p=0.05)),
+                                                                        aug_p=0.05)),
                        ("RandomWordAug delete", lambda: naw.RandomWordAug(action="delete",
-                                                                           aug_p=0.05)),
+                                                                          aug_p=0.05)),
                        ("SplitAug", lambda: naw.SplitAug(aug_p=0.05))):
         t = time.perf_counter()
         aug = make()

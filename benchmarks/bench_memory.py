@@ -66,7 +66,7 @@ def _split(s: Sentence, k: int) -> Sentence:
     heads = [0 if h == 0 else h + 1 for h in s.heads]
     return Sentence(forms=[w[:1], w[1:], *s.forms[1:]], lemmas=["_"] * n, upos=["X"] * n,
                     xpos=["_"] * n, feats=["_"] * n, heads=[2, *heads], deprels=["dep",
-                                                                              *s.deprels],
+                                                                                 *s.deprels],
                     deps=["_"] * n, misc=["_"] * n,
                     comments=[c for c in s.comments if not c.startswith("# text")])
 

@@ -126,7 +126,7 @@ def bench_brackets(tmp: Path) -> None:
     def score(accelerated: bool) -> tuple[float, EvalbResult]:
         t = time.perf_counter()
         r = score_brackets(read_tree_texts(gold), read_tree_texts(test), params,
-                              accelerated=accelerated)
+                           accelerated=accelerated)
         r.report()
         return time.perf_counter() - t, r
 

@@ -64,7 +64,7 @@ def main() -> None:
     inv_js = a.out / f"invariance-{'-'.join(chosen)}.json"
     if not inv_js.exists():
         inv_js.write_text(cli("invariance", str(corpus), *[x for s in chosen.values()
-                                                          for x in ("--parser", s)],
+                                                           for x in ("--parser", s)],
                               "-o", str(a.out / f"invariance-{'-'.join(chosen)}"), "--json"))
     inv = json.loads(inv_js.read_text())
     print("| parser | K | attacked | success % (attack) | success % (random) | damage % "

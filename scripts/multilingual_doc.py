@@ -316,7 +316,7 @@ def language_or_parser(ms: list[Model]) -> dict[str, str]:
                       for la in langs], axis=-2)
     las = np.array([[grid[(la, f)].las for f in fams] for la in langs])
     for what, pt, dr in (("", point, draws), ("rel_", point / (100 * las),
-                                                draws / (100 * las))):
+                                              draws / (100 * las))):
         got, many = shares(pt), shares(dr)
         for i, part in enumerate(("lang", "parser", "rest")):
             iv = interval(100 * many[:, i], 0.05, 100 * got[i])

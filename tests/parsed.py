@@ -26,7 +26,7 @@ def udpipe_raw(model: Path, gold: Path, out: Path) -> None:
     m = Model.load(str(model))
     err = ProcessingError()
     got = Pipeline(m, "tokenize", Pipeline.DEFAULT, Pipeline.DEFAULT, "conllu").process(raw,
-                                                                                         err)
+                                                                                        err)
     assert not err.occurred(), err.message
     out.write_text(got, encoding="utf-8")
 

@@ -144,7 +144,7 @@ def ratios(d: dict[str, Any], parent: dict[str, Any], command: str, key: str
     if "key_constituents" in d:  # the flat key's
         k = d["key_constituents"]
         out.update(recall=_q(d["matched"], k), precision=_q(d["matched"],
-                                                             d["response_constituents"]),
+                                                            d["response_constituents"]),
                    conformance=_q(k - d["violated"], k))
     if "error_level" in d and isinstance(d["rows"], int):  # Bigert's rows, one file
         rows, changed = d["rows"], d.get("changed")
@@ -267,7 +267,7 @@ def _tree(draw: st.DrawFn, n: int) -> list[tuple[int, str]]:
     for i in range(n):
         head = 0 if i == root else draw(st.sampled_from([j + 1 for j in range(n) if j != i]))
         out.append((head, "root" if head == 0 else draw(st.sampled_from(["nsubj", "obj",
-                                                                          "det"]))))
+                                                                         "det"]))))
     return out
 
 
@@ -368,7 +368,7 @@ def test_attack_and_invariance_give_shares_with_their_counts(
     assert check("attack", r) == sum(v is not None for v in defined)
     s = tagged()
     assert check("invariance", {"parsers": {parser: invariance_check(s, make_edits(s, budget),
-                                                              counting(fn))}}) >= 4
+                                                                     counting(fn))}}) >= 4
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

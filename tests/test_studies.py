@@ -148,7 +148,7 @@ def test_bounds_check_counts_runs_within_bounds_and_the_error() -> None:
 
     groups = {("p", "head"): [
         scored(replace(run(0.1, 0.1, True), replicates=[run(0.10, 0.08, True),
-                                                       run(0.12, 0.16, False)])),
+                                                        run(0.12, 0.16, False)])),
         scored(run(0.20, 0.21, True))]}
     t = _bounds_check(groups)
     assert t is not None

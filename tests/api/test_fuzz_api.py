@@ -49,7 +49,7 @@ CONLLU_CALLS: dict[str, Callable[[Any], Any]] = {
     "evaluate_deps, the gold": lambda x: pb.evaluate_deps(x, ANSWER, select="deprel=subj"),
     "compare": lambda x: pb.compare(KEY, [x, ANSWER], samples=20),
     "compare upos, all pairs": lambda x: pb.compare(x, [ANSWER, KEY], metric="upos",
-                                                     samples=20, all_pairs=True),
+                                                    samples=20, all_pairs=True),
     "noise": lambda x: pb.noise(x, rate=0.3, lexicon=LEX).treebank,
     "noise, grammar": lambda x: pb.noise(x, rate=0.3, kind="grammar", lexicon=LEX).treebank,
     "robustness_rows": lambda x: pb.robustness_rows(TYPOS, [x], accuracy=0.9),

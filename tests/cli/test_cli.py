@@ -156,7 +156,7 @@ def test_noise_json(tmp_path: Path) -> None:
     out = tmp_path / "n.conllu"
     p = cli("noise", str(DATA / "lin-key.conllu"), "-o", str(out), "--rate", "0.2",
             "--replicates", "2", "--lexicon", str(FIXTURES /
-                                                     "lexicon.txt"), "--json")
+                                                  "lexicon.txt"), "--json")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert [f["seed"] for f in d["files"]] == [1, 2]
@@ -218,8 +218,8 @@ def test_outputs_are_checked_before_the_work(tmp_path: Path) -> None:
         assert p.returncode == 2 and len(error_lines(p.stderr)) == 1, (args, p.stderr)
         assert "/proc/x" in p.stderr or "no such store" in p.stderr, (args, p.stderr)
     assert sorted(x.name for x in tmp_path.iterdir()) == ["exp.toml", "ok.conllu",
-                                                           "ok.conllu.speed.json", "parsed",
-                                                           "pipe"]
+                                                          "ok.conllu.speed.json", "parsed",
+                                                          "pipe"]
 
 
 def _command_paths() -> list[list[str]]:

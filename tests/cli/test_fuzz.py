@@ -101,9 +101,9 @@ def commands(f: dict[str, Path], out: Path) -> list[tuple[str, str, list[str]]]:
                                                str(f["answer"]), "--align", "words",
                                                "--by", "deprel", "--json"]),
         ("answer", "eval deps --by upos --select upos", ["eval", "deps",
-                                                        str(DATA / "lin-key.conllu"),
-                                                        str(f["answer"]), "--by", "upos",
-                                                        "--select", "upos=NOUN"]),
+                                                         str(DATA / "lin-key.conllu"),
+                                                         str(f["answer"]), "--by", "upos",
+                                                         "--select", "upos=NOUN"]),
     ]
 
 

@@ -200,7 +200,7 @@ OPTIONS = st.one_of(
 @given(files=st.lists(st.sampled_from(["missing", "folder", "good"]), max_size=3),
        extra=st.lists(OPTIONS, max_size=2))
 def test_validate_usage_errors_exit_2_in_one_line(tmp_path: Path, cli: Any, files: list[str],
-                                                 extra: list[tuple[str, str]]) -> None:
+                                                  extra: list[tuple[str, str]]) -> None:
     """A missing file, a folder, no file at all, a bad option or level: exit 2 and one
     line ``parsebench: ...``; good files with good options: exit 0."""
     good = tmp_path / "good.conllu"
@@ -389,7 +389,7 @@ def test_an_empty_system_misses_every_word() -> None:
 
 @QUICK
 @given(gold=st.lists(st.text(max_size=6), max_size=30), system=st.lists(st.text(max_size=6),
-                                                                         max_size=30))
+                                                                        max_size=30))
 def test_alignment_is_monotone_and_pairs_only_close_words(gold: list[str],
                                                           system: list[str]) -> None:
     al = align_forms(gold, system)
@@ -460,8 +460,8 @@ def specs(draw: st.DrawFn, files: dict[str, str]) -> str:
 @FAST
 @given(data=st.data())
 def test_a_parser_spec_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch,
-                                             model_files: dict[str, str],
-                                             data: st.DataObject) -> None:
+                                              model_files: dict[str, str],
+                                              data: st.DataObject) -> None:
     """Any spec of the Java parsers, the baselines and the LLM adapter gives an adapter or
     an InputError of one line; its identity is known or None, never an exception."""
     for env in ("MALTPARSER_JAR", "YARA_JAR"):

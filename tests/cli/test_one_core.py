@@ -218,5 +218,5 @@ spec = '{cmd}'
                        capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert error_text(p.stderr).startswith("parsebench: --executor dask: this folder has re.py, "
-                               "signal.py")
+                                           "signal.py")
     assert not (tmp_path / "exp.sqlite").exists()

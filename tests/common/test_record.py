@@ -34,7 +34,7 @@ shares = st.builds(Share, st.integers(0, 9), st.integers(0, 9),
                    st.none() | st.floats(0, 1),
                    st.none() | st.tuples(st.floats(0, 1), st.floats(0, 1)))
 outers = st.builds(Outer, st.floats(0, 1), st.dictionaries(st.text(max_size=3), shares,
-                                                            max_size=3),
+                                                           max_size=3),
                    st.none() | shares, st.lists(shares, max_size=3),
                    st.lists(st.text(max_size=3), max_size=2).map(tuple))
 

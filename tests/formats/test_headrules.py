@@ -280,7 +280,7 @@ def test_convert_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
                      "(IP (NN a) (NN b))\n")
     out, trace = tmp_path / "o.conllu", tmp_path / "t.tsv"
     code, _, err = run(["convert", str(trees), "-o", str(out), "--head-rules",
-                             "collins", "--trace", str(trace)], capsys)
+                        "collins", "--trace", str(trace)], capsys)
     assert code == 0, err
     assert err == ("warning: 1 constituent had a label the head table has no rule for "
                    "and took the default head: IP 1\n")
@@ -374,7 +374,7 @@ def test_eval_deps_numbers_on_trees(tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     gold, system = _sample_pair(tmp_path)
     _, out, _ = run(["eval", "deps", str(gold), str(system), "--head-rules", "collins",
-                        "--json"], capsys)
+                     "--json"], capsys)
     d = json.loads(out)
     # 13 words, 11 dependencies (two roots). The attachment of the PP is the one
     # error (Lin: one error, one dependency); the flat and the nested coordination

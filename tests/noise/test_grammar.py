@@ -588,7 +588,7 @@ def test_a_listed_verb_form_site_always_realises() -> None:
     planner = Planner(lambda: iter([s] * 20), ["R:VERB:FORM"], None, zipf("en"))
     for seed in range(1, 6):
         report, chosen = planner.plan(GrammarSettings(1.0, None, seed, ("R:VERB:FORM",),
-                                                 {"R:VERB:FORM": 1.0}))
+                                                      {"R:VERB:FORM": 1.0}))
         edits = [planner.realise(s, k, chosen.get(k, ()), seed) for k in range(20)]
         assert sum(map(len, edits)) == report.made
     assert planner.unrealised == 0

@@ -293,7 +293,7 @@ WORDS = {
 @given(st.sampled_from(sorted(WORDS)).flatmap(lambda lang: st.tuples(
     st.just(lang), st.lists(st.lists(st.sampled_from(WORDS[lang]), min_size=1, max_size=8),
                             min_size=1, max_size=6))),
-    st.floats(0.05, 1.0), st.integers(0, 10_000))
+       st.floats(0.05, 1.0), st.integers(0, 10_000))
 def test_rates_are_exact_and_each_misspelling_one_edit(case: tuple[str, list[list[str]]],
                                                        rate: float, seed: int) -> None:
     lang, sents = case

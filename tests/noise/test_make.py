@@ -297,13 +297,13 @@ class Shouted:
 
 
 def test_a_kind_is_its_module_and_its_line_in_the_list(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from parsebench.noise.kinds import KINDS
 
     monkeypatch.setitem(KINDS, "shouting", Shouting())
     made = noise(FIXTURES / "typos.conllu", kind="shouting", replicates=2)
     assert [p.name for p in made.write(tmp_path / "s.conllu")] == ["s.seed1.conllu",
-                                                                    "s.seed2.conllu"]
+                                                                   "s.seed2.conllu"]
     assert all(w.isupper() or not w.isalpha() for s in made.treebank for w in s.forms)
     assert made.to_dict()["files"][1] == {"file": str(tmp_path / "s.seed2.conllu"),
                                           "seed": 2, "words": 22}

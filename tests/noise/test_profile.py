@@ -164,7 +164,7 @@ def test_the_operation_mix_follows_the_profile(ewt_profile: Path) -> None:
      '"words": expected a count'),
 ])
 def test_bad_profiles_one_line_file_line_exit_2(tmp_path: Path, text: str, line: int,
-                                               message: str) -> None:
+                                                message: str) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(text)
     with pytest.raises(InputError, match=message) as e:

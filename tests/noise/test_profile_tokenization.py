@@ -160,7 +160,7 @@ def test_a_damaged_stored_version_is_refused(change: list[object]) -> None:
     good = Spelling().rebuild(clean, Level(), 1, [[0, 1, "split", "teacher", "teach er"],
                                                   [1, 0, "sub", "She", "Sge"]])
     assert good.alignments is not None and good.alignments[0].pairs[:3] == [(0, 0), (1, 1),
-                                                                          (2, 1)]
+                                                                            (2, 1)]
     assert good.sentences[1].forms[0] == "Sge" and good.m2 is not None
     with pytest.raises(pb.InputError, match="the store is damaged"):
         Spelling().rebuild(clean, Level(), 1, [[0, 1, "split", "teacher", "teach er"],

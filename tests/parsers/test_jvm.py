@@ -18,7 +18,7 @@ from parsebench.formats.conllu import Sentence, read_conllu
 from parsebench.metrics.dependency.evaluate import score_deps
 from parsebench.model.parses import blank
 from parsebench.parsers.base import Analysis, Failure
-from parsebench.parsers.jvm import read_answer, split_options
+from parsebench.parsers.jvm import bridge_command, read_answer, split_options
 from parsebench.parsers.malt import malt_rows
 from parsebench.parsers.run import parse_sentences
 from parsebench.parsers.training import conllu_slice, conllx_words, train_malt, train_yara
@@ -37,6 +37,32 @@ DEV_SENTENCES = 70
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "parsebench.cli", *args], capture_output=True,
                           text=True, env=env)
+
+
+def test_a_bridge_is_compiled_once_and_the_launcher_stands_in_without_javac(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bridge's classes are compiled into the cache folder at the first start and
+    reused after (the source launcher compiled them at every start); a Java without
+    ``javac`` beside it (a JRE) runs the source as before."""
+    needs_java()
+    import shutil
+
+    monkeypatch.setenv("PARSEBENCH_CACHE", str(tmp_path / "cache"))
+    java = os.path.realpath(shutil.which("java") or "java")
+    jar = str(shared_path(MALT_JAR))
+    first = bridge_command(java, jar, "MaltServer.java")
+    assert first[-1] == "MaltServer" and first[:2] == [java, "-cp"]
+    classes = Path(first[2].split(os.pathsep)[1])
+    assert (classes / "MaltServer.class").is_file()
+    stamp = (classes / "MaltServer.class").stat().st_mtime_ns
+    assert bridge_command(java, jar, "MaltServer.java") == first
+    assert (classes / "MaltServer.class").stat().st_mtime_ns == stamp
+    assert [p.name for p in classes.parent.iterdir()] == [classes.name]  # no leftovers
+    lone = tmp_path / "jre" / "java"
+    lone.parent.mkdir()
+    lone.symlink_to(java)
+    launcher = bridge_command(str(lone), jar, "MaltServer.java")
+    assert launcher[-1].endswith("MaltServer.java") and launcher[2] == jar
 
 
 # --- conversions, without Java ---------------------------------------------------------

@@ -46,7 +46,7 @@ def test_biaffine_parser_scores_its_readme_row_on_ewt_test(tmp_path: Path) -> No
     got = read_conllu(out)
     want = read_conllu(gold)
     assert [s.comment_value("sent_id") for s in got] == [s.comment_value("sent_id")
-                                                        for s in want]
+                                                         for s in want]
     # a well-formed tree a sentence: one root, no cycle
     for s in got:
         assert s.heads.count(0) == 1

@@ -20,7 +20,7 @@ def test_an_interval_is_written_one_way(iv: object, digits: int, text: str) -> N
 
 @given(st.floats(0, 1), st.floats(0, 1), st.integers(0, 4))
 def test_an_interval_holds_the_figure_it_is_written_with(a: float, b: float,
-                                                          digits: int) -> None:
+                                                         digits: int) -> None:
     lo, hi = min(a, b), max(a, b)
     text = interval_text([lo, hi], digits)
     low, high = (float(x) for x in text[1:-1].split(", "))

@@ -67,7 +67,7 @@ def test_attack_finds_the_weak_word_in_every_sentence() -> None:
         # every other word changes head or relation
         assert row.damage == len(s.forms) - 1 == row.untouched
         assert row.changed_words == [i + 1 for i in range(len(s.forms))
-                                        if i != m.token - 1]
+                                     if i != m.token - 1]
     # every one of 5 sentences: the Wilson interval, not the bootstrap's [1.0, 1.0]
     z2 = 1.959963984540054 ** 2
     assert r.success.rate == 1.0 and r.success.interval == "Wilson score"
@@ -76,7 +76,7 @@ def test_attack_finds_the_weak_word_in_every_sentence() -> None:
     assert r.picked["attack"].by_upos == {"VERB": 5}
     # each sentence's words are its dependents in the clean parse
     assert r.picked["attack"].mean_dependents == sum(len(t.split()) - 1
-                                                          for t in TEXTS) / 5
+                                                     for t in TEXTS) / 5
     # random: the same budget, noise's own draw; damage only where it hit "saw"
     rand = r.random
     hit = rand.success.sentences

@@ -28,7 +28,7 @@ from parsebench.report.tables import md_cell, table_html, table_md
 def _test(a: str, b: str, diff: float, significant: bool | None,
           p: float | None = 0.5) -> FigureTest:
     return FigureTest("LAS", "las", "deprel", "clean", a, b, diff, (diff - 0.01, diff + 0.01),
-                    p, significant, 2000)
+                      p, significant, 2000)
 
 
 def test_a_parser_beats_the_baseline_only_above_it_and_separated() -> None:
@@ -48,7 +48,7 @@ def test_a_parser_beats_the_baseline_only_above_it_and_separated() -> None:
     assert got.difference == pytest.approx(0.02) and got.ci95 == pytest.approx(
         (0.01, 0.03))
     assert got.why == ("scores above it by 2.0 points [1.0, 3.0], but the paired test "
-                          "does not separate them, p = 0.300")
+                       "does not separate them, p = 0.300")
 
 
 N = 40  # sentences of 10 words

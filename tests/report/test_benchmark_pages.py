@@ -65,7 +65,7 @@ def test_the_benchmark_page_opens_quickly_and_links_every_corpus(tmp_path: Path)
 
 @pytest.mark.parametrize("name", ["../../escape", "/abs/path", "c<script>"])
 def test_a_corpus_name_never_becomes_a_path_outside_the_report(tmp_path: Path,
-                                                              name: str) -> None:
+                                                               name: str) -> None:
     from parsebench.report.corpus_pages import FOLDER, corpus_page
 
     page = corpus_page(f"bench [{name}]", ["## x"], ["<h2>x</h2>"], [],

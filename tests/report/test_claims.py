@@ -184,7 +184,7 @@ def test_what_the_report_says_follows_from_its_numbers(
         # a benchmark's corpora have a page each (issue 61): what the report says is on
         # its pages together
         pages = [d / "rep" / "index", *sorted(p.with_suffix("") for p in
-                                                (d / "rep" / "corpora").glob("*.md"))]
+                                              (d / "rep" / "corpora").glob("*.md"))]
         md = "".join(p.with_suffix(".md").read_text(encoding="utf-8") for p in pages)
         html = "".join(p.with_suffix(".html").read_text(encoding="utf-8") for p in pages)
         # (c) the Run table names the noise that made the versions

@@ -109,5 +109,5 @@ def test_a_page_that_is_not_its_shape_is_refused() -> None:
         typed(Scored("p", "examples", "deps", "chosen", "", [1]))
     # a record is left as it is; a method's result still goes to its method's record
     r = Scored("p", "browser", "deps", "all", "", BrowserData("deps", [], [], [], [], [], [],
-                                                               None))
+                                                              None))
     assert typed(r) is r

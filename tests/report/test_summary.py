@@ -133,7 +133,7 @@ def test_the_summary_sentence_names_the_letters() -> None:
 
     rs = [result("udpipe", 0.80), result("biaffine", 0.85), result("spacy-ud", 0.81)]
     t = [FigureTest("LAS", LAS.score, "deprel", "clean", str(x["a"]), str(x["b"]), 0.0, None,
-                  0.01, bool(x["significant"]), 2000)
+                    0.01, bool(x["significant"]), 2000)
          for x in _tests({frozenset(("biaffine", "spacy-ud"))},
                          ["biaffine", "spacy-ud", "udpipe"])]
     got = _ranked(LAS, rs, "clean", "Accuracy", t, "x")
@@ -165,7 +165,7 @@ def test_a_letter_never_contradicts_a_pairwise_test(case: tuple[list[str], list[
         for p in order:
             if p not in g:
                 assert any(frozenset((p, q)) in {frozenset(x) for x, f in
-                                                  zip(pairs, flags, strict=True) if f}
+                                                 zip(pairs, flags, strict=True) if f}
                            for q in g)
 
 

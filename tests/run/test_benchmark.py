@@ -121,7 +121,7 @@ def test_a_single_corpus_experiment_keeps_its_record(tmp_path: Path) -> None:
     ('corpora = "nowhere/UD_*"\n[corpus]\npath = "T"\n', "not both", 1),
 ])
 def test_a_bad_corpora_table_is_refused_at_its_line(tmp_path: Path, corpora: str,
-                                                   message: str, line: int) -> None:
+                                                    message: str, line: int) -> None:
     toml = tmp_path / "b.toml"
     toml.write_text(corpora.replace('"T"', f'"{FIXTURES / "typos.conllu"}"') + TAIL,
                     encoding="utf-8")
@@ -347,7 +347,7 @@ def test_the_macro_average_weighs_each_corpus_alike(tmp_path: Path) -> None:
         {"name": "big", "lang": "en", "experiment": "b [big]", "corpus": "big.conllu"},
         {"name": "small", "lang": "de", "experiment": "b [small]", "corpus": "s.conllu"}],
         "parsers": [{"name": "x", "spec": "udpipe:x"}, {"name": "base",
-                                                         "spec": "baseline:right"}],
+                                                        "spec": "baseline:right"}],
         "levels": ["rate=0.1"], "replicates": 1, "seed": 1, "resampling": "stratified",
         "samples": 2000}
     with Store(tmp_path / "s.sqlite") as st:

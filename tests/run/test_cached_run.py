@@ -192,7 +192,7 @@ def _parser_key(store: Path) -> str:
 
 
 def test_a_report_written_again_draws_only_what_changed(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch
+                                                        monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
     """The plots of a report folder are reused by a digest of their inputs: the same
     bytes as drawing them again, nothing drawn when nothing changed, and only the

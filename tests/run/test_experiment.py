@@ -313,7 +313,7 @@ def test_demo_runs_the_bundled_experiment(tmp_path: Path) -> None:
     assert "link-grammar     rows       links" in p.stdout
     data = json.loads((tmp_path / "d" / "report" / "results.json").read_text())
     assert {r["metric"] for r in data[0]["results"]} >= {"rows", "sentences", "speed",
-                                                          "examples"}
+                                                         "examples"}
 
 
 def test_direct_parse_objects_equal_the_conllu_round_trip() -> None:
@@ -372,7 +372,7 @@ def test_a_runs_record_gives_back_the_experiment(tmp_path: Path) -> None:
         assert back.config() == exp.config(), name
         assert back.metrics == exp.metrics and back.attack == exp.attack, name
     assert load(tmp_path / "spelling.toml").setting("deps").by == ("deprel", "arc-length",
-                                                                    "upos")
+                                                                   "upos")
 
 
 def test_every_setting_of_an_experiment_is_a_field_of_its_schema() -> None:
@@ -465,8 +465,8 @@ deps = true
     ("", 'lexicon = "wordfreq:xx"\n', "wordfreq has no word list for language 'xx'", 7),
     ("", 'keyboard = "nope"\n', "unknown keyboard layout 'nope'; built in: ", 7)])
 def test_a_noise_setting_is_refused_at_its_line(tmp_path: Path, corpus_extra: str,
-                                               noise_extra: str, message: str,
-                                               line: int) -> None:
+                                                noise_extra: str, message: str,
+                                                line: int) -> None:
     """Issue 59 item 10: lang = "xx", lexicon = "wordfreq:xx" and keyboard = "nope" were
     refused without the experiment file's line (and the language without the known
     ones)."""

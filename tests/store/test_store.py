@@ -192,7 +192,7 @@ def _as_schema_2(src: Path, dst: Path) -> None:
 
 
 def test_a_store_of_schema_2_is_migrated_to_the_same_results(store: Path,
-                                                              tmp_path: Path) -> None:
+                                                             tmp_path: Path) -> None:
     """Schema 3 keeps per-sentence statistics and the report's pages in tables of their
     own; a store of schema 2 is moved over on open and reads back the same."""
     from parsebench.store import Store
@@ -291,7 +291,7 @@ def test_unsafe_experiment_names_are_refused_at_load(tmp_path: Path, name: str) 
 
 
 def test_crafted_experiment_names_in_a_store_stay_inside_the_report(store: Path,
-                                                                     tmp_path: Path) -> None:
+                                                                    tmp_path: Path) -> None:
     for name in ("/abs", "../../x", "..", "a/../../b"):
         s = tmp_path / "n.sqlite"
         shutil.copy(store, s)

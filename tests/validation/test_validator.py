@@ -93,7 +93,7 @@ def test_exit_status_and_json(tmp_path: Path) -> None:
     data = json.loads(bad.stdout)
     assert data["valid"] is False and len(data["files"]) == 2
     assert data["level"] == 1 and {x["line"] for x in data["findings"]} == {2, 6, 9, 10, 14,
-                                                                           25, 26}
+                                                                            25, 26}
     two = cli("validate", str(FIX / "two-roots-system.conllu"), "--level", "2", "--json")
     assert two.returncode == 1
     assert {"file": str(FIX / "two-roots-system.conllu"), "line": 1, "kind": "multiple-roots",

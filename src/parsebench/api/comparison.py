@@ -18,10 +18,10 @@ PathLike = str | os.PathLike[str]
 
 
 @A.checked(gold=A.corpus, systems=A.corpora, metric=A.text, test=A.text, samples=A.limited,
-         seed=A.limited, alpha=A.number, all_pairs=A.flag,
-         progress=A.progress, align=A.optional(A.text), invalid=A.text,
-         enhancements=A.optional(A.ENHANCEMENTS), no_empty_nodes=A.flag,
-         multiple_roots_okay=A.flag)
+           seed=A.limited, alpha=A.number, all_pairs=A.flag,
+           progress=A.progress, align=A.optional(A.text), invalid=A.text,
+           enhancements=A.optional(A.ENHANCEMENTS), no_empty_nodes=A.flag,
+           multiple_roots_okay=A.flag)
 def compare(gold: PathLike | Treebank,
             systems: PathLike | Treebank | Sequence[PathLike | Treebank],
             metric: str = "las", test: str = "bootstrap", samples: int = 10_000,

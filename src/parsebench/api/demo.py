@@ -43,7 +43,7 @@ def run_paper_examples() -> None:
         gold_c, ans_c = read_conllu(key), read_conllu(answer)
         out.write("== Lin: dependency-based evaluation, Tables 18.1 and 18.5 together ==\n")
         res = score_deps(gold_c, ans_c, DepsOptions(gold_path=str(key), system_path=str(answer),
-                            per_sentence=False))
+                                                    per_sentence=False))
         out.write(deps_table(_scores(res, signature(method=SIGNATURE)), key.name,
                              answer.name))
         out.write("\n== Lin: selective evaluation, verb objects (obj1, obj2) ==\n")

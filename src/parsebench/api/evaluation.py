@@ -33,10 +33,10 @@ def _as_list(x: str | Iterable[str] | None) -> list[str]:
 
 
 @A.checked(gold=A.corpus, system=A.corpus, select=A.optional(A.strings), by=A.optional(A.text),
-         labels=A.optional(A.path), punct=A.flag, confusion=A.optional(A.text),
-         per_sentence=A.optional(A.path), head_rules=A.optional(A.path),
-         align=A.optional(A.text), invalid=A.text, enhancements=A.optional(A.ENHANCEMENTS),
-         no_empty_nodes=A.flag, multiple_roots_okay=A.flag, counts=A.flag)
+           labels=A.optional(A.path), punct=A.flag, confusion=A.optional(A.text),
+           per_sentence=A.optional(A.path), head_rules=A.optional(A.path),
+           align=A.optional(A.text), invalid=A.text, enhancements=A.optional(A.ENHANCEMENTS),
+           no_empty_nodes=A.flag, multiple_roots_okay=A.flag, counts=A.flag)
 def evaluate_deps(gold: PathLike | Treebank, system: PathLike | Treebank, *,
                   select: str | Iterable[str] | None = None, by: str | None = None,
                   labels: PathLike | None = None, punct: bool = True,
@@ -153,7 +153,7 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
 
 
 @A.checked(key=A.TREES, response=A.TREES, categories=A.optional(A.strings),
-         max_depth=A.optional(A.integer(0)))
+           max_depth=A.optional(A.integer(0)))
 def evaluate_flat(key: PathLike | Sequence[TreeText], response: PathLike | Sequence[TreeText],
                   categories: str | Iterable[str] | None = None,
                   max_depth: int | None = None) -> Result:

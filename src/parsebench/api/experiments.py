@@ -46,8 +46,8 @@ class RunResult(Result):
 
 
 @A.checked(experiment=A.path, store=A.optional(A.path), report=A.optional(A.path),
-         executor=A.text, workers=A.limited, scheduler=A.optional(A.text),
-         limit=A.optional(A.limited), replicates=A.optional(A.limited), progress=A.progress)
+           executor=A.text, workers=A.limited, scheduler=A.optional(A.text),
+           limit=A.optional(A.limited), replicates=A.optional(A.limited), progress=A.progress)
 def run(experiment: PathLike, *, store: PathLike | None = None,
         report: PathLike | None = None, executor: str = "local", workers: int = 1,
         scheduler: str | None = None, limit: int | None = None,
@@ -288,7 +288,7 @@ def leaderboard(store: PathLike, out_dir: PathLike, experiment: str | None = Non
 
 
 @A.checked(store=A.path, out_dir=A.path, parser=A.optional(A.text),
-         experiment=A.optional(A.text))
+           experiment=A.optional(A.text))
 def export(store: PathLike, out_dir: PathLike, parser: str | None = None,
            experiment: str | None = None) -> list[Path]:
     """The clean and every noisy parse as CoNLL-U (trees: one a line), one file a

@@ -73,7 +73,7 @@ def failures(n: int, reasons: dict[str, int]) -> str:
 
 
 @A.checked(corpus=A.corpus, parser=A.text, workers=A.limited, timeout=A.limited, raw=A.flag,
-         batch_size=A.limited, progress=A.progress, copy_basic_to_deps=A.flag)
+           batch_size=A.limited, progress=A.progress, copy_basic_to_deps=A.flag)
 def parse(corpus: PathLike | Treebank, parser: str, *, workers: int = 1,
           timeout: float = 60.0, raw: bool = False, batch_size: int = 16,
           progress: Progress | None = None, copy_basic_to_deps: bool = False) -> ParseResult:
@@ -141,9 +141,9 @@ class AttackResult(Result):
 
 
 @A.checked(corpus=A.corpus, parser=A.text, budget=A.limited, candidates=A.limited,
-         queries=A.limited, seed=A.limited, lang=A.text, lexicon=A.optional(A.path),
-         keyboard=A.optional(A.path), min_length=A.integer(), random_baseline=A.flag,
-         workers=A.limited, timeout=A.limited, batch_size=A.limited, progress=A.progress)
+           queries=A.limited, seed=A.limited, lang=A.text, lexicon=A.optional(A.path),
+           keyboard=A.optional(A.path), min_length=A.integer(), random_baseline=A.flag,
+           workers=A.limited, timeout=A.limited, batch_size=A.limited, progress=A.progress)
 def attack(corpus: PathLike | Treebank, parser: str, *, budget: int = 1,
            candidates: int = 5, queries: int = 50, seed: int = 1, lang: str = "en",
            lexicon: str | None = None, keyboard: str | None = None, min_length: int = 2,
@@ -205,7 +205,7 @@ class InvarianceResult(Result):
 
 
 @A.checked(corpus=A.corpus, parsers=A.texts, seed=A.limited, workers=A.limited,
-         timeout=A.limited, batch_size=A.limited, progress=A.progress)
+           timeout=A.limited, batch_size=A.limited, progress=A.progress)
 def invariance(corpus: PathLike | Treebank, parsers: str | Sequence[str], *, seed: int = 1,
                workers: int = 1, timeout: float = 60.0, batch_size: int = 16,
                progress: Progress | None = None) -> InvarianceResult:

@@ -44,9 +44,9 @@ def _read(corpus: PathLike | Treebank | None) -> Any:
 
 
 @A.checked(clean=A.corpus, noisy=A.corpora, gold=A.optional(A.corpus),
-         accuracy=A.optional(A.number), project=A.optional(A.text),
-         calibrate_gold=A.optional(A.corpus), calibrate_clean=A.optional(A.corpus),
-         calibrate_noisy=A.optional(A.corpora))
+           accuracy=A.optional(A.number), project=A.optional(A.text),
+           calibrate_gold=A.optional(A.corpus), calibrate_clean=A.optional(A.corpus),
+           calibrate_noisy=A.optional(A.corpora))
 def robustness_rows(clean: PathLike | Treebank,
                     noisy: PathLike | Treebank | Sequence[PathLike | Treebank], *,
                     gold: PathLike | Treebank | None = None, accuracy: float | None = None,
@@ -84,7 +84,7 @@ def robustness_rows(clean: PathLike | Treebank,
                                  name_of(calibrate_clean), name_of(calibrate_gold))
     names = [name_of(p) for p in noisy]
     rec = score_rows(c, [(name_of(p), _parses(p)) for p in noisy], m, accuracy, proj,
-                  name_of(clean), name_of(gold) if gold is not None else "None", cal)
+                     name_of(clean), name_of(gold) if gold is not None else "None", cal)
     return result("robustness rows", rec.to_dict(),
                   lambda: METHOD.text(rec, name_of(clean), names, proj), rec.warnings)
 
@@ -115,8 +115,8 @@ def robustness_sentences(clean: PathLike | Treebank,
 
 
 @A.checked(grammatical=A.corpus, ungrammatical=A.corpus, alignment=A.optional(A.path),
-         errant_pipeline=A.text, punct=A.flag, labeled=A.flag, exclude_root=A.flag,
-         gold=A.optional(A.corpus), progress=A.progress)
+           errant_pipeline=A.text, punct=A.flag, labeled=A.flag, exclude_root=A.flag,
+           gold=A.optional(A.corpus), progress=A.progress)
 def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Treebank, *,
                   alignment: str | None = None, errant_pipeline: str = "en_core_web_sm",
                   punct: bool = True, labeled: bool = False, exclude_root: bool = False,

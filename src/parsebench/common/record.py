@@ -45,11 +45,14 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object, keys in the fields' order."""
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if v is None and f.metadata.get("omit"):
-                continue
-            out[f.metadata.get("key", f.name)] = plain(v)
+        for name, jkey, omit in _layout(type(self)):
+            v = getattr(self, name)
+            if type(v) in _ATOMS:
+                if v is None and omit:
+                    continue
+                out[jkey] = v
+            else:
+                out[jkey] = plain(v)
         return out
 
     @classmethod
@@ -70,8 +73,27 @@ class Record:
         return cls(**kwargs)
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+"""Types a value is kept as it is (checked by ``type()``: a results' rows are millions
+of numbers, and an isinstance check against ``Mapping`` costs ten times as much)."""
+
+
+@cache
+def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
+    """Each field's name, JSON key and whether None leaves it out, once a class."""
+    return tuple((f.name, f.metadata.get("key", f.name), bool(f.metadata.get("omit")))
+                 for f in dataclasses.fields(cls))
+
+
 def plain(v: Any) -> Any:
     """V as JSON holds it: records as objects, tuples as lists."""
+    t = type(v)
+    if t in _ATOMS:
+        return v
+    if t is list or t is tuple:
+        return [x if type(x) in _ATOMS else plain(x) for x in v]
+    if t is dict:
+        return {k: x if type(x) in _ATOMS else plain(x) for k, x in v.items()}
     if isinstance(v, Record):
         return v.to_dict()
     if isinstance(v, Mapping):

@@ -130,7 +130,7 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     for s in systems:
         facts.append({})
         stats.append(file_stats(m, gold, s, warnings, gold_sentences, scoring,
-                                    facts[-1]))
+                                facts[-1]))
         bar.advance()
     for s, path in zip(stats, systems, strict=True):
         if s.shape[0] != stats[0].shape[0]:

@@ -73,10 +73,10 @@ def typed(r: Scored) -> Scored:
 
 
 def file_stats(metric: Metric, gold: str | os.PathLike[str],
-                   system: str | os.PathLike[str], warnings: list[str] | None = None,
-                   gold_sentences: Sequence[Any] | None = None,
-                   scoring: DepsScoring | None = None,
-                   facts: dict[str, Any] | None = None) -> Any:
+               system: str | os.PathLike[str], warnings: list[str] | None = None,
+               gold_sentences: Sequence[Any] | None = None,
+               scoring: DepsScoring | None = None,
+               facts: dict[str, Any] | None = None) -> Any:
     """METRIC's statistics of SYSTEM against GOLD, one row per gold sentence; what the
     scorer warns about (another annotation scheme, no heads) goes to WARNINGS. A system
     that cannot give METRIC (a tagger's output for an attachment score) gets rows of

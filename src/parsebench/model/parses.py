@@ -482,7 +482,7 @@ def own_sentences(s: Sentence, o: Outcome) -> list[Sentence]:
     out = []
     for n, (a, b) in enumerate(spans, 1):
         cols = {c: getattr(whole, c)[a:b] for c in ("forms", "lemmas", "upos", "xpos",
-                                                   "feats", "deprels", "deps", "misc")}
+                                                    "feats", "deprels", "deps", "misc")}
         heads = [h - a if h > 0 else h for h in whole.heads[a:b]]
         # the input's id, numbered a piece; its text is the whole's, no piece's
         comments = [c for c in whole.comments if c.startswith(("# newdoc", "# newpar"))

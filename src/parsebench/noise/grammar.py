@@ -258,7 +258,7 @@ def corrupt(sentences: Sequence[Sentence], settings: GrammarSettings,
             spell: Speller | None = None,
             frequency: Callable[[str], float] | None = None
             ) -> tuple[GrammarReport, list[tuple[Sentence, list[Edit], list[tuple[int, int]],
-                                          list[tuple[int, int, str, str]]]]]:
+                                                 list[tuple[int, int, str, str]]]]]:
     """Every sentence with its errors, in memory: (noisy sentence, edits, alignment, M2
     edits) each, and the report. Sentences short of room are given back unchanged."""
     planner = Planner(lambda: iter(sentences), settings.types, spell, frequency)

@@ -138,7 +138,7 @@ class Grammar:
 
         def one(level: Level, seed: int) -> tuple[list[list[Any]], dict[str, Any]]:
             rep, chosen = planner.plan(GrammarSettings(level.rate, level.per_sentence, seed, types,
-                                                weights))
+                                                       weights))
             edits = [[si, e.start, e.end, e.noisy, e.type, e.links]
                      for si, s in enumerate(corpus.sentences)
                      for e in planner.realise(s, si, chosen.get(si, ()), seed)]
@@ -253,7 +253,7 @@ class Erred:
         last = o.seed + o.replicates - 1
         for s in range(o.seed, last + 1):
             self.plans[s] = planner.plan(GrammarSettings(o.rate, o.per_sentence, s, settings.types,
-                                                  settings.weights), last=s == last)
+                                                         settings.weights), last=s == last)
             self.replicates.append(NoisyCorpus(s))
         self.settled: set[int] = set()
         self.timing = (f"  sites listed in {t_sites:.2f} s ({planner.words / t_sites:,.0f} "

@@ -37,7 +37,7 @@ def apply_edits(s: Sentence, edits: Sequence[Edit]) -> tuple[list[str], list[tup
 
 
 def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[tuple[int, int]],
-                                                                  list[tuple[int, int, str, str]]]:
+                                                                list[tuple[int, int, str, str]]]:
     """The noisy sentence as CoNLL-U (its words, empty annotation), alignment and M2 edits.
 
     Multiword tokens keep their ranges (edits never touch their words); a
@@ -100,7 +100,7 @@ def write_m2(fh: TextIO, words: Sequence[str], m2: Sequence[tuple[int, int, str,
 
 
 def write_aligned(target: Path, noisy: Iterable[tuple[Sentence, list[tuple[int, int]],
-                                                     list[tuple[int, int, str, str]]]],
+                                                      list[tuple[int, int, str, str]]]],
                   conllu: bool) -> dict[str, str]:
     """TARGET, TARGET.m2 and TARGET.align, each atomically: the NOISY sentences (CoNLL-U
     or text), the M2 edits that correct them and their alignment to the clean words;

@@ -178,7 +178,7 @@ class Sites:
                     return Edit(i, i + 1, [_same_case(form, number)], kind, [(0, 0)])
         elif kind == "R:PRON":
             if upos == "PRON" and low in _PRONOUN_CASE and not (low == "her"
-                                                               and f.get("Poss") == "Yes"):
+                                                                and f.get("Poss") == "Yes"):
                 new = _PRONOUN_CASE[low]
                 return Edit(i, i + 1, [new if new == "I" else _same_case(form, new)], kind,
                             [(0, 0)])

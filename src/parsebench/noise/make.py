@@ -27,12 +27,12 @@ from parsebench.noise.source import CorpusLike, words_only
 
 
 @A.checked(corpus=A.corpus, rate=A.optional(A.number), per_sentence=A.optional(A.limited),
-         kind=A.text, seed=A.limited, replicates=A.limited, lang=A.text,
-         lexicon=A.optional(A.path), keyboard=A.optional(A.path),
-         weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
-         types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
-         profile=A.optional(A.path), tokenization=A.flag, options=A.optional(A.mapping),
-         progress=A.progress)
+           kind=A.text, seed=A.limited, replicates=A.limited, lang=A.text,
+           lexicon=A.optional(A.path), keyboard=A.optional(A.path),
+           weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
+           types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
+           profile=A.optional(A.path), tokenization=A.flag, options=A.optional(A.mapping),
+           progress=A.progress)
 def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
           kind: str = "spelling", seed: int = 1, replicates: int = 1, lang: str = "en",
           lexicon: str | None = None, keyboard: str | None = None,
@@ -206,7 +206,7 @@ class Noised:
         cols = list(dict.fromkeys(k for r in rows for k in r))
         head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>"
-                                         for c in cols) + "</tr>" for r in rows)
+                                        for c in cols) + "</tr>" for r in rows)
         return (f"<div><b>noise ({html.escape(self.kind)})</b><table><tr>{head}</tr>{body}"
                 f"</table><small>{html.escape(self.signature)}</small></div>")
 

@@ -138,7 +138,7 @@ def train_mate(train: str | os.PathLike[str], dev: str | os.PathLike[str] | None
             write_rows(dev, tmp / "dev.conll09", row)
             run_trainer([*java, "-model", str(tmp / "m"), "-test", str(tmp / "dev.conll09"),
                          "-out", str(tmp / "out.conll09"), "-cores", str(cores)], tmp,
-                         "Mate on dev")
+                        "Mate on dev")
             gold = tmp / "dev.conllx"
             write_rows(dev, gold, _mst_row())
             scores = {"file": str(dev), **dev_score(gold, tmp / "out.conll09", 9, 11)}

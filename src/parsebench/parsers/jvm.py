@@ -4,13 +4,14 @@ process that answers many sentences.
 
 A JVM takes seconds to start and a parser model seconds more to load, so a Java
 parser is not run once a batch: a small bridge program of ours
-(``parsers/java/*.java``, run by Java's single-file source launcher, Java 11 or
-later) loads the model once and answers one sentence at a time over a pipe. The
-JVM is a child of the pool's worker, in its process group: a hang is ended by the
-pool's timeout, which kills the worker and the JVM with it; a JVM that dies on a
-sentence costs that sentence (a :class:`Failure` with its exit code and last line
-of standard error) and is started again before the next, under the pool's load
-timeout (:meth:`JavaAdapter.reload`), so the next sentence keeps its own timeout.
+(``parsers/java/*.java``, compiled once into the cache folder, else run by Java's
+single-file source launcher, Java 11 or later) loads the model once and answers
+one sentence at a time over a pipe. The JVM is a child of the pool's worker, in its
+process group: a hang is ended by the pool's timeout, which kills the worker and the
+JVM with it; a JVM that dies on a sentence costs that sentence (a :class:`Failure`
+with its exit code and last line of standard error) and is started again before the
+next, under the pool's load timeout (:meth:`JavaAdapter.reload`), so the next
+sentence keeps its own timeout.
 
 TurboParser and TweeboParser need no bridge: told to read ``/dev/stdin`` and write
 ``/dev/stdout``, their own test loop reads a sentence, parses it and writes it
@@ -24,10 +25,12 @@ Specs: ``NAME:MODEL[,KEY=VALUE...]``; the keys each adapter knows (``jar``,
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -35,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.common.errors import InputError
+from parsebench.common.installed import cache_folder
 from parsebench.parsers.base import Adapter, Analysis, Failure, Item, Outcome, file_digest
 
 JAVA_HINT = ("install a Java runtime, 11 or later (Debian: apt-get install "
@@ -52,6 +56,38 @@ def java_command() -> str:
     if found is None:
         raise InputError(f"Java is missing (no java on PATH): {JAVA_HINT}")
     return found
+
+
+def bridge_command(java: str, jar: str, bridge: str) -> list[str]:
+    """The command that starts BRIDGE (a file of :data:`SOURCES`) against JAR: its
+    classes compiled once into the cache folder (``bridges/``) by the ``javac`` beside
+    JAVA, keyed by the source, the jar and the compiler, since the single-file source
+    launcher compiles the bridge again at every start (0.9 s of CPU a JVM, measured
+    with MaltParser); the launcher where no ``javac`` is at hand (a JRE) or it fails."""
+    source = SOURCES / bridge
+    javac = Path(java).with_name("javac")
+    if not os.access(javac, os.X_OK):
+        return [java, "-cp", jar, str(source)]
+    try:
+        st = os.stat(jar)
+        key = hashlib.sha256(b"\0".join([
+            source.read_bytes(), os.path.realpath(jar).encode(),
+            f"{st.st_size}:{st.st_mtime_ns}".encode(), str(javac.resolve()).encode()])
+        ).hexdigest()[:24]
+        classes = cache_folder("bridges") / key
+        if not classes.is_dir():
+            classes.parent.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(dir=classes.parent)
+            try:  # compiled aside and renamed: a folder there is always complete
+                subprocess.run([str(javac), "-nowarn", "-cp", jar, "-d", tmp, str(source)],
+                               check=True, capture_output=True, timeout=120)
+                with contextlib.suppress(OSError):  # another process got there first
+                    os.rename(tmp, classes)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    except (OSError, subprocess.SubprocessError):
+        return [java, "-cp", jar, str(source)]
+    return [java, "-cp", f"{jar}{os.pathsep}{classes}", source.stem]
 
 
 def split_options(name: str, arg: str | None, keys: tuple[str, ...], usage: str

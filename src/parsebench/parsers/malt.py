@@ -28,9 +28,9 @@ from typing import Any
 
 from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import (
-    SOURCES,
     JavaAdapter,
     JavaBridge,
+    bridge_command,
     cell,
     find_jar,
     java_command,
@@ -71,7 +71,7 @@ class Malt(JavaAdapter):
         java = java_command()
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.bridge = JavaBridge(
-            "MaltParser", [java, "-cp", jar, str(SOURCES / "MaltServer.java"),
+            "MaltParser", [*bridge_command(java, jar, "MaltServer.java"),
                            "-c", name, "-m", "parse", "-v", "error"], cwd=folder)
         self.bridge.start()
 

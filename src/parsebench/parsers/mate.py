@@ -24,9 +24,9 @@ from typing import Any
 
 from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import (
-    SOURCES,
     JavaAdapter,
     JavaBridge,
+    bridge_command,
     cell,
     java_command,
     split_options,
@@ -77,7 +77,7 @@ class Mate(JavaAdapter):
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.scratch = tempfile.TemporaryDirectory(prefix="parsebench-mate-")
         self.bridge = JavaBridge(
-            "Mate", [java, "-cp", jar, str(SOURCES / self.BRIDGE), self.scratch.name,
+            "Mate", [*bridge_command(java, jar, self.BRIDGE), self.scratch.name,
                      "-model", os.path.abspath(model), "-cores", "1"])
         self.bridge.start()
 

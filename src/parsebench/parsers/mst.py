@@ -28,9 +28,9 @@ from typing import Any
 
 from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import (
-    SOURCES,
     JavaAdapter,
     JavaBridge,
+    bridge_command,
     cell,
     java_command,
     split_options,
@@ -96,7 +96,7 @@ class MST(JavaAdapter):
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.scratch = tempfile.TemporaryDirectory(prefix="parsebench-mst-")
         self.bridge = JavaBridge(
-            "MSTParser", [java, "-cp", jar, str(SOURCES / self.BRIDGE),
+            "MSTParser", [*bridge_command(java, jar, self.BRIDGE),
                           os.path.abspath(model), got["order"], got["decode"],
                           self.scratch.name])
         self.bridge.start()

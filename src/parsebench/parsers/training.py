@@ -100,8 +100,8 @@ def train_malt(train: str | os.PathLike[str], model: str | os.PathLike[str], jar
         n = conllu_slice(train, src, limit if limit is not None else 2**62)
         t0 = time.perf_counter()
         run_trainer([java_command(), "-jar", jar, "-c", model.stem, "-i", str(src), "-if", "conllu",
-              "-m", "learn", "-a", "nivreeager", "-l", "liblinear", "-grl", "root",
-              "-v", "error"], tmp, "MaltParser training")
+                     "-m", "learn", "-a", "nivreeager", "-l", "liblinear", "-grl", "root",
+                     "-v", "error"], tmp, "MaltParser training")
         seconds = time.perf_counter() - t0
         os.replace(Path(tmp) / model.name, model)
     done = Trained("malt", str(model), str(train), n, settings, round(seconds, 1))

@@ -24,9 +24,9 @@ from typing import Any
 
 from parsebench.common.errors import InputError
 from parsebench.parsers.jvm import (
-    SOURCES,
     JavaAdapter,
     JavaBridge,
+    bridge_command,
     cell,
     find_jar,
     java_command,
@@ -58,7 +58,7 @@ class Yara(JavaAdapter):
         java = java_command()
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.bridge = JavaBridge(
-            "Yara", [java, "-cp", jar, str(SOURCES / "YaraServer.java"),
+            "Yara", [*bridge_command(java, jar, "YaraServer.java"),
                      os.path.abspath(model)])
         self.bridge.start()
 

@@ -396,7 +396,7 @@ def attack(sentences: Sequence[Sentence], parser: CachedParser, opts: AttackSett
         if t.index in rand:
             rd = len(changed(t.clean, rand_parse[t.index], {c.token for c in r}))
         outcomes.append(AttackOutcome(t.index, t.chosen, t.damage, n - len(t.chosen), t.changed,
-                                t.queries, r, -1 if rd is None else rd, n - len(r)))
+                                      t.queries, r, -1 if rd is None else rd, n - len(r)))
     # written as `noise` writes its output: the words and their records, no annotation
     out = [unannotated(s) for s in sentences]
     for o in outcomes:

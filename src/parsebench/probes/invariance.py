@@ -190,7 +190,7 @@ def make_edits(sentences: Sequence[Sentence], seed: int) -> dict[str, list[Pertu
                 continue
             i, f, subs = sites[int(rng.random() * len(sites))]
             edits[kind].append(Perturbation(si, i, kind, s.forms[i],
-                                    subs[int(rng.random() * len(subs))], describe(f)))
+                                            subs[int(rng.random() * len(subs))], describe(f)))
     return edits
 
 

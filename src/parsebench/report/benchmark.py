@@ -338,7 +338,7 @@ def benchmark_text(s: BenchmarkSummary) -> str:
     for t in benchmark_tables(s)[:2]:
         lines.append(t.title)
         widths = [max(len(str(x)) for x in col) for col in zip(t.headers, *t.rows,
-                                                                strict=True)]
+                                                               strict=True)]
         for row in [t.headers, *t.rows]:
             lines.append("  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)))
         lines.append("")

@@ -185,7 +185,7 @@ def _export(store: Store, out: Path, parser: str | None, experiment: str | None
 
             docs = {}
             wanted = {k for _, v in versions for k, _ in inputs(corpus, v.sentences, True,
-                                                                 keys, docs)}
+                                                                keys, docs)}
         else:
             keys = {id(s): sentence_key(s.forms) for _, v in versions for s in v.sentences}
             wanted = set(keys.values())

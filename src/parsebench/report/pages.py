@@ -250,7 +250,7 @@ def _csv_rows(results: list[Scored], experiment: str) -> list[list[str]]:
 
 
 DAMAGE = (sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
-           IndexError)
+          IndexError)
 """What reading a damaged or crafted store raises: JSON that does not parse (a
 ValueError), text that is not UTF-8, values of the wrong type or missing keys."""
 

@@ -229,7 +229,9 @@ def _interval_bars(ax: Any, xs: Sequence[float], ys: Sequence[float],
 def _png(plt: Any, fig: Any, points: int = 0, intervals: int = 0) -> Plot:
     png, svg = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png")
-    fig.set_layout_engine("none")  # laid out by the first drawing: the same places
+    # laid out by the first drawing: the SVG keeps those places, and with no layout
+    # engine at all (not "none", a placeholder) savefig skips its dry-run drawing
+    fig._layout_engine = None
     fig.savefig(svg, format="svg", metadata={"Date": None})
     plt.close(fig)
     return Plot(png.getvalue(), svg.getvalue(), points, intervals)

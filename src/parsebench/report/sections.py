@@ -40,11 +40,11 @@ def _speed_section(results: list[Scored]) -> Section | None:
                                                        key=lambda kv: int(kv[0]))]
         for r, v in zip(rs, speeds, strict=True)}
     return Section("Speed (Lin, Fig. 18.1)", [t], [("time-by-length.png",
-                                                     "Mean parse time of the distinct "
-                                                     "sentences of each length, one line a "
-                                                     "parser (a measurement of this machine, "
-                                                     "no interval)",
-                                                     time_by_length(series))])
+                                                    "Mean parse time of the distinct "
+                                                    "sentences of each length, one line a "
+                                                    "parser (a measurement of this machine, "
+                                                    "no interval)",
+                                                    time_by_length(series))])
 
 
 def _attack_section(results: list[Scored]) -> Section | None:

@@ -162,7 +162,7 @@ def by_group(title: str, ylabel: str, groups: Sequence[str],
                 c.bar(i, None if lo is None else 100 * lo, None if hi is None else 100 * hi,
                       colour)
     c.legend([(p, colour_of(p)) for p in dict.fromkeys(n.partition(" @ ")[0]
-                                                         for n in series)])
+                                                       for n in series)])
     return c.plot()
 
 

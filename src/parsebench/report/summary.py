@@ -106,8 +106,8 @@ def pairwise_tests(results: list[Scored]) -> list[FigureTest]:
                   for (pa, a), (pb, b) in pairs]
         for (pa, pb, t), p in zip(family, holm([t.p for *_, t in family]), strict=True):
             out.append(FigureTest(label, key, proj, level, pa, pb, t.delta,
-                                (t.ci[0], t.ci[1]) if t.ci else None, p,
-                                None if p is None else p < ALPHA, samples))
+                                  (t.ci[0], t.ci[1]) if t.ci else None, p,
+                                  None if p is None else p < ALPHA, samples))
     return out
 
 

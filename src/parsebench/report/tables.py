@@ -103,7 +103,7 @@ def _cell_html(c: str, ci: str, mark: str, numeric: bool, label: str = "") -> st
     table is laid out there a card a row)."""
     e = html.escape
     inner = f"<span class='fig'>{e(c)}</span>" + (f" <span class='mark'>{e(mark)}</span>"
-                                                   if mark else "") \
+                                                  if mark else "") \
         + (f" <span class='ci'>{e(ci)}</span>" if ci else "")
     at = f" data-label='{e(label)}'" if label else ""
     return f"<td class='num'{at}>{inner}</td>" if numeric and _NUMBER.match(c) else \

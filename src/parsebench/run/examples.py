@@ -22,7 +22,7 @@ from parsebench.run.run_stats import ParserStats
 
 
 def pages(exp: Experiment, conf: ParserConf, parsed: Parsed, corpus: CorpusData, key: str,
-           stats: ParserStats) -> list[Scored]:
+          stats: ParserStats) -> list[Scored]:
     """A parser's speed, drawn examples and browser data (what a re-run with no new
     parse takes back from the last run: :data:`parsebench.run.runner.REUSED`)."""
     out = [Scored(conf.name, "speed", "-", "all",
@@ -80,7 +80,7 @@ def _tags(p: Parse) -> list[str] | None:
 
 
 def example(clean: Parse, noisy: Parse, gold: Parse | None, number: int, level: Level,
-             seed: int, why: str, alignment: Any = None) -> Example:
+            seed: int, why: str, alignment: Any = None) -> Example:
     """One sentence's clean and noisy parse side by side, for the report; with noise
     that moves words, the ALIGNMENT of the noisy words to the clean ones goes with it."""
     ca, na = drawn_arcs(clean), drawn_arcs(noisy)
@@ -140,7 +140,7 @@ def browser_data(parsed: Parsed, corpus: CorpusData) -> BrowserData:
                                               strict=True)])
         else:
             noise.append([[[i, w] for i, (w, c) in enumerate(zip(s.forms, cs.forms,
-                                                                   strict=False))
+                                                                 strict=False))
                            if w != c] for s, cs in zip(v.sentences, clean_v.sentences,
                                                        strict=True)])
         row: list[Any] = []
@@ -195,8 +195,8 @@ def _chosen(parsed: Parsed, corpus: CorpusData, exp: Experiment) -> list[Example
         if got is not None:
             misspelled = v.sentences[n - 1].forms != corpus.sentences[n - 1].forms
             out.append(example(*got, gold(n), n, lv, v.seed,
-                                "asked for" if misspelled else
-                                "asked for; misspelled at no level", aligned(n, v)))
+                               "asked for" if misspelled else
+                               "asked for; misspelled at no level", aligned(n, v)))
     if exp.changed_most:
         lv = next((x for x in order if x.label == exp.example_level), order[0])
         reps = levels[lv]

@@ -114,7 +114,7 @@ def _missing(needed: dict[str, Input], cache: ParseCache) -> list[tuple[str, Inp
 
 
 def inputs(c: CorpusData, sentences: Sequence[Sentence], raw: bool, keys: dict[int, str],
-            docs: dict[int, list[tuple[str, int]]] | None) -> Iterator[tuple[str, Input]]:
+           docs: dict[int, list[tuple[str, int]]] | None) -> Iterator[tuple[str, Input]]:
     """What a parser gets of SENTENCES (a version of corpus C), with each cache key: each
     sentence's words (KEYS gets each sentence's key); with RAW each document's text
     (:func:`parsebench.model.parses.documents`, cut from the corpus's clean sentences, so that
@@ -275,10 +275,10 @@ def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Sto
             got = outcomes([w for c, n in pairs for w in (c.forms, n.forms)])
             level = Level("per_sentence", k)
             examples = [example(from_outcome(c, got[sentence_key(c.forms)][0], "deps"),
-                                 from_outcome(n, got[sentence_key(n.forms)][0], "deps"),
-                                 from_sentence(c) if corpus.gold else None,
-                                 x.sentence, level, exp.seed,
-                                 f"attack, K={k}: {x.damage} untouched words changed")
+                                from_outcome(n, got[sentence_key(n.forms)][0], "deps"),
+                                from_sentence(c) if corpus.gold else None,
+                                x.sentence, level, exp.seed,
+                                f"attack, K={k}: {x.damage} untouched words changed")
                         for (c, n), x in zip(pairs, worst, strict=True)]
             if examples:
                 out.append(Scored(conf.name, "examples", kind, f"attack K={k}", "", examples))

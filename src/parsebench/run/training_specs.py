@@ -69,7 +69,7 @@ def training(conf: ParserConf, exp: Experiment) -> tuple[bool, dict[str, str]]:
         return False, {}
     got: dict[str, str] = {}
     known = ("iterations",) if name == "udpipe" else (*TRAINING_OPTIONS, "tagger", "jar",
-                                                       "binary")
+                                                      "binary")
     for o in options:
         key, eq, value = o.partition("=")
         numeric = key in ("iterations", "order", "beam")
@@ -108,13 +108,13 @@ def trained_conf(conf: ParserConf, exp: Experiment, store: Store, stages: Any
     out = folder / f"{conf.name}-{Path(exp.corpus[0]).stem}{suffix}"
     iterations = int(options["iterations"]) if "iterations" in options else None
     chosen: dict[str, Any] = {TRAINING_OPTIONS[k]: int(v) if k in ("order", "beam") else v
-                                 for k, v in options.items() if k in TRAINING_OPTIONS}
+                              for k, v in options.items() if k in TRAINING_OPTIONS}
     chosen["iterations"] = iterations
     if name != "udpipe":
         chosen.update({k: v for k, v in options.items() if k in ("jar", "binary")})
     done, _ = train_cached(name, exp.train, out, progress=stages.progress, **chosen)
     passed = "".join(f",{k}={v}" for k, v in options.items() if k in ("tagger", "jar",
-                                                                       "binary"))
+                                                                      "binary"))
     return replace(conf, spec=f"{name}:{out}{passed}"), TrainedStats(
         str(exp.train), done.sentences, done.seconds, done.key, iterations,
         None if name == "udpipe" else name)

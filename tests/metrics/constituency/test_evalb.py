@@ -124,7 +124,7 @@ def test_multiline_mrg_files_are_read_tree_by_tree() -> None:
 
 def test_bundled_demo_trees_score_as_computed_by_hand() -> None:
     r = score_brackets(read_tree_texts(DATA / "demo-gold.mrg"),
-                          read_tree_texts(DATA / "demo-test.mrg"), EvalbParams())
+                       read_tree_texts(DATA / "demo-test.mrg"), EvalbParams())
     # sentence 1: gold S NP VP NP PP NP(care) = 6; test moves PP into the object NP,
     # whose span becomes 3-8: 5 of 6 match. Sentence 2: gold 7, test 6 (no NP over
     # "a man with a telescope"): 6 match. Sentence 3: 4 of 4.
@@ -262,7 +262,7 @@ def test_a_test_line_cut_short_is_an_error_sentence_and_the_rest_is_scored(
     assert "Number of Valid sentence  =      2" in p.stdout
     for accelerated in (True, False):
         r = score_brackets(read_tree_texts(gold), read_tree_texts(test), EvalbParams(),
-                              accelerated=accelerated)
+                           accelerated=accelerated)
         assert (r.all.errors, r.all.valid, r.all.matched, r.all.gold) == (2, 2, 5, 5)
 
 
@@ -297,7 +297,7 @@ def need_accelerator() -> None:
 
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(st.floats(0, 1e6), st.builds(lambda m, g: 100.0 * m / g,
-                                               st.integers(0, 5000), st.integers(1, 5000)),
+                                              st.integers(0, 5000), st.integers(1, 5000)),
                  st.sampled_from([0.125, 0.375, 12.345, 99.995, 99.994999, 100.0, 0.005])))
 def test_the_report_s_numbers_are_printf_s(x: float) -> None:
     need_accelerator()
@@ -314,7 +314,7 @@ def file_outcome(gold: Path, test: Path, params: EvalbParams, accelerated: bool)
             r = score_bracket_files(gold, test, params)
         else:
             r = score_brackets(read_tree_texts(gold), read_tree_texts(test), params,
-                                  accelerated=False)
+                               accelerated=False)
     except InputError as exc:
         return str(exc)
     return (r.row_dicts(), r.all.as_dict(), r.cut.as_dict(), r.messages, r.aborted, r.report())

@@ -38,7 +38,7 @@ def test_gaizauskas_table_1(row: tuple[str, str, int, int, int, int, int, int, i
     d = shared_path("paper-examples/gaizauskas-table1")
     key, resp = row[0], row[1]
     c, _ = score_flat(read_tree_texts(d / FILES[key]), read_tree_texts(d / FILES[resp]),
-                         key, resp)
+                      key, resp)
     got = (key, resp, c.key, c.response, c.matched, c.violated, percent_half_up(c.recall),
            percent_half_up(c.precision), percent_half_up(c.conformance))
     assert got == row

@@ -52,9 +52,9 @@ def test_same_seed_same_result_and_batches_do_not_matter() -> None:
     s = sentences(np.random.default_rng(3), 300, 0.7)
     t = sentences(np.random.default_rng(4), 300, 0.72)
     assert paired_bootstrap(s, t, accuracy, 1500, 7) == paired_bootstrap(s, t, accuracy,
-                                                                          1500, 7)
+                                                                         1500, 7)
     assert paired_bootstrap(s, t, accuracy, 1500, 7) != paired_bootstrap(s, t, accuracy,
-                                                                          1500, 8)
+                                                                         1500, 8)
 
 
 def test_false_positives_and_coverage_in_simulation() -> None:

@@ -67,7 +67,7 @@ EXPECTED = {
 
 def _counts(gold: str, system: str) -> dict[str, tuple[int, int, int, int]]:
     r = score_deps(parse_conllu(gold.splitlines(), "g"), parse_conllu(system.splitlines(),
-                                                                         "s"))
+                                                                      "s"))
     return {k: (getattr(r.total, k).correct, getattr(r.total, k).gold,
                 getattr(r.total, k).system, getattr(r.total, k).aligned) for k in CONLL18}
 
@@ -78,7 +78,7 @@ def test_every_metric_by_hand() -> None:
 
 def test_the_scripts_table_and_json() -> None:
     r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
-                                                                          "s"))
+                                                                      "s"))
     d = r.as_dict()
     # each share with the counts it is made of (6 of the system's 8 tokens, of the gold's 7)
     assert d["tokens"] == {"precision": 0.75, "recall": 6 / 7, "f1": 0.8,
@@ -97,7 +97,7 @@ def test_the_scripts_table_and_json() -> None:
 
 def test_per_sentence_counts_sum_to_the_corpus() -> None:
     r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(SYSTEM.splitlines(),
-                                                                          "s"))
+                                                                      "s"))
     assert r.per_sentence is not None and len(r.per_sentence) == 2
     one, two = r.per_sentence
     # the system's tokens count in the gold sentence where they start
@@ -110,7 +110,7 @@ def test_a_taggers_output_gets_its_tag_scores() -> None:
     tags = "\n".join("\t".join([*c[:6], "_", "_", "_", "_"]) if len(c := line.split("\t"))
                      == 10 and c[0].isdigit() else line for line in GOLD.splitlines())
     r = score_deps(parse_conllu(GOLD.splitlines(), "g"), parse_conllu(tags.splitlines(),
-                                                                         "t"))
+                                                                      "t"))
     d = r.as_dict()
     for k in ("upos", "xpos", "ufeats", "alltags", "lemmas", "words", "tokens", "sentences"):
         assert d[k]["f1"] == 1.0, k
@@ -223,8 +223,8 @@ def test_maltevals_breakdowns_by_hand() -> None:
 def test_exact_match_punctuation_and_confusion() -> None:
     def run(**kw: object) -> dict[str, object]:
         return score_deps(parse_conllu(GOLD.splitlines(), "g"),
-                             parse_conllu(SAME_TOKENS.splitlines(), "s"),
-                             DepsOptions(**kw)).as_dict()
+                          parse_conllu(SAME_TOKENS.splitlines(), "s"),
+                          DepsOptions(**kw)).as_dict()
 
     d = run()
     assert d["ucm"] == {"accuracy": 0.5, "matched": 1, "sentences": 2} == d["lcm"]
@@ -291,8 +291,9 @@ def test_cli_per_sentence_tsv_and_new_breakdowns(tmp_path: Path) -> None:
 def test_breakdowns_in_one_pass_equal_one_at_a_time() -> None:
     for system in (SYSTEM, SAME_TOKENS):
         together = score_deps(parse_conllu(GOLD.splitlines(), "g"),
-                                 parse_conllu(system.splitlines(), "s"), DepsOptions(by="deprel",
-                                 also_by=["arc-length", "depth", "upos"])).as_dict()
+                              parse_conllu(system.splitlines(), "s"),
+                              DepsOptions(by="deprel",
+                                          also_by=["arc-length", "depth", "upos"])).as_dict()
         for f in ("arc-length", "depth", "upos"):
             alone = score_deps(parse_conllu(GOLD.splitlines(), "g"),
                                parse_conllu(system.splitlines(), "s"),

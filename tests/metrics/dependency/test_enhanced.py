@@ -95,7 +95,7 @@ def test_invariants(pair: tuple[Sentence, Sentence], code: str) -> None:
     e, u = F1Count(), F1Count()
     c.rows(gold, system, e, u)
     assert e.correct <= min(e.gold, e.system) and e.correct <= u.correct <= min(u.gold,
-                                                                                 u.system)
+                                                                                u.system)
     e2, u2 = F1Count(), F1Count()
     c.stretch([gold], [system], list(range(len(system))), [0] * len(system), [e2], [u2])
     assert (e2.correct, e2.gold, e2.system, u2.correct) == (e.correct, e.gold, e.system,

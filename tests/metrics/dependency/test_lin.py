@@ -284,7 +284,7 @@ def test_streamed_scores_equal_the_whole_files_scored_at_once(
                              deps=["_"] * n, misc=["_"] * n))
     system = _retokenized(gold, rng)
     streamed = score_deps(iter(gold), iter(system), DepsOptions(by=by, gold_path="G",
-                             system_path="S")).as_dict()
+                                                                system_path="S")).as_dict()
     streamed["warnings"] = []
     streamed.pop("ci95", None)
     streamed.pop("stats", None)

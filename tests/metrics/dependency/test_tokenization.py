@@ -104,7 +104,7 @@ def test_what_raw_tokens_refuse(tmp_path: Path) -> None:
          'tokens: "gold" (the parser gets the gold words) or "raw"', 4),
         (_experiment(tmp_path, LEARNER, "python:toy_parsers:GluedPunct",
                      'kind = "grammar"').read_text().replace("rates = [0.2]",
-                                                              "per_sentence = [1]"),
+                                                             "per_sentence = [1]"),
          'kind = "grammar" adds, drops or moves words', 10),
         (_experiment(tmp_path, LEARNER, "python:toy_parsers:WeakWord").read_text(),
          "parser p (python:toy_parsers:WeakWord) cannot tokenize raw text", None),

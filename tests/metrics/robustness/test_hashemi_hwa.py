@@ -46,7 +46,7 @@ def read_m2_text(text: str) -> list:
 
 
 @pytest.mark.parametrize(("g", "u", "root"), [(G_ROOT, U_ROOT, True),
-                                                (G_NOROOT, U_NOROOT, False)])
+                                              (G_NOROOT, U_NOROOT, False)])
 def test_hashemi_hwa_worked_example(g: tuple, u: tuple, root: bool) -> None:
     gp, up = _parse(*g), _parse(*u)
     c = score_pair(up, gp, edit_distance(up.forms, gp.forms), root=root)
@@ -79,7 +79,7 @@ def test_hashemi_hwa_via_files_and_every_alignment_source(tmp_path: Path) -> Non
 
 def test_m2_substitution_is_not_an_error_word() -> None:
     a, = read_m2_text("S He goed home\n"
-                             "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0\n")
+                      "A 1 2|||R:VERB:TENSE|||went|||REQUIRED|||-NONE-|||0\n")
     assert a.source == ["He", "goed", "home"] and a.corrected == ["He", "went", "home"]
     assert a.pairs == [(0, 0), (1, 1), (2, 2)] and a.types == ["R:VERB:TENSE"]
 

@@ -53,8 +53,8 @@ def brackets_section(results: list[Scored]) -> Section | None:
                 "unlabeled spans (flattened by the experiment's rules, if any). A failed "
                 "noisy parse is the flat (PARSE-FAILED ...) tree: it matches little and "
                 "crosses nothing. Replicates pooled.", CI_NOTE]
-    t.notes += ["signature: " + level_free_signature(r) for r in (next(iter(ev.values()), None),
-                                                  next(iter(fl.values()), None)) if r]
+    firsts = (next(iter(ev.values()), None), next(iter(fl.values()), None))
+    t.notes += ["signature: " + level_free_signature(r) for r in firsts if r]
     sec = Section("Brackets under noise (EVALB; flat keys, Gaizauskas et al.)", [t])
     if series:
         sec.images.append(("brackets.png", "Brackets of the clean parse kept, against error "

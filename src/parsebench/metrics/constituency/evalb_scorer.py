@@ -250,7 +250,7 @@ def _table(n: int) -> array[int]:
 
 def _put(table: array[int], k: int, r: SentenceResult) -> None:
     table[_N * k:_N * k + _N] = array("i", (r.length, r.status, r.matched, r.gold, r.test,
-                                             r.crossing, r.words, r.correct_tags))
+                                            r.crossing, r.words, r.correct_tags))
 
 
 def _kept_brackets(p: _Parsed, deleted: frozenset[str]) -> list[int]:
@@ -500,15 +500,15 @@ Texts = Sequence[str]
 
 
 def score_brackets(gold: Sequence[TreeText], test: Sequence[TreeText], params: EvalbParams,
-                      gold_path: str = "GOLD", test_path: str = "TEST",
-                      accelerated: bool = True) -> EvalbResult:
+                   gold_path: str = "GOLD", test_path: str = "TEST",
+                   accelerated: bool = True) -> EvalbResult:
     """Score TEST against GOLD tree by tree; ``accelerated=False`` uses only this module."""
     return _evaluate([t.text for t in gold], [t.text for t in test], params, accelerated)
 
 
 def score_bracket_files(gold_path: str | os.PathLike[str], test_path: str | os.PathLike[str],
-                           params: EvalbParams | None = None,
-                           accelerated: bool = True) -> EvalbResult:
+                        params: EvalbParams | None = None,
+                        accelerated: bool = True) -> EvalbResult:
     """score_brackets of two files; a file of one tree a line is read by the C
     accelerator without a str a line (the same lines as read_tree_texts')."""
     fast = accelerated and _fast is not None

@@ -258,8 +258,8 @@ def _content_words(tree: Tree) -> list[str]:
 
 
 def score_flat(key: Sequence[TreeText], response: Sequence[TreeText], key_path: str,
-                  response_path: str, labels: frozenset[str] | None = None,
-                  max_depth: int | None = None) -> tuple[FlatCounts, list[FlatCounts]]:
+               response_path: str, labels: frozenset[str] | None = None,
+               max_depth: int | None = None) -> tuple[FlatCounts, list[FlatCounts]]:
     keys = [t for t in key if t.text.strip()]
     resps = [t for t in response if t.text.strip()]
     if len(keys) != len(resps):
@@ -323,6 +323,6 @@ def file_stats(metric: Any, key: str | os.PathLike[str],
     from parsebench.formats.brackets import read_tree_texts
 
     per = score_flat(read_tree_texts(key), read_tree_texts(response), str(key),
-                        str(response))[1]
+                     str(response))[1]
     return np.array([(c.key, c.response, c.matched, c.violated) for c in per],
                     dtype=np.float64).reshape(-1, 4)

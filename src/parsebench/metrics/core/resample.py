@@ -109,7 +109,7 @@ def interval(values: npt.NDArray[np.float64], alpha: float, point: float | None 
     if point is not None and np.isnan(point):
         return None
     lo, hi = (float(x) for x in np.percentile(values[defined],
-                                               [100 * alpha / 2, 100 * (1 - alpha / 2)]))
+                                              [100 * alpha / 2, 100 * (1 - alpha / 2)]))
     if point is not None:
         lo, hi = min(lo, float(point)), max(hi, float(point))
     return lo, hi

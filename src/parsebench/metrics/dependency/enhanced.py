@@ -333,7 +333,7 @@ class EnhancedCounter:
             return
         g_edges, g_skip = sentence_edges(gold, self.opts, self.gold_path, bad=self.bad[0])
         s_edges, s_skip = sentence_edges(system, self.opts, self.system_path, NO_SYSTEM_HEAD,
-                                        self.bad[1])
+                                         self.bad[1])
         self.skipped[0] += g_skip
         self.skipped[1] += s_skip
         g_n = s_n = c_l = c_u = 0
@@ -449,7 +449,7 @@ class EnhancedCounter:
         s_all: list[tuple[Edge, ...]] = []
         for s in system:
             edges, skip = sentence_edges(s, self.opts, self.system_path, NO_SYSTEM_HEAD,
-                                          self.bad[1])
+                                         self.bad[1])
             self.skipped[1] += skip
             off = len(s_all) - 1
             for e in edges:

@@ -301,7 +301,7 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence],
                 if keep else None
             counted = fast.count(g[0], s[0], c)
         if text is not None and rows is False and _by_text(text, g, s, graphs, total, kept,
-                                                            each):
+                                                           each):
             pass  # counted, ELAS and EULAS too
         elif counted:
             if c is not None:

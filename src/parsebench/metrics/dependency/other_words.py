@@ -246,7 +246,7 @@ def score_aligned(gold: Iterable[Sentence], system: Iterable[Sentence],
 
 
 def _spans(sentences: Sequence[Sentence]) -> tuple[list[tuple[int, int]],
-                                                     list[tuple[int, int]]]:
+                                                   list[tuple[int, int]]]:
     """(first word, last word) of every token and of every sentence, over the whole file."""
     tokens: list[tuple[int, int]] = []
     sents: list[tuple[int, int]] = []

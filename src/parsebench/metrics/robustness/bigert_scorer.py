@@ -363,10 +363,11 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
                            "acr_0n": acr_0n, "differs": 1 - acr_0n, "acr": acr}
     changed = c.rows - c.agree_0n
     out.update(misspelled=c.misspelled, changed=changed)  # the shares' counts
-    spread: dict[str, dict[str, float | None]] = {d: {"rows": v[0], "changed": v[1],
-                  "share_of_changes": v[1] / changed if changed else 0.0,
-                  "changed_rate": v[1] / v[0] if v[0] else 0.0}
-              for d, v in c.spread.items()}
+    spread: dict[str, dict[str, float | None]] = {
+        d: {"rows": v[0], "changed": v[1],
+            "share_of_changes": v[1] / changed if changed else 0.0,
+            "changed_rate": v[1] / v[0] if v[0] else 0.0}
+        for d, v in c.spread.items()}
     out["spread"] = spread
     warnings: list[str] = []
     if acr is None or acr <= 0:  # 0: the gold branch below says why
@@ -561,7 +562,7 @@ def _scheme(clean: Sequence[Parse], gold: Sequence[Parse], projection: str,
     column, what = {"head+deprel": ("deprels", "relations"), "head": ("deprels", "relations"),
                     "deprel": ("deprels", "relations"), "upos": ("upos", "tags"),
                     "tag": ("upos", "tags"), "xpos": ("xpos", "tags")}.get(projection,
-                                                                          ("", ""))
+                                                                           ("", ""))
     if not column:
         return None
     deps = [(c, g) for c, g in zip(clean, gold, strict=False)

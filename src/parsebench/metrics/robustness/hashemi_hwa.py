@@ -199,7 +199,7 @@ class F1Result:
                                        noisy.words, noisy.heads, noisy.labels))
 
     def _rows_by_key(self) -> dict[str, tuple[list[tuple[int, int, int]],
-                                             list[tuple[int, int, int]]]]:
+                                              list[tuple[int, int, int]]]]:
         """The F1 rows and the noisy attachment rows of the pairs with an error of each
         type, and of each operation (M, U, R)."""
         out: dict[str, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = {}
@@ -513,7 +513,7 @@ SCORES = (
     Metric(SIGNATURE, "robustness F1", "run",
            ("shared", "ungrammatical deps", "grammatical deps"), f1_of_shared, ("f1", "f1"),
            headline=RankingFigure("robustness F1 (Hashemi & Hwa)", lambda v: v.f1, "f1",
-                             True, 1)),
+                                  True, 1)),
     Metric("aligned-uas", "UAS through the errors' alignment", "run", _ALIGNED, share(1, 0),
            ("f1", "aligned")),
     Metric("aligned-las", "LAS through the errors' alignment", "run", _ALIGNED, share(2, 0),

@@ -60,7 +60,7 @@ def types_section(results: list[Scored]) -> Section | None:
     t.notes += [CI_NOTE, "signature: " + level_free_signature(rs[0][0])]
     by = Table("By error type (ERRANT's names): each sentence counts under the types of its "
                "errors; lowest F1 first", ["parser", "error level", "type", "sentences", "F1",
-                                            "95% CI", "aligned LAS", "LAS 95% CI"], [],
+                                           "95% CI", "aligned LAS", "LAS 95% CI"], [],
                anchor="types-by-type")
     for r, v in rs:
         by.rows += [[r.parser, v.error_level_label, k, str(b.sentences), pct(b.f1),

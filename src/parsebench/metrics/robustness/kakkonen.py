@@ -286,7 +286,7 @@ SCORES = (
     Metric("kakkonen-unlabeled", "Kakkonen unlabeled", "run", _PAIRS, share(1, 0),
            ("sentences", "pairs"),
            headline=RankingFigure("sentences whose parse is unchanged (Kakkonen, unlabeled)",
-                             lambda v: v.unlabeled, "unlabeled", True, 3)),
+                                  lambda v: v.unlabeled, "unlabeled", True, 3)),
     Metric("kakkonen-labeled", "Kakkonen labeled", "run", _PAIRS, share(2, 0),
            ("sentences", "pairs")),
 )
