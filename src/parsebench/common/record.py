@@ -45,7 +45,7 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object, keys in the fields' order."""
         out: dict[str, Any] = {}
-        for name, jkey, omit in _layout(type(self)):
+        for name, jkey, omit in _layout(typing.cast(type, type(self))):
             v = getattr(self, name)
             if type(v) in _ATOMS:
                 if v is None and omit:
