@@ -81,10 +81,15 @@ def bootstrap_scores(stats: Sequence[Stats], score: ScoreFn, samples: int, seed:
     rng = np.random.default_rng(seed)
     out: list[list[npt.NDArray[np.float64]]] = [[] for _ in stats]
     if _resample_sums is not None:  # the same resamples, summed in C
-        rows = [np.ascontiguousarray(s, dtype=np.float64) for s in stats]
+        # every system's columns side by side: each draw is read once for all of them,
+        # and a column is summed in the same order as alone (the same sums)
+        edges = np.cumsum([0, *(np.shape(s)[1] for s in stats)])
+        rows = np.ascontiguousarray(np.hstack([np.asarray(s, dtype=np.float64)
+                                               for s in stats]))
         for drawn in _draws(n, samples, rng):
-            for k, s in enumerate(rows):
-                out[k].append(score(_resample_sums(drawn, s)))
+            sums = _resample_sums(drawn, rows)
+            for k in range(len(stats)):
+                out[k].append(score(np.ascontiguousarray(sums[:, edges[k]:edges[k + 1]])))
         return [np.concatenate(x) for x in out]
     for w in _weights(n, samples, rng):
         for k, s in enumerate(stats):
