@@ -16,6 +16,29 @@ DATA = Path(__file__).resolve().parent.parent / "src" / "parsebench" / "data"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+SLOWEST_FIRST = [
+    "studies/test_paper_studies.py", "parsers/test_graph_parsers.py",
+    "studies/test_java_studies.py", "parsers/test_parsers.py", "studies/test_real_studies.py",
+    "noise/test_grammar.py", "parsers/test_jvm.py", "validation/test_validator.py",
+    "run/test_experiment.py", "parsers/test_supar.py", "studies/test_validity_studies.py",
+    "metrics/dependency/test_stretch_fast.py", "metrics/dependency/test_udeval.py",
+    "store/test_store.py"]
+"""The test files that take longest (their summed test time, measured), in that order:
+run first, so that the suite's processes do not wait at the end for one that drew a
+long file last (``--dist loadfile`` hands out files in the order they are collected)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: k for k, name in enumerate(SLOWEST_FIRST)}
+
+    def key(item: pytest.Item) -> int:
+        rel = Path(str(item.path)).relative_to(ROOT / "tests").as_posix() \
+            if Path(str(item.path)).is_relative_to(ROOT / "tests") else ""
+        return rank.get(rel, len(rank))
+
+    items.sort(key=key)  # stable: the others keep their order
+
+
 def shared_path(rel: str) -> Path:
     """A file under ../shared; skips the test where it is absent, fails in CI."""
     p = SHARED / rel

@@ -370,3 +370,36 @@ def test_a_file_read_whole_shares_its_values(tmp_path: Path) -> None:
     assert whole[0].upos[0] is whole[2].upos[0]
     assert whole[0].deps[0] is whole[1].deps[0]
     assert streamed[0].upos[0] is not streamed[2].upos[0]
+
+
+HANG = '''
+import sys
+from parsebench.formats.conllu import Sentence
+from parsebench.metrics.dependency.evaluate import DepsOptions, score_deps
+
+def s(forms, heads, multiword=()):
+    n = len(forms)
+    return Sentence(forms=forms, lemmas=["_"] * n, upos=["X"] * n, xpos=["_"] * n,
+                    feats=["_"] * n, heads=heads, deprels=["dep"] * n, deps=["_"] * n,
+                    misc=["_"] * n, comments=[], multiword=list(multiword), empty_nodes=[],
+                    line=1, category=None)
+
+mwt = (0, 1, ["1-2", "\\xa0\\xa0"] + ["_"] * 8)
+gold = [s([".x y"], [0]), s(["\\xa0", "\\xa0", "c\\u2009dA"], [0, 1, 1], [mwt])]
+system = [s([".xy", "c"], [0, 1]), s(["d", "A"], [2, 0], [(0, 1, ["1-2", "dA"] + ["_"] * 8)])]
+for accelerated in (True, False):
+    r = score_deps(gold, system, DepsOptions(accelerated=accelerated, per_sentence=True))
+    print(r.total.las, r.total.words)
+'''
+
+
+def test_a_multiword_token_of_no_text_ends_the_alignment() -> None:
+    """Found by the test above: a multiword token whose form is only spaces (no text
+    to align: the file reader refuses it, a Treebank in memory did not) made the
+    alignment loop forever, in C and in Python; its words now align to none."""
+    p = subprocess.run([sys.executable, "-c", HANG], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, p.stderr
+    c, python = p.stdout.splitlines()
+    assert c == python
+    assert "aligned=1" in c

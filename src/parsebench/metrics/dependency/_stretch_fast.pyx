@@ -264,8 +264,10 @@ cdef int align(_Side g, _Side s, int* sys2gold) except -1:
     for si in range(ns):
         sys2gold[si] = -1
     si = 0
+    cdef Py_ssize_t gi0, si0
     while gi < ng and si < ns:
         if g.multi[gi] or s.multi[si]:
+            gi0, si0 = gi, si
             # tokenization._multiword_span
             if g.multi[gi]:
                 span_end = g.end[gi]
@@ -285,6 +287,11 @@ cdef int align(_Side g, _Side s, int* sys2gold) except -1:
                     si += 1
             if gi > gs and si > ss:
                 lcs_align(g, s, gs, gi, ss, si, sys2gold)
+            elif gi == gi0 and si == si0:  # a multiword token of no text: none for it
+                if g.multi[gi] and g.start[gi] == g.end[gi]:
+                    gi += 1
+                else:
+                    si += 1
         elif g.start[gi] == s.start[si] and g.end[gi] == s.end[si]:
             sys2gold[si] = <int>gi
             gi += 1

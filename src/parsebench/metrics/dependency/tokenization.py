@@ -223,9 +223,15 @@ def _align(g: WordSpans, s: WordSpans) -> list[int]:
     ng, ns = len(g.start), len(s.start)
     while gi < ng and si < ns:
         if g.multiword[gi] or s.multiword[si]:
+            before = gi, si
             gs, ss, gi, si = _multiword_span(g, s, gi, si)
             if gi > gs and si > ss:
                 _lcs_align(g, s, gs, gi, ss, si, sys2gold)
+            elif (gi, si) == before:  # a multiword token of no text (only spaces): its
+                if g.multiword[gi] and g.start[gi] == g.end[gi]:  # words align to none
+                    gi += 1
+                else:
+                    si += 1
         elif g.start[gi] == s.start[si] and g.end[gi] == s.end[si]:
             sys2gold[si] = gi
             gi += 1
