@@ -147,3 +147,43 @@ def test_an_exact_match_share_has_a_wilson_interval() -> None:
     assert d["systems"][1]["ci"] == pytest.approx([0.0, z2 / (2 + z2)], abs=1e-12)
     p = compare(str(key), str(key), "--metric", "ucm")
     assert "(Wilson score for the systems' scores)" in p.stdout
+
+
+def test_systems_given_other_inputs_are_said_to_be(tmp_path: Path) -> None:
+    """A system on the gold's words, one that copied the gold's tags too and one that
+    split a word of its own: each system's input in the JSON, and one warning."""
+    key = DATA / "lin-key.conllu"
+    sents = read_conllu(key)
+    tagged = tmp_path / "tagged.conllu"
+    with tagged.open("w", encoding="utf-8") as fh:
+        write_conllu(sents, fh)
+    words = tmp_path / "words.conllu"
+    for s in sents:
+        s.upos[:] = ["X"] * len(s)
+    with words.open("w", encoding="utf-8") as fh:
+        write_conllu(sents, fh)
+    p = compare(str(key), str(tagged), str(words), "--json", "--samples", "200")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert [s["input"] for s in d["systems"]] == ["gold-words-and-tags", "gold-words"]
+    assert any(w.startswith("the systems were not given the same input (the gold words "
+                            "and tags: ") for w in d["warnings"])
+    same = compare(str(key), str(tagged), str(tagged), "--json", "--samples", "200")
+    assert not any("same input" in w for w in json.loads(same.stdout)["warnings"])
+
+
+def test_a_system_with_words_of_its_own_is_said_to_have_them(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.conllu"
+    gold.write_text("# text = I don't know\n1\tI\tI\tPRON\t_\t_\t4\tnsubj\t_\t_\n"
+                    "2\tdo\tdo\tAUX\t_\t_\t4\taux\t_\tSpaceAfter=No\n"
+                    "3\tn't\tnot\tPART\t_\t_\t4\tadvmod\t_\t_\n"
+                    "4\tknow\tknow\tVERB\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    own = tmp_path / "own.conllu"
+    own.write_text("# text = I don't know\n1\tI\tI\tPRON\t_\t_\t3\tnsubj\t_\t_\n"
+                   "2\tdon't\tdo\tAUX\t_\t_\t3\taux\t_\t_\n"
+                   "3\tknow\tknow\tVERB\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    p = compare(str(gold), str(gold), str(own), "--json", "--samples", "100")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert [s["input"] for s in d["systems"]] == ["gold-words-and-tags", "own-words"]
+    assert "words of its own (not the gold's): " in " ".join(d["warnings"])

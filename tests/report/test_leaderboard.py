@@ -41,6 +41,7 @@ def test_the_leaderboard_holds_the_benchmarks_figures_and_signatures(
     board = json.loads((tmp / "lb" / "leaderboard.json").read_text(encoding="utf-8"))
     assert board["benchmark"] == "board" and board["answers"] == r.summary["answers"]
     assert [c["name"] for c in board["corpora"]] == NAMES
+    assert board["warnings"] == []  # each treebank's figures of one text and one input
     macro = {(m["parser"], m["level"], m["figure"]): m for m in board["macro"]}
     for f in r.macro:  # the run's own figures, interval, rank and tier
         m = macro[(f.parser, f.level, f.figure)]

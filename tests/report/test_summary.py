@@ -252,3 +252,28 @@ def test_a_p_value_below_what_its_digits_show_is_written_as_a_bound() -> None:
     assert p_value(0.0005) == "< 0.001" and p_value(0.0005, 4) == "0.0005"
     assert p_value(0.00004, 4) == "< 0.0001" and p_value(0.3) == "0.300"
     assert p_value(0.001) == "0.001" and p_value(None) == "n/a"
+
+
+def test_figures_of_another_text_or_input_are_warned_of() -> None:
+    """Issue 61 item 4: a store whose results of one corpus were made from two versions
+    of its file, or with another input, says so among the warnings, naming the parsers."""
+    from parsebench.report.summary import _warnings
+
+    def sig(h: str, given: str) -> str:
+        return (f"method:rows|corpus:ewt.conllu|corpus-hash:{h}|input:{given}|"
+                "level:rate=0.2|version:0.1.0")
+
+    rs = [Scored("udpipe", "rows", "head+deprel", "rate=0.2", sig("abc", "gold-words"),
+                 rows_value(error_level_label="20%")),
+          Scored("spacy", "rows", "head+deprel", "rate=0.2", sig("abc", "gold-words"),
+                 rows_value(error_level_label="20%"))]
+    assert _warnings(rs) == []
+    rs.append(Scored("tnt", "rows", "head+deprel", "rate=0.2", sig("fed", "raw-text"),
+                     rows_value(error_level_label="20%")))
+    got = [w.sentence for w in _warnings(rs)]
+    assert got == [
+        "the figures of ewt.conllu were made from different versions of its text (hash abc: "
+        "udpipe, spacy; hash fed: tnt): they are not comparable; run the experiment again",
+        "the parsers of ewt.conllu were not given the same input (the gold words: udpipe, "
+        "spacy; the raw text: tnt): their figures differ by the input as much as by the "
+        "parser"]

@@ -30,6 +30,7 @@ from parsebench.metrics.core.resample import (
 from parsebench.metrics.dependency.figures import AlignmentCounts, ValidityCounts
 from parsebench.metrics.dependency.settings import DepsScoring
 from parsebench.metrics.registry import COMPARABLE, REGISTRY, file_stats
+from parsebench.model.conditions import differing_inputs
 from parsebench.present import p_value
 
 TESTS = {"bootstrap": paired_bootstrap, "randomization": randomization}
@@ -54,6 +55,10 @@ class SystemScore(Record):
     counts: dict[str, int | float | None] | None
     validity: ValidityCounts | None = field(default=None, metadata=OMIT)
     alignment: AlignmentCounts | None = field(default=None, metadata=OMIT)
+    input: str | None = field(default=None, metadata=OMIT)
+    """What the system was given, as its scores show it: ``gold-words``,
+    ``gold-words-and-tags`` (every tag the gold's) or ``own-words`` (a dependency
+    metric's; :mod:`parsebench.model.conditions`)."""
 
 
 @dataclass(frozen=True)
@@ -151,8 +156,13 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
               else None if point is None else interval(b, alpha, point)),
         WILSON if share else "percentile bootstrap",
         None if point is None else _counts(m.columns, s),
-        **({} if scoring.is_default else _found(found)))
+        **({} if scoring.is_default else _found(found)), input=found.get("input"))
         for path, s, b, found in zip(systems, stats, boot, facts, strict=True)]
+    given = [(str(s.file), s.input) for s in out_systems if s.input is not None]
+    if len(given) == len(out_systems):
+        differ = differing_inputs(given)
+        if differ is not None:
+            warnings.append(differ)
     # the pairs are resampled as every system was (same seed, same sentences): their
     # scores are reused, not drawn again
     results = []

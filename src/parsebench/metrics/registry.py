@@ -85,9 +85,13 @@ def file_stats(metric: Metric, gold: str | os.PathLike[str],
     caller has read them already (``compare`` reads the gold once for every system).
     SCORING: a dependency metric's settings (``--align``, ``--invalid``...; refused in
     one line where they make no sense for METRIC); FACTS gets what scoring with them
-    found (validity, alignment counts)."""
+    found (validity, alignment counts) and, for a dependency metric, the input the
+    system was given as its scores show it (``input``)."""
     assert metric.file_stats is not None, f"{metric.name} is a run's metric"
     if scoring is None or scoring.is_default:  # what every file_stats takes
+        if metric.reads == "deps":  # and what a dependency metric found of the input
+            return metric.file_stats(metric, gold, system, warnings, gold_sentences,
+                                     facts=facts)
         return metric.file_stats(metric, gold, system, warnings, gold_sentences)
     why = scoring.refusal(metric.name, metric.reads)
     if why is not None:

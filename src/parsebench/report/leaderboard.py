@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from parsebench.common.errors import InputError, atomic_output, check_folder
+from parsebench.model.conditions import differing_conditions
 from parsebench.present.tables import Table
 from parsebench.report.benchmark import (
     BenchmarkSummary,
@@ -50,8 +51,9 @@ def _benchmark(store: Store, experiment: str | None) -> Any:
 def leaderboard(store: Store, experiment: str | None = None
                 ) -> tuple[dict[str, Any], BenchmarkSummary]:
     """The leaderboard's content (JSON: the macro averages and per-treebank figures of the
-    store's benchmark, each with its interval and signature, the paired tests and the
-    answers) and the benchmark's summary it comes from."""
+    store's benchmark, each with its interval and signature, the paired tests, the
+    answers and the warnings where a treebank's figures were not made alike) and the
+    benchmark's summary it comes from."""
     info = _benchmark(store, experiment)
     results = [typed_result(r) for r in store.results(info.experiment)]
     s = summarize_benchmark(info.config, results)
@@ -71,7 +73,9 @@ def leaderboard(store: Store, experiment: str | None = None
         "per_treebank": [{**x.to_dict(), "signature": corpus_sig.get(
             (x.corpus, x.parser, x.level))} for x in s.per_corpus],
         "tests": {level: [t.to_dict() for t in ts] for level, ts in s.tests.items()},
-        "answers": s.answers}, s
+        "answers": s.answers,
+        "warnings": differing_conditions((parser, sig) for (_, parser, _), sig
+                                         in corpus_sig.items())}, s
 
 
 def _page(board: dict[str, Any], tables: list[Table]) -> str:
@@ -87,7 +91,9 @@ def _page(board: dict[str, Any], tables: list[Table]) -> str:
                  numeric=False)
     body = [f"<h1>{html.escape(board['benchmark'])}: leaderboard</h1>",
             "<ul>" + "".join(f"<li>{html.escape(a)}</li>" for a in board["answers"])
-            + "</ul>", *(table_html(t) for t in [*tables, sigs])]
+            + "</ul>", *(f"<p class='warning'>warning: {html.escape(w)}</p>"
+                         for w in board["warnings"]),
+            *(table_html(t) for t in [*tables, sigs])]
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
             f"{html.escape(board['benchmark'])}: leaderboard</title><meta name='viewport' "
             f"content='width=device-width'><style>{STYLE}</style></head><body>"

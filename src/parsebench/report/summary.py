@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from parsebench.common.record import Interval, Record, plain
 from parsebench.metrics.core.letters import letter_names, letters
 from parsebench.metrics.core.scores import ALPHA
+from parsebench.model.conditions import differing_conditions
 from parsebench.model.level import level_order
 from parsebench.model.scored import Scored
 from parsebench.present import interval_after, p_value, percent_text, value
@@ -498,6 +499,11 @@ def _warnings(results: list[Scored]) -> list[Warned]:
                 if x not in got:
                     got.append(x)
     out = []
+    shown = [r for r in results if r.method in SECTION_OF]
+    for text in differing_conditions((r.parser, r.signature) for r in shown):
+        parsers = list(dict.fromkeys(r.parser for r in shown))
+        out.append(Warned(text, [], parsers, [], [], [], SECTION_OF[shown[0].method][1](
+            shown[0]), text))
     for item in seen.values():
         on = [p for p in item.projections if p not in _PLAIN]
         reps = item.replicates

@@ -140,6 +140,19 @@ def _is_lost(warning: str) -> bool:
     return " has no " in warning and warning.endswith(" n/a")
 
 
+def _input_of(res: DepsResult) -> str:
+    """What the system was given, as its scores show it (:func:`condition_of_counts`)."""
+    from parsebench.model.conditions import condition_of_counts
+
+    t = res.total
+
+    def exact(x: Any) -> bool:
+        return bool(x.gold) and x.correct == x.gold == x.system
+
+    return condition_of_counts(exact(t.words), "upos" not in res.absent and exact(t.upos)
+                               and ("xpos" in res.absent or exact(t.xpos)))
+
+
 def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathLike[str],
                warnings: list[str] | None = None,
                gold_sentences: Sequence[Sentence] | None = None,
@@ -188,6 +201,7 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
         warnings += validity.warnings()
     if facts is not None:
         facts["validity"] = validity.as_dict()
+        facts["input"] = _input_of(res)
         if scoring.align:
             facts["alignment"] = dict(getattr(res, "alignment", {}))
     out = np.frombuffer(flat, dtype=np.float64).reshape(-1, len(metric.columns)).copy()
