@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from parsebench.metrics.robustness.bigert_scorer import Assumption, RowsFigures, RowsGold
+from parsebench.metrics.robustness.bigert_records import Assumption, RowsFigures, RowsGold
 from parsebench.metrics.robustness.kakkonen_records import (
     RelativeDrop,
     SentenceIntervals,

@@ -17,7 +17,7 @@ from study_runs import EXPECTED, STUDIES
 from parsebench.common.errors import InputError
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.dependency.evaluate import DepsOptions, score_deps
-from parsebench.metrics.robustness.bigert_scorer import RowsFigures
+from parsebench.metrics.robustness.bigert_records import RowsFigures
 from parsebench.metrics.robustness.bigert_shown import _bounds_check
 from parsebench.model.scored import Scored
 from parsebench.parsers.executor import Executor

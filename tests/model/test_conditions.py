@@ -6,21 +6,21 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from parsebench.common.signature import read_signature
 from parsebench.model.conditions import (
     condition_of_counts,
     differing_conditions,
     differing_inputs,
-    signed,
 )
 
 SIG = "method:deps|corpus:ewt.conllu|corpus-hash:{h}|input:{i}|parser:{p}|version:0.1.0"
 
 
 def test_a_signature_reads_as_its_fields() -> None:
-    assert signed("corpus:a.conllu|corpus-hash:abc|input:raw-text|model:none") == {
+    assert read_signature("corpus:a.conllu|corpus-hash:abc|input:raw-text|model:none") == {
         "corpus": "a.conllu", "corpus-hash": "abc", "input": "raw-text", "model": "none"}
-    assert signed("path:C:/x|level:clean") == {"path": "C:/x", "level": "clean"}
-    assert signed(None) == {} and signed("") == {}
+    assert read_signature("path:C:/x|level:clean") == {"path": "C:/x", "level": "clean"}
+    assert read_signature(None) == {} and read_signature("") == {}
 
 
 def test_figures_made_alike_say_nothing() -> None:

@@ -20,3 +20,14 @@ def signature(**settings: object) -> str:
         parts.append(f"{key.replace('_', '-')}:{text}")
     parts.append(f"version:{__version__}")
     return "|".join(parts)
+
+
+def read_signature(signature: str | None) -> dict[str, str]:
+    """The ``key:value`` fields of a SIGNATURE that :func:`signature` wrote (a value
+    keeps any later colon); {} for None."""
+    out: dict[str, str] = {}
+    for part in (signature or "").split("|"):
+        key, sep, value = part.partition(":")
+        if sep:
+            out.setdefault(key, value)
+    return out

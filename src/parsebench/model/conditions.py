@@ -12,19 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from parsebench.common.signature import read_signature
+
 INPUTS = {"gold-words": "the gold words", "gold-words-and-tags": "the gold words and tags",
           "raw-text": "the raw text", "own-words": "words of its own (not the gold's)"}
 """Each input condition as a sentence names it."""
-
-
-def signed(signature: str | None) -> dict[str, str]:
-    """The ``key:value`` fields of a signature (a value keeps any later colon)."""
-    out: dict[str, str] = {}
-    for part in (signature or "").split("|"):
-        key, sep, value = part.partition(":")
-        if sep:
-            out.setdefault(key, value)
-    return out
 
 
 def differing_conditions(figures: Iterable[tuple[str, str | None]]) -> list[str]:
@@ -33,7 +25,7 @@ def differing_conditions(figures: Iterable[tuple[str, str | None]]) -> list[str]
     agree (or say nothing of it: a signature of before these fields)."""
     by_corpus: dict[str, dict[str, dict[str, list[str]]]] = {}
     for parser, signature in figures:
-        f = signed(signature)
+        f = read_signature(signature)
         corpus = f.get("corpus")
         if corpus is None:
             continue

@@ -15,14 +15,12 @@ from hypothesis import strategies as st
 
 from parsebench.common.errors import InputError
 from parsebench.formats.brackets import parse_tree
+from parsebench.metrics.robustness.bigert_equations import deviations, estimates, warnings_for
 from parsebench.metrics.robustness.bigert_scorer import (
     RowCounts,
     aggregate,
     count_rows,
-    deviations,
-    estimates,
     rows_figures,
-    warnings_for,
 )
 from parsebench.model.parses import bracket_strings, read_parses
 

@@ -16,7 +16,7 @@ from conftest import FIXTURES
 import parsebench as pb
 from parsebench.common.record import Record
 from parsebench.formats.conllu import read_conllu, write_conllu
-from parsebench.metrics.robustness.bigert_scorer import RowsCommand, SpreadCell
+from parsebench.metrics.robustness.bigert_records import RowsCommand, SpreadCell
 from parsebench.metrics.robustness.hashemi_hwa import F1Command
 from parsebench.metrics.robustness.kakkonen import SentencesCommand
 

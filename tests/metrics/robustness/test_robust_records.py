@@ -14,12 +14,8 @@ from experiments import write_exp
 
 from parsebench.formats.conllu import read_conllu
 from parsebench.metrics.registry import METHODS
-from parsebench.metrics.robustness.bigert_scorer import (
-    RowCounts,
-    RowsFigures,
-    _not_applicable,
-    rows_figures,
-)
+from parsebench.metrics.robustness.bigert_records import RowsFigures
+from parsebench.metrics.robustness.bigert_scorer import RowCounts, _not_applicable, rows_figures
 from parsebench.metrics.robustness.hashemi_hwa import F1Corrected, F1Levels, F1Value
 from parsebench.metrics.robustness.kakkonen import SentenceScores, SentencesValue, Tally
 from parsebench.model.parses import from_sentence

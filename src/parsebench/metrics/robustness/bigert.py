@@ -18,11 +18,10 @@ from parsebench.metrics.core.method import (
     SentenceStats,
     Variant,
 )
+from parsebench.metrics.robustness.bigert_records import RowsCommand, RowsFigures
 from parsebench.metrics.robustness.bigert_scorer import (
     ALL_FAILED,
     SCORES,
-    RowsCommand,
-    RowsFigures,
     _not_applicable,
     _scheme,
     calibration_sample,

@@ -1,10 +1,10 @@
 """Unsupervised degradation estimates, row by row (Bigert et al. 2005).
 
 Files: m = gold (optional), 0 = parse of the clean text, n = parse of the text
-with misspellings, all with the same rows. The formulas (eqs. 6-22) are pure
-functions of numbers, so they work on exact fractions as well as on floats;
-the per-file work is counting the five cases of Table 1 and where the changes
-happen relative to the misspellings.
+with misspellings, all with the same rows. The work here is counting the five cases
+of Table 1 and where the changes happen relative to the misspellings; the paper's
+formulas (eqs. 6-22) that turn the counts into bounds are
+:mod:`parsebench.metrics.robustness.bigert_equations`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from parsebench.common.errors import InputError
@@ -23,80 +22,18 @@ from parsebench.metrics.core.method import (
 )
 from parsebench.metrics.core.scores import loss, share
 from parsebench.metrics.dependency.scheme import scheme_warning
-from parsebench.metrics.robustness.bigert_records import (
-    _NA,
+from parsebench.metrics.robustness.bigert_equations import (
+    capped,
+    deviations,
+    estimates,
+    warnings_for,
 )
-from parsebench.metrics.robustness.bigert_records import (
-    Assumption as Assumption,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    CalibrationRecord as CalibrationRecord,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    Replicated as Replicated,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    ReplicateSummary as ReplicateSummary,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    RowsCommand as RowsCommand,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    RowsFigures as RowsFigures,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    RowsGold as RowsGold,
-)
-from parsebench.metrics.robustness.bigert_records import (
-    SpreadCell as SpreadCell,
-)
+from parsebench.metrics.robustness.bigert_records import _NA
 from parsebench.model.inputs import check_is_parse, same_words
 from parsebench.model.parses import Parse, carries, misspelled_rows, project
 
-Number = float | Fraction
 DISTANCES = ("0", "1", "2", "3+", "none")
 """Row's distance in words to the nearest misspelling of its sentence; none: no misspelling."""
-
-
-def estimates(acr_0n: Number, acr: Number) -> dict[str, Number]:
-    """Equations 6, 9, 16, 18-20: bounds and estimates from acr_0n and clean accuracy acr,
-    as the paper writes them (:func:`rows_figures` reports them capped)."""
-    upper = (1 - acr_0n) / acr
-    lower = upper / 2
-    estimate = 3 * upper / 4
-    return {"degr_lower": lower, "degr_upper": upper, "degr_estimate": estimate,
-            "acc_lower": acr * (1 - upper), "acc_upper": acr * (1 - lower),
-            "acc_estimate": acr * (1 - estimate)}
-
-
-def _capped(e: dict[str, Number]) -> dict[str, Number]:
-    """A degradation is at most 1 (the noisy parse right nowhere) and an accuracy at
-    least 0: where more rows change than the clean parse gets right (1 - acr_0n > acr),
-    eq. 6 gives an upper bound above 1 and eq. 18 a negative accuracy."""
-    return {k: min(v, 1) if k.startswith("degr") else max(v, 0) for k, v in e.items()}
-
-
-def deviations(x: Mapping[str, Number], acr: Number) -> dict[str, Number]:
-    """Equations 8, 11, 15, 22 from the case frequencies x (keys aaa ... abc)."""
-    gamma = (7 * x["aba"] + 3 * x["abc"] - x["aab"]) / (4 * acr)
-    return {"epsilon": (2 * x["aba"] + x["abc"]) / acr,
-            "delta": (x["aab"] - 3 * x["aba"] - x["abc"]) / (2 * acr),
-            "gamma": gamma, "lambda": -acr * gamma}
-
-
-def warnings_for(acr: float) -> list[str]:
-    """Appendix A: when the lower bound holds and which way the estimate leans."""
-    out = []
-    if acr < 2 / 3:
-        out.append(f"accuracy {acr:.1%} is below 2/3: the lower bound of the degradation is "
-                   "not guaranteed (Appendix A)")
-    if acr >= 5 / 6:
-        out.append(f"accuracy {acr:.1%} >= 5/6: the estimate tends to understate the real "
-                   "degradation (gamma <= 0)")
-    elif acr <= 3 / 4:
-        out.append(f"accuracy {acr:.1%} <= 3/4: the estimate tends to overstate the real "
-                   "degradation (gamma >= 0)")
-    return out
 
 
 _METHOD = "Bigert et al.'s row-by-row comparison"
@@ -376,7 +313,7 @@ def rows_figures(c: RowCounts, accuracy: float | None, noisy_path: str = "",
         out.update(dict.fromkeys(("degr_lower", "degr_upper", "degr_estimate", "acc_lower",
                                   "acc_upper", "acc_estimate")))
     else:
-        out.update({k: float(v) for k, v in _capped(estimates(acr_0n, acr)).items()})
+        out.update({k: float(v) for k, v in capped(estimates(acr_0n, acr)).items()})
         warnings += warnings_for(acr)
         if 1 - acr_0n > acr:
             warnings.append(f"{1 - acr_0n:.1%} of the rows changed, more than the clean "
