@@ -59,15 +59,14 @@ demo: $(STAMP)
 	$(BIN)/parsebench demo -o demo-output
 
 # The studies of docs/study.md (issue 5), in an order that lets later ones reuse the
-# parses of earlier ones; they need ../shared/data and ../shared/models. About
+# parses of earlier ones, in one run that loads each parser's model once; they need ../shared/data and ../shared/models. About
 # 40 minutes on 2 cores (see docs/study.md).
 STUDIES := bigert-en lin-en kakkonen-en natural-typos-en bigert-sv hashemi-jfleg-dev \
 	hashemi-jfleg-test bigert-en-unsupervised
 study-output/studies.sqlite: $(STUDIES:%=studies/%.toml) | $(STAMP)
 	mkdir -p study-output
-	for s in $(STUDIES); do \
-		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
-			--report study-output/report || exit 1; done
+	$(BIN)/parsebench run $(STUDIES:%=studies/%.toml) --workers 2 --store $@ \
+		--report study-output/report
 
 studies: study-output/studies.sqlite real-noise-study noise-validity-study lin-argument java-study
 	$(BIN)/parsebench report $< -o docs/study
@@ -79,9 +78,8 @@ studies: study-output/studies.sqlite real-noise-study noise-validity-study lin-a
 NOISE_STUDIES := grammar-types-en hashemi-jfleg-dev-errant
 study-output/noise.sqlite: $(NOISE_STUDIES:%=studies/%.toml) | $(STAMP)
 	mkdir -p study-output
-	for s in $(NOISE_STUDIES); do \
-		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
-			--report study-output/noise-report || exit 1; done
+	$(BIN)/parsebench run $(NOISE_STUDIES:%=studies/%.toml) --workers 2 --store $@ \
+		--report study-output/noise-report
 
 noise-study: study-output/noise.sqlite
 	$(BIN)/parsebench report $< -o docs/noise-study
@@ -114,9 +112,8 @@ train-models: | $(STAMP)
 JAVA_STUDIES := java-bigert-en java-kakkonen-en java-hashemi-grammar-en java-hashemi-jfleg-dev
 study-output/java.sqlite: $(JAVA_STUDIES:%=studies/%.toml) | $(TEST_STAMP)
 	mkdir -p study-output
-	for s in $(JAVA_STUDIES); do \
-		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
-			--report study-output/java-report || exit 1; done
+	$(BIN)/parsebench run $(JAVA_STUDIES:%=studies/%.toml) --workers 2 --store $@ \
+		--report study-output/java-report
 
 java-study: study-output/java.sqlite
 	$(BIN)/parsebench report $< -o docs/java-study
@@ -164,9 +161,8 @@ REAL_STUDIES := real-ewt real-tweebank real-eslspok real-spelling-en real-kakkon
 	real-grammar-en real-jfleg
 study-output/real-noise.sqlite: $(REAL_STUDIES:%=studies/%.toml) | $(TEST_STAMP)
 	mkdir -p study-output
-	for s in $(REAL_STUDIES); do \
-		$(BIN)/parsebench run studies/$$s.toml --workers 2 --store $@ \
-			--report study-output/real-report || exit 1; done
+	$(BIN)/parsebench run $(REAL_STUDIES:%=studies/%.toml) --workers 2 --store $@ \
+		--report study-output/real-report
 
 real-noise-study: study-output/real-noise.sqlite
 	$(BIN)/python scripts/real_noise_doc.py $< docs/real-noise.in.md docs/real-noise.md

@@ -43,6 +43,7 @@ _WHERE = {
     "robustness_sentences": "parsebench.api.robustness",
     "robustness_f1": "parsebench.api.robustness",
     "run": "parsebench.api.experiments",
+    "run_all": "parsebench.api.experiments",
     "report": "parsebench.api.experiments",
     "export": "parsebench.api.experiments",
     "leaderboard": "parsebench.api.experiments",
@@ -55,7 +56,7 @@ __all__ = [
     "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
     "invariance", "leaderboard", "learn_profile", "noise", "parse", "report", "robustness_f1",
-    "robustness_rows", "robustness_sentences", "run", "train", "validate",
+    "robustness_rows", "robustness_sentences", "run", "run_all", "train", "validate",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at run time
@@ -67,7 +68,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at 
         evaluate_flat,
         flatten,
     )
-    from parsebench.api.experiments import export, leaderboard, report, run
+    from parsebench.api.experiments import export, leaderboard, report, run, run_all
     from parsebench.api.parsing import attack, invariance, parse
     from parsebench.api.robustness import (
         robustness_f1,

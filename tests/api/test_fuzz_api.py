@@ -324,6 +324,8 @@ def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]
                                  lambda: {"clean": TYPOS, "noisy": [TYPOS]}),
         "run": (pb.run, lambda: {"experiment": _tiny_run()[0], "store": _tiny_run()[1],
                                  "report": _folder()}),
+        "run_all": (pb.run_all, lambda: {"experiments": [_tiny_run()[0]],
+                                         "store": _tiny_run()[1], "report": _folder()}),
         "validate": (pb.validate, lambda: {"files": KEY}),
     }
 

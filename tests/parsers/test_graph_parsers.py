@@ -302,14 +302,14 @@ def test_a_killed_parser_a_hang_or_a_crash_costs_one_sentence(
     sys.path.insert(0, str(FIXTURES))
     try:
         run = parse_sentences(sents, f"python:faulty_graph:{cls}={spec.partition(':')[2]}",
-                              timeout=10, batch_size=4)
+                              timeout=5, batch_size=4)
     finally:
         sys.path.remove(str(FIXTURES))
     reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else "ok" for t in run.timed]
     runtime = "Java" if parser == "mst" else "TurboParser"
     assert [reasons[i] for i in (0, 2, 4, 6)] == ["ok"] * 4, reasons
     assert reasons[1].startswith(f"{runtime} exited (exit code -9)"), reasons[1]
-    assert reasons[3] == "timeout after 10 s" and reasons[5] == "crash (exit code 9)"
+    assert reasons[3] == "timeout after 5 s" and reasons[5] == "crash (exit code 9)"
     assert run.restarts == 2
 
 

@@ -287,16 +287,16 @@ def test_a_killed_jvm_a_hang_or_a_crash_costs_one_sentence(
     sys.path.insert(0, str(FIXTURES))
     try:
         # a new JVM and its model load under the pool's load timeout, between
-        # sentences, so no sentence's 10 s includes them, however busy the machine
+        # sentences, so no sentence's 5 s includes them, however busy the machine
         run = parse_sentences(sents, f"python:faulty_java:{cls}={spec.partition(':')[2]}",
-                              timeout=10, batch_size=4)
+                              timeout=5, batch_size=4)
     finally:
         sys.path.remove(str(FIXTURES))
     reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else "ok" for t in run.timed]
     assert reasons[0] == "ok" and reasons[2] == "ok" and reasons[4] == "ok"
     assert reasons[6] == "ok"
     assert reasons[1].startswith("Java exited (exit code -9)"), reasons[1]
-    assert reasons[3] == "timeout after 10 s" and reasons[5] == "crash (exit code 9)"
+    assert reasons[3] == "timeout after 5 s" and reasons[5] == "crash (exit code 9)"
     assert run.restarts == 2
     ok = run.timed[4].outcome
     assert isinstance(ok, Analysis) and ok.heads is not None and len(ok.heads) == 4

@@ -1,14 +1,16 @@
 """An experiment from its file to its report, as Python calls: ``run`` (noise, parse,
-score and store, resumable), ``report`` (the pages, plots, CSV and JSON of a store) and
-``export`` (the parses and per-sentence scores as files)."""
+score and store, resumable; ``run_all``, several sharing their parsers), ``report``
+(the pages, plots, CSV and JSON of a store) and ``export`` (the parses and per-sentence
+scores as files)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, quiet
@@ -58,25 +60,55 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
     version, stored under its own name so that it never replaces the full run.
     ``wall_seconds`` is the whole call's time, the report's writing included, and
     ``times`` where it went, a stage a line."""
+    return run_all(experiment, store=store, report=report, executor=executor,
+                   workers=workers, scheduler=scheduler, limit=limit,
+                   replicates=replicates, progress=progress)[0]
+
+
+@A.checked(experiments=A.paths, store=A.optional(A.path), report=A.optional(A.path),
+           executor=A.text, workers=A.limited, scheduler=A.optional(A.text),
+           limit=A.optional(A.limited), replicates=A.optional(A.limited), progress=A.progress)
+def run_all(experiments: PathLike | Sequence[PathLike], *, store: PathLike | None = None,
+            report: PathLike | None = None, executor: str = "local", workers: int = 1,
+            scheduler: str | None = None, limit: int | None = None,
+            replicates: int | None = None, progress: Progress | None = None
+            ) -> list[RunResult]:
+    """``run`` of each of the EXPERIMENTS files in turn, their parser workers shared: a
+    parser that several name (the same spec, timeout and batch size) loads its model
+    once, not once an experiment. Every file is read and checked before the first
+    runs. With STORE, all go into it (a parse one made is reused by the next from the
+    store) and its REPORT, of them all, is written once, after the last; without,
+    each goes into its own store and report, as ``run`` puts them."""
     import time
 
-    t0 = time.perf_counter()  # before the imports, which take a second or two
-    from parsebench.common.errors import check_folder, check_output
-    from parsebench.noise.kinds import moves_words
     from parsebench.parsers.executor import Executor
-    from parsebench.present.tables import safe_name
-    from parsebench.report.terminal import summary_table, times_table
-    from parsebench.run.benchmark import Benchmark, load_any
-    from parsebench.run.runner import run_experiment
-    from parsebench.run.score import applicability
 
-    path = Path(experiment)
+    t0 = time.perf_counter()  # before the imports, which take a second or two
+    files = cast("list[PathLike]", experiments)  # the argument check made it a list
+    planned = [_planned(Path(p), store, report, limit, replicates) for p in files]
+    ex = Executor(executor, workers, scheduler)
+    out = []
+    with ex:
+        for i, (exp, store_path, report_dir) in enumerate(planned):
+            out.append(_run_one(exp, store_path, report_dir, ex, progress, t0,
+                                store is None or i == len(planned) - 1))
+            t0 = time.perf_counter()
+    return out
+
+
+def _planned(path: Path, store: PathLike | None, report: PathLike | None,
+             limit: int | None, replicates: int | None) -> tuple[Any, Path, Path]:
+    """The experiment of PATH (made small by LIMIT and REPLICATES), its store and its
+    report folder, checked: each is refused before any run, which may take hours."""
+    from parsebench.common.errors import check_folder, check_output
+    from parsebench.present.tables import safe_name
+    from parsebench.run.benchmark import Benchmark, load_any
+
     exp = load_any(path)
     store_path = Path(store) if store is not None else \
         path.with_name(safe_name(exp.name) + ".sqlite")
     report_dir = Path(report) if report is not None else \
         store_path.with_name(safe_name(exp.name) + "-report")
-    # both checked before the run, which may take hours
     if not store_path.exists():
         check_output(store_path)
     elif store_path.is_dir():
@@ -92,13 +124,29 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
             exp.rename(exp.name + suffix)
         else:
             exp.name += suffix
-    ex = Executor(executor, workers, scheduler)
+    return exp, store_path, report_dir
+
+
+def _run_one(exp: Any, store_path: Path, report_dir: Path, ex: Any,
+             progress: Progress | None, t0: float, write_report: bool) -> RunResult:
+    """``run`` of the experiment EXP into STORE_PATH with the executor EX, its time
+    counted from T0; without WRITE_REPORT, the report is left to a later run into the
+    same store."""
+    import time
+
+    from parsebench.noise.kinds import moves_words
+    from parsebench.report.terminal import summary_table, times_table
+    from parsebench.run.benchmark import Benchmark
+    from parsebench.run.runner import run_experiment
+    from parsebench.run.score import applicability
+
     new_store = not store_path.exists()
     if isinstance(exp, Benchmark):
-        return _run_benchmark(exp, store_path, report_dir, ex, new_store, progress, t0)
+        return _run_benchmark(exp, store_path, report_dir, ex, new_store, progress, t0,
+                              write_report)
     outcome, files, info, warnings, tr = _run_and_report(
         lambda st: run_experiment(exp, st, ex, progress), store_path, report_dir,
-        new_store, progress)
+        new_store, progress, write_report)
     end = time.perf_counter()
     wall = end - t0
     # to the end, as the progress lines time the stage: it ends when the run does
@@ -115,8 +163,7 @@ def run(experiment: PathLike, *, store: PathLike | None = None,
                  "words change); the others score through the errors' alignment\n")
     text += (f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "
              f"{info['cached']} from the cache\n" + times_table(stages, wall)
-             + f"store: {store_path}\nreport: {files['html']} (and "
-             f"{files['markdown'].name}, {files['csv'].name}, {files['json'].name})\n")
+             + f"store: {store_path}\n" + _where(files, write_report))
     data = {"experiment": exp.name, "run": outcome.run_id, "store": str(store_path),
             "report": {k: str(v) for k, v in files.items()},
             "parsed": info["parsed"], "cached": info["cached"],
@@ -153,25 +200,30 @@ class BenchmarkResult(RunResult):
 
 
 def _run_and_report(work: Any, store_path: Path, report_dir: Path, new_store: bool,
-                    progress: Progress | None) -> tuple[Any, Any, Any, list[str], float]:
-    """WORK (a run or a benchmark, given the locked store) then the report: its outcome,
-    the report's files, the run's record, the store's warnings and when the report
-    began. A store this call made is removed again when the work fails before it holds
+                    progress: Progress | None, write: bool = True
+                    ) -> tuple[Any, Any, Any, list[str], float]:
+    """WORK (a run or a benchmark, given the locked store) then the report (unless not
+    to WRITE it: then its files are those a later run writes): its outcome, the
+    report's files, the run's record, the store's warnings and when the report began.
+    A store this call made is removed again when the work fails before it holds
     anything."""
     import time
 
-    from parsebench.report.pages import write_report
+    from parsebench.report.pages import report_files, write_report
     from parsebench.store import Store
 
     try:
         with Store(store_path) as st:
             st.lock_for_run()
             outcome = work(st)
-            bar = progress or quiet()
-            bar.stage("write the report", 1)
             began = time.perf_counter()
-            files = write_report(st, report_dir)
-            bar.advance()
+            if write:
+                bar = progress or quiet()
+                bar.stage("write the report", 1)
+                files = write_report(st, report_dir)
+                bar.advance()
+            else:
+                files = report_files(report_dir)
             info = st.run_info(outcome.run_id)
             warnings = list(st.warnings)
     except BaseException:
@@ -182,8 +234,8 @@ def _run_and_report(work: Any, store_path: Path, report_dir: Path, new_store: bo
 
 
 def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
-                   new_store: bool, progress: Progress | None, t0: float
-                   ) -> BenchmarkResult:
+                   new_store: bool, progress: Progress | None, t0: float,
+                   write_report: bool) -> BenchmarkResult:
     """``run`` of a benchmark: each corpus's run, then the macro averages, the report."""
     import time
 
@@ -193,7 +245,7 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
 
     outcome, files, info, warnings, tr = _run_and_report(
         lambda st: run_benchmark(bench, st, ex, progress), store_path, report_dir,
-        new_store, progress)
+        new_store, progress, write_report)
     end = time.perf_counter()
     s = summarize_benchmark(info["config"], outcome.results)
     macro = [CorpusFigure("macro", None, x.parser, x.level, x.figure, x.value, x.ci95,
@@ -202,9 +254,7 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
     text = (benchmark_text(s) + f"\n{len(bench.corpora)} corpora, "
             f"{outcome.stats.parsed:,} sentences parsed in this run\n"
             + times_table(_benchmark_stages(outcome, end - tr, wall), wall)
-            + f"store: {store_path}"
-            f"\nreport: {files['html']} (and {files['markdown'].name}, {files['csv'].name}, "
-            f"{files['json'].name})\n")
+            + f"store: {store_path}\n" + _where(files, write_report))
     data = {"experiment": bench.name, "run": outcome.run_id, "store": str(store_path),
             "report": {k: str(v) for k, v in files.items()},
             "corpora": [{"corpus": c, "run": r, "parsed": st.parsed}
@@ -214,6 +264,14 @@ def _run_benchmark(bench: Any, store_path: Path, report_dir: Path, ex: Any,
             "results": [r.to_dict() for r in outcome.results]}
     return BenchmarkResult("run", data, lambda: text, tuple(warnings), outcome.results,
                            s.per_corpus, macro)
+
+
+def _where(files: dict[str, Path], written: bool) -> str:
+    """The line that says where the report is (or will be, after the last experiment
+    into the same store)."""
+    return (f"report: {files['html']} (and {files['markdown'].name}, {files['csv'].name}, "
+            f"{files['json'].name})" + ("" if written else ", written after the last "
+                                        "experiment into this store") + "\n")
 
 
 def _benchmark_stages(outcome: Any, report: float, wall: float) -> list[list[Any]]:

@@ -13,11 +13,14 @@ from parsebench.cli._app import QuietOpt, _progress, _warn, app
 
 @app.command("run")
 def run_cmd(
-    experiment: Annotated[Path, typer.Argument(help="Experiment file (TOML).")],
+    experiments: Annotated[list[Path], typer.Argument(
+        help="Experiment files (TOML); several share their parsers' models, loaded once.")],
     workers: Annotated[int, typer.Option("--workers", help="Parser processes (local), or "
                                          "Dask workers of a LocalCluster.")] = 1,
     store: Annotated[Path | None, typer.Option(
-        "--store", help="SQLite store (default: NAME.sqlite beside the experiment file).")
+        "--store", help="SQLite store (default: NAME.sqlite beside the experiment file); "
+        "with several experiments, all go into it and its report is written after the "
+        "last.")
     ] = None,
     report: Annotated[Path | None, typer.Option(
         "--report", help="Report folder (default: NAME-report beside the store).")] = None,
@@ -31,23 +34,25 @@ def run_cmd(
         "--replicates", min=1, help="A small version: R replicates a level.")] = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Noise, parse, score, store and report one experiment; a re-run resumes."""
-    _run_and_report(experiment, store, report, executor, workers, scheduler, limit,
+    """Noise, parse, score, store and report experiments; a re-run resumes."""
+    _run_and_report(experiments, store, report, executor, workers, scheduler, limit,
                     replicates, quiet)
 
 
-def _run_and_report(experiment: Path, store: Path | None, report: Path | None,
+def _run_and_report(experiments: list[Path], store: Path | None, report: Path | None,
                     executor: str, workers: int, scheduler: str | None,
                     limit: int | None = None, replicates: int | None = None,
                     quiet: bool = False) -> None:
     """``run`` and ``demo``: run, write the report, print the summary and where things are."""
-    from parsebench.api.experiments import run
+    from parsebench.api.experiments import run_all
 
     with _progress(quiet) as bars:
-        r = run(experiment, store=store, report=report, executor=executor, workers=workers,
-                scheduler=scheduler, limit=limit, replicates=replicates, progress=bars)
-        _warn(r.warnings)
-    sys.stdout.write(str(r))
+        done = run_all(experiments, store=store, report=report, executor=executor,
+                       workers=workers, scheduler=scheduler, limit=limit,
+                       replicates=replicates, progress=bars)
+        for r in done:
+            _warn(r.warnings)
+    sys.stdout.write("\n".join(map(str, done)))
 
 
 @app.command("report")
@@ -116,7 +121,7 @@ def demo(
         return
     output.mkdir(parents=True, exist_ok=True)
     with bundled_experiment() as toml:
-        _run_and_report(toml, output / "demo.sqlite", output / "report", "local", workers, None,
-                        quiet=quiet)
+        _run_and_report([toml], output / "demo.sqlite", output / "report", "local", workers,
+                        None, quiet=quiet)
 
 

@@ -281,6 +281,12 @@ DRAWINGS = ".drawings"
 """The report folder's plots as drawn, kept to be reused (:class:`plots.Drawings`)."""
 
 
+def report_files(outdir: Path) -> dict[str, Path]:
+    """The files of a report in OUTDIR, by kind: what :func:`write_report` returns."""
+    return {"markdown": outdir / "index.md", "html": outdir / "index.html",
+            "csv": outdir / "results.csv", "json": outdir / "results.json"}
+
+
 def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR.
 
@@ -305,11 +311,9 @@ def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     for fname, png in images:
         _write_bytes(outdir / "plots" / fname, png)
     _write_pages(outdir / FOLDER, pages)
-    files = {}
-    for kind, fname, text in (("markdown", "index.md", md), ("html", "index.html", page),
-                              ("csv", "results.csv", csv_text),
-                              ("json", "results.json", json_text)):
-        files[kind] = outdir / fname
+    files = report_files(outdir)
+    for kind, text in (("markdown", md), ("html", page), ("csv", csv_text),
+                       ("json", json_text)):
         with atomic_output(files[kind]) as fh:
             fh.write(text)
     drawn.save(outdir / DRAWINGS)
