@@ -53,8 +53,15 @@ def noise_cmd(
         "eligible words.")] = False,
     kind: Annotated[str, typer.Option(
         "--kind", help="spelling: one keyboard misspelling a word (Bigert et al.); grammar: "
-        "learner-like errors of ERRANT's types, written with OUT.m2 and OUT.align.")
+        "learner-like errors of ERRANT's types, written with OUT.m2 and OUT.align; "
+        "transcript: as speech is transcribed, the gold tree carried.")
     ] = "spelling",
+    parts: Annotated[str | None, typer.Option(
+        "--parts", help="With --kind transcript: lower,punct,numbers,fillers,repeats "
+        "(default: all; fillers and repeats at --rate or --per-sentence).")] = None,
+    fillers: Annotated[str | None, typer.Option(
+        "--fillers", help="With --kind transcript: the filler words, e.g. uh,um (default: "
+        "the language's).")] = None,
     types: Annotated[str | None, typer.Option(
         "--types", help="With --kind grammar: the error types to make, e.g. M:DET,R:WO "
         "(default: all).")] = None,
@@ -73,8 +80,8 @@ def noise_cmd(
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Make noisy text, seeded and recorded: misspellings, or learner-like errors with their
-    ERRANT types (OUT.m2) and alignment (OUT.align)."""
+    """Make noisy text, seeded and recorded: misspellings, learner-like errors with their
+    ERRANT types (OUT.m2) and alignment (OUT.align), or speech-transcript conventions."""
     from parsebench.common.errors import InputError, check_output
     from parsebench.noise.make import noise
 
@@ -92,7 +99,7 @@ def noise_cmd(
                      weights=weights, min_length=min_length, drop_short=drop_short,
                      types=types, tagger=tagger, keep_mix=keep_mix,
                      profile=None if profile is None else str(profile),
-                     tokenization=tokenization,
+                     tokenization=tokenization, parts=parts, fillers=fillers,
                      options=options or None, progress=bars)
         made.write(output)
     typer.echo(made.text(timings=True), err=True)

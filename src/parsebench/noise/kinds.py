@@ -10,6 +10,7 @@ from typing import Any
 from parsebench.noise.grammar_kind import Grammar
 from parsebench.noise.kind import NoiseKind
 from parsebench.noise.spelling_kind import Spelling
+from parsebench.noise.transcript_kind import Transcript
 
 ENTRY_POINT_GROUP = "parsebench.noise_kinds"
 
@@ -21,7 +22,7 @@ def _plugins() -> list[NoiseKind]:
     return out
 
 
-_BUILT_IN: list[NoiseKind] = [Spelling(), Grammar()]
+_BUILT_IN: list[NoiseKind] = [Spelling(), Grammar(), Transcript()]
 KINDS: dict[str, NoiseKind] = {k.name: k for k in (*_BUILT_IN, *_plugins())}
 """Every kind of noise, by its name in ``[noise] kind`` and ``noise --kind``."""
 DEFAULT_KIND = "spelling"
