@@ -179,8 +179,8 @@ def _choose(sites: list[tuple[int, int]], rate: float | None, per_sentence: int 
         by: dict[int, list[tuple[int, int]]] = {}
         for s in sites:
             by.setdefault(s[0], []).append(s)
-        return [x for si in sorted(by) for x in rng.sample(by[si], min(per_sentence,
-                                                                     len(by[si])))]
+        return [x for si in sorted(by)
+                for x in rng.sample(by[si], min(per_sentence, len(by[si])))]
     n = min(len(sites), round((rate or 0.0) * words))
     return rng.sample(sites, n)
 
@@ -197,8 +197,8 @@ def fixed_edits(s: Sentence, parts: Sequence[str],
     edits: list[Edit] = []
     written = list(s.forms)
     changed: set[int] = set()
-    drop = "punct" in parts and not all(is_punct(f, u) for f, u in zip(s.forms, s.upos,
-                                                                      strict=True))
+    drop = "punct" in parts and not all(
+        is_punct(f, u) for f, u in zip(s.forms, s.upos, strict=True))
     heading = {h - 1 for h in s.heads if h > 0} | {i for i, h in enumerate(s.heads) if h == 0}
     for i, form in enumerate(s.forms):
         if i not in inside and drop and i not in heading and is_punct(form, s.upos[i]):
