@@ -2,7 +2,9 @@
 # Debian packages parsebench needs: a C compiler and Python's headers for the
 # accelerator of `eval brackets`, Link Grammar for its parser, whose Python
 # bindings are made visible inside the virtualenv given as $1, a Java runtime for
-# MaltParser and Yara (`malt:`, `yara:`); with "test" as $2,
+# MaltParser and Yara (`malt:`, `yara:`), Tesseract's models of the thirteen
+# languages of ../shared/data and a font with CJK and Hangul for `noise --kind ocr`
+# (the engine itself comes with the tesserocr wheel); with "test" as $2,
 # also Chromium and its driver, which the tests of the HTML report and its
 # sentence browser drive. Uses
 # apt-get as root (CI) or through sudo; without either it says what to install
@@ -10,7 +12,10 @@
 set -euo pipefail
 venv="$1"
 pkgs="gcc python3-dev link-grammar link-grammar-dictionaries-en python3-link-grammar
-      default-jre-headless"
+      default-jre-headless fonts-dejavu-core fonts-wqy-microhei"
+for lang in eng deu fra fin fas ind gle kor rus tur swe jpn chi-sim; do
+    pkgs="$pkgs tesseract-ocr-$lang"
+done
 if [ "${2:-}" = test ]; then
     pkgs="$pkgs chromium chromium-driver"
 fi

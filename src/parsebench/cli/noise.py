@@ -54,8 +54,18 @@ def noise_cmd(
     kind: Annotated[str, typer.Option(
         "--kind", help="spelling: one keyboard misspelling a word (Bigert et al.); grammar: "
         "learner-like errors of ERRANT's types, written with OUT.m2 and OUT.align; "
-        "transcript: as speech is transcribed, the gold tree carried.")
+        "transcript: as speech is transcribed, the gold tree carried; ocr: drawn, degraded "
+        "and read back by Tesseract, written with OUT.align.")
     ] = "spelling",
+    quality: Annotated[str | None, typer.Option(
+        "--quality", help="With --kind ocr: clean, good, fair or poor (default: fair).")
+    ] = None,
+    degrade: Annotated[str | None, typer.Option(
+        "--degrade", help="With --kind ocr: settings over the preset, e.g. blur=1,skew=2 "
+        "(size, scale, blur, speckle, threshold, skew).")] = None,
+    font: Annotated[Path | None, typer.Option(
+        "--font", help="With --kind ocr: the font file to draw with (default: one with the "
+        "language's script).")] = None,
     parts: Annotated[str | None, typer.Option(
         "--parts", help="With --kind transcript: lower,punct,numbers,fillers,repeats "
         "(default: all; fillers and repeats at --rate or --per-sentence).")] = None,
@@ -81,7 +91,8 @@ def noise_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Make noisy text, seeded and recorded: misspellings, learner-like errors with their
-    ERRANT types (OUT.m2) and alignment (OUT.align), or speech-transcript conventions."""
+    ERRANT types (OUT.m2) and alignment (OUT.align), speech-transcript conventions, or
+    OCR's errors."""
     from parsebench.common.errors import InputError, check_output
     from parsebench.noise.make import noise
 
@@ -100,6 +111,8 @@ def noise_cmd(
                      types=types, tagger=tagger, keep_mix=keep_mix,
                      profile=None if profile is None else str(profile),
                      tokenization=tokenization, parts=parts, fillers=fillers,
+                     quality=quality, degrade=degrade,
+                     font=None if font is None else str(font),
                      options=options or None, progress=bars)
         made.write(output)
     typer.echo(made.text(timings=True), err=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from parsebench.noise.grammar_kind import Grammar
 from parsebench.noise.kind import NoiseKind
+from parsebench.noise.ocr_kind import Ocr
 from parsebench.noise.spelling_kind import Spelling
 from parsebench.noise.transcript_kind import Transcript
 
@@ -22,7 +23,7 @@ def _plugins() -> list[NoiseKind]:
     return out
 
 
-_BUILT_IN: list[NoiseKind] = [Spelling(), Grammar(), Transcript()]
+_BUILT_IN: list[NoiseKind] = [Spelling(), Grammar(), Transcript(), Ocr()]
 KINDS: dict[str, NoiseKind] = {k.name: k for k in (*_BUILT_IN, *_plugins())}
 """Every kind of noise, by its name in ``[noise] kind`` and ``noise --kind``."""
 DEFAULT_KIND = "spelling"

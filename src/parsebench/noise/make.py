@@ -32,7 +32,9 @@ from parsebench.noise.source import CorpusLike, words_only
            weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
            types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
            profile=A.optional(A.path), tokenization=A.flag, parts=A.optional(A.strings),
-           fillers=A.optional(A.strings), options=A.optional(A.mapping), progress=A.progress)
+           fillers=A.optional(A.strings), quality=A.optional(A.text),
+           degrade=A.optional(A.text), font=A.optional(A.path), options=A.optional(A.mapping),
+           progress=A.progress)
 def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
           kind: str = "spelling", seed: int = 1, replicates: int = 1, lang: str = "en",
           lexicon: str | None = None, keyboard: str | None = None,
@@ -40,7 +42,8 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
           drop_short: bool = False, types: str | Sequence[str] | None = None,
           tagger: str | None = None, keep_mix: bool = False, profile: str | None = None,
           tokenization: bool = False, parts: str | Sequence[str] | None = None,
-          fillers: str | Sequence[str] | None = None,
+          fillers: str | Sequence[str] | None = None, quality: str | None = None,
+          degrade: str | None = None, font: str | None = None,
           options: Mapping[str, Any] | None = None, progress: Progress | None = None
           ) -> Noised:
     """CORPUS (a CoNLL-U or text file's path, or Sentences) with noise of KIND, planned
@@ -53,7 +56,9 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
     RATE or, without it, the profile's own rate; with TOKENIZATION its splits and merges
     too (written with OUT.m2 and OUT.align, as grammar noise). PARTS and FILLERS
     (transcript): the parts made (``lower,punct`` or a list) and the filler words
-    (:mod:`parsebench.noise.transcript`). OPTIONS: the own options
+    (:mod:`parsebench.noise.transcript`). QUALITY, DEGRADE and FONT (ocr): the preset,
+    settings over it (``blur=1,skew=2``) and the font file (:mod:`parsebench.noise.ocr`).
+    OPTIONS: the own options
     of a kind from another package, by name (the command's ``--option NAME=VALUE``).
     PROGRESS, if given, is told each stage (``stage(name, total)``) and each sentence
     (``advance()``); nothing is printed."""
@@ -63,7 +68,8 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
     # the built-in kinds' options, as given (their defaults are the kinds' own)
     given = {"weights": weights, "types": types, "tagger": tagger,
              "keep_mix": keep_mix or None, "profile": profile,
-             "tokenization": tokenization or None, "parts": parts, "fillers": fillers}
+             "tokenization": tokenization or None, "parts": parts, "fillers": fillers,
+             "quality": quality, "degrade": degrade, "font": font}
     own = {**{k: v for k, v in given.items() if v is not None}, **(options or {})}
     bars = progress or Quiet()
     return Noised(kind, got.make(corpus, Options(rate, per_sentence, seed, replicates, lang,
