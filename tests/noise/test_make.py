@@ -307,5 +307,6 @@ def test_a_kind_is_its_module_and_its_line_in_the_list(tmp_path: Path,
     assert all(w.isupper() or not w.isalpha() for s in made.treebank for w in s.forms)
     assert made.to_dict()["files"][1] == {"file": str(tmp_path / "s.seed2.conllu"),
                                           "seed": 2, "words": 22}
-    with pytest.raises(InputError, match="'bogus': spelling or grammar or transcript or ocr or shouting"):
+    with pytest.raises(InputError,
+                       match="'bogus': spelling or grammar or transcript or ocr or shouting"):
         noise(FIXTURES / "typos.conllu", kind="bogus")

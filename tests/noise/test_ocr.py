@@ -215,8 +215,8 @@ def test_a_sentence_ocr_cannot_read_is_written_and_said(tmp_path: Path) -> None:
                         "or --per-sentence: how the image is degraded decides the errors"),
     (["--lang", "xx"], "parsebench: --kind ocr: no Tesseract model known for --lang xx; one "
                        "of " + ", ".join(sorted(TESSERACT))),
-    (["--parts", "lower"], "parsebench: --kind ocr has no option 'parts'; its own: quality, "
-                           "degrade, font"),
+    (["--parts", "lower"], "parsebench: --kind ocr has no option 'parts'; its own: cer, "
+                           "channel, quality, degrade, font"),
 ])
 def test_bad_settings_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     p = cli("noise", FIXTURES / "typos.conllu", "-o", tmp_path / "x.conllu", "--kind", "ocr",
@@ -225,13 +225,80 @@ def test_bad_settings_are_one_line(tmp_path: Path, args: list[str], message: str
     assert not (tmp_path / "x.conllu").exists()
 
 
-def test_a_run_refuses_ocr_at_its_line(tmp_path: Path) -> None:
+def test_a_channel_learnt_from_real_ocr_is_drawn_at_an_exact_rate(tmp_path: Path) -> None:
+    """Item 2: the channel of one real OCR file, drawn at a character error rate: the
+    edits made are the rate's, and reading them back counts (nearly) the same."""
+    from parsebench.noise.ocr_channel import Channel, error_rate, learn, outputs
+
+    assert list(outputs("the", "tbe")) == [("t", "t"), ("h", "b"), ("e", "e")]
+    assert list(outputs("abc", "ac")) == [("a", "a"), ("b", ""), ("c", "c")]
+    assert list(outputs("ab", "xab")) == [("a", "xa"), ("b", "b")]
+    channel = Channel(learn([("the cat sat", "tbe cat sat"), ("the hat", "tlie hat")], "en"))
+    assert channel.wrote == {"h": {"b": 1, "i": 1}, "t": {"tl": 1}}
+    texts = [s.comments[-1][9:] for s in read_conllu(FIXTURES / "learner.conllu")
+             if s.comments and s.comments[-1].startswith("# text = ")]
+    shipped = Channel.load(None, "en")
+    for rate in (0.01, 0.05, 0.2):
+        read = shipped.corrupt(texts, rate, 1)
+        chars = sum(map(len, texts))
+        assert abs(error_rate(texts, read) - rate) <= 2 / chars, rate
+        assert shipped.corrupt(texts, rate, 1) == read != shipped.corrupt(texts, rate, 2)
+    with pytest.raises(InputError, match="no OCR channel for 'fi'"):
+        Channel.load(None, "fi")
+
+
+def test_learn_then_draw_from_the_command_line(tmp_path: Path) -> None:
+    _needs_tesseract("en")
+    real = tmp_path / "real.conllu"
+    assert cli("noise", FIXTURES / "learner.conllu", "-o", real, "--kind", "ocr",
+               "--quality", "poor").returncode == 0
+    channel = tmp_path / "ch.json"
+    p = cli("noise-profile", "learn", "--ocr", real, "-o", channel)
+    assert p.returncode == 0, p.stderr
+    assert "OCR channel (en): 15 sentences" in p.stderr
+    p = cli("noise", FIXTURES / "learner.conllu", "-o", tmp_path / "drawn.conllu", "--kind",
+            "ocr", "--cer", "0.05", "--channel", channel, "--json")
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)["files"][0]
+    assert got["target_cer"] == 0.05 and abs(got["cer"] - 0.05) <= 2 / got["characters"]
+    bad = cli("noise", FIXTURES / "learner.conllu", "-o", tmp_path / "x.conllu", "--kind",
+              "ocr", "--cer", "0.05", "--quality", "fair")
+    assert bad.returncode == 2 and error_lines(bad.stderr) == [
+        "parsebench: --cer draws from a learnt channel; --quality, --degrade and --font read "
+        "real images: one or the other"]
+
+
+def test_a_run_draws_ocr_errors_at_its_rates_and_scores_through_the_alignment(
+        tmp_path: Path) -> None:
     import parsebench as pb
 
     toml = tmp_path / "o.toml"
-    toml.write_text(f'[corpus]\npath = "{FIXTURES / "typos.conllu"}"\n[noise]\n'
-                    'kind = "ocr"\nrates = [0.1]\n[[parsers]]\nname = "r"\n'
-                    'spec = "baseline:right"\n', encoding="utf-8")
-    with pytest.raises(InputError, match="made by the noise command") as e:
-        pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "r")
-    assert e.value.line == 4
+    toml.write_text(f'''name = "ocr"
+[corpus]
+path = "{FIXTURES / 'learner.conllu'}"
+[noise]
+kind = "ocr"
+rates = [0.02, 0.1]
+replicates = 2
+[[parsers]]
+name = "right"
+spec = "baseline:right"
+[metrics]
+deps = true
+''', encoding="utf-8")
+    r = pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "rep")
+    assert {(x.method, x.level) for x in r.results if x.level.startswith("rate=")} == {
+        ("f1", "rate=0.02"), ("sentences", "rate=0.02"), ("f1", "rate=0.1"),
+        ("sentences", "rate=0.1")}
+    f1 = {x.level: x.value.to_dict() for x in r.results if x.method == "f1"}
+    assert f1["rate=0.02"] != f1["rate=0.1"]
+    md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
+    assert "OCR errors drawn from the channel parsebench ships at character error rates" in md
+    assert "| sentences changed at rate=0.1 |" in md
+    again = pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "rep")
+    assert again.data["parsed"] == 0  # the stored versions rebuilt: nothing parsed again
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'rates = [0.02, 0.1]', 'rates = [0.02]\nquality = "fair"'), encoding="utf-8")
+    with pytest.raises(InputError, match="quality: for the noise command") as e:
+        pb.run(toml, store=tmp_path / "t.sqlite", report=tmp_path / "t")
+    assert e.value.line == 7

@@ -57,6 +57,12 @@ def noise_cmd(
         "transcript: as speech is transcribed, the gold tree carried; ocr: drawn, degraded "
         "and read back by Tesseract, written with OUT.align.")
     ] = "spelling",
+    cer: Annotated[float | None, typer.Option(
+        "--cer", help="With --kind ocr: a character error rate, drawn from a learnt channel "
+        "instead of reading images.")] = None,
+    channel: Annotated[Path | None, typer.Option(
+        "--channel", help="With --cer: the OCR channel (noise-profile learn --ocr; default: "
+        "the one shipped for --lang).")] = None,
     quality: Annotated[str | None, typer.Option(
         "--quality", help="With --kind ocr: clean, good, fair or poor (default: fair).")
     ] = None,
@@ -111,6 +117,7 @@ def noise_cmd(
                      types=types, tagger=tagger, keep_mix=keep_mix,
                      profile=None if profile is None else str(profile),
                      tokenization=tokenization, parts=parts, fillers=fillers,
+                     cer=cer, channel=None if channel is None else str(channel),
                      quality=quality, degrade=degrade,
                      font=None if font is None else str(font),
                      options=options or None, progress=bars)
@@ -132,17 +139,22 @@ def profile_learn(
         help="CoNLL-U files with CorrectForm= in MISC or M2 files (R:SPELL and R:ORTH "
         "edits), read as one, or two aligned text files: as written, corrected.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The profile (JSON).")],
+    ocr: Annotated[bool, typer.Option(
+        "--ocr", help="An OCR channel instead (for noise --kind ocr --cer), from what noise "
+        "--kind ocr wrote, or two aligned text files: as read, clean.")] = False,
     lang: Annotated[str, typer.Option("--lang", help="Language of the lexicon that says "
                                       "which errors are real words.")] = "en",
     lexicon: Annotated[str | None, typer.Option(
         "--lexicon", help="As noise --lexicon (default: wordfreq's list).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Learn a noise profile from pairs of (as written, corrected) words."""
+    """Learn a noise profile from pairs of (as written, corrected) words, or an OCR
+    channel from OCR's text."""
     from parsebench.noise.make import learn_profile
 
-    got = learn_profile(pairs, output, lang=lang, lexicon=lexicon)
-    typer.echo(f"{output}: {got.errors} errors in {got.words} words", err=True)
+    got = learn_profile(pairs, output, lang=lang, lexicon=lexicon, ocr=ocr)
+    typer.echo(f"{output}: " + (str(got).strip() if ocr else
+                                f"{got.errors} errors in {got.words} words"), err=True)
     if as_json:
         _emit_json(got.to_dict())
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import html
 import io
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsebench.common.errors import InputError, check_output
+from parsebench.common.errors import InputError, check_output, iter_lines
 from parsebench.common.progress import Progress, Quiet
 from parsebench.formats.conllu import Sentence, iter_sentences, write_conllu
 from parsebench.model import arguments as A
@@ -32,7 +32,8 @@ from parsebench.noise.source import CorpusLike, words_only
            weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
            types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
            profile=A.optional(A.path), tokenization=A.flag, parts=A.optional(A.strings),
-           fillers=A.optional(A.strings), quality=A.optional(A.text),
+           fillers=A.optional(A.strings), cer=A.optional(A.number),
+           channel=A.optional(A.path), quality=A.optional(A.text),
            degrade=A.optional(A.text), font=A.optional(A.path), options=A.optional(A.mapping),
            progress=A.progress)
 def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | None = None,
@@ -42,7 +43,8 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
           drop_short: bool = False, types: str | Sequence[str] | None = None,
           tagger: str | None = None, keep_mix: bool = False, profile: str | None = None,
           tokenization: bool = False, parts: str | Sequence[str] | None = None,
-          fillers: str | Sequence[str] | None = None, quality: str | None = None,
+          fillers: str | Sequence[str] | None = None, cer: float | None = None,
+          channel: str | None = None, quality: str | None = None,
           degrade: str | None = None, font: str | None = None,
           options: Mapping[str, Any] | None = None, progress: Progress | None = None
           ) -> Noised:
@@ -57,7 +59,9 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
     too (written with OUT.m2 and OUT.align, as grammar noise). PARTS and FILLERS
     (transcript): the parts made (``lower,punct`` or a list) and the filler words
     (:mod:`parsebench.noise.transcript`). QUALITY, DEGRADE and FONT (ocr): the preset,
-    settings over it (``blur=1,skew=2``) and the font file (:mod:`parsebench.noise.ocr`).
+    settings over it (``blur=1,skew=2``) and the font file (:mod:`parsebench.noise.ocr`);
+    CER and CHANNEL (ocr): instead, a character error rate drawn from a learnt channel
+    (:mod:`parsebench.noise.ocr_channel`).
     OPTIONS: the own options
     of a kind from another package, by name (the command's ``--option NAME=VALUE``).
     PROGRESS, if given, is told each stage (``stage(name, total)``) and each sentence
@@ -69,7 +73,8 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
     given = {"weights": weights, "types": types, "tagger": tagger,
              "keep_mix": keep_mix or None, "profile": profile,
              "tokenization": tokenization or None, "parts": parts, "fillers": fillers,
-             "quality": quality, "degrade": degrade, "font": font}
+             "cer": cer, "channel": channel, "quality": quality, "degrade": degrade,
+             "font": font}
     own = {**{k: v for k, v in given.items() if v is not None}, **(options or {})}
     bars = progress or Quiet()
     return Noised(kind, got.make(corpus, Options(rate, per_sentence, seed, replicates, lang,
@@ -78,20 +83,24 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
 
 
 @A.checked(pairs=A.paths, output=A.optional(A.path), lang=A.text,
-           lexicon=A.optional(A.path))
+           lexicon=A.optional(A.path), ocr=A.flag)
 def learn_profile(pairs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
                   output: str | os.PathLike[str] | None = None, *, lang: str = "en",
-                  lexicon: str | None = None) -> Result:
+                  lexicon: str | None = None, ocr: bool = False) -> Result:
     """The noise profile of PAIRS (``parsebench noise-profile learn``): a CoNLL-U file
     with ``CorrectForm=``, an M2 file, or two aligned text files (as written, corrected).
     Written to OUTPUT when given; the result's ``to_dict()`` is the profile, ``str()``
-    what ``noise-profile show`` prints."""
+    what ``noise-profile show`` prints. With OCR, an OCR channel instead
+    (:mod:`parsebench.noise.ocr_channel`), from the files ``noise --kind ocr`` writes
+    (their ``# clean_text`` and ``# text``) or two aligned text files (as read, clean)."""
     from parsebench.noise.profile import learn, save, show
 
     paths = [Path(pairs)] if isinstance(pairs, (str, os.PathLike)) else \
         [Path(p) for p in pairs]
     if output is not None:
         check_output(output)
+    if ocr:
+        return _learn_channel(paths, output, lang)
     data = learn(paths, lang, lexicon)
     if not data["errors"]:  # a profile draws from its errors: without one it cannot load
         raise InputError(f"no misspelling to learn from in {data['words']:,} words (no "
@@ -100,6 +109,35 @@ def learn_profile(pairs: str | os.PathLike[str] | Sequence[str | os.PathLike[str
     if output is not None:
         save(data, output)
     return Result("noise-profile learn", data, lambda: show(data))
+
+
+def _learn_channel(paths: list[Path], output: str | os.PathLike[str] | None, lang: str
+                   ) -> Result:
+    """``noise-profile learn --ocr``: the OCR channel of PATHS, written to OUTPUT."""
+    from itertools import chain
+
+    from parsebench.noise import ocr_channel as oc
+    from parsebench.noise.source import Source
+
+    if len(paths) == 2 and not Source(paths[0]).conllu:  # read, clean: a line each
+        read, clean = (list(iter_lines(p)) for p in paths)
+        if len(read) != len(clean):
+            raise InputError(f"{len(read)} lines read against {len(clean)} clean ones: the "
+                             "files must be aligned a line each", paths[0])
+        pairs: Iterable[tuple[str, str]] = zip(clean, read, strict=True)
+    else:
+        pairs = chain.from_iterable(oc.pairs_of(p) for p in paths)
+    data = oc.learn(pairs, lang)
+    if not data["wrote"]:
+        raise InputError(f"no misread character in {data['characters']:,}: a channel needs "
+                         "one; nothing written", paths[0])
+    if output is not None:
+        oc.save(data, output)
+    errors = sum(sum(w.values()) for w in data["wrote"].values())
+    return Result("noise-profile learn", data, lambda: (
+        f"OCR channel ({lang}): {data['pairs']:,} sentences, {data['characters']:,} "
+        f"characters, {errors:,} misread ({100 * errors / max(1, data['characters']):.1f}%)"
+        "\n"))
 
 
 def replicate_path(out: Path, seed: int, replicates: int) -> Path:
