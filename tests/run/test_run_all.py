@@ -64,10 +64,18 @@ def test_several_experiments_load_a_shared_parser_once(tmp_path: Path,
     assert len(loads.read_text(encoding="utf-8").splitlines()) == 3
 
 
-def test_a_bad_file_among_several_is_refused_before_any_runs(tmp_path: Path) -> None:
+def test_a_bad_file_among_several_is_refused_before_any_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    monkeypatch.setenv("PARSEBENCH_TEST_LOADS", str(tmp_path / "loads.txt"))
     good = _exp(tmp_path, "good", "typos.conllu", 1)
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "bad"\n[corpus]\npath = "nowhere.conllu"\n', encoding="utf-8")
+    # and with one store, one report of them all beside it
+    both = pb.run_all([good, _exp(tmp_path, "other", "learner.conllu", 2)],
+                      store=tmp_path / "both.sqlite")
+    assert {r.data["report"]["html"] for r in both} == {str(tmp_path / "both-report" /
+                                                           "index.html")}
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(good), str(bad),
                         "--store", str(tmp_path / "s.sqlite")], capture_output=True,
                        text=True, stdin=subprocess.DEVNULL)

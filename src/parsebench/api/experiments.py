@@ -77,14 +77,17 @@ def run_all(experiments: PathLike | Sequence[PathLike], *, store: PathLike | Non
     parser that several name (the same spec, timeout and batch size) loads its model
     once, not once an experiment. Every file is read and checked before the first
     runs. With STORE, all go into it (a parse one made is reused by the next from the
-    store) and its REPORT, of them all, is written once, after the last; without,
-    each goes into its own store and report, as ``run`` puts them."""
+    store) and its REPORT (default: STORE's name with ``-report``), of them all, is
+    written once, after the last; without, each goes into its own store and report, as
+    ``run`` puts them."""
     import time
 
     from parsebench.parsers.executor import Executor
 
     t0 = time.perf_counter()  # before the imports, which take a second or two
     files = cast("list[PathLike]", experiments)  # the argument check made it a list
+    if store is not None and report is None and len(files) > 1:  # one report of them all
+        report = Path(store).with_name(Path(store).stem + "-report")
     planned = [_planned(Path(p), store, report, limit, replicates) for p in files]
     ex = Executor(executor, workers, scheduler)
     out = []
