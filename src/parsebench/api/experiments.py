@@ -91,7 +91,9 @@ def run_all(experiments: PathLike | Sequence[PathLike], *, store: PathLike | Non
     planned = [_planned(Path(p), store, report, limit, replicates) for p in files]
     ex = Executor(executor, workers, scheduler)
     out = []
-    with ex:
+    # several: the workers kept from one experiment to the next; one: a run ends each
+    # parser's workers when it is done with them, holding one parser's at a time
+    with ex if len(planned) > 1 else contextlib.nullcontext(ex):
         for i, (exp, store_path, report_dir) in enumerate(planned):
             out.append(_run_one(exp, store_path, report_dir, ex, progress, t0,
                                 store is None or i == len(planned) - 1))
