@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -131,7 +132,8 @@ def test_a_sentence_of_only_punctuation_keeps_it() -> None:
 
 
 def test_parts_and_settings_are_checked_in_one_line() -> None:
-    assert parse_parts("punct,lower") == ("lower", "punct") and parse_parts(None) == PARTS
+    assert parse_parts("punct,lower") == ("lower", "punct")
+    assert parse_parts(None) == PARTS[:-1]  # all but segments
     with pytest.raises(InputError, match=r"--parts: a list of lower, .* \(not 'caps'\)"):
         parse_parts("lower,caps")
     with pytest.raises(InputError, match="no filler words known for 'ga'"):
@@ -207,7 +209,7 @@ def test_the_noise_command_writes_the_tree_the_alignment_and_the_edits(tmp_path:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--parts", "lower,caps"], "parsebench: --parts: a list of lower, punct, numbers, "
-                                "fillers, repeats (not 'caps')"),
+                                "fillers, repeats, segments (not 'caps')"),
     (["--parts", "fillers"], "parsebench: --parts fillers and repeats are drawn: give --rate "
                              "or --per-sentence"),
     (["--lang", "ga", "--rate", "0.1"], "parsebench: fillers: no filler words known for "
@@ -256,7 +258,7 @@ deps = true
 
 def test_ewt_test_transcribed_keeps_every_tree(tmp_path: Path) -> None:
     src = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
-    made = pb.noise(src, kind="transcript", rate=0.05, options={"parts": list(PARTS)})
+    made = pb.noise(src, kind="transcript", rate=0.05, parts=list(PARTS[:-1]))
     clean = list(iter_conllu(src))
     noisy = list(made.treebank)
     assert len(noisy) == len(clean) == 2077
@@ -270,3 +272,73 @@ def test_ewt_test_transcribed_keeps_every_tree(tmp_path: Path) -> None:
         for s in clean if set(s.upos) != {"PUNCT"} for i, u in enumerate(s.upos)) == 3063
     for s in noisy:
         assert s.heads.count(0) == 1 and all(0 <= h <= len(s.forms) for h in s.heads)
+
+
+def test_segments_cut_the_text_every_window_words_and_keep_one_tree_each() -> None:
+    from parsebench.noise.transcript import resegmented
+
+    a = sentence([("I", "PRON", 2, "nsubj"), ("ran", "VERB", 0, "root"),
+                  ("home", "ADV", 2, "advmod")])
+    b = sentence([("Do", "AUX", 3, "aux"), ("n't", "PART", 3, "advmod"),
+                  ("go", "VERB", 0, "root")], mwt=[(0, 1, "Don't")])
+    got = list(resegmented([a, b], 4))  # the cut would fall inside "Don't": after it
+    assert [s.forms for s in got] == [["I", "ran", "home", "Do", "n't"], ["go"]]
+    assert tree(got[0]) == [("I", 2, "nsubj"), ("ran", 0, "root"), ("home", 2, "advmod"),
+                            ("Do", 2, "parataxis"), ("n't", 2, "parataxis")]
+    assert got[0].multiword[0][:2] == (3, 4) and got[0].multiword[0][2][0] == "4-5"
+    assert got[0].comments == ["# sent_id = segment-1", "# text = I ran home Don't"]
+    assert tree(got[1]) == [("go", 0, "root")]
+    # a new document ends a segment
+    c = replace(a, comments=["# newdoc id = d2", *a.comments])
+    assert [len(s.forms) for s in resegmented([a, c], 5)] == [3, 3]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(trees(), min_size=1, max_size=5), st.integers(2, 12))
+def test_every_segment_is_one_tree_and_no_word_is_lost(sents: list[Sentence],
+                                                       window: int) -> None:
+    from parsebench.noise.transcript import resegmented
+
+    got = list(resegmented(sents, window))
+    assert [w for s in got for w in s.forms] == [w for s in sents for w in s.forms]
+    for s in got:
+        n = len(s.forms)
+        assert s.heads.count(0) == 1 and all(0 <= h <= n for h in s.heads)
+        for i in range(n):
+            seen, h = set(), i + 1
+            while h:
+                assert h not in seen
+                seen.add(h)
+                h = s.heads[h - 1]
+    assert all(len(s.forms) <= window for s in got[:-1] if not s.multiword)
+
+
+def test_segments_from_the_command_line_scored_with_aligned_words(tmp_path: Path) -> None:
+    src = FIXTURES / "learner.conllu"
+    out = tmp_path / "seg.conllu"
+    p = cli("noise", src, "-o", out, "--kind", "transcript", "--parts", "segments",
+            "--window", "7", "--json")
+    assert p.returncode == 0, p.stderr
+    assert set(json.loads(p.stdout)["files"][0]) >= {"file"}
+    assert not (tmp_path / "seg.conllu.align").exists()
+    segs = read_conllu(out)
+    words = sum(len(s.forms) for s in read_conllu(src))
+    assert sum(len(s.forms) for s in segs) == words and len(segs) >= words // 8
+    # the gold's own words cut otherwise: every word paired, the arcs cut lost (every
+    # seventh word or so starts a segment, and a sentence has a dozen)
+    r = pb.evaluate_deps(src, out, align="words")
+    assert r.words.f1 == 1.0 and 0.5 < r.uas.f1 < 0.8
+    bad = cli("noise", src, "-o", tmp_path / "x.conllu", "--kind", "transcript",
+              "--parts", "lower", "--window", "7")
+    assert bad.returncode == 2 and error_lines(bad.stderr) == [
+        "parsebench: --window goes with --parts ...,segments"]
+
+
+def test_a_run_refuses_segments_at_its_line(tmp_path: Path) -> None:
+    toml = tmp_path / "t.toml"
+    toml.write_text(f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n[noise]\n'
+                    'kind = "transcript"\nparts = ["lower", "segments"]\nrates = [0.1]\n'
+                    '[[parsers]]\nname = "r"\nspec = "baseline:right"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="segments moves sentence boundaries") as e:
+        pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    assert e.value.line == 5

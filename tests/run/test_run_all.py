@@ -74,8 +74,8 @@ def test_a_bad_file_among_several_is_refused_before_any_runs(
     # and with one store, one report of them all beside it
     both = pb.run_all([good, _exp(tmp_path, "other", "learner.conllu", 2)],
                       store=tmp_path / "both.sqlite")
-    assert {r.data["report"]["html"] for r in both} == {str(tmp_path / "both-report" /
-                                                           "index.html")}
+    html = str(tmp_path / "both-report" / "index.html")
+    assert {r.data["report"]["html"] for r in both} == {html}
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", str(good), str(bad),
                         "--store", str(tmp_path / "s.sqlite")], capture_output=True,
                        text=True, stdin=subprocess.DEVNULL)

@@ -73,8 +73,12 @@ def noise_cmd(
         "--font", help="With --kind ocr: the font file to draw with (default: one with the "
         "language's script).")] = None,
     parts: Annotated[str | None, typer.Option(
-        "--parts", help="With --kind transcript: lower,punct,numbers,fillers,repeats "
-        "(default: all; fillers and repeats at --rate or --per-sentence).")] = None,
+        "--parts", help="With --kind transcript: lower,punct,numbers,fillers,repeats,segments "
+        "(default: all but segments; fillers and repeats at --rate or --per-sentence).")
+    ] = None,
+    window: Annotated[int | None, typer.Option(
+        "--window", help="With --parts ...,segments: words a segment (default: 20).")
+    ] = None,
     fillers: Annotated[str | None, typer.Option(
         "--fillers", help="With --kind transcript: the filler words, e.g. uh,um (default: "
         "the language's).")] = None,
@@ -116,7 +120,7 @@ def noise_cmd(
                      weights=weights, min_length=min_length, drop_short=drop_short,
                      types=types, tagger=tagger, keep_mix=keep_mix,
                      profile=None if profile is None else str(profile),
-                     tokenization=tokenization, parts=parts, fillers=fillers,
+                     tokenization=tokenization, parts=parts, fillers=fillers, window=window,
                      cer=cer, channel=None if channel is None else str(channel),
                      quality=quality, degrade=degrade,
                      font=None if font is None else str(font),

@@ -32,7 +32,8 @@ from parsebench.noise.source import CorpusLike, words_only
            weights=A.optional(A.WEIGHTS), min_length=A.integer(), drop_short=A.flag,
            types=A.optional(A.strings), tagger=A.optional(A.text), keep_mix=A.flag,
            profile=A.optional(A.path), tokenization=A.flag, parts=A.optional(A.strings),
-           fillers=A.optional(A.strings), cer=A.optional(A.number),
+           fillers=A.optional(A.strings), window=A.optional(A.integer(2)),
+           cer=A.optional(A.number),
            channel=A.optional(A.path), quality=A.optional(A.text),
            degrade=A.optional(A.text), font=A.optional(A.path), options=A.optional(A.mapping),
            progress=A.progress)
@@ -43,7 +44,8 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
           drop_short: bool = False, types: str | Sequence[str] | None = None,
           tagger: str | None = None, keep_mix: bool = False, profile: str | None = None,
           tokenization: bool = False, parts: str | Sequence[str] | None = None,
-          fillers: str | Sequence[str] | None = None, cer: float | None = None,
+          fillers: str | Sequence[str] | None = None, window: int | None = None,
+          cer: float | None = None,
           channel: str | None = None, quality: str | None = None,
           degrade: str | None = None, font: str | None = None,
           options: Mapping[str, Any] | None = None, progress: Progress | None = None
@@ -57,13 +59,13 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
     (:func:`learn_profile`), whose errors are drawn instead of the keyboard model's, at
     RATE or, without it, the profile's own rate; with TOKENIZATION its splits and merges
     too (written with OUT.m2 and OUT.align, as grammar noise). PARTS and FILLERS
-    (transcript): the parts made (``lower,punct`` or a list) and the filler words
-    (:mod:`parsebench.noise.transcript`). QUALITY, DEGRADE and FONT (ocr): the preset,
-    settings over it (``blur=1,skew=2``) and the font file (:mod:`parsebench.noise.ocr`);
-    CER and CHANNEL (ocr): instead, a character error rate drawn from a learnt channel
-    (:mod:`parsebench.noise.ocr_channel`).
-    OPTIONS: the own options
-    of a kind from another package, by name (the command's ``--option NAME=VALUE``).
+    (transcript): the parts made (``lower,punct`` or a list) and the filler words, and
+    with ``segments``, the WINDOW of words a segment (:mod:`parsebench.noise.transcript`).
+    QUALITY, DEGRADE and FONT (ocr): the preset, settings over it (``blur=1,skew=2``)
+    and the font file (:mod:`parsebench.noise.ocr`); CER and CHANNEL (ocr): instead, a
+    character error rate drawn from a learnt channel (:mod:`parsebench.noise.ocr_channel`).
+    OPTIONS: the own options of a kind from another package, by name (the command's
+    ``--option NAME=VALUE``).
     PROGRESS, if given, is told each stage (``stage(name, total)``) and each sentence
     (``advance()``); nothing is printed."""
     got = KINDS.get(kind)
@@ -73,6 +75,7 @@ def noise(corpus: CorpusLike, *, rate: float | None = None, per_sentence: int | 
     given = {"weights": weights, "types": types, "tagger": tagger,
              "keep_mix": keep_mix or None, "profile": profile,
              "tokenization": tokenization or None, "parts": parts, "fillers": fillers,
+             "window": window,
              "cer": cer, "channel": channel, "quality": quality, "degrade": degrade,
              "font": font}
     own = {**{k: v for k, v in given.items() if v is not None}, **(options or {})}

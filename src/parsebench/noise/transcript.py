@@ -27,8 +27,13 @@ from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.noise.grammar_types import Edit
 
-PARTS = ("lower", "punct", "numbers", "fillers", "repeats")
+PARTS = ("lower", "punct", "numbers", "fillers", "repeats", "segments")
 """Every part, in the order they are applied and reported."""
+DEFAULT_PARTS = PARTS[:-1]
+"""The parts made unless others are named: ``segments`` (no sentence boundaries) only
+when asked for, as it needs scoring over the whole document."""
+WINDOW = 20
+"""Words a segment when the text is cut without its sentence boundaries."""
 TYPES = {"lower": "T:CASE", "punct": "T:PUNCT", "numbers": "T:NUMBER",
          "fillers": "T:FILLER", "repeats": "T:REPEAT"}
 """The type each part's changes carry in MISC (``Noise=``), M2 and the alignment."""
@@ -49,9 +54,10 @@ class TranscriptSettings:
 
 
 def parse_parts(given: str | Sequence[str] | None) -> tuple[str, ...]:
-    """The parts named by GIVEN (``lower,punct`` or a list; None: all), in PARTS' order."""
+    """The parts named by GIVEN (``lower,punct`` or a list; None: all but ``segments``),
+    in PARTS' order."""
     if given is None:
-        return PARTS
+        return DEFAULT_PARTS
     names = [x.strip() for x in given.split(",")] if isinstance(given, str) else list(given)
     bad = [x for x in names if x not in PARTS]
     if bad or not names:
@@ -139,7 +145,7 @@ class Planner:
              ) -> tuple[list[list[Edit]], dict[str, int]]:
         """Each sentence's edits (sorted: an insertion before the change of the word it
         precedes) and how many each part made."""
-        made = dict.fromkeys(self.settings.parts, 0)
+        made = dict.fromkeys((p for p in self.settings.parts if p != "segments"), 0)
         drawn: list[list[Edit]] = [[] for _ in self.fixed]
         fillers = self.settings.fillers
         for part in DRAWN:
@@ -277,6 +283,76 @@ def transcribed(s: Sentence, edits: Sequence[Edit], tree: bool = True
     carried = replace(noisy, heads=heads, lemmas=col["lemmas"], upos=col["upos"],
                       xpos=col["xpos"], feats=col["feats"], deprels=col["deprels"])
     return carried, pairs, m2
+
+
+def resegmented(sentences: Iterable[Sentence], window: int) -> Iterator[Sentence]:
+    """SENTENCES (transcribed, with their trees) run together and cut every WINDOW words,
+    as a transcript without sentence boundaries is cut by a fixed window; a document
+    (``# newdoc``) ends a segment, and a cut never falls inside a multiword token. In
+    a segment, a word whose head is outside it heads its piece; the first piece's head
+    is the root and the others' are its ``parataxis`` (as UD joins two sentences)."""
+    buf: list[tuple[Sentence, int, int]] = []  # (sentence, word, head's place in buf or -1)
+    count = 0
+
+    def cut(n: int) -> Sentence:
+        nonlocal buf, count
+        mine, buf = buf[:n], buf[n:]
+        shift = len(mine)
+        buf = [(x, k, h - shift if h >= 0 else -1) for x, k, h in buf]
+        count += 1
+        return _segment(mine, count)
+
+    for s in sentences:
+        if any(c.startswith("# newdoc") for c in s.comments) and buf:
+            yield cut(len(buf))
+        base = len(buf)
+        buf += [(s, k, base + h - 1 if h > 0 else -1) for k, h in enumerate(s.heads)]
+        while len(buf) >= window:
+            n = window
+            inside = {(id(x), k) for x, _, _ in buf[:n] for a, b, _ in x.multiword
+                      for k in range(a, b + 1)}
+            while n < len(buf) and (id(buf[n - 1][0]), buf[n - 1][1]) in inside and \
+                    (id(buf[n][0]), buf[n][1]) in inside and buf[n][0] is buf[n - 1][0]:
+                n += 1  # the rest of a multiword token goes with it
+            yield cut(n)
+    if buf:
+        yield cut(len(buf))
+
+
+def _segment(words: list[tuple[Sentence, int, int]], number: int) -> Sentence:
+    n = len(words)
+    col = {k: [getattr(x, k)[i] for x, i, _ in words]
+           for k in ("forms", "lemmas", "upos", "xpos", "feats", "deprels", "misc")}
+    heads = [h + 1 if 0 <= h < n else 0 for _, _, h in words]
+    roots = [i for i in range(n) if heads[i] == 0]
+    if roots and any(x.heads[i] != NO_HEAD for x, i, _ in words):
+        for r in roots[1:]:
+            heads[r], col["deprels"][r] = roots[0] + 1, "parataxis"
+        col["deprels"][roots[0]] = "root"
+    else:
+        heads = [NO_HEAD] * n
+    mwt = []
+    for a in range(n):
+        x, i, _ = words[a]
+        for lo, hi, cols in x.multiword:
+            if lo == i and a + hi - lo < n:
+                mwt.append((a, a + hi - lo, [f"{a + 1}-{a + hi - lo + 1}", *cols[1:]]))
+    text, k = [], 0
+    starts = {m[0]: m for m in mwt}
+    while k < n:
+        span = starts.get(k)
+        last = span[1] if span else k
+        text.append(span[2][1] if span else col["forms"][k])
+        tail = span[2][9] if span else col["misc"][last]
+        if "SpaceAfter=No" not in tail.split("|") and last < n - 1:
+            text.append(" ")
+        k = last + 1
+    return Sentence(forms=col["forms"], lemmas=col["lemmas"], upos=col["upos"],
+                    xpos=col["xpos"], feats=col["feats"], heads=heads,
+                    deprels=col["deprels"] if heads[0] != NO_HEAD else ["_"] * n,
+                    deps=["_"] * n, misc=col["misc"],
+                    comments=[f"# sent_id = segment-{number}", "# text = " + "".join(text)],
+                    multiword=mwt, line=words[0][0].line)
 
 
 def summary(words: int, made: dict[str, int]) -> dict[str, Any]:

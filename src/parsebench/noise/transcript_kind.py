@@ -32,17 +32,20 @@ from parsebench.noise.transcript import (
     DRAWN,
     PARTS,
     TYPES,
+    WINDOW,
     Planner,
     TranscriptSettings,
     changes_of,
     parse_parts,
+    resegmented,
     settings_for,
     summary,
     transcribed,
 )
 
-OPTIONS = {"parts": "the parts made: " + ", ".join(PARTS) + " (default: all)",
-           "fillers": "the filler words (default: the language's, e.g. uh, um)"}
+OPTIONS = {"parts": "the parts made: " + ", ".join(PARTS) + " (default: all but segments)",
+           "fillers": "the filler words (default: the language's, e.g. uh, um)",
+           "window": f"with segments: words a segment (default: {WINDOW})"}
 
 
 class Transcript:
@@ -69,6 +72,10 @@ class Transcript:
             chosen = parse_parts(parts)
         except InputError:
             raise at("parts").fail("parts: a list of " + ", ".join(PARTS)) from None
+        if "segments" in chosen:
+            raise at("parts").fail("parts: segments moves sentence boundaries, which a run "
+                                   "cannot score yet; make it with parsebench noise --kind "
+                                   "transcript and score with eval deps --align words")
         fillers = at("fillers").get(list)
         try:
             return settings_for(chosen, fillers, shared.lang)
@@ -169,6 +176,15 @@ class Transcribed:
                              "with --kind grammar")
         unknown({k: v for k, v in o.own.items() if k != "keep_mix"}, OPTIONS, "transcript")
         parts = parse_parts(o.own.get("parts"))
+        window = o.own.get("window")
+        if window is not None and "segments" not in parts:
+            raise InputError("--window goes with --parts ...,segments")
+        try:
+            self.window = WINDOW if window is None else int(window)
+        except (TypeError, ValueError):
+            self.window = 0
+        if self.window < 2:
+            raise InputError(f"--window {window}: 2 words or more")
         fillers = o.own.get("fillers")
         if isinstance(fillers, str):
             fillers = [w for w in fillers.split(",") if w.strip()]
@@ -222,12 +238,26 @@ class Transcribed:
         """Its figures are known from the plan."""
 
     def sentences(self, replicate: NoisyCorpus) -> Iterator[Sentence]:
-        for s, _, _ in self._pass(replicate):
-            yield s
+        """The transcribed sentences, or without sentence boundaries, the segments."""
+        got = (s for s, _, _ in self._pass(replicate))
+        if "segments" in self.settings.parts:
+            yield from resegmented(got, self.window)
+        else:
+            yield from got
 
     def write(self, replicate: NoisyCorpus, target: Path) -> list[Path]:
+        """TARGET, with OUT.m2 and OUT.align a sentence each; segments cut across the
+        sentences, so with them TARGET alone (score it with eval deps --align words)."""
+        from parsebench.common.errors import atomic_output
         from parsebench.noise.grammar_output import write_aligned
+        from parsebench.noise.source import write_sentence
 
         self.progress.stage(f"writing seed {replicate.seed}", len(self.planner.gaps))
-        replicate.files = write_aligned(target, self._pass(replicate), self.conllu)
+        if "segments" in self.settings.parts:
+            with atomic_output(target) as out:
+                for s in self.sentences(replicate):
+                    write_sentence(out, s, self.conllu)
+            replicate.files = {"file": str(target)}
+        else:
+            replicate.files = write_aligned(target, self._pass(replicate), self.conllu)
         return [Path(p) for p in replicate.files.values()]
