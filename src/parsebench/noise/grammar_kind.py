@@ -22,7 +22,6 @@ from parsebench.formats.conllu import Sentence
 from parsebench.noise.grammar_types import (
     DEFAULT_WEIGHTS,
     TYPES,
-    Edit,
     GrammarReport,
     GrammarSettings,
     parse_type_weights,
@@ -45,9 +44,8 @@ from parsebench.noise.source import CorpusLike, Source
 
 if TYPE_CHECKING:
     from parsebench.noise.grammar import Chosen
+    from parsebench.noise.grammar_output import Written
 
-Written = tuple[Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]]
-"""A noisy sentence as written, its alignment with the clean words and its M2 edits."""
 
 
 @dataclass(frozen=True)
@@ -151,32 +149,10 @@ class Grammar:
                 changes: Sequence[Sequence[Any]]) -> Rebuilt:
         """The noisy version that stored edits ([sentence, start, end, noisy words, type,
         links]) make of SENTENCES; a sentence without an error is the clean one itself."""
-        from parsebench.metrics.core.word_alignment import Alignment
-        from parsebench.noise.grammar_output import noisy_sentence
+        from parsebench.noise.grammar_output import noisy_sentence, rebuild_from_edits
 
-        by: dict[int, list[Edit]] = {}
-        for si, a, b, words, typ, links in changes:
-            if si >= len(sentences) or b > len(sentences[si].forms) or any(
-                    not (0 <= x < len(words) and 0 <= y < b - a) for x, y in links) or any(
-                    a <= e.end and e.start <= b for e in by.get(si, ())):
-                raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
-                                 "not fit the corpus: the store is damaged")
-            by.setdefault(si, []).append(Edit(a, b, list(words), typ,
-                                              [(int(x), int(y)) for x, y in links]))
-        out, aligns = [], []
-        m2: list[list[tuple[int, int, str, str]]] = []
-        for si, s in enumerate(sentences):
-            mine = by.get(si)
-            if not mine:
-                out.append(s)
-                aligns.append(Alignment([(k, k) for k in range(len(s.forms))], 0))
-                m2.append([])
-                continue
-            noisy, pairs, edits_m2 = noisy_sentence(s, mine)
-            out.append(noisy)
-            aligns.append(Alignment(pairs, len(mine), [e.type for e in mine]))
-            m2.append(edits_m2)
-        return Rebuilt(out, aligns, m2)
+        return rebuild_from_edits(sentences, changes, f"{level.label}, seed {seed}", False,
+                                  noisy_sentence)
 
     def valid_change(self, c: Any) -> bool:
         """[sentence, start, end, noisy words, type, [[noisy, clean], ...]]."""

@@ -4,13 +4,17 @@ give them for real learner text."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.metrics.core.word_alignment import m2_words
 from parsebench.noise.grammar_types import Edit
+from parsebench.noise.kind import Rebuilt
+
+Written = tuple[Sentence, list[tuple[int, int]], list[tuple[int, int, str, str]]]
+"""A noisy sentence as written, its alignment with the clean words and its M2 edits."""
 
 
 def apply_edits(s: Sentence, edits: Sequence[Edit]) -> tuple[list[str], list[tuple[int, int]],
@@ -87,6 +91,43 @@ def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[t
                    feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
                    misc=misc, comments=comments, multiword=mwt, line=s.line)
     return out, pairs, m2
+
+
+def rebuild_from_edits(sentences: Sequence[Sentence], changes: Sequence[Sequence[Any]],
+                       where: str, touching: bool,
+                       make: Callable[[Sentence, list[Edit]], Written]) -> Rebuilt:
+    """The noisy version that stored edits ([sentence, start, end, noisy words, type,
+    links]) make of SENTENCES, each sentence with edits made by MAKE; a sentence without
+    one is the clean one itself. Edits that do not fit (beyond a sentence, links outside
+    the edit, or overlapping: touching too, unless TOUCHING, as insertions before a
+    changed word do) say the store is damaged, naming WHERE (the level and seed)."""
+    from parsebench.common.errors import InputError
+    from parsebench.metrics.core.word_alignment import Alignment
+
+    by: dict[int, list[Edit]] = {}
+    for si, a, b, words, typ, links in changes:
+        if si >= len(sentences) or b > len(sentences[si].forms) or any(
+                not (0 <= x < len(words) and 0 <= y < b - a) for x, y in links) or any(
+                (a < e.end and e.start < b) if touching else (a <= e.end and e.start <= b)
+                for e in by.get(si, ())):
+            raise InputError(f"a stored noisy version ({where}) does not fit the corpus: "
+                             "the store is damaged")
+        by.setdefault(si, []).append(Edit(a, b, list(words), typ,
+                                          [(int(x), int(y)) for x, y in links]))
+    out, aligns = [], []
+    m2: list[list[tuple[int, int, str, str]]] = []
+    for si, s in enumerate(sentences):
+        mine = by.get(si)
+        if not mine:
+            out.append(s)
+            aligns.append(Alignment([(k, k) for k in range(len(s.forms))], 0))
+            m2.append([])
+            continue
+        noisy, pairs, edits_m2 = make(s, mine)
+        out.append(noisy)
+        aligns.append(Alignment(pairs, len(mine), [e.type for e in mine]))
+        m2.append(edits_m2)
+    return Rebuilt(out, aligns, m2)
 
 
 def write_m2(fh: TextIO, words: Sequence[str], m2: Sequence[tuple[int, int, str, str]]) -> None:

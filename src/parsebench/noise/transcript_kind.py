@@ -13,7 +13,6 @@ from parsebench.common.limits import check
 from parsebench.common.progress import Progress
 from parsebench.common.signature import signature
 from parsebench.formats.conllu import Sentence
-from parsebench.noise.grammar_types import Edit
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import (
     Key,
@@ -124,31 +123,13 @@ class Transcript:
                 changes: Sequence[Sequence[Any]]) -> Rebuilt:
         """The transcribed version that stored edits make of SENTENCES; the parsers get
         its words (the carried tree is for the noise command's files)."""
-        from parsebench.metrics.core.word_alignment import Alignment
+        from parsebench.noise.grammar_output import rebuild_from_edits
 
-        by: dict[int, list[Edit]] = {}
-        for si, a, b, words, typ, links in changes:
-            if si >= len(sentences) or b > len(sentences[si].forms) or \
-                    typ not in TYPES.values() or any(
-                        not (0 <= x < len(words) and 0 <= y < b - a) for x, y in links):
-                raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
-                                 "not fit the corpus: the store is damaged")
-            by.setdefault(si, []).append(Edit(a, b, list(words), typ,
-                                              [(int(x), int(y)) for x, y in links]))
-        out, aligns = [], []
-        m2s: list[list[tuple[int, int, str, str]]] = []
-        for si, s in enumerate(sentences):
-            mine = by.get(si)
-            if not mine:
-                out.append(s)
-                aligns.append(Alignment([(k, k) for k in range(len(s.forms))], 0))
-                m2s.append([])
-                continue
-            noisy, pairs, m2 = transcribed(s, mine, tree=False)
-            out.append(noisy)
-            aligns.append(Alignment(pairs, len(mine), [e.type for e in mine]))
-            m2s.append(m2)
-        return Rebuilt(out, aligns, m2s)
+        if any(len(c) != 6 or c[4] not in TYPES.values() for c in changes):
+            raise InputError(f"a stored noisy version ({level.label}, seed {seed}) does "
+                             "not fit the corpus: the store is damaged")
+        return rebuild_from_edits(sentences, changes, f"{level.label}, seed {seed}", True,
+                                  lambda s, edits: transcribed(s, edits, tree=False))
 
     def valid_change(self, c: Any) -> bool:
         """[sentence, start, end, noisy words, type, [[noisy, clean], ...]]."""
