@@ -302,3 +302,27 @@ deps = true
     with pytest.raises(InputError, match="quality: for the noise command") as e:
         pb.run(toml, store=tmp_path / "t.sqlite", report=tmp_path / "t")
     assert e.value.line == 7
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.binary(max_size=200), st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["format", "version", "seen", "wrote", "lang", "a"]), inner,
+        max_size=5), max_leaves=12)))
+def test_a_damaged_channel_file_is_one_line(data: object) -> None:
+    import tempfile
+
+    from parsebench.noise.ocr_channel import FORMAT, Channel
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "c.json"
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            if isinstance(data, dict) and "format" in data:
+                data = {**data, "format": FORMAT, "version": 1}
+            path.write_text(json.dumps(data), encoding="utf-8")
+        try:
+            Channel.load(path, "en")
+        except InputError as e:
+            assert "\n" not in str(e) and str(path) in str(e)
