@@ -211,8 +211,9 @@ def test_a_sentence_ocr_cannot_read_is_written_and_said(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--quality", "great"], "parsebench: --quality 'great': clean, good, fair, poor"),
-    (["--rate", "0.1"], "parsebench: --kind ocr takes --quality (and --degrade), not --rate "
-                        "or --per-sentence: how the image is degraded decides the errors"),
+    (["--rate", "0.1"], "parsebench: --kind ocr takes --quality (and --degrade) or --cer, "
+                        "not --rate or --per-sentence: how the image is degraded, or the "
+                        "channel's rate, decides the errors"),
     (["--lang", "xx"], "parsebench: --kind ocr: no Tesseract model known for --lang xx; one "
                        "of " + ", ".join(sorted(TESSERACT))),
     (["--parts", "lower"], "parsebench: --kind ocr has no option 'parts'; its own: cer, "

@@ -55,7 +55,10 @@ def test_several_experiments_load_a_shared_parser_once(tmp_path: Path,
     md = (tmp_path / "rep" / "index.md").read_text(encoding="utf-8")
     assert "\n## a\n" in md and "\n## b\n" in md
     assert "written after the last experiment into this store" in str(both[0])
+    assert "from the start to its end" in str(both[0])
+    assert "write the report" not in str(both[0])
     assert "written after" not in str(both[1])
+    assert "from the start to the report written" in str(both[1])
     # each alone, into its own store: a worker started afresh, the same figures
     for exp, together in ((a, both[0]), (b, both[1])):
         alone = pb.run(exp, store=tmp_path / f"{exp.stem}.sqlite",

@@ -155,7 +155,8 @@ def _run_one(exp: Any, store_path: Path, report_dir: Path, ex: Any,
     end = time.perf_counter()
     wall = end - t0
     # to the end, as the progress lines time the stage: it ends when the run does
-    stages = _closed([*(outcome.stats.stages or [])], end - tr, wall, "opening the store")
+    stages = _closed([*(outcome.stats.stages or [])], end - tr if write_report else None,
+                     wall, "opening the store")
     text = summary_table(outcome.results)
     if exp.tokens == "raw":
         skipped = [k for k, v in applicability(moves_words(exp.kind, exp.noise), "raw").items()
@@ -167,7 +168,8 @@ def _run_one(exp: Any, store_path: Path, report_dir: Path, ex: Any,
         text += (f"\nnoise of kind {exp.kind}: {', '.join(skipped)} do not apply (the "
                  "words change); the others score through the errors' alignment\n")
     text += (f"\nrun {outcome.run_id}: {info['parsed']} sentences parsed, "
-             f"{info['cached']} from the cache\n" + times_table(stages, wall)
+             f"{info['cached']} from the cache\n"
+             + times_table(stages, wall, "the report written" if write_report else "its end")
              + f"store: {store_path}\n" + _where(files, write_report))
     data = {"experiment": exp.name, "run": outcome.run_id, "store": str(store_path),
             "report": {k: str(v) for k, v in files.items()},
@@ -295,11 +297,13 @@ def _benchmark_stages(outcome: Any, report: float, wall: float) -> list[list[Any
     return _closed(stages, report, wall, "opening the store, each corpus's bookkeeping")
 
 
-def _closed(stages: list[list[Any]], report: float, wall: float, rest: str
+def _closed(stages: list[list[Any]], report: float | None, wall: float, rest: str
             ) -> list[list[Any]]:
-    """STAGES with the report's writing and the rest of WALL (REST: what it holds), so
-    that the time block adds up to the whole, a run's and a benchmark's alike."""
-    stages = [*stages, ["write the report", report, ""]]
+    """STAGES with the report's writing (unless it was left to a later run: None) and the
+    rest of WALL (REST: what it holds), so that the time block adds up to the whole, a
+    run's and a benchmark's alike."""
+    if report is not None:
+        stages = [*stages, ["write the report", report, ""]]
     other = wall - sum(x[1] for x in stages)
     return [*stages, ["other", max(other, 0.0), f"the imports, reading the experiment, {rest}"]]
 

@@ -196,8 +196,9 @@ class Scanned:
         check("replicates", o.replicates)
         check("seed", o.seed)
         if o.rate is not None or o.per_sentence is not None:
-            raise InputError("--kind ocr takes --quality (and --degrade), not --rate or "
-                             "--per-sentence: how the image is degraded decides the errors")
+            raise InputError("--kind ocr takes --quality (and --degrade) or --cer, not --rate "
+                             "or --per-sentence: how the image is degraded, or the channel's "
+                             "rate, decides the errors")
         own = {k: v for k, v in o.own.items() if k != "keep_mix"}
         unknown(own, OPTIONS, "ocr")
         if o.own.get("keep_mix"):

@@ -27,13 +27,15 @@ def _p(x: Any, width: int = 5, digits: int = 2) -> str:
 
 
 
-def times_table(stages: list[list[Any]], wall: float) -> str:
-    """Where a run's time went: the whole, from its start to its report written, then
-    each stage ([name, seconds, remark]), the stages adding up to the whole."""
+def times_table(stages: list[list[Any]], wall: float, to: str = "the report written"
+                ) -> str:
+    """Where a run's time went: the whole, from its start TO its report written (or its
+    end, the report left to a later run), then each stage ([name, seconds, remark]), the
+    stages adding up to the whole."""
     from parsebench.common.progress import duration
 
     width = max(len(str(s[0])) for s in stages)
-    lines = [f"time: {duration(wall)} from the start to the report written"]
+    lines = [f"time: {duration(wall)} from the start to {to}"]
     lines += [f"  {name:<{width}} {duration(secs):>10}" + (f"  ({remark})" if remark else "")
               for name, secs, remark in stages]
     return "\n".join(lines) + "\n"
