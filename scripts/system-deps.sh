@@ -4,7 +4,8 @@
 # bindings are made visible inside the virtualenv given as $1, a Java runtime for
 # MaltParser and Yara (`malt:`, `yara:`), Tesseract's models of the thirteen
 # languages of ../shared/data and a font with CJK and Hangul for `noise --kind ocr`
-# (the engine itself comes with the tesserocr wheel); with "test" as $2,
+# (the engine itself comes with the tesserocr wheel), espeak-ng for the transcript's
+# part speech; with "test" as $2,
 # also Chromium and its driver, which the tests of the HTML report and its
 # sentence browser drive. Uses
 # apt-get as root (CI) or through sudo; without either it says what to install
@@ -12,7 +13,7 @@
 set -euo pipefail
 venv="$1"
 pkgs="gcc python3-dev link-grammar link-grammar-dictionaries-en python3-link-grammar
-      default-jre-headless fonts-dejavu-core fonts-wqy-microhei"
+      default-jre-headless fonts-dejavu-core fonts-wqy-microhei espeak-ng"
 for lang in eng deu fra fin fas ind gle kor rus tur swe jpn chi-sim; do
     pkgs="$pkgs tesseract-ocr-$lang"
 done

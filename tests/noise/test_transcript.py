@@ -133,7 +133,7 @@ def test_a_sentence_of_only_punctuation_keeps_it() -> None:
 
 def test_parts_and_settings_are_checked_in_one_line() -> None:
     assert parse_parts("punct,lower") == ("lower", "punct")
-    assert parse_parts(None) == PARTS[:-1]  # all but segments
+    assert parse_parts(None) == PARTS[:-2]  # all but segments and speech
     with pytest.raises(InputError, match=r"--parts: a list of lower, .* \(not 'caps'\)"):
         parse_parts("lower,caps")
     with pytest.raises(InputError, match="no filler words known for 'ga'"):
@@ -209,7 +209,7 @@ def test_the_noise_command_writes_the_tree_the_alignment_and_the_edits(tmp_path:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--parts", "lower,caps"], "parsebench: --parts: a list of lower, punct, numbers, "
-                                "fillers, repeats, segments (not 'caps')"),
+                                "fillers, repeats, segments, speech (not 'caps')"),
     (["--parts", "fillers"], "parsebench: --parts fillers and repeats are drawn: give --rate "
                              "or --per-sentence"),
     (["--lang", "ga", "--rate", "0.1"], "parsebench: fillers: no filler words known for "
@@ -258,7 +258,7 @@ deps = true
 
 def test_ewt_test_transcribed_keeps_every_tree(tmp_path: Path) -> None:
     src = shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu")
-    made = pb.noise(src, kind="transcript", rate=0.05, parts=list(PARTS[:-1]))
+    made = pb.noise(src, kind="transcript", rate=0.05, parts=list(PARTS[:-2]))
     clean = list(iter_conllu(src))
     noisy = list(made.treebank)
     assert len(noisy) == len(clean) == 2077
@@ -334,11 +334,68 @@ def test_segments_from_the_command_line_scored_with_aligned_words(tmp_path: Path
         "parsebench: --window goes with --parts ...,segments"]
 
 
-def test_a_run_refuses_segments_at_its_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("part", "message"), [
+    ("segments", "segments moves sentence boundaries"),
+    ("speech", r"speech \(espeak-ng and PocketSphinx\) is made by parsebench noise")])
+def test_a_run_refuses_segments_and_speech_at_its_line(tmp_path: Path, part: str,
+                                                        message: str) -> None:
     toml = tmp_path / "t.toml"
     toml.write_text(f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n[noise]\n'
-                    'kind = "transcript"\nparts = ["lower", "segments"]\nrates = [0.1]\n'
+                    f'kind = "transcript"\nparts = ["lower", "{part}"]\nrates = [0.1]\n'
                     '[[parsers]]\nname = "r"\nspec = "baseline:right"\n', encoding="utf-8")
-    with pytest.raises(InputError, match="segments moves sentence boundaries") as e:
+    with pytest.raises(InputError, match=message) as e:
         pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "r")
     assert e.value.line == 5
+
+
+def _needs_speech() -> None:
+    import importlib.util
+    import os
+    import shutil
+
+    missing = [x for x, ok in (("espeak-ng (apt)", shutil.which("espeak-ng")),
+                               ("pocketsphinx (pip)", importlib.util.find_spec("pocketsphinx")))
+               if not ok]
+    if missing:
+        msg = "needs " + ", ".join(missing) + " (make test installs them)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+
+def test_speech_spoken_by_espeak_and_heard_by_pocketsphinx(tmp_path: Path) -> None:
+    _needs_speech()
+    src = tmp_path / "three.conllu"
+    src.write_text("".join(s + "\n\n" for s in FIXTURES.joinpath("typos.conllu").read_text(
+        encoding="utf-8").split("\n\n")[:3]), encoding="utf-8")
+    out = tmp_path / "heard.conllu"
+    p = cli("noise", src, "-o", out, "--kind", "transcript", "--parts", "speech", "--json")
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)["files"][0]
+    assert got["sentences"] == 3 and got["words"] == 16 and got["wer"] is not None
+    heard = read_conllu(out)
+    assert len(heard) == 3
+    for s in heard:
+        assert any(c.startswith("# asr_wer = ") for c in s.comments)
+        assert all(w == w.lower() for w in s.forms) and s.heads.count(0) == 1
+    assert len((tmp_path / "heard.conllu.align").read_text(encoding="utf-8").splitlines()) == 3
+    again = tmp_path / "again.conllu"
+    assert cli("noise", src, "-o", again, "--kind", "transcript", "--parts",
+               "speech").returncode == 0
+    assert again.read_bytes() == out.read_bytes()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--parts", "speech,lower"], "parsebench: --parts speech is the whole round trip (what "
+                                  "it hears has no capitals, punctuation or digits): give it "
+                                  "alone"),
+    (["--parts", "speech", "--lang", "fr"], "parsebench: --parts speech hears English only, "
+                                            "not --lang fr"),
+    (["--parts", "speech", "--rate", "0.1"], "parsebench: --parts speech takes no --rate or "
+                                             "--per-sentence: the recogniser's errors are what "
+                                             "they are"),
+])
+def test_speech_settings_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    p = cli("noise", FIXTURES / "typos.conllu", "-o", tmp_path / "x.conllu", "--kind",
+            "transcript", *args)
+    assert p.returncode == 2 and error_lines(p.stderr) == [message], p.stderr

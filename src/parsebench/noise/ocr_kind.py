@@ -43,6 +43,8 @@ from parsebench.noise.ocr import (
 )
 from parsebench.noise.ocr_channel import DEFAULTS, Channel, error_rate
 from parsebench.noise.source import CorpusLike, Source, words_only, write_sentence
+from parsebench.noise.speech import Speaker
+from parsebench.noise.transcript import is_punct
 
 OPTIONS = {"cer": "a character error rate, drawn from a learnt channel (instead of "
                   "reading images)",
@@ -192,9 +194,23 @@ class Scanned:
     kept, a line a sentence), then written a sentence at a time with the carried tree
     and OUT.align."""
 
-    def __init__(self, corpus: CorpusLike, o: Options, progress: Progress) -> None:
+    def __init__(self, corpus: CorpusLike, o: Options, progress: Progress,
+                 speaker: Speaker | None = None) -> None:
+        """With SPEAKER, the text is spoken and recognised instead (the transcript's part
+        ``speech``: its options were checked there)."""
         check("replicates", o.replicates)
         check("seed", o.seed)
+        self.speaker = speaker
+        self.what = "PocketSphinx" if speaker is not None else "OCR"
+        self.cer: float | None = None
+        self.channel: Channel | None = None
+        self.reader: Reader | None = None
+        if speaker is not None:
+            self._common(corpus, o, progress)
+            self.signature = signature(method="noise-transcript", parts="speech",
+                                       espeak=speaker.version, lang=o.lang, seed=o.seed,
+                                       replicates=o.replicates)
+            return
         if o.rate is not None or o.per_sentence is not None:
             raise InputError("--kind ocr takes --quality (and --degrade) or --cer, not --rate "
                              "or --per-sentence: how the image is degraded, or the channel's "
@@ -203,9 +219,6 @@ class Scanned:
         unknown(own, OPTIONS, "ocr")
         if o.own.get("keep_mix"):
             raise InputError("--keep-mix goes with --kind spelling")
-        self.cer: float | None = None
-        self.channel: Channel | None = None
-        self.reader: Reader | None = None
         if own.get("cer") is not None:
             if any(own.get(k) is not None for k in ("quality", "degrade", "font")):
                 raise InputError("--cer draws from a learnt channel; --quality, --degrade "
@@ -217,14 +230,7 @@ class Scanned:
                 raise InputError("--channel goes with --cer")
             self.how = degradation(own.get("quality"), own.get("degrade"))
             self.reader = Reader(o.lang, own.get("font"))
-        self.unspaced = o.lang in UNSPACED
-        self.source = Source(corpus)
-        self.conllu = self.source.conllu
-        self.progress = progress
-        self.replicates = [NoisyCorpus(s) for s in range(o.seed, o.seed + o.replicates)]
-        self.read: dict[int, list[str]] = {}
-        self.timing = ""
-        self.warnings: list[str] = []
+        self._common(corpus, o, progress)
         if self.reader is not None:
             self.signature = signature(
                 method="noise-ocr", quality=own.get("quality") or "fair",
@@ -236,6 +242,16 @@ class Scanned:
                 method="noise-ocr", cer=self.cer,
                 channel=Path(own.get("channel") or f"{o.lang}.json").name, lang=o.lang,
                 seed=o.seed, replicates=o.replicates)
+
+    def _common(self, corpus: CorpusLike, o: Options, progress: Progress) -> None:
+        self.unspaced = o.lang in UNSPACED
+        self.source = Source(corpus)
+        self.conllu = self.source.conllu
+        self.progress = progress
+        self.replicates = [NoisyCorpus(s) for s in range(o.seed, o.seed + o.replicates)]
+        self.read: dict[int, list[str]] = {}
+        self.timing = ""
+        self.warnings: list[str] = []
 
     def _drawn(self) -> Iterator[tuple[Sentence, str]]:
         """Each sentence and the text drawn of it (its ``# text``, else its words)."""
@@ -261,6 +277,8 @@ class Scanned:
         for k, (s, text) in enumerate(self._drawn()):
             if drawn is not None:
                 read = " ".join(drawn[k].split())
+            elif self.speaker is not None:
+                read = self.speaker.hear(text, seed, k)
             else:
                 assert self.reader is not None
                 read = self.reader.read(text, self.how, seed, k)
@@ -281,16 +299,28 @@ class Scanned:
             f"CER {100 * char_edits / chars:.1f}%, WER {100 * word_edits / words:.1f}%"
         replicate.summary = (f"  {rates} over {len(got):,} sentences"
                              + (f", {unreadable} unreadable" if unreadable else ""))
-        replicate.timing = f"  read in {seconds:.1f} s ({len(got) / seconds:,.0f} sentences/s)" \
-            if seconds else ""
+        speed = len(got) / seconds if seconds else 0.0
+        replicate.timing = f"  read in {seconds:.1f} s ({speed:,.{0 if speed >= 10 else 1}f} " \
+            "sentences/s)" if seconds else ""
         if unreadable:
             self.warnings.append(
-                f"seed {seed}: {unreadable} sentence(s) OCR could not read at all, each "
-                f"written as the one word {UNREADABLE} with # ocr = unreadable")
+                f"seed {seed}: {unreadable} sentence(s) {self.what} could not read at all, "
+                f"each written as the one word {UNREADABLE} with # {self._tag} = unreadable")
+
+    @property
+    def _tag(self) -> str:
+        """The prefix of the comments this writes (``# ocr_cer``, ``# asr_wer``)."""
+        return "asr" if self.speaker is not None else "ocr"
 
     def _edits(self, s: Sentence, text: str, read: str) -> tuple[int, int, int, int]:
         """Character edits and characters, word edits and words (gold words against
-        OCR's, cut at them, in a language without spaces)."""
+        OCR's, cut at them, in a language without spaces). Speech recognition writes no
+        capitals and no punctuation: what it heard is measured against the gold words
+        written so."""
+        if self.speaker is not None:
+            said = [w.lower() for w, u in zip(s.forms, s.upos, strict=True)
+                    if not is_punct(w, u)]
+            return error_edits(" ".join(said), read, said, read.split())
         if self.unspaced:
             return error_edits(text, read, s.forms, aligned_words(s.forms, read, True)[0])
         return error_edits(text, read)
@@ -299,14 +329,16 @@ class Scanned:
         self.settle(replicate)
         for (s, text), read in zip(self._drawn(), self.read[replicate.seed], strict=True):
             c, n, w, m = self._edits(s, text, read)
-            rates = [f"# ocr_cer = {c / max(1, n):.4f}", f"# ocr_wer = {w / max(1, m):.4f}"]
+            tag = self._tag
+            rates = [f"# {tag}_cer = {c / max(1, n):.4f}", f"# {tag}_wer = {w / max(1, m):.4f}"]
             if not read:
                 noisy = words_only([UNREADABLE], s.line)
-                noisy.comments[:] = [*_kept(s), "# ocr = unreadable", *rates,
+                noisy.comments[:] = [*_kept(s), f"# {tag} = unreadable", *rates,
                                      f"# text = {UNREADABLE}"]
                 yield noisy, []
                 continue
-            words, pairs = aligned_words(s.forms, read, self.unspaced)
+            gold = s.forms if self.speaker is None else [w.lower() for w in s.forms]
+            words, pairs = aligned_words(gold, read, self.unspaced)
             noisy = carried(s, words, pairs)
             noisy.comments[:] = [*_kept(s), *rates, f"# clean_text = {text}",
                                  f"# text = {read}"]
@@ -344,4 +376,5 @@ def _rate(value: Any) -> float:
 
 def _kept(s: Sentence) -> list[str]:
     """S's comments but its text (and those this kind writes)."""
-    return [c for c in s.comments if not c.startswith(("# text = ", "# ocr", "# clean_text"))]
+    return [c for c in s.comments
+            if not c.startswith(("# text = ", "# ocr", "# asr", "# clean_text"))]

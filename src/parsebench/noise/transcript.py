@@ -27,11 +27,12 @@ from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
 from parsebench.noise.grammar_types import Edit
 
-PARTS = ("lower", "punct", "numbers", "fillers", "repeats", "segments")
+PARTS = ("lower", "punct", "numbers", "fillers", "repeats", "segments", "speech")
 """Every part, in the order they are applied and reported."""
-DEFAULT_PARTS = PARTS[:-1]
+DEFAULT_PARTS = PARTS[:-2]
 """The parts made unless others are named: ``segments`` (no sentence boundaries) only
-when asked for, as it needs scoring over the whole document."""
+when asked for, as it needs scoring over the whole document, and ``speech`` (spoken by
+espeak-ng, recognised by PocketSphinx: :mod:`.speech`) alone."""
 WINDOW = 20
 """Words a segment when the text is cut without its sentence boundaries."""
 TYPES = {"lower": "T:CASE", "punct": "T:PUNCT", "numbers": "T:NUMBER",
@@ -54,8 +55,8 @@ class TranscriptSettings:
 
 
 def parse_parts(given: str | Sequence[str] | None) -> tuple[str, ...]:
-    """The parts named by GIVEN (``lower,punct`` or a list; None: all but ``segments``),
-    in PARTS' order."""
+    """The parts named by GIVEN (``lower,punct`` or a list; None: all but ``segments``
+    and ``speech``), in PARTS' order."""
     if given is None:
         return DEFAULT_PARTS
     names = [x.strip() for x in given.split(",")] if isinstance(given, str) else list(given)
@@ -145,7 +146,7 @@ class Planner:
              ) -> tuple[list[list[Edit]], dict[str, int]]:
         """Each sentence's edits (sorted: an insertion before the change of the word it
         precedes) and how many each part made."""
-        made = dict.fromkeys((p for p in self.settings.parts if p != "segments"), 0)
+        made = dict.fromkeys((p for p in self.settings.parts if p in TYPES), 0)
         drawn: list[list[Edit]] = [[] for _ in self.fixed]
         fillers = self.settings.fillers
         for part in DRAWN:

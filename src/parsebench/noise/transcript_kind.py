@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.common.errors import InputError
 from parsebench.common.limits import check
@@ -27,6 +27,9 @@ from parsebench.noise.kind import (
     unknown,
 )
 from parsebench.noise.source import CorpusLike, Source, words_only
+
+if TYPE_CHECKING:
+    from parsebench.noise.ocr_kind import Scanned
 from parsebench.noise.transcript import (
     DRAWN,
     PARTS,
@@ -75,6 +78,9 @@ class Transcript:
             raise at("parts").fail("parts: segments moves sentence boundaries, which a run "
                                    "cannot score yet; make it with parsebench noise --kind "
                                    "transcript and score with eval deps --align words")
+        if "speech" in chosen:
+            raise at("parts").fail("parts: speech (espeak-ng and PocketSphinx) is made by "
+                                   "parsebench noise --kind transcript --parts speech")
         fillers = at("fillers").get(list)
         try:
             return settings_for(chosen, fillers, shared.lang)
@@ -140,8 +146,27 @@ class Transcript:
                 isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p)
                 for p in c[5])
 
-    def make(self, corpus: CorpusLike, options: Options, progress: Progress) -> Transcribed:
-        return Transcribed(corpus, options, progress)
+    def make(self, corpus: CorpusLike, options: Options, progress: Progress
+             ) -> Transcribed | Scanned:
+        """The transcripts; with the part ``speech``, the text spoken and recognised (read
+        back as OCR's is, :class:`.ocr_kind.Scanned`)."""
+        parts = parse_parts(options.own.get("parts"))
+        if "speech" not in parts:
+            return Transcribed(corpus, options, progress)
+        from parsebench.noise.ocr_kind import Scanned
+        from parsebench.noise.speech import Speaker
+
+        if parts != ("speech",):
+            raise InputError("--parts speech is the whole round trip (what it hears has no "
+                             "capitals, punctuation or digits): give it alone")
+        if options.lang != "en":
+            raise InputError(f"--parts speech hears English only, not --lang {options.lang}")
+        if options.rate is not None or options.per_sentence is not None:
+            raise InputError("--parts speech takes no --rate or --per-sentence: the "
+                             "recogniser's errors are what they are")
+        unknown({k: v for k, v in options.own.items() if k != "parts"}, {}, "transcript "
+                "--parts speech")
+        return Scanned(corpus, options, progress, speaker=Speaker())
 
 
 class Transcribed:
