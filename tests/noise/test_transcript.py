@@ -338,7 +338,7 @@ def test_segments_from_the_command_line_scored_with_aligned_words(tmp_path: Path
     ("segments", "segments moves sentence boundaries"),
     ("speech", r"speech \(espeak-ng and PocketSphinx\) is made by parsebench noise")])
 def test_a_run_refuses_segments_and_speech_at_its_line(tmp_path: Path, part: str,
-                                                        message: str) -> None:
+                                                       message: str) -> None:
     toml = tmp_path / "t.toml"
     toml.write_text(f'[corpus]\npath = "{FIXTURES / "learner.conllu"}"\n[noise]\n'
                     f'kind = "transcript"\nparts = ["lower", "{part}"]\nrates = [0.1]\n'
