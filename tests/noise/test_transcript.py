@@ -346,6 +346,11 @@ def test_a_run_refuses_segments_and_speech_at_its_line(tmp_path: Path, part: str
     with pytest.raises(InputError, match=message) as e:
         pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "r")
     assert e.value.line == 5
+    toml.write_text(toml.read_text(encoding="utf-8").replace(f', "{part}"]', ']\nwindow = 5'),
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="window: goes with parts segments") as e:
+        pb.run(toml, store=tmp_path / "s.sqlite", report=tmp_path / "r")
+    assert e.value.line == 6
 
 
 def _needs_speech() -> None:

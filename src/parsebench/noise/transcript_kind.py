@@ -81,6 +81,9 @@ class Transcript:
         if "speech" in chosen:
             raise at("parts").fail("parts: speech (espeak-ng and PocketSphinx) is made by "
                                    "parsebench noise --kind transcript --parts speech")
+        if at("window").get(object) is not None:
+            raise at("window").fail("window: goes with parts segments, which a run cannot "
+                                    "make yet")
         fillers = at("fillers").get(list)
         try:
             return settings_for(chosen, fillers, shared.lang)
