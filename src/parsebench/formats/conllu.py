@@ -343,6 +343,25 @@ ACCELERATED = _read_sentences is not None
 """Whether CoNLL-U is read by the compiled reader (the same Sentences either way)."""
 
 
+def surface_text(forms: list[str], misc: list[str],
+                 multiword: list[tuple[int, int, list[str]]]) -> str:
+    """The text of words FORMS as CoNLL-U writes it in ``# text``: a multiword token's
+    own form in place of its words, and a space after each unless its MISC (a multiword
+    token's, for its last word) says ``SpaceAfter=No``."""
+    starts = {m[0]: m for m in multiword}
+    text: list[str] = []
+    i, n = 0, len(forms)
+    while i < n:
+        span = starts.get(i)
+        text.append(span[2][1] if span else forms[i])
+        last = span[1] if span else i
+        if "SpaceAfter=No" not in (span[2][9] if span else misc[last]).split("|") \
+                and last < n - 1:
+            text.append(" ")
+        i = last + 1
+    return "".join(text)
+
+
 def basic_to_deps(s: Sentence) -> Sentence:
     """S with its basic tree copied into DEPS (``HEAD:DEPREL``), the IWPT baseline that
     gives any dependency parser an enhanced graph; S's empty nodes go (the copied graph

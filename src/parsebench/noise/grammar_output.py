@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.formats.conllu import NO_HEAD, Sentence, surface_text
 from parsebench.metrics.core.word_alignment import m2_words
 from parsebench.noise.grammar_types import Edit
 from parsebench.noise.kind import Rebuilt
@@ -75,18 +75,8 @@ def noisy_sentence(s: Sentence, edits: Sequence[Edit]) -> tuple[Sentence, list[t
             tail = "|".join(x for x in cols[9].split("|") if x != "SpaceAfter=No" or
                             first.get(nb + 1) == b + 1) or "_"
             mwt.append((na, nb, [f"{na + 1}-{nb + 1}", *cols[1:9], tail]))
-    starts = {m[0]: m for m in mwt}
-    text, i = [], 0
-    while i < n:
-        span = starts.get(i)
-        text.append(span[2][1] if span else words[i])
-        last = span[1] if span else i
-        glued = "SpaceAfter=No" in (span[2][9] if span else misc[last]).split("|")
-        if not glued and last < n - 1:
-            text.append(" ")
-        i = last + 1
     comments = [c for c in s.comments if not c.startswith("# text = ")]
-    comments.append("# text = " + "".join(text).strip())
+    comments.append("# text = " + surface_text(words, misc, mwt).strip())
     out = Sentence(forms=words, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
                    feats=["_"] * n, heads=[NO_HEAD] * n, deprels=["_"] * n, deps=["_"] * n,
                    misc=misc, comments=comments, multiword=mwt, line=s.line)

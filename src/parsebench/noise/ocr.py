@@ -12,6 +12,7 @@ rapidfuzz's edit operations).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from typing import Any
 
 from parsebench.common.errors import InputError
 from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.noise.source import words_only
 
 TESSERACT = {"en": "eng", "de": "deu", "fr": "fra", "fi": "fin", "fa": "fas", "id": "ind",
              "ga": "gle", "ko": "kor", "ru": "rus", "tr": "tur", "sv": "swe", "ja": "jpn",
@@ -100,8 +102,8 @@ class Reader:
                              "one of " + ", ".join(sorted(TESSERACT)))
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # the same text every time
         try:
+            import PIL  # noqa: F401
             import tesserocr
-            from PIL import ImageFont
         except ImportError:
             raise InputError("--kind ocr needs tesserocr and Pillow: pip install "
                              "'parsebench[ocr]' (and apt-get install tesseract-ocr-"
@@ -114,7 +116,7 @@ class Reader:
         path, package = FONTS["cjk" if lang in ("ja", "zh", "ko") else "other"]
         path = font or path
         try:
-            self.font = ImageFont.truetype(path, 28)
+            font_of(path, 28)
         except OSError:
             raise InputError(f"--kind ocr: cannot read the font {path}"
                              + ("" if font else f" (apt-get install {package})")) from None
@@ -129,8 +131,13 @@ class Reader:
         self.api.SetImage(render(text, how, self.font_path, self.lang, seed, index))
         return " ".join(self.api.GetUTF8Text().split())
 
-    def close(self) -> None:
-        self.api.End()
+
+@functools.lru_cache(maxsize=8)
+def font_of(path: str, size: int) -> Any:
+    """The font file at PATH at SIZE px, read once (every sentence is drawn with it)."""
+    from PIL import ImageFont
+
+    return ImageFont.truetype(path, size)
 
 
 def render(text: str, how: Degradation, font_path: str, lang: str, seed: int,
@@ -138,9 +145,9 @@ def render(text: str, how: Degradation, font_path: str, lang: str, seed: int,
     """TEXT as a greyscale image: lines of at most 1,200 px at HOW.size, then HOW's
     operations, each seeded by SEED and INDEX so that the same seed gives the same image."""
     import numpy as np
-    from PIL import Image, ImageDraw, ImageFilter, ImageFont
+    from PIL import Image, ImageDraw, ImageFilter
 
-    font = ImageFont.truetype(font_path, how.size)
+    font = font_of(font_path, how.size)
     lines = _wrapped(text, font, 1200, lang in UNSPACED)
     height = int(how.size * 1.5)
     width = max(int(font.getlength(line)) for line in lines) + 2 * how.size
@@ -242,10 +249,11 @@ def carried(s: Sentence, words: list[str], pairs: list[tuple[int, int]]) -> Sent
     gold word): an OCR word takes the relation of its gold words' head word and its
     head's OCR word; a gold word read as several is headed by the first, the others
     its ``goeswith`` (UD's relation for a word split wrongly); a word aligned to no
-    gold word is a ``dep`` of the root. Without a gold tree, words only."""
+    gold word is a ``dep`` of the root. Without a gold tree, words only. Its comments
+    are the caller's to write."""
     n = len(words)
     if not any(h != NO_HEAD for h in s.heads):
-        return _words(s, words, [NO_HEAD] * n, ["_"] * n)
+        return words_only(words, s.line)
     of_gold: dict[int, list[int]] = {}
     mine: dict[int, list[int]] = {}
     for i, j in pairs:
@@ -284,7 +292,7 @@ def carried(s: Sentence, words: list[str], pairs: list[tuple[int, int]]) -> Sent
     if heads[root] != 0:
         heads[root], rels[root] = 0, "root"
     _cut_cycles(heads, root)
-    return replace(_words(s, words, heads, rels), upos=upos)
+    return replace(words_only(words, s.line), heads=heads, deprels=rels, upos=upos)
 
 
 def _cut_cycles(heads: list[int], root: int) -> None:
@@ -297,12 +305,3 @@ def _cut_cycles(heads: list[int], root: int) -> None:
             h = heads[h - 1]
         if h:
             heads[i] = root + 1 if i != root else 0
-
-
-def _words(s: Sentence, words: list[str], heads: list[int], rels: list[str]) -> Sentence:
-    n = len(words)
-    comments = [c for c in s.comments if not c.startswith("# text = ")]
-    return Sentence(forms=words, lemmas=["_"] * n, upos=["_"] * n, xpos=["_"] * n,
-                    feats=["_"] * n, heads=heads, deprels=rels, deps=["_"] * n,
-                    misc=["_"] * n, comments=[*comments, "# text = " + " ".join(words)],
-                    multiword=[], empty_nodes=[], line=s.line)

@@ -249,19 +249,16 @@ class Scanned:
         self.conllu = self.source.conllu
         self.progress = progress
         self.replicates = [NoisyCorpus(s) for s in range(o.seed, o.seed + o.replicates)]
-        self.read: dict[int, list[str]] = {}
+        self.read: dict[int, list[tuple[str, int, int, int, int]]] = {}
+        """Each replicate's reading of each sentence, with its character edits and
+        characters, word edits and words (read once, written from here)."""
         self.timing = ""
         self.warnings: list[str] = []
 
     def _drawn(self) -> Iterator[tuple[Sentence, str]]:
         """Each sentence and the text drawn of it (its ``# text``, else its words)."""
-        if self.conllu:
-            for s in self.source.sentences():
-                yield s, drawn_text(s, self.unspaced)
-        else:
-            for k, words in enumerate(self.source.lines()):
-                if words:
-                    yield words_only(words, k + 1), " ".join(words)
+        for s in self.source.each():
+            yield s, drawn_text(s, self.unspaced)
 
     def settle(self, replicate: NoisyCorpus) -> None:
         """Read every sentence of REPLICATE; its error rates over the corpus."""
@@ -270,7 +267,7 @@ class Scanned:
             return
         self.progress.stage(f"reading seed {seed}", None)
         t0 = time.perf_counter()
-        got: list[str] = []
+        got: list[tuple[str, int, int, int, int]] = []
         chars = words = char_edits = word_edits = unreadable = 0
         drawn = self.channel.corrupt([t for _, t in self._drawn()], self.cer or 0.0, seed) \
             if self.channel is not None else None
@@ -282,8 +279,8 @@ class Scanned:
             else:
                 assert self.reader is not None
                 read = self.reader.read(text, self.how, seed, k)
-            got.append(read)
             c, n, w, m = self._edits(s, text, read)
+            got.append((read, c, n, w, m))
             chars, words = chars + n, words + m
             char_edits, word_edits = char_edits + c, word_edits + w
             unreadable += not read
@@ -327,8 +324,8 @@ class Scanned:
 
     def _pass(self, replicate: NoisyCorpus) -> Iterator[tuple[Sentence, list[tuple[int, int]]]]:
         self.settle(replicate)
-        for (s, text), read in zip(self._drawn(), self.read[replicate.seed], strict=True):
-            c, n, w, m = self._edits(s, text, read)
+        for (s, text), (read, c, n, w, m) in zip(self._drawn(), self.read[replicate.seed],
+                                                 strict=True):
             tag = self._tag
             rates = [f"# {tag}_cer = {c / max(1, n):.4f}", f"# {tag}_wer = {w / max(1, m):.4f}"]
             if not read:

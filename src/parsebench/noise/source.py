@@ -55,6 +55,16 @@ class Source:
         assert self.path is not None and self.conllu
         return iter_conllu(self.path)
 
+    def each(self) -> Iterator[Sentence]:
+        """Every sentence: CoNLL-U's, or a text file's lines as sentences of their words
+        (:func:`words_only`, numbered by their line; an empty line left out)."""
+        if self.conllu:
+            yield from self.sentences()
+            return
+        for k, words in enumerate(self.lines()):
+            if words:
+                yield words_only(words, k + 1)
+
     def lines(self) -> Iterator[list[str]]:
         """The words of each line of a text file (none for an empty line)."""
         assert self.path is not None and not self.conllu

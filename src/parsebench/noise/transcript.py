@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from parsebench.common.errors import InputError
-from parsebench.formats.conllu import NO_HEAD, Sentence
+from parsebench.formats.conllu import NO_HEAD, Sentence, surface_text
 from parsebench.noise.grammar_types import Edit
 
 PARTS = ("lower", "punct", "numbers", "fillers", "repeats", "segments", "speech")
@@ -38,6 +39,7 @@ WINDOW = 20
 TYPES = {"lower": "T:CASE", "punct": "T:PUNCT", "numbers": "T:NUMBER",
          "fillers": "T:FILLER", "repeats": "T:REPEAT"}
 """The type each part's changes carry in MISC (``Noise=``), M2 and the alignment."""
+PART_OF = {t: p for p, t in TYPES.items()}
 DRAWN = ("fillers", "repeats")
 """The parts drawn at a rate; the others change every word they apply to."""
 FILLERS = {"en": ("uh", "um"), "de": ("äh", "ähm"), "fr": ("euh", "ben"),
@@ -127,6 +129,7 @@ class Planner:
         self.settings = settings
         spell = speller(lang) if "numbers" in settings.parts else None
         self.fixed: list[list[Edit]] = []
+        self.fixed_made: Counter[str] = Counter()  # the same at every level and seed
         self.gaps: list[int] = []  # a sentence's places for a filler (before a word)
         self.repeatable: list[list[int]] = []  # its words that may be said twice
         self.copies: list[list[str]] = []  # each word as the fixed parts write it
@@ -135,6 +138,8 @@ class Planner:
             edits, written, changed = fixed_edits(s, settings.parts, spell)
             inside = {i for a, b, _ in s.multiword for i in range(a, b + 1)}
             self.fixed.append(edits)
+            for e in edits:
+                self.fixed_made[PART_OF[e.type]] += 1
             self.copies.append(written)
             self.gaps.append(len(s.forms))
             self.repeatable.append([i for i in range(len(s.forms))
@@ -146,7 +151,7 @@ class Planner:
              ) -> tuple[list[list[Edit]], dict[str, int]]:
         """Each sentence's edits (sorted: an insertion before the change of the word it
         precedes) and how many each part made."""
-        made = dict.fromkeys((p for p in self.settings.parts if p in TYPES), 0)
+        made = {p: self.fixed_made.get(p, 0) for p in self.settings.parts if p in TYPES}
         drawn: list[list[Edit]] = [[] for _ in self.fixed]
         fillers = self.settings.fillers
         for part in DRAWN:
@@ -163,19 +168,11 @@ class Planner:
                 else:
                     drawn[si].append(Edit(i, i, [self.copies[si][i]], TYPES[part], []))
                 made[part] += 1
-        out = []
-        for fixed, extra in zip(self.fixed, drawn, strict=True):
-            order = {"T:FILLER": 0, "T:REPEAT": 1}
-            out.append(sorted([*fixed, *extra], key=lambda e: (
-                e.start, e.end > e.start, order.get(e.type, 2))))
-        for edits in self.fixed:
-            for e in edits:
-                made[_part_of(e.type)] += 1
+        order = {"T:FILLER": 0, "T:REPEAT": 1}
+        out = [sorted([*fixed, *extra], key=lambda e: (e.start, e.end > e.start,
+                                                       order.get(e.type, 2)))
+               for fixed, extra in zip(self.fixed, drawn, strict=True)]
         return out, made
-
-
-def _part_of(typ: str) -> str:
-    return next(p for p, t in TYPES.items() if t == typ)
 
 
 def _choose(sites: list[tuple[int, int]], rate: float | None, per_sentence: int | None,
@@ -338,21 +335,12 @@ def _segment(words: list[tuple[Sentence, int, int]], number: int) -> Sentence:
         for lo, hi, cols in x.multiword:
             if lo == i and a + hi - lo < n:
                 mwt.append((a, a + hi - lo, [f"{a + 1}-{a + hi - lo + 1}", *cols[1:]]))
-    text, k = [], 0
-    starts = {m[0]: m for m in mwt}
-    while k < n:
-        span = starts.get(k)
-        last = span[1] if span else k
-        text.append(span[2][1] if span else col["forms"][k])
-        tail = span[2][9] if span else col["misc"][last]
-        if "SpaceAfter=No" not in tail.split("|") and last < n - 1:
-            text.append(" ")
-        k = last + 1
+    text = surface_text(col["forms"], col["misc"], mwt)
     return Sentence(forms=col["forms"], lemmas=col["lemmas"], upos=col["upos"],
                     xpos=col["xpos"], feats=col["feats"], heads=heads,
                     deprels=col["deprels"] if heads[0] != NO_HEAD else ["_"] * n,
                     deps=["_"] * n, misc=col["misc"],
-                    comments=[f"# sent_id = segment-{number}", "# text = " + "".join(text)],
+                    comments=[f"# sent_id = segment-{number}", "# text = " + text],
                     multiword=mwt, line=words[0][0].line)
 
 

@@ -26,12 +26,13 @@ from parsebench.noise.kind import (
     Shared,
     unknown,
 )
-from parsebench.noise.source import CorpusLike, Source, words_only
+from parsebench.noise.source import CorpusLike, Source
 
 if TYPE_CHECKING:
     from parsebench.noise.ocr_kind import Scanned
 from parsebench.noise.transcript import (
     DRAWN,
+    PART_OF,
     PARTS,
     TYPES,
     WINDOW,
@@ -106,7 +107,7 @@ class Transcript:
             got = dict.fromkeys(settings.parts, 0)
             for c in made:
                 if isinstance(c, list) and len(c) == 6:
-                    part = next((p for p, t in TYPES.items() if t == c[4]), None)
+                    part = PART_OF.get(c[4]) if isinstance(c[4], str) else None
                     if part in got:
                         got[part] += 1
             if any(got.values()):
@@ -207,7 +208,7 @@ class Transcribed:
 
         def listed() -> Iterator[Sentence]:
             progress.stage("listing the changes", None)
-            for s in self._sentences():
+            for s in self.source.each():
                 progress.advance()
                 yield s
 
@@ -227,19 +228,11 @@ class Transcribed:
                                    per_sentence=o.per_sentence, seed=o.seed,
                                    replicates=o.replicates, lang=o.lang)
 
-    def _sentences(self) -> Iterator[Sentence]:
-        if self.conllu:
-            yield from self.source.sentences()
-        else:
-            for k, words in enumerate(self.source.lines()):
-                if words:
-                    yield words_only(words, k + 1)
-
     def _pass(self, replicate: NoisyCorpus
               ) -> Iterator[tuple[Sentence, list[tuple[int, int]],
                                   list[tuple[int, int, str, str]]]]:
         edits = self.plans[replicate.seed][0]
-        for s, mine in zip(self._sentences(), edits, strict=True):
+        for s, mine in zip(self.source.each(), edits, strict=True):
             self.progress.advance()
             yield transcribed(s, mine)
 
