@@ -138,18 +138,34 @@ def _dep_sentences(corpus: PathLike | Treebank, table: HeadTable | None,
     return read_converted(path, table, conversion)
 
 
-@A.checked(gold=A.path, test=A.path, prm=A.optional(A.path))
-def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = None) -> Result:
+@A.checked(gold=A.path, test=A.path, prm=A.optional(A.path), align=A.flag, legacy=A.flag)
+def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = None, *,
+                      align: bool = False, legacy: bool = False) -> Result:
     """Parseval with EVALB's numbers (``eval brackets``); ``str(r)`` is EVALB's report.
     ``r.messages`` are EVALB's messages, ``r.aborted`` whether it gave up (too many
-    errors), and then the totals are absent, as in the command's JSON."""
+    errors), and then the totals are absent, as in the command's JSON. ALIGN scores
+    through changed sentences and words as jp-evalb does (Jo, Park & Park 2024), with
+    no label deleted unless PRM says so, or, with LEGACY, EVALB's COLLINS.prm rules
+    (jp-evalb's ``-evalb``)."""
     from parsebench.formats.evalb_prm import EvalbParams, read_prm
+
+    if legacy and not align:
+        raise InputError("--legacy is jp-evalb's -evalb mode: it goes with --align")
+    params = read_prm(prm) if prm else None
+    warnings = params.warnings if params else []
+    if align:
+        from parsebench.common.signature import signature
+        from parsebench.metrics.constituency.aligned_parseval import score_aligned
+
+        got = score_aligned(gold, test, params, legacy)
+        sig = signature(method="jp-evalb", mode="evalb" if legacy else "proposed",
+                        prm=os.path.basename(prm) if prm else None)
+        return result("eval brackets", got.record(sig), got.report, warnings)
     from parsebench.metrics.constituency.evalb_scorer import score_bracket_files
 
-    params = read_prm(prm) if prm else EvalbParams()
-    got = score_bracket_files(gold, test, params)
-    scores = got.command(os.path.basename(prm) if prm else None)
-    return result("eval brackets", scores, got.report, params.warnings)
+    got_evalb = score_bracket_files(gold, test, params or EvalbParams())
+    scores = got_evalb.command(os.path.basename(prm) if prm else None)
+    return result("eval brackets", scores, got_evalb.report, warnings)
 
 
 @A.checked(key=A.TREES, response=A.TREES, categories=A.optional(A.strings),

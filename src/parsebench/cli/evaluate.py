@@ -100,17 +100,25 @@ def eval_brackets(
     gold: Annotated[Path, typer.Argument(help="Gold trees, one per line or multi-line .mrg.")],
     test: Annotated[Path, typer.Argument(help="Test trees.")],
     prm: Annotated[Path | None, typer.Option("--prm", help="EVALB parameter file.")] = None,
+    align: Annotated[bool, typer.Option(
+        "--align", help="Align sentences and words first, as jp-evalb does (Jo, Park & "
+        "Park 2024): for a test whose segmentation or words differ from the gold's.")
+    ] = False,
+    legacy: Annotated[bool, typer.Option(
+        "--legacy", help="With --align: jp-evalb's -evalb mode, EVALB's COLLINS.prm rules "
+        "(or --prm's).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Parseval, with EVALB's numbers and report (messages on standard error, as EVALB)."""
+    """Parseval, with EVALB's numbers and report (messages on standard error, as EVALB),
+    or through aligned sentences and words (--align)."""
     from parsebench.api.evaluation import evaluate_brackets
 
-    r = evaluate_brackets(gold, test, prm)
+    r = evaluate_brackets(gold, test, prm, align=align, legacy=legacy)
     for w in r.warnings:
         typer.echo(w, err=True)
     # to_json, not _emit_json(to_dict()): the same text without copying a row a sentence
     sys.stdout.write(r.to_json() if as_json else str(r))
-    for m in r.messages:
+    for m in r.data.get("messages", []):
         typer.echo(m, err=True)
     if r.data.get("aborted"):
         raise typer.Exit(1)

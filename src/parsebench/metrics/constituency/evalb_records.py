@@ -60,6 +60,22 @@ class BracketsEval(Record):
 
 
 @dataclass(frozen=True)
+class AlignedBracketsEval(Record):
+    """``eval brackets --align --json``: jp-evalb's totals (all, and sentences of at
+    most 40 words), a row an aligned group of sentences, what was aligned (the groups
+    that are not one sentence each side with the same words) and what the alignment
+    decided where jp-evalb stops."""
+
+    all: EvalbTotals = EvalbTotals()
+    len40: EvalbTotals = EvalbTotals()
+    cutoff_len: int = 40
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    alignment: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    signature: str = ""
+
+
+@dataclass(frozen=True)
 class EvalbIntervals(Record):
     f1: list[float] | None = None
 
