@@ -49,17 +49,20 @@ _WHERE = {
     "leaderboard": "parsebench.api.experiments",
     "validate": "parsebench.api.validation",
     "train": "parsebench.api.training",
+    "ablation": "parsebench.api.ablation",
 }
 """Each public name and the module that defines it."""
 
 __all__ = [
-    "Figure", "InputError", "Result", "Scored", "Treebank", "attack", "compare", "convert",
+    "Figure", "InputError", "Result", "Scored", "Treebank", "ablation", "attack", "compare",
+    "convert",
     "evaluate_brackets", "evaluate_deps", "evaluate_flat", "export", "flatten",
     "invariance", "leaderboard", "learn_profile", "noise", "parse", "report", "robustness_f1",
     "robustness_rows", "robustness_sentences", "run", "run_all", "train", "validate",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing is imported at run time
+    from parsebench.api.ablation import ablation
     from parsebench.api.comparison import compare
     from parsebench.api.evaluation import (
         convert,

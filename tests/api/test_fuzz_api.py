@@ -56,6 +56,8 @@ CONLLU_CALLS: dict[str, Callable[[Any], Any]] = {
     "robustness_sentences": lambda x: pb.robustness_sentences(TYPOS, [x]),
     "robustness_f1": lambda x: pb.robustness_f1(TYPOS, x),
     "parse, precomputed": lambda x: pb.parse(x, f"precomputed:{TYPOS}"),
+    "ablation": lambda x: pb.ablation(x, "baseline:right", parts="lower,punct",
+                                      samples=20),
 }
 TREE_CALLS: dict[str, Callable[[Any], Any]] = {
     "evaluate_brackets": lambda x: pb.evaluate_brackets(GOLD_TREES, x),
@@ -289,6 +291,8 @@ def _calls() -> dict[str, tuple[Callable[..., Any], Callable[[], dict[str, Any]]
                                lambda: {"text": KEY.read_text(), "name": "t"}),
         "Treebank.from_sentences": (pb.Treebank.from_sentences,
                                     lambda: {"sentences": list(tree_texts()), "name": "t"}),
+        "ablation": (pb.ablation, lambda: {"corpus": TYPOS, "parser": "baseline:right",
+                                           "parts": "lower,punct", "samples": 20}),
         "attack": (pb.attack, lambda: {"corpus": TYPOS, "parser": "baseline:right",
                                        "queries": 2, "lexicon": LEX}),
         "compare": (pb.compare, lambda: {"gold": KEY, "systems": [ANSWER], "samples": 20}),

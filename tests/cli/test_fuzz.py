@@ -52,6 +52,8 @@ def commands(f: dict[str, Path], out: Path) -> list[tuple[str, str, list[str]]]:
           "--legacy"]),
         ("prm", "eval brackets --prm", ["eval", "brackets", str(DATA / "demo-gold.mrg"),
                                         str(DATA / "demo-test.mrg"), "--prm", str(f["prm"])]),
+        ("conllu", "ablation", ["ablation", str(f["conllu"]), "--parser", "baseline:right",
+                                "--parts", "lower,punct", "--samples", "20", "--json"]),
         ("test-trees", "eval flat", ["eval", "flat", str(DATA / "demo-gold.mrg"),
                                      str(f["test-trees"]), "--json"]),
         ("trees", "flatten", ["flatten", str(f["trees"]), "--rules",

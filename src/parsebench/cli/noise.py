@@ -173,3 +173,40 @@ def profile_show(
     from parsebench.noise.profile import load, show
 
     sys.stdout.write(show(load(profile).data))
+
+
+@app.command("ablation")
+def ablation_cmd(
+    corpus: Annotated[Path, typer.Argument(help="CoNLL-U with gold trees.")],
+    parser: Annotated[str, typer.Option(
+        "--parser", help="A dependency parser, as for parse --parser.")],
+    parts: Annotated[str | None, typer.Option(
+        "--parts", help="The transcript parts to ablate, comma-separated (default: lower, "
+        "punct, numbers, fillers, repeats).")] = None,
+    rate: Annotated[float | None, typer.Option(
+        "--rate", help="Share of the sites given fillers and repeats.")] = None,
+    per_sentence: Annotated[int | None, typer.Option(
+        "--per-sentence", help="Fillers and repeats a sentence instead.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="First seed.")] = 1,
+    replicates: Annotated[int, typer.Option(
+        "--replicates", help="Seeds of the drawn parts, a sentence's resampled together.")
+    ] = 1,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the numbers and "
+                                      "fillers.")] = "en",
+    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 1,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds a sentence may "
+                                           "take.")] = 60.0,
+    samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples.")] = 1000,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Each transcript part's share of a parser's LAS drop: the corpus transcribed with
+    each part alone and with all, each parsed and scored against its carried tree."""
+    from parsebench.api.ablation import ablation
+    from parsebench.cli._app import _show
+
+    with _progress(quiet, transient=True) as bars:
+        r = ablation(corpus, parser, parts=parts, rate=rate, per_sentence=per_sentence,
+                     seed=seed, replicates=replicates, lang=lang, workers=workers,
+                     timeout=timeout, samples=samples, progress=bars)
+    _show(r, as_json)
