@@ -19,7 +19,7 @@ from parsebench.formats.brackets import Tree, TreeText, parse_tree, read_trees
 from parsebench.formats.evalb_prm import read_prm
 from parsebench.metrics.constituency.aligned_parseval import (
     Rules,
-    Sentence,
+    TreeSpans,
     align_sentences,
     align_words,
     read_sentence,
@@ -75,15 +75,15 @@ def test_where_jp_evalb_stops_ours_scores_and_says_what_it_did() -> None:
                       [TreeText(t, 1) for t in
                        (JP / "test.mrg").read_text().splitlines()[:2]]
                       + [TreeText((JP / "test-empty-constituent.mrg").read_text(), 3)])
-    rows = [(x.row.matched, x.row.gold, x.row.test) for x in r.pairs]
-    # pair 3 is "A dog barked ." against itself, its empty S not scored
+    rows = [(x.row.matched, x.row.gold, x.row.test) for x in r.groups]
+    # group 3 is "A dog barked ." against itself, its empty S not scored
     assert rows == [(7, 9, 10), (6, 7, 6), (3, 3, 3)]
-    assert r.notes == ["pair 3: the empty constituent S after word 4 has no word to stand "
+    assert r.notes == ["group 3: the empty constituent S after word 4 has no word to stand "
                        "on: not scored"]
     assert r.notes[0] in r.report()
 
 
-def sents(*texts: str) -> list[Sentence]:
+def sents(*texts: str) -> list[TreeSpans]:
     return [read_sentence(parse_tree(t), n, Rules()) for n, t in enumerate(texts, 1)]
 
 
@@ -127,7 +127,7 @@ def test_a_constituent_is_scored_by_the_groups_of_its_first_and_last_words() -> 
     gold = "(S (NP (PRP I)) (VP (VBD did) (RB n't) (VP (VB go))) (. .))"
     test = "(S (NP (PRP I)) (VP (VBD didn't) (VP (VB go))) (. .))"
     r = score_aligned([TreeText(gold, 1)], [TreeText(test, 1)])
-    row = r.pairs[0].row
+    row = r.groups[0].row
     # S, NP, VP and the inner VP of both sides line up: all four match; the tags of
     # "I", "go" and "." are right, "didn't" is none of the gold's (tag, word) pairs
     assert (row.matched, row.gold, row.test, row.words, row.correct_tags) == (4, 4, 4, 5, 3)
@@ -169,7 +169,7 @@ def test_legacy_mode_scores_as_evalb_where_sentences_and_words_match(tmp_path: P
     (tmp_path / "test").write_text("".join(f"{t}\n" for t in test))
     evalb = score_bracket_files(tmp_path / "gold", tmp_path / "test", prm)
     ours = score_aligned(tmp_path / "gold", tmp_path / "test", prm, legacy=True)
-    assert len(ours.pairs) == len(evalb.rows) == len(gold) == 3914
+    assert len(ours.groups) == len(evalb.rows) == len(gold) == 3914
     assert not ours.notes and not ours.shown()
     rules = Rules.of(prm, legacy=True)
 
@@ -178,7 +178,7 @@ def test_legacy_mode_scores_as_evalb_where_sentences_and_words_match(tmp_path: P
                         for lab, a, b in read_sentence(tree, 0, rules).spans)
         return any(n > 1 for n in spans.values())
     as_sets = gapped = 0
-    for p, e, g, t in zip(ours.pairs, evalb.rows, gold, test, strict=True):
+    for p, e, g, t in zip(ours.groups, evalb.rows, gold, test, strict=True):
         r = p.row
         assert (r.gold, r.test, r.crossing, r.words, r.correct_tags) == \
             (e.gold, e.test, e.crossing, e.words, e.correct_tags), p.id
@@ -224,6 +224,6 @@ def test_any_resegmentation_and_retokenisation_scores_every_gold_bracket(
     test = [TreeText(tree(ws), n) for n, ws in enumerate(pieces, 1)]
     r = score_aligned(gold, test)
     assert r.all.gold == same.all.gold
-    assert sum(len(p.gold) for p in r.pairs) == len(gold)
-    assert sum(len(p.test) for p in r.pairs) == len(test)
+    assert sum(len(p.gold) for p in r.groups) == len(gold)
+    assert sum(len(p.test) for p in r.groups) == len(test)
     assert 0 <= r.all.matched <= min(r.all.gold, r.all.test)

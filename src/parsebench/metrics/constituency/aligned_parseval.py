@@ -83,7 +83,7 @@ class Rules:
 
 
 @dataclass
-class Sentence:
+class TreeSpans:
     """One tree as the alignment and the scoring see it."""
 
     line: int
@@ -109,7 +109,7 @@ def _preterminal(node: Tree) -> bool:
     return len(node.children) == 1 and isinstance(node.children[0], str)
 
 
-def read_sentence(tree: Tree, line: int, rules: Rules) -> Sentence:
+def read_sentence(tree: Tree, line: int, rules: Rules) -> TreeSpans:
     """TREE after the rules, walked without recursion (a broken parser's tree can nest
     deeper than Python's stack). A root with several children is put under a ``TOP``
     first, as jp-evalb does: that root can then be deleted like any node."""
@@ -148,12 +148,12 @@ def read_sentence(tree: Tree, line: int, rules: Rules) -> Sentence:
             words.append(word)
             if not (node.label in rules.delete and _preterminal(node)):  # a root's
                 tags.append((node.label, word))
-    return Sentence(line, text, words, tags, spans, deleted)
+    return TreeSpans(line, text, words, tags, spans, deleted)
 
 
 def read_sentences(trees: str | os.PathLike[str] | Sequence[TreeText], rules: Rules,
-                   path: str = "<input>") -> list[Sentence]:
-    """Every non-blank tree of a file (or of tree texts), as :class:`Sentence`."""
+                   path: str = "<input>") -> list[TreeSpans]:
+    """Every non-blank tree of a file (or of tree texts), as :class:`TreeSpans`."""
     texts = read_tree_texts(trees) if isinstance(trees, str | os.PathLike) else trees
     name = str(trees) if isinstance(trees, str | os.PathLike) else path
     return [read_sentence(parse_tree(t.text, name, t.line), t.line, rules)
@@ -174,7 +174,7 @@ class _SentenceMatch:
     next pair matches; remembered, so a long run of near-matches costs one edit
     distance a pair."""
 
-    def __init__(self, test: list[Sentence], gold: list[Sentence]) -> None:
+    def __init__(self, test: list[TreeSpans], gold: list[TreeSpans]) -> None:
         self.a = ["".join(_TOKEN_FORMS.get(t, t) for t in s.text.split(" ")) for s in test]
         self.b = ["".join(_TOKEN_FORMS.get(t, t) for t in s.text.split(" ")) for s in gold]
         self.memo: dict[tuple[int, int], bool] = {}
@@ -203,7 +203,7 @@ class _SentenceMatch:
         return got
 
 
-def align_sentences(test: list[Sentence], gold: list[Sentence],
+def align_sentences(test: list[TreeSpans], gold: list[TreeSpans],
                     notes: list[str]) -> list[Group]:
     """jp-evalb's sentence alignment: groups of test and gold sentences, in order."""
     same = _SentenceMatch(test, gold)
@@ -354,7 +354,7 @@ def _correct_tags(test: list[tuple[str, str]], gold: list[tuple[str, str]],
 
 
 @dataclass
-class Pair:
+class ScoredGroup:
     """One aligned group of sentences, scored."""
 
     id: int
@@ -366,7 +366,7 @@ class Pair:
     within_cutoff: bool
 
 
-def _joined(sents: list[Sentence]) -> tuple[list[str], list[tuple[str, str]],
+def _joined(sents: list[TreeSpans]) -> tuple[list[str], list[tuple[str, str]],
                                             list[tuple[str, int, int]]]:
     words: list[str] = []
     tags: list[tuple[str, str]] = []
@@ -378,12 +378,12 @@ def _joined(sents: list[Sentence]) -> tuple[list[str], list[tuple[str, str]],
     return words, tags, spans
 
 
-def score_pair(k: int, group: Group, test: list[Sentence], gold: list[Sentence],
-               rules: Rules, notes: list[str]) -> Pair:
+def score_group(k: int, group: Group, test: list[TreeSpans], gold: list[TreeSpans],
+               rules: Rules, notes: list[str]) -> ScoredGroup:
     """Group K (from 0) of sentences, its words aligned and its brackets scored."""
     tw, tt, ts = _joined([test[i] for i in group.test])
     gw, gt, gs = _joined([gold[j] for j in group.gold])
-    where = f"pair {k + 1}"
+    where = f"group {k + 1}"
     test_of, gold_of, wgroups = align_words(tw, gw, notes, where)
     tc = constituents(ts, test_of, True, where, notes)
     gc = constituents(gs, gold_of, False, where, notes)
@@ -392,20 +392,20 @@ def score_pair(k: int, group: Group, test: list[Sentence], gold: list[Sentence],
     changed = [([tw[i] for i in g.test], [gw[j] for j in g.gold]) for g in wgroups
                if len(g.test) != 1 or len(g.gold) != 1 or tw[g.test[0]] != gw[g.gold[0]]]
     if rules.legacy and len(tt) != len(gt):
-        return Pair(k + 1, group.test, group.gold, changed, SentenceResult(k + 1, length, 1),
+        return ScoredGroup(k + 1, group.test, group.gold, changed, SentenceResult(k + 1, length, 1),
                     length <= CUTOFF)
     row = SentenceResult(k + 1, length, 0, _matched(tc, gc, rules), len(gc), len(tc),
                          _crossing(tc, gc), len(gt), _correct_tags(tt, gt, rules))
     gold_groups = sum(1 for g in wgroups if g.gold)
-    return Pair(k + 1, group.test, group.gold, changed, row, gold_groups + deleted <= CUTOFF)
+    return ScoredGroup(k + 1, group.test, group.gold, changed, row, gold_groups + deleted <= CUTOFF)
 
 
 @dataclass
 class AlignedParseval:
-    """The pairs, their totals (all, and those within jp-evalb's cutoff), what the
+    """The groups scored, their totals (all, and those within jp-evalb's cutoff), what the
     alignment had to decide where jp-evalb stops, and the trees' lines."""
 
-    pairs: list[Pair]
+    groups: list[ScoredGroup]
     all: Totals
     cut: Totals
     notes: list[str]
@@ -418,7 +418,7 @@ class AlignedParseval:
                             100 * r.matched / r.test if r.test else 0.0,
                             r.matched, r.gold, r.test, r.crossing, r.words, r.correct_tags,
                             100 * r.correct_tags / r.words if r.words else 0.0)
-                for r in (p.row for p in self.pairs)]
+                for r in (p.row for p in self.groups)]
 
     def totals_line(self) -> str:
         t = self.all
@@ -430,9 +430,9 @@ class AlignedParseval:
         acc = 100.0 * t.correct_tags / t.words if t.words > 0 else 0.0
         return out + f"  {t.words:5d} {t.correct_tags:5d}   {acc:6.2f}"
 
-    def shown(self) -> list[Pair]:
-        """The pairs that are not one sentence each side with the same words."""
-        return [p for p in self.pairs
+    def shown(self) -> list[ScoredGroup]:
+        """The groups that are not one sentence each side with the same words."""
+        return [p for p in self.groups
                 if len(p.test) != 1 or len(p.gold) != 1 or p.words]
 
     def aligned(self) -> list[str]:
@@ -455,7 +455,7 @@ class AlignedParseval:
         """``eval brackets --align``'s JSON object."""
         rows: list[dict[str, Any]] = [
             {**p.row.as_dict(), "gold_lines": [self.gold_lines[k] for k in p.gold],
-             "test_lines": [self.test_lines[k] for k in p.test]} for p in self.pairs]
+             "test_lines": [self.test_lines[k] for k in p.test]} for p in self.groups]
         shown = [{"id": p.id, "gold_lines": [self.gold_lines[k] for k in p.gold],
                   "test_lines": [self.test_lines[k] for k in p.test],
                   "words": [{"gold": g, "test": t} for t, g in p.words]}
@@ -499,9 +499,9 @@ def score_aligned(gold: str | os.PathLike[str] | Sequence[TreeText],
     g = read_sentences(gold, rules, "gold")
     t = read_sentences(test, rules, "test")
     notes: list[str] = []
-    pairs = [score_pair(k, grp, t, g, rules, notes)
+    groups = [score_group(k, grp, t, g, rules, notes)
              for k, grp in enumerate(align_sentences(t, g, notes))]
-    rows = [p.row for p in pairs]
-    cut = [p.row for p in pairs if p.within_cutoff]
-    return AlignedParseval(pairs, Totals.of(rows), Totals.of(cut), notes,
+    rows = [p.row for p in groups]
+    cut = [p.row for p in groups if p.within_cutoff]
+    return AlignedParseval(groups, Totals.of(rows), Totals.of(cut), notes,
                            [s.line for s in t], [s.line for s in g])
