@@ -432,3 +432,41 @@ def test_multilingual_doc_splits_the_variation_between_language_and_parser(
     assert multilingual.shares(y).tolist() == [0.0, 0.0, 1.0]
     many = multilingual.shares(np.stack([x, y]))
     assert many.shape == (2, 3) and many[1].tolist() == [0.0, 0.0, 1.0]
+
+
+@pytest.fixture()
+def pipelines(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import pipelines_study
+
+    yield pipelines_study
+    sys.modules.pop("pipelines_study", None)
+
+
+def test_pipelines_study_drops_tests_and_rankings(pipelines: ModuleType) -> None:
+    """docs/pipelines.md's arithmetic: a drop with its interval, two parsers' drops
+    compared on the same resamples, and how often two rankings agree."""
+    import numpy as np
+
+    clean = np.array([[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]])  # LAS (correct, gold, system)
+    noisy = np.array([[1.0, 2.0, 2.0], [1.0, 2.0, 2.0]])
+    got = pipelines.drop(clean, noisy)
+    assert (got["clean"], got["las"], got["drop"], got["relative"]) == (1.0, 0.5, 0.5, 0.5)
+    assert got["ci"] == (0.5, 0.5)  # every resample loses half
+    d, p = pipelines.paired(clean, noisy, clean, clean)
+    assert d == 0.5 and p <= 1
+    assert pipelines.paired(clean, noisy, clean, noisy) == (0.0, 1.0)
+    assert pipelines.concordance({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 3, "c": 2}) == \
+        "2 of 3"
+
+
+def test_pipelines_study_scores_misspelled_words_against_the_gold_tree(
+        pipelines: ModuleType, tmp_path: Path) -> None:
+    gold, noisy = tmp_path / "g.conllu", tmp_path / "n.conllu"
+    gold.write_text("# text = the cat\n1\tthe\t_\tDET\t_\t_\t2\tdet\t_\t_\n"
+                    "2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n")
+    noisy.write_text("# text = teh cat\n1\tteh\t_\t_\t_\t_\t_\t_\t_\tNoise=trans\n"
+                     "2\tcat\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    out = pipelines.with_tree(gold, noisy).read_text()
+    assert out == ("# text = teh cat\n1\tteh\t_\tDET\t_\t_\t2\tdet\t_\t_\n"
+                   "2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n")

@@ -122,18 +122,18 @@ def _version_stats(corpus: PathLike, parser: str, parts: list[str], tmp: Path,
            rate=A.optional(A.number), per_sentence=A.optional(A.limited), seed=A.limited,
            replicates=A.limited, lang=A.text, fillers=A.optional(A.strings),
            workers=A.limited, timeout=A.number, samples=A.limited, progress=A.progress)
-def ablation(corpus: PathLike | Treebank, parser: str, *, parts: str | Sequence[str] | None = None,
-             rate: float | None = None, per_sentence: int | None = None, seed: int = 1,
-             replicates: int = 1, lang: str = "en",
-             fillers: str | Sequence[str] | None = None, workers: int = 1,
+def ablation(corpus: PathLike | Treebank, parser: str, *,
+             parts: str | Sequence[str] | None = None, rate: float | None = None,
+             per_sentence: int | None = None, seed: int = 1, replicates: int = 1,
+             lang: str = "en", fillers: str | Sequence[str] | None = None, workers: int = 1,
              timeout: float = 60.0, samples: int = 1000,
              progress: Progress | None = None) -> Result:
     """Each transcript part's share of PARSER's LAS drop on CORPUS (CoNLL-U with gold
     trees, or a Treebank): the corpus transcribed with each of PARTS alone (default: all
     but segments and speech) and with all of them, each parsed and scored against its
-    carried tree (``parsebench ablation``). RATE or PER_SENTENCE, SEED, REPLICATES, LANG and FILLERS
-    are ``noise --kind transcript``'s; WORKERS and TIMEOUT ``parse``'s; SAMPLES the
-    bootstrap's resamples (seed 1)."""
+    carried tree (``parsebench ablation``). RATE or PER_SENTENCE, SEED, REPLICATES, LANG
+    and FILLERS are ``noise --kind transcript``'s; WORKERS and TIMEOUT ``parse``'s;
+    SAMPLES the bootstrap's resamples (seed 1)."""
     import numpy as np
 
     from parsebench.api.parsing import parse as parse_corpus
@@ -160,7 +160,8 @@ def ablation(corpus: PathLike | Treebank, parser: str, *, parts: str | Sequence[
         if isinstance(corpus, Treebank):
             as_treebank(corpus).write(tmp / "gold.conllu")  # checked as a file is read
         gold = tmp / "gold.conllu" if isinstance(corpus, Treebank) else Path(corpus)
-        next(iter(iter_conllu(gold)), None)  # not CoNLL-U: one line, before any parse
+        if next(iter(iter_conllu(gold)), None) is None:  # before any parse
+            raise InputError("no sentences to score", name_of(corpus))
         bar.stage("parsing the clean corpus", None)
         parse_corpus(gold, parser, **parse).write(tmp / "clean.parsed.conllu")
         clean = np.asarray(_stats(gold, tmp / "clean.parsed.conllu"),
@@ -172,8 +173,6 @@ def ablation(corpus: PathLike | Treebank, parser: str, *, parts: str | Sequence[
                 own.update(rate=None, per_sentence=None, replicates=1)
             versions.append((part, _version_stats(gold, parser, part, tmp, own, parse,
                                                   bar)))
-    if clean.shape[0] == 0:
-        raise InputError("no sentences to score", name_of(corpus))
     point = [las.corpus(clean)] + [las.corpus(v) for _, v in versions]
     resampled = bootstrap_scores([clean, *(v for _, v in versions)], las.score,
                                  samples, 1)
@@ -184,7 +183,7 @@ def ablation(corpus: PathLike | Treebank, parser: str, *, parts: str | Sequence[
     for k, ((part, v), h) in enumerate(zip(versions, harms, strict=True)):
         test = paired_bootstrap(v, clean, las.score, samples, 1,
                                 scores=(resampled[k + 1], resampled[0]))
-        out.append(PartHarm("+".join(part) if len(part) == 1 else "all", point[k + 1], h,
+        out.append(PartHarm(part[0] if len(part) == 1 else "all", point[k + 1], h,
                             None if test.ci is None else list(test.ci), test.p,
                             None if h is None or not total or len(part) > 1
                             else h / total))
