@@ -229,6 +229,15 @@ multilingual-study: $(ML)/store.sqlite
 	$(BIN)/python scripts/multilingual_doc.py $< docs/multilingual-study.in.md \
 		docs/multilingual-study.md $(ML)/models
 
+# Parsing through OCR and speech transcripts (docs/pipelines.md, issue 62): English,
+# German and Swedish text typed, scanned (Tesseract) and transcribed, parsed by UDPipe and
+# MaltParser (and spaCy and the biaffine parser for English). Needs ../shared, Java,
+# Tesseract's language files (scripts/system-deps.sh); trains the German and Swedish
+# models it lacks. About 25 minutes on 2 cores; cached under study-output/pipelines.
+.PHONY: pipelines-study
+pipelines-study: | $(TEST_STAMP)
+	$(BIN)/python scripts/pipelines_study.py
+
 # Lin's argument against Parseval (docs/lin-argument.md): Link Grammar's constituent
 # trees of the Penn Treebank sample scored by EVALB and, after head-rule conversion,
 # by Lin's dependencies, sentence by sentence. About 5 minutes.
