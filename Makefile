@@ -233,7 +233,7 @@ multilingual-study: $(ML)/store.sqlite
 # German and Swedish text typed, scanned (Tesseract) and transcribed, parsed by UDPipe and
 # MaltParser (and spaCy and the biaffine parser for English). Needs ../shared, Java,
 # Tesseract's language files (scripts/system-deps.sh); trains the German and Swedish
-# models it lacks. About 25 minutes on 2 cores; cached under study-output/pipelines.
+# models it lacks. About 10 minutes on 2 cores; cached under study-output/pipelines.
 .PHONY: pipelines-study
 pipelines-study: | $(TEST_STAMP)
 	$(BIN)/python scripts/pipelines_study.py
