@@ -367,7 +367,7 @@ class ScoredGroup:
 
 
 def _joined(sents: list[TreeSpans]) -> tuple[list[str], list[tuple[str, str]],
-                                            list[tuple[str, int, int]]]:
+                                             list[tuple[str, int, int]]]:
     words: list[str] = []
     tags: list[tuple[str, str]] = []
     spans: list[tuple[str, int, int]] = []
@@ -379,7 +379,7 @@ def _joined(sents: list[TreeSpans]) -> tuple[list[str], list[tuple[str, str]],
 
 
 def score_group(k: int, group: Group, test: list[TreeSpans], gold: list[TreeSpans],
-               rules: Rules, notes: list[str]) -> ScoredGroup:
+                rules: Rules, notes: list[str]) -> ScoredGroup:
     """Group K (from 0) of sentences, its words aligned and its brackets scored."""
     tw, tt, ts = _joined([test[i] for i in group.test])
     gw, gt, gs = _joined([gold[j] for j in group.gold])
@@ -392,12 +392,13 @@ def score_group(k: int, group: Group, test: list[TreeSpans], gold: list[TreeSpan
     changed = [([tw[i] for i in g.test], [gw[j] for j in g.gold]) for g in wgroups
                if len(g.test) != 1 or len(g.gold) != 1 or tw[g.test[0]] != gw[g.gold[0]]]
     if rules.legacy and len(tt) != len(gt):
-        return ScoredGroup(k + 1, group.test, group.gold, changed, SentenceResult(k + 1, length, 1),
-                    length <= CUTOFF)
+        return ScoredGroup(k + 1, group.test, group.gold, changed,
+                           SentenceResult(k + 1, length, 1), length <= CUTOFF)
     row = SentenceResult(k + 1, length, 0, _matched(tc, gc, rules), len(gc), len(tc),
                          _crossing(tc, gc), len(gt), _correct_tags(tt, gt, rules))
     gold_groups = sum(1 for g in wgroups if g.gold)
-    return ScoredGroup(k + 1, group.test, group.gold, changed, row, gold_groups + deleted <= CUTOFF)
+    return ScoredGroup(k + 1, group.test, group.gold, changed, row,
+                       gold_groups + deleted <= CUTOFF)
 
 
 @dataclass
@@ -500,7 +501,7 @@ def score_aligned(gold: str | os.PathLike[str] | Sequence[TreeText],
     t = read_sentences(test, rules, "test")
     notes: list[str] = []
     groups = [score_group(k, grp, t, g, rules, notes)
-             for k, grp in enumerate(align_sentences(t, g, notes))]
+              for k, grp in enumerate(align_sentences(t, g, notes))]
     rows = [p.row for p in groups]
     cut = [p.row for p in groups if p.within_cutoff]
     return AlignedParseval(groups, Totals.of(rows), Totals.of(cut), notes,
