@@ -421,16 +421,6 @@ class AlignedParseval:
                             100 * r.correct_tags / r.words if r.words else 0.0)
                 for r in (p.row for p in self.groups)]
 
-    def totals_line(self) -> str:
-        t = self.all
-        out = ""
-        if t.gold > 0 and t.test > 0:
-            out = (f"                {100.0 * t.matched / t.gold:6.2f} "
-                   f"{100.0 * t.matched / t.test:6.2f}  {t.matched:5d} {t.gold:5d} "
-                   f"{t.test:5d}  {t.crossing:5d}")
-        acc = 100.0 * t.correct_tags / t.words if t.words > 0 else 0.0
-        return out + f"  {t.words:5d} {t.correct_tags:5d}   {acc:6.2f}"
-
     def shown(self) -> list[ScoredGroup]:
         """The groups that are not one sentence each side with the same words."""
         return [p for p in self.groups
@@ -465,7 +455,7 @@ class AlignedParseval:
                                    shown, self.notes, signature)
 
     def report(self) -> str:
-        lines = [HEADER, *self.rows(), RULE, self.totals_line(), "=== Summary ===", "",
+        lines = [HEADER, *self.rows(), RULE, self.all.line("  {:5d}"), "=== Summary ===", "",
                  "-- All --", *_summary(self.all), "", f"-- len<={CUTOFF} --",
                  *_summary(self.cut)]
         shown = self.aligned()

@@ -358,6 +358,17 @@ class Totals:
     def valid(self) -> int:
         return self.sentences - self.errors - self.skips
 
+    def line(self, matched: str = " {:6d}") -> str:
+        """The report's line of totals under the rows; MATCHED formats the matched
+        brackets (jp-evalb writes ``"  {:5d}"``)."""
+        out = ""
+        if self.gold > 0 and self.test > 0:
+            out = (f"                {100.0 * self.matched / self.gold:6.2f} "
+                   f"{100.0 * self.matched / self.test:6.2f}" + matched.format(self.matched)
+                   + f" {self.gold:5d} {self.test:5d}  {self.crossing:5d}")
+        acc = 100.0 * self.correct_tags / self.words if self.words > 0 else 0.0
+        return out + f"  {self.words:5d} {self.correct_tags:5d}   {acc:6.2f}"
+
     def summary_lines(self) -> list[str]:
         n = self.valid
         r = 100.0 * self.matched / self.gold if self.gold > 0 else 0.0
@@ -461,16 +472,6 @@ class EvalbResult:
                             None if self.aborted else self.cut.scores(), p.cutoff_len,
                             self.row_dicts(), self.messages, sig, self.aborted or None)
 
-    def totals_line(self) -> str:
-        t = self.all
-        out = ""
-        if t.gold > 0 and t.test > 0:
-            out = (f"                {100.0 * t.matched / t.gold:6.2f} "
-                   f"{100.0 * t.matched / t.test:6.2f} {t.matched:6d} {t.gold:5d} "
-                   f"{t.test:5d}  {t.crossing:5d}")
-        acc = 100.0 * t.correct_tags / t.words if t.words > 0 else 0.0
-        return out + f"  {t.words:5d} {t.correct_tags:5d}   {acc:6.2f}"
-
     def report(self) -> str:
         if self.accelerated and _fast is not None:
             rows = _fast.format_rows(self.table, self.size)
@@ -478,7 +479,7 @@ class EvalbResult:
             rows = "".join([r.row() + "\n" for r in self.rows])
         if self.aborted:
             return HEADER + "\n" + rows
-        lines = [RULE, self.totals_line(), "=== Summary ===", "", "-- All --"]
+        lines = [RULE, self.all.line(), "=== Summary ===", "", "-- All --"]
         lines += self.all.summary_lines()
         lines.append("")
         lines.append(f"-- len<={self.params.cutoff_len} --")
