@@ -7,7 +7,17 @@ from typing import Annotated
 
 import typer
 
-from parsebench.cli._app import JsonOpt, QuietOpt, _emit_json, _progress, _warn, app
+from parsebench.cli._app import (
+    JsonOpt,
+    QuietOpt,
+    TimeoutOpt,
+    WorkersOpt,
+    _emit_json,
+    _progress,
+    _show,
+    _warn,
+    app,
+)
 
 
 @app.command("noise")
@@ -184,18 +194,18 @@ def ablation_cmd(
         "--parts", help="The transcript parts to ablate, comma-separated (default: lower, "
         "punct, numbers, fillers, repeats).")] = None,
     rate: Annotated[float | None, typer.Option(
-        "--rate", help="Share of the sites given fillers and repeats.")] = None,
+        "--rate", help="Fillers and repeats: round(R x words) of each, as noise --kind "
+        "transcript draws them.")] = None,
     per_sentence: Annotated[int | None, typer.Option(
-        "--per-sentence", help="Fillers and repeats a sentence instead.")] = None,
+        "--per-sentence", help="Fillers and repeats: K a sentence instead.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="First seed.")] = 1,
     replicates: Annotated[int, typer.Option(
         "--replicates", help="Seeds of the drawn parts, a sentence's resampled together.")
     ] = 1,
     lang: Annotated[str, typer.Option("--lang", help="Language of the numbers and "
                                       "fillers.")] = "en",
-    workers: Annotated[int, typer.Option("--workers", help="Parser processes.")] = 1,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds a sentence may "
-                                           "take.")] = 60.0,
+    workers: WorkersOpt = 1,
+    timeout: TimeoutOpt = 60.0,
     samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples.")] = 1000,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -203,7 +213,6 @@ def ablation_cmd(
     """Each transcript part's share of a parser's LAS drop: the corpus transcribed with
     each part alone and with all, each parsed and scored against its carried tree."""
     from parsebench.api.ablation import ablation
-    from parsebench.cli._app import _show
 
     with _progress(quiet, transient=True) as bars:
         r = ablation(corpus, parser, parts=parts, rate=rate, per_sentence=per_sentence,
