@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, Quiet
@@ -26,6 +26,9 @@ from parsebench.common.record import Record
 from parsebench.model import arguments as A
 from parsebench.model.results import Result, result
 from parsebench.model.treebank import Treebank, as_treebank, name_of
+
+if TYPE_CHECKING:
+    from parsebench.formats.conllu import Sentence
 
 PathLike = str | os.PathLike[str]
 
@@ -122,14 +125,14 @@ def _version_stats(corpus: PathLike, parser: str, parts: list[str], tmp: Path,
            rate=A.optional(A.number), per_sentence=A.optional(A.limited), seed=A.limited,
            replicates=A.limited, lang=A.text, fillers=A.optional(A.strings),
            workers=A.limited, timeout=A.number, samples=A.limited, progress=A.progress)
-def ablation(corpus: PathLike | Treebank, parser: str, *,
+def ablation(corpus: PathLike | Treebank | Sequence[Sentence], parser: str, *,
              parts: str | Sequence[str] | None = None, rate: float | None = None,
              per_sentence: int | None = None, seed: int = 1, replicates: int = 1,
              lang: str = "en", fillers: str | Sequence[str] | None = None, workers: int = 1,
              timeout: float = 60.0, samples: int = 1000,
              progress: Progress | None = None) -> Result:
     """Each transcript part's share of PARSER's LAS drop on CORPUS (CoNLL-U with gold
-    trees, or a Treebank): the corpus transcribed with each of PARTS alone (default: all
+    trees, a Treebank or Sentences): the corpus transcribed with each of PARTS alone (default: all
     but segments and speech) and with all of them, each parsed and scored against its
     carried tree (``parsebench ablation``). RATE or PER_SENTENCE, SEED, REPLICATES, LANG
     and FILLERS are ``noise --kind transcript``'s; WORKERS and TIMEOUT ``parse``'s;
@@ -157,9 +160,11 @@ def ablation(corpus: PathLike | Treebank, parser: str, *,
     las = REGISTRY["las"]
     with tempfile.TemporaryDirectory(prefix="parsebench-ablation-") as d:
         tmp = Path(d)
-        if isinstance(corpus, Treebank):
-            as_treebank(corpus).write(tmp / "gold.conllu")  # checked as a file is read
-        gold = tmp / "gold.conllu" if isinstance(corpus, Treebank) else Path(corpus)
+        if isinstance(corpus, str | os.PathLike):
+            gold = Path(corpus)
+        else:  # a Treebank or a list of Sentences, checked as a file is read
+            gold = tmp / "gold.conllu"
+            as_treebank(corpus).write(gold)
         if next(iter(iter_conllu(gold)), None) is None:  # before any parse
             raise InputError("no sentences to score", name_of(corpus))
         bar.stage("parsing the clean corpus", None)
