@@ -227,3 +227,22 @@ def test_any_resegmentation_and_retokenisation_scores_every_gold_bracket(
     assert sum(len(p.gold) for p in r.groups) == len(gold)
     assert sum(len(p.test) for p in r.groups) == len(test)
     assert 0 <= r.all.matched <= min(r.all.gold, r.all.test)
+
+
+SPANS = st.lists(st.tuples(st.sampled_from(["A", "B"]), st.integers(0, 12),
+                           st.integers(0, 12)).map(lambda x: (x[0], min(x[1:]), max(x[1:]))),
+                 max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SPANS, SPANS)
+def test_crossing_counts_as_every_pair_is_compared(test: list[tuple[str, int, int]],
+                                                   gold: list[tuple[str, int, int]]) -> None:
+    """jp-evalb compares every test constituent with every gold one; a group of hundreds
+    of sentences makes that millions of pairs, so they are counted by positions: the
+    same number."""
+    from parsebench.metrics.constituency.aligned_parseval import _crossing
+
+    pairs = sum(1 for _, a, b in test
+                if any(a < c < b < d or c < a < d < b for _, c, d in gold))
+    assert _crossing(test, gold) == pairs

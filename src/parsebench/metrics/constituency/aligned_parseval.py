@@ -331,16 +331,30 @@ def _matched(test: list[tuple[str, int, int]], gold: list[tuple[str, int, int]],
     t, g = set(test), set(gold)
     matched = len(t & g)
     if rules.legacy or rules.eq_labels:
-        for x in t - g:
-            for y in g - t:
-                if x[1:] == y[1:]:
-                    matched += sum(1 for eq in rules.eq_labels if {x[0], y[0]} <= set(eq))
+        by_span: dict[tuple[int, int], list[str]] = {}
+        for label, a, b in g - t:
+            by_span.setdefault((a, b), []).append(label)
+        for label, a, b in t - g:
+            for other in by_span.get((a, b), ()):
+                matched += sum(1 for eq in rules.eq_labels if {label, other} <= set(eq))
     return matched
 
 
 def _crossing(test: list[tuple[str, int, int]], gold: list[tuple[str, int, int]]) -> int:
-    return sum(1 for _, s1, e1 in test
-               if any(s1 < s2 < e1 < e2 or s2 < s1 < e2 < e1 for _, s2, e2 in gold))
+    """Test constituents that cross a gold one (one starts strictly inside the other
+    and ends strictly outside it), each counted once: from the farthest end of the gold
+    constituents starting at each position and the nearest start of those ending there,
+    so that a group of many sentences costs its spans' widths, not test x gold."""
+    if not test or not gold:
+        return 0
+    n = max(max(b for _, _, b in test), max(b for _, _, b in gold)) + 1
+    far_end = [-1] * n  # by start
+    near_start = [n] * n  # by end
+    for _, a, b in gold:
+        far_end[a] = max(far_end[a], b)
+        near_start[b] = min(near_start[b], a)
+    return sum(1 for _, a, b in test
+               if any(far_end[p] > b or near_start[p] < a for p in range(a + 1, b)))
 
 
 def _correct_tags(test: list[tuple[str, str]], gold: list[tuple[str, str]],
