@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, shared_path
+from conftest import FIXTURES, needs, shared_path
 
 import parsebench as pb
 from parsebench.common.errors import InputError
@@ -80,7 +80,7 @@ def test_bad_settings_are_one_line(tmp_path: Path) -> None:
 def test_udpipe_on_ewt_each_part_harms_and_the_parts_overlap(tmp_path: Path) -> None:
     from parsebench.formats.conllu import read_conllu, write_conllu
 
-    pytest.importorskip("ufal.udpipe")
+    needs("ufal.udpipe")
     corpus = tmp_path / "ewt.conllu"
     with corpus.open("w", encoding="utf-8") as fh:
         write_conllu(read_conllu(shared_path("data/ud-english-ewt/en_ewt-ud-test.conllu"))
