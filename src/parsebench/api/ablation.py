@@ -93,32 +93,43 @@ def render(a: Ablation) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _stats(gold: Path, parsed: Path) -> Any:
-    from parsebench.metrics.registry import REGISTRY, file_stats
+def _version(corpus: Path, parts: list[str], tmp: Path, options: dict[str, Any]
+             ) -> list[Path]:
+    """The files of the version with PARTS, a replicate each (one when nothing is
+    drawn: the fixed parts give every seed the same text)."""
+    from parsebench.noise.make import noise
+    from parsebench.noise.transcript import DRAWN
 
-    return file_stats(REGISTRY["las"], gold, parsed)
+    own = dict(options)
+    if not any(p in DRAWN for p in parts):
+        own.update(rate=None, per_sentence=None, replicates=1)
+    files = noise(corpus, kind="transcript", parts=parts, progress=Quiet(),
+                  **own).write(tmp / ("+".join(parts) + ".conllu"))
+    return [f for f in files if f.suffix == ".conllu"]
 
 
-def _version_stats(corpus: PathLike, parser: str, parts: list[str], tmp: Path,
-                   options: dict[str, Any], parse: dict[str, Any], bar: Progress) -> Any:
-    """LAS statistics of the version with PARTS, a row a sentence, summed over the
-    replicates (a sentence's replicates are resampled together)."""
+def _parsed_stats(files: list[Path], parser: str, parse: dict[str, Any], bar: Progress
+                  ) -> list[Any]:
+    """LAS statistics of each file, a row a sentence, all parsed in one call: the
+    parser's model loads once, not once a version (a neural parser's load is seconds)."""
     import numpy as np
 
     from parsebench.api.parsing import parse as parse_corpus
-    from parsebench.noise.make import noise
+    from parsebench.formats.conllu import read_conllu, write_conllu
+    from parsebench.metrics.registry import REGISTRY, file_stats
 
-    name = "+".join(parts)
-    files = noise(corpus, kind="transcript", parts=parts, progress=Quiet(),
-                  **options).write(tmp / f"{name}.conllu")
-    got = None
-    for f in (p for p in files if p.suffix == ".conllu"):
-        bar.stage(f"parsing {name} ({f.name})", None)
-        out = f.with_suffix(".parsed.conllu")
-        parse_corpus(f, parser, **parse).write(out)
-        s = np.asarray(_stats(f, out), dtype=np.float64)
-        got = s if got is None else got + s
-    return got
+    corpora = [read_conllu(f) for f in files]
+    bar.stage(f"parsing {len(files)} versions", None)
+    parsed = parse_corpus(Treebank([s for c in corpora for s in c], "<versions>"), parser,
+                          **parse).treebank
+    out, start = [], 0
+    for f, sentences in zip(files, corpora, strict=True):
+        own = f.with_suffix(".parsed.conllu")
+        with own.open("w", encoding="utf-8") as fh:
+            write_conllu(parsed[start:start + len(sentences)], fh)
+        start += len(sentences)
+        out.append(np.asarray(file_stats(REGISTRY["las"], f, own), dtype=np.float64))
+    return out
 
 
 @A.checked(corpus=A.corpus, parser=A.text, parts=A.optional(A.strings),
@@ -137,9 +148,7 @@ def ablation(corpus: PathLike | Treebank | Sequence[Sentence], parser: str, *,
     carried tree (``parsebench ablation``). RATE or PER_SENTENCE, SEED, REPLICATES, LANG
     and FILLERS are ``noise --kind transcript``'s; WORKERS and TIMEOUT ``parse``'s;
     SAMPLES the bootstrap's resamples (seed 1)."""
-    import numpy as np
 
-    from parsebench.api.parsing import parse as parse_corpus
     from parsebench.common.signature import signature
     from parsebench.formats.conllu import iter_conllu
     from parsebench.metrics.core.resample import bootstrap_scores, interval, paired_bootstrap
@@ -167,17 +176,13 @@ def ablation(corpus: PathLike | Treebank | Sequence[Sentence], parser: str, *,
             as_treebank(corpus).write(gold)
         if next(iter(iter_conllu(gold)), None) is None:  # before any parse
             raise InputError("no sentences to score", name_of(corpus))
-        bar.stage("parsing the clean corpus", None)
-        parse_corpus(gold, parser, **parse).write(tmp / "clean.parsed.conllu")
-        clean = np.asarray(_stats(gold, tmp / "clean.parsed.conllu"),
-                           dtype=np.float64)
-        versions = []
-        for part in [*[[p] for p in chosen], chosen]:
-            own = dict(options)
-            if not any(p in DRAWN for p in part):  # nothing drawn: one replicate is all
-                own.update(rate=None, per_sentence=None, replicates=1)
-            versions.append((part, _version_stats(gold, parser, part, tmp, own, parse,
-                                                  bar)))
+        ablated = [[p] for p in chosen] + [chosen]
+        made = [_version(gold, part, tmp, options) for part in ablated]
+        stats = _parsed_stats([gold, *(f for files in made for f in files)], parser,
+                              parse, bar)
+    clean, rest = stats[0], iter(stats[1:])
+    versions = [(part, sum(next(rest) for _ in files))  # a sentence's replicates summed
+                for part, files in zip(ablated, made, strict=True)]
     point = [las.corpus(clean)] + [las.corpus(v) for _, v in versions]
     resampled = bootstrap_scores([clean, *(v for _, v in versions)], las.score,
                                  samples, 1)
