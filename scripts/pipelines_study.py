@@ -28,7 +28,7 @@ import numpy as np
 
 import parsebench as pb
 from parsebench.formats.conllu import read_conllu, write_conllu
-from parsebench.metrics.core.resample import bootstrap_scores, interval
+from parsebench.metrics.core.resample import bootstrap_p, bootstrap_scores, interval
 from parsebench.metrics.registry import REGISTRY, file_stats
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,8 +180,7 @@ def paired(ca: Any, na: Any, cb: Any, nb: Any) -> tuple[float, float]:
     s = bootstrap_scores([ca, na, cb, nb], LAS.score, SAMPLES, SEED)
     diffs = (s[0] - s[1]) - (s[2] - s[3])
     d = (LAS.corpus(ca) - LAS.corpus(na)) - (LAS.corpus(cb) - LAS.corpus(nb))
-    p = (1 + int(np.sum(np.abs(diffs - diffs.mean()) >= abs(d) - 1e-12))) / (1 + len(diffs))
-    return d, p
+    return d, bootstrap_p(diffs, d)
 
 
 def pct(x: float | None, digits: int = 1) -> str:

@@ -216,11 +216,10 @@ def align_sentences(test: list[TreeSpans], gold: list[TreeSpans],
             i, j = i + 1, j + 1
             continue
         g = Group([i], [j])
-        while not same(i + 1, j + 1):
-            longer_test = len(test[i].text) > len(gold[j].text)
-            if len(test[i].text) == len(gold[j].text) or (i + 1 >= na and j + 1 >= nb):
+        while not same(i + 1, j + 1):  # (past both ends is a match: never both here)
+            if len(test[i].text) == len(gold[j].text):
                 break
-            if (longer_test and j + 1 < nb) or i + 1 >= na:
+            if (len(test[i].text) > len(gold[j].text) and j + 1 < nb) or i + 1 >= na:
                 j += 1
                 g.gold.append(j)
             else:
@@ -257,6 +256,7 @@ def align_words(a: list[str], b: list[str], notes: list[str],
     takes one more, until the next words are equal. Returns the group of each word on
     each side and the groups."""
     na, nb = len(a), len(b)
+    a, b = [w.lower() for w in a], [w.lower() for w in b]  # compared but for case
     if not na or not nb:  # each word of the other side is a group of its own
         return list(range(na)), list(range(nb)), \
             [Group([x], []) for x in range(na)] + [Group([], [x]) for x in range(nb)]
@@ -271,7 +271,7 @@ def align_words(a: list[str], b: list[str], notes: list[str],
     while i < na and j < nb:
         g = Group([i], [j])
         groups.append(g)
-        if a[i].lower() != b[j].lower() and (i + 1 < na or j + 1 < nb):
+        if a[i] != b[j] and (i + 1 < na or j + 1 < nb):
             stuck = False
             while True:
                 if i + 1 >= na or j + 1 >= nb:  # one side's last word: the other's rest
@@ -280,7 +280,7 @@ def align_words(a: list[str], b: list[str], notes: list[str],
                     g.gold += range(j + 1, nb)
                     i, j = na - 1, nb - 1
                     break
-                if a[i + 1].lower() == b[j + 1].lower():
+                if a[i + 1] == b[j + 1]:
                     break
                 if left[i + 1] > right[j + 1]:
                     i += 1
@@ -458,11 +458,12 @@ class AlignedParseval:
 
     def record(self, signature: str) -> AlignedBracketsEval:
         """``eval brackets --align``'s JSON object."""
-        rows: list[dict[str, Any]] = [
-            {**p.row.as_dict(), "gold_lines": [self.gold_lines[k] for k in p.gold],
-             "test_lines": [self.test_lines[k] for k in p.test]} for p in self.groups]
-        shown = [{"id": p.id, "gold_lines": [self.gold_lines[k] for k in p.gold],
-                  "test_lines": [self.test_lines[k] for k in p.test],
+        lines = {p.id: {"gold_lines": [self.gold_lines[k] for k in p.gold],
+                        "test_lines": [self.test_lines[k] for k in p.test]}
+                 for p in self.groups}
+        rows: list[dict[str, Any]] = [{**p.row.as_dict(), **lines[p.id]}
+                                      for p in self.groups]
+        shown = [{"id": p.id, **lines[p.id],
                   "words": [{"gold": g, "test": t} for t, g in p.words]}
                  for p in self.shown()]
         return AlignedBracketsEval(self.all.scores(), self.cut.scores(), CUTOFF, rows,
@@ -470,8 +471,8 @@ class AlignedParseval:
 
     def report(self) -> str:
         lines = [HEADER, *self.rows(), RULE, self.all.line("  {:5d}"), "=== Summary ===", "",
-                 "-- All --", *_summary(self.all), "", f"-- len<={CUTOFF} --",
-                 *_summary(self.cut)]
+                 "-- All --", *self.all.summary_lines("   nan"), "",
+                 f"-- len<={CUTOFF} --", *self.cut.summary_lines("   nan")]
         shown = self.aligned()
         if shown or self.notes:
             lines += ["", "=== Alignment (gold ~ test) ===", *shown, *self.notes]
@@ -488,10 +489,6 @@ def _lines(ks: list[int], lines: list[int]) -> str:
     return str(got[0]) if len(got) == 1 else f"{got[0]}-{got[-1]}"
 
 
-def _summary(t: Totals) -> list[str]:
-    """EVALB's summary lines with jp-evalb's one difference: an F-measure of no
-    brackets prints as Python's ``nan``."""
-    return [line.replace("  -nan", "   nan") for line in t.summary_lines()]
 
 
 def score_aligned(gold: str | os.PathLike[str] | Sequence[TreeText],

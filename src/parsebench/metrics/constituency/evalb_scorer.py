@@ -369,7 +369,9 @@ class Totals:
         acc = 100.0 * self.correct_tags / self.words if self.words > 0 else 0.0
         return out + f"  {self.words:5d} {self.correct_tags:5d}   {acc:6.2f}"
 
-    def summary_lines(self) -> list[str]:
+    def summary_lines(self, nan: str = "  -nan") -> list[str]:
+        """EVALB's summary of these totals; NAN is how an F-measure of no brackets
+        prints (glibc's printf writes -nan, Python's format ``nan``)."""
         n = self.valid
         r = 100.0 * self.matched / self.gold if self.gold > 0 else 0.0
         p = 100.0 * self.matched / self.test if self.test > 0 else 0.0
@@ -381,7 +383,7 @@ class Totals:
             f"Number of Valid sentence  = {n:6d}",
             f"Bracketing Recall         = {r:6.2f}",
             f"Bracketing Precision      = {p:6.2f}",
-            f"Bracketing FMeasure       = {_c_float(f)}",
+            f"Bracketing FMeasure       = {nan if f != f else f'{f:6.2f}'}",
             f"Complete match            = {100.0 * self.complete / n if n > 0 else 0.0:6.2f}",
             f"Average crossing          = {1.0 * self.crossing / n if n > 0 else 0.0:6.2f}",
             f"No crossing               = {100.0 * self.no_crossing / n if n > 0 else 0.0:6.2f}",
@@ -413,11 +415,6 @@ class Totals:
 
     def as_dict(self) -> dict[str, float | int | None]:
         return self.scores().to_dict()
-
-
-def _c_float(x: float) -> str:
-    """printf("%6.2f") of glibc, which writes 0/0 as -nan."""
-    return "  -nan" if x != x else f"{x:6.2f}"
 
 
 HEADER = (

@@ -144,8 +144,15 @@ def paired_bootstrap(base: Stats, system: Stats, score: ScoreFn, samples: int, s
     ds = ds[~np.isnan(ds)]
     if not len(ds):
         return PairTest(d, None, None)
-    p = (1 + int(np.sum(np.abs(ds - ds.mean()) >= abs(d) - _EPS))) / (1 + len(ds))
+    p = bootstrap_p(ds, d)
     return PairTest(d, interval(ds, alpha), p)
+
+
+def bootstrap_p(draws: npt.NDArray[np.float64], observed: float) -> float:
+    """The paired bootstrap's two-sided p-value of an OBSERVED difference from its
+    resampled DRAWS (shifted to their mean: the null's distribution)."""
+    return (1 + int(np.sum(np.abs(draws - draws.mean()) >= abs(observed) - _EPS))) \
+        / (1 + len(draws))
 
 
 def randomization(base: Stats, system: Stats, score: ScoreFn, samples: int, seed: int,
