@@ -56,8 +56,8 @@ CONLLU_CALLS: dict[str, Callable[[Any], Any]] = {
     "robustness_sentences": lambda x: pb.robustness_sentences(TYPOS, [x]),
     "robustness_f1": lambda x: pb.robustness_f1(TYPOS, x),
     "parse, precomputed": lambda x: pb.parse(x, f"precomputed:{TYPOS}"),
-    "ablation": lambda x: pb.ablation(x, "baseline:right", parts="lower,punct",
-                                      samples=20),
+    "ablation": lambda x: pb.ablation(x, "baseline:right", parts="lower,punct,segments",
+                                      window=5, samples=20),
 }
 TREE_CALLS: dict[str, Callable[[Any], Any]] = {
     "evaluate_brackets": lambda x: pb.evaluate_brackets(GOLD_TREES, x),

@@ -8,7 +8,10 @@ clean LAS minus that version's, with a paired bootstrap over sentences (every ve
 resampled with the same sentences, a sentence's replicates together); its share is its
 harm over the sum of the parts' harms, and the interaction what all the parts together
 cost beyond that sum (negative: the parts' harms overlap, as removing punctuation and
-lowercasing hit the same sentences).
+lowercasing hit the same sentences). A version without sentence boundaries
+(``segments``) is parsed a segment at a time and its parses cut back into the
+sentences (:mod:`parsebench.run.segments`, as a run does), so it is scored sentence
+by sentence too.
 """
 
 from __future__ import annotations
@@ -18,17 +21,15 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, Quiet
 from parsebench.common.record import Record
+from parsebench.formats.conllu import Sentence
 from parsebench.model import arguments as A
 from parsebench.model.results import Result, result
 from parsebench.model.treebank import Treebank, as_treebank, name_of
-
-if TYPE_CHECKING:
-    from parsebench.formats.conllu import Sentence
 
 PathLike = str | os.PathLike[str]
 
@@ -96,38 +97,59 @@ def render(a: Ablation) -> str:
 def _version(corpus: Path, parts: list[str], tmp: Path, options: dict[str, Any]
              ) -> list[Path]:
     """The files of the version with PARTS, a replicate each (one when nothing is
-    drawn: the fixed parts give every seed the same text)."""
+    drawn: the fixed parts give every seed the same text), each sentence with its
+    carried tree (``segments`` is made when parsed: :func:`_parsed_stats`)."""
     from parsebench.noise.make import noise
     from parsebench.noise.transcript import DRAWN
 
+    words = [p for p in parts if p != "segments"]
+    if not words:
+        return [corpus]
     own = dict(options)
     if not any(p in DRAWN for p in parts):
         own.update(rate=None, per_sentence=None, replicates=1)
-    files = noise(corpus, kind="transcript", parts=parts, progress=Quiet(),
+    files = noise(corpus, kind="transcript", parts=words, progress=Quiet(),
                   **own).write(tmp / ("+".join(parts) + ".conllu"))
     return [f for f in files if f.suffix == ".conllu"]
 
 
-def _parsed_stats(files: list[Path], parser: str, parse: dict[str, Any], bar: Progress
-                  ) -> list[Any]:
+def _parsed_stats(files: list[tuple[Path, int]], parser: str, parse: dict[str, Any],
+                  tmp: Path, bar: Progress) -> list[Any]:
     """LAS statistics of each file, a row a sentence, all parsed in one call: the
-    parser's model loads once, not once a version (a neural parser's load is seconds)."""
+    parser's model loads once, not once a version (a neural parser's load is seconds).
+    A file with a WINDOW (else 0) is given as segments of that many words, its parses
+    cut back into its sentences. The parses are written in TMP (never beside the
+    user's corpus)."""
     import numpy as np
 
     from parsebench.api.parsing import parse as parse_corpus
+    from parsebench.common.outcomes import Analysis
     from parsebench.formats.conllu import read_conllu, write_conllu
     from parsebench.metrics.registry import REGISTRY, file_stats
+    from parsebench.model.parses import to_conllu
+    from parsebench.noise.transcript import resegmented, segment_lengths
+    from parsebench.run.segments import cut_back
 
-    corpora = [read_conllu(f) for f in files]
+    corpora = [read_conllu(f) for f, _ in files]
+    given = [list(resegmented(c, window)) if window else c
+             for c, (_, window) in zip(corpora, files, strict=True)]
     bar.stage(f"parsing {len(files)} versions", None)
-    parsed = parse_corpus(Treebank([s for c in corpora for s in c], "<versions>"), parser,
+    parsed = parse_corpus(Treebank([s for c in given for s in c], "<versions>"), parser,
                           **parse).treebank
     out, start = [], 0
-    for f, sentences in zip(files, corpora, strict=True):
-        own = f.with_suffix(".parsed.conllu")
+    versions = zip(files, corpora, given, strict=True)
+    for k, ((f, window), sentences, units) in enumerate(versions):
+        mine: Sequence[Sentence] = parsed[start:start + len(units)]
+        start += len(units)
+        if window:
+            cut = cut_back([(Analysis(heads=s.heads, deprels=s.deprels, upos=s.upos,
+                                      xpos=s.xpos, lemmas=s.lemmas, feats=s.feats), 0.0)
+                            for s in mine], segment_lengths(sentences, window),
+                           [len(s.forms) for s in sentences])
+            mine = [to_conllu(s, o) for s, (o, _) in zip(sentences, cut, strict=True)]
+        own = tmp / f"parsed-{k}.conllu"
         with own.open("w", encoding="utf-8") as fh:
-            write_conllu(parsed[start:start + len(sentences)], fh)
-        start += len(sentences)
+            write_conllu(mine, fh)
         out.append(np.asarray(file_stats(REGISTRY["las"], f, own), dtype=np.float64))
     return out
 
@@ -135,30 +157,34 @@ def _parsed_stats(files: list[Path], parser: str, parse: dict[str, Any], bar: Pr
 @A.checked(corpus=A.corpus, parser=A.text, parts=A.optional(A.strings),
            rate=A.optional(A.number), per_sentence=A.optional(A.limited), seed=A.limited,
            replicates=A.limited, lang=A.text, fillers=A.optional(A.strings),
-           workers=A.limited, timeout=A.number, samples=A.limited, progress=A.progress)
+           window=A.optional(A.limited), workers=A.limited, timeout=A.number,
+           samples=A.limited, progress=A.progress)
 def ablation(corpus: PathLike | Treebank | Sequence[Sentence], parser: str, *,
              parts: str | Sequence[str] | None = None, rate: float | None = None,
              per_sentence: int | None = None, seed: int = 1, replicates: int = 1,
-             lang: str = "en", fillers: str | Sequence[str] | None = None, workers: int = 1,
+             lang: str = "en", fillers: str | Sequence[str] | None = None,
+             window: int | None = None, workers: int = 1,
              timeout: float = 60.0, samples: int = 1000,
              progress: Progress | None = None) -> Result:
     """Each transcript part's share of PARSER's LAS drop on CORPUS (CoNLL-U with gold
-    trees, a Treebank or Sentences): the corpus transcribed with each of PARTS alone (default: all
-    but segments and speech) and with all of them, each parsed and scored against its
-    carried tree (``parsebench ablation``). RATE or PER_SENTENCE, SEED, REPLICATES, LANG
-    and FILLERS are ``noise --kind transcript``'s; WORKERS and TIMEOUT ``parse``'s;
-    SAMPLES the bootstrap's resamples (seed 1)."""
+    trees, a Treebank or Sentences): the corpus transcribed with each of PARTS alone
+    (default: all but segments and speech) and with all of them, each parsed and scored
+    against its carried tree (``parsebench ablation``). RATE or PER_SENTENCE, SEED,
+    REPLICATES, LANG, FILLERS and WINDOW are ``noise --kind transcript``'s; WORKERS and
+    TIMEOUT ``parse``'s; SAMPLES the bootstrap's resamples (seed 1)."""
 
     from parsebench.common.signature import signature
     from parsebench.formats.conllu import iter_conllu
     from parsebench.metrics.core.resample import bootstrap_scores, interval, paired_bootstrap
     from parsebench.metrics.registry import REGISTRY
-    from parsebench.noise.transcript import DRAWN, parse_parts
+    from parsebench.noise.transcript import DRAWN, parse_parts, settings_for
 
     chosen = list(parse_parts(parts))
-    if "segments" in chosen or "speech" in chosen:
-        raise InputError("--parts: segments and speech move sentences or words beyond a "
-                         "tree carried word by word; ablate the others")
+    if "speech" in chosen:
+        raise InputError("--parts: speech is a round trip of its own (noise --kind "
+                         "transcript --parts speech); ablate the others")
+    size = settings_for(("segments",) if "segments" in chosen else (), None, lang,
+                        window).window
     if len(chosen) < 2:
         raise InputError("--parts: an ablation needs two parts or more")
     fixed_only = not any(p in DRAWN for p in chosen)
@@ -178,8 +204,9 @@ def ablation(corpus: PathLike | Treebank | Sequence[Sentence], parser: str, *,
             raise InputError("no sentences to score", name_of(corpus))
         ablated = [[p] for p in chosen] + [chosen]
         made = [_version(gold, part, tmp, options) for part in ablated]
-        stats = _parsed_stats([gold, *(f for files in made for f in files)], parser,
-                              parse, bar)
+        stats = _parsed_stats([(gold, 0), *((f, size if "segments" in part else 0)
+                                            for part, files in zip(ablated, made, strict=True)
+                                            for f in files)], parser, parse, tmp, bar)
     clean, rest = stats[0], iter(stats[1:])
     versions = [(part, sum(next(rest) for _ in files))  # a sentence's replicates summed
                 for part, files in zip(ablated, made, strict=True)]
@@ -204,7 +231,7 @@ def ablation(corpus: PathLike | Treebank | Sequence[Sentence], parser: str, *,
                                                      for r in resampled[1:-1])
         got_ci = interval(draws, 0.05, inter)
         inter_ci = None if got_ci is None else list(got_ci)
-    sig = signature(method="ablation", kind="transcript", parts=chosen,
+    sig = signature(method="ablation", kind="transcript", parts=chosen, window=size or None,
                     rate=None if fixed_only else rate,
                     per_sentence=None if fixed_only else per_sentence, seed=seed,
                     replicates=1 if fixed_only else replicates, lang=lang,

@@ -204,6 +204,9 @@ def ablation_cmd(
     ] = 1,
     lang: Annotated[str, typer.Option("--lang", help="Language of the numbers and "
                                       "fillers.")] = "en",
+    window: Annotated[int | None, typer.Option(
+        "--window", help="With --parts ...,segments: words a segment (default: 20).")
+    ] = None,
     workers: WorkersOpt = 1,
     timeout: TimeoutOpt = 60.0,
     samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples.")] = 1000,
@@ -216,6 +219,6 @@ def ablation_cmd(
 
     with _progress(quiet, transient=True) as bars:
         r = ablation(corpus, parser, parts=parts, rate=rate, per_sentence=per_sentence,
-                     seed=seed, replicates=replicates, lang=lang, workers=workers,
-                     timeout=timeout, samples=samples, progress=bars)
+                     seed=seed, replicates=replicates, lang=lang, window=window,
+                     workers=workers, timeout=timeout, samples=samples, progress=bars)
     _show(r, as_json)

@@ -22,6 +22,7 @@ LIMITS: dict[str, tuple[float, float, str]] = {
     "budget": (1, 1_000, "misspelled words a sentence"),
     "candidates": (1, 1_000, "edits tried a word"),
     "queries": (1, 1_000_000, "parser calls a sentence"),
+    "window": (2, 1_000_000, "words a segment"),
 }
 
 

@@ -205,7 +205,10 @@ class NoiseKind(Protocol):
     A kind may also have ``describe(settings) -> str``, what the report's Run table calls
     it with those settings (else its ``title``; :func:`parsebench.noise.kinds.described`),
     and ``caveat(settings, lang, natural) -> str | None``, the line the report says of it
-    beside the headline (:func:`parsebench.report.headline.noise_caveat`)."""
+    beside the headline (:func:`parsebench.report.headline.noise_caveat`), and
+    ``units(settings, sentences) -> list[int] | None``, the words of each unit a parser is
+    given when a version is not given a sentence at a time (transcript segments:
+    :func:`parsebench.noise.kinds.units_of`)."""
 
     @property
     def options(self) -> Mapping[str, str]:

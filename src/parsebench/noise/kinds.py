@@ -5,8 +5,10 @@ names a kind object), as parsers and methods do."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from parsebench.formats.conllu import Sentence
 from parsebench.noise.grammar_kind import Grammar
 from parsebench.noise.kind import NoiseKind
 from parsebench.noise.ocr_kind import Ocr
@@ -36,6 +38,15 @@ def moves_words(kind: str, settings: Any) -> bool:
     k = KINDS[kind]
     decide = getattr(k, "moves", None)
     return bool(decide(settings)) if decide is not None else bool(k.moves_words)
+
+
+def units_of(kind: str, settings: Any, sentences: Sequence[Sentence]) -> list[int] | None:
+    """What the parsers are given of a version of SENTENCES made by noise of KIND with its
+    SETTINGS: None, a sentence at a time; else the words of each unit the sentences are
+    run together and cut into (transcript segments), from the kind's
+    ``units(settings, sentences)`` where it has one."""
+    cut = getattr(KINDS[kind], "units", None)
+    return None if cut is None else cut(settings, sentences)
 
 
 def described(kind: str, settings: Any) -> str:

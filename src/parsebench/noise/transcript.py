@@ -50,10 +50,12 @@ FILLERS = {"en": ("uh", "um"), "de": ("äh", "ähm"), "fr": ("euh", "ben"),
 
 @dataclass(frozen=True)
 class TranscriptSettings:
-    """The parts made, and the filler words (those of the language when not given)."""
+    """The parts made, the filler words (those of the language when not given) and, with
+    ``segments``, the words a segment (else 0)."""
 
     parts: tuple[str, ...] = PARTS
     fillers: tuple[str, ...] = ()
+    window: int = 0
 
 
 def parse_parts(given: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -69,10 +71,21 @@ def parse_parts(given: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(p for p in PARTS if p in names)
 
 
-def settings_for(parts: tuple[str, ...], fillers: Sequence[str] | None, lang: str
-                 ) -> TranscriptSettings:
-    """PARTS with the filler words FILLERS (else LANG's), checked: numbers need a
-    language num2words spells, fillers their words."""
+def settings_for(parts: tuple[str, ...], fillers: Sequence[str] | None, lang: str,
+                 window: Any = None) -> TranscriptSettings:
+    """PARTS with the filler words FILLERS (else LANG's) and the WINDOW of words a segment
+    (with ``segments``; WINDOW when not given), checked: numbers need a language
+    num2words spells, fillers their words, a window 2 words or more."""
+    if window is not None and "segments" not in parts:
+        raise InputError("--window goes with --parts ...,segments")
+    size = 0
+    if "segments" in parts:
+        try:
+            size = WINDOW if window is None else int(window)
+        except (TypeError, ValueError):
+            size = 0
+        if size < 2 or isinstance(window, (bool, float)):
+            raise InputError(f"--window {window}: a whole number of words, 2 or more")
     words: tuple[str, ...] = ()
     if "fillers" in parts:
         words = tuple(fillers) if fillers else FILLERS.get(lang, ())
@@ -84,7 +97,7 @@ def settings_for(parts: tuple[str, ...], fillers: Sequence[str] | None, lang: st
         words = tuple(w.strip() for w in words)
     if "numbers" in parts:
         speller(lang)  # refused here, not at the first digit
-    return TranscriptSettings(parts, words)
+    return TranscriptSettings(parts, words, size)
 
 
 def speller(lang: str) -> Callable[[str], list[str] | None]:
@@ -283,38 +296,73 @@ def transcribed(s: Sentence, edits: Sequence[Edit], tree: bool = True
     return carried, pairs, m2
 
 
+class Cuts:
+    """Where a transcript without sentence boundaries is cut: every WINDOW words, at the
+    start of each document (``# newdoc``), never inside a multiword token. Fed a
+    sentence at a time, it gives the lengths (in words) of the segments that sentence
+    completes; the one rule for the noise command's segments and a run's."""
+
+    def __init__(self, window: int) -> None:
+        if window < 2:
+            raise ValueError(f"a window of {window} words")
+        self.window = window
+        self.pending: list[int] = []  # a token number a waiting word (one a multiword token)
+        self.tokens = 0
+
+    def add(self, s: Sentence) -> list[int]:
+        out = []
+        if any(c.startswith("# newdoc") for c in s.comments) and self.pending:
+            out.append(len(self.pending))
+            self.pending = []
+        starts = {a: b for a, b, _ in s.multiword}
+        last = -1
+        for i in range(len(s.forms)):
+            if i > last:
+                self.tokens += 1
+                last = starts.get(i, i)
+            self.pending.append(self.tokens)
+        while len(self.pending) >= self.window:
+            n = self.window
+            while n < len(self.pending) and self.pending[n] == self.pending[n - 1]:
+                n += 1  # the rest of a multiword token goes with it
+            out.append(n)
+            self.pending = self.pending[n:]
+        return out
+
+    def finish(self) -> list[int]:
+        """The last segment's length, if words are left."""
+        return [len(self.pending)] if self.pending else []
+
+
+def segment_lengths(sentences: Iterable[Sentence], window: int) -> list[int]:
+    """The words of each segment that :func:`resegmented` cuts SENTENCES into."""
+    cuts = Cuts(window)
+    return [n for s in sentences for n in cuts.add(s)] + cuts.finish()
+
+
 def resegmented(sentences: Iterable[Sentence], window: int) -> Iterator[Sentence]:
-    """SENTENCES (transcribed, with their trees) run together and cut every WINDOW words,
-    as a transcript without sentence boundaries is cut by a fixed window; a document
-    (``# newdoc``) ends a segment, and a cut never falls inside a multiword token. In
-    a segment, a word whose head is outside it heads its piece; the first piece's head
-    is the root and the others' are its ``parataxis`` (as UD joins two sentences)."""
+    """SENTENCES (transcribed, with their trees) run together and cut where :class:`Cuts`
+    says, as a transcript without sentence boundaries is cut by a fixed window. In a
+    segment, a word whose head is outside it heads its piece; the first piece's head is
+    the root and the others' are its ``parataxis`` (as UD joins two sentences)."""
     buf: list[tuple[Sentence, int, int]] = []  # (sentence, word, head's place in buf or -1)
     count = 0
+    cuts = Cuts(window)
 
     def cut(n: int) -> Sentence:
         nonlocal buf, count
         mine, buf = buf[:n], buf[n:]
-        shift = len(mine)
-        buf = [(x, k, h - shift if h >= 0 else -1) for x, k, h in buf]
+        buf = [(x, k, h - n if h >= 0 else -1) for x, k, h in buf]
         count += 1
         return _segment(mine, count)
 
     for s in sentences:
-        if any(c.startswith("# newdoc") for c in s.comments) and buf:
-            yield cut(len(buf))
         base = len(buf)
         buf += [(s, k, base + h - 1 if h > 0 else -1) for k, h in enumerate(s.heads)]
-        while len(buf) >= window:
-            n = window
-            inside = {(id(x), k) for x, _, _ in buf[:n] for a, b, _ in x.multiword
-                      for k in range(a, b + 1)}
-            while n < len(buf) and (id(buf[n - 1][0]), buf[n - 1][1]) in inside and \
-                    (id(buf[n][0]), buf[n][1]) in inside and buf[n][0] is buf[n - 1][0]:
-                n += 1  # the rest of a multiword token goes with it
+        for n in cuts.add(s):
             yield cut(n)
-    if buf:
-        yield cut(len(buf))
+    for n in cuts.finish():
+        yield cut(n)
 
 
 def _segment(words: list[tuple[Sentence, int, int]], number: int) -> Sentence:

@@ -41,6 +41,7 @@ from parsebench.noise.transcript import (
     changes_of,
     parse_parts,
     resegmented,
+    segment_lengths,
     settings_for,
     summary,
     transcribed,
@@ -64,7 +65,9 @@ class Transcript:
         return any(p != "lower" for p in settings.parts)
 
     def describe(self, settings: TranscriptSettings) -> str:
-        return self.title + ": " + ", ".join(settings.parts)
+        return self.title + ": " + ", ".join(
+            f"segments (cut every {settings.window} words)" if p == "segments" else p
+            for p in settings.parts)
 
     def settings(self, at: Callable[[str], Key], shared: Shared) -> TranscriptSettings:
         if shared.natural:
@@ -75,29 +78,38 @@ class Transcript:
             chosen = parse_parts(parts)
         except InputError:
             raise at("parts").fail("parts: a list of " + ", ".join(PARTS)) from None
-        if "segments" in chosen:
-            raise at("parts").fail("parts: segments moves sentence boundaries, which a run "
-                                   "cannot score yet; make it with parsebench noise --kind "
-                                   "transcript and score with eval deps --align words")
         if "speech" in chosen:
             raise at("parts").fail("parts: speech (espeak-ng and PocketSphinx) is made by "
                                    "parsebench noise --kind transcript --parts speech")
-        if at("window").get(object) is not None:
-            raise at("window").fail("window: goes with parts segments, which a run cannot "
-                                    "make yet")
+        window = at("window").get(int)
+        if window is not None and "segments" not in chosen:
+            raise at("window").fail("window: goes with parts = [..., \"segments\"]")
+        if window is not None and window < 2:
+            raise at("window").fail(f"window: 2 words or more, not {window}")
         fillers = at("fillers").get(list)
         try:
-            return settings_for(chosen, fillers, shared.lang)
+            return settings_for(chosen, fillers, shared.lang, window)
         except InputError as e:
             raise at("fillers" if "fillers" in e.message else "parts").fail(
                 e.message.removeprefix("--parts ")) from None
 
     def record(self, settings: TranscriptSettings) -> dict[str, Any]:
-        return {"parts": list(settings.parts), "fillers": list(settings.fillers)}
+        return {"parts": list(settings.parts), "fillers": list(settings.fillers),
+                **({"window": settings.window} if settings.window else {})}
 
     def restore(self, config: Mapping[str, Any]) -> TranscriptSettings:
+        window = config.get("window") or 0
+        if type(window) is not int or window < 0 or window == 1:
+            raise ValueError(f"window {window!r}")  # a damaged record
         return TranscriptSettings(tuple(p for p in PARTS if p in config.get("parts", ())),
-                                  tuple(config.get("fillers") or ()))
+                                  tuple(config.get("fillers") or ()), window)
+
+    def units(self, settings: TranscriptSettings, sentences: Sequence[Sentence]
+              ) -> list[int] | None:
+        """With ``segments``, what the parsers are given of a version: its sentences run
+        together and cut every window words (:class:`.transcript.Cuts`), the words of
+        each segment; else None (a sentence at a time)."""
+        return segment_lengths(sentences, settings.window) if settings.window else None
 
     def rows(self, settings: TranscriptSettings,
              changes: Mapping[str, Sequence[Sequence[Any]]]) -> list[list[str]]:
@@ -186,19 +198,10 @@ class Transcribed:
                              "with --kind grammar")
         unknown({k: v for k, v in o.own.items() if k != "keep_mix"}, OPTIONS, "transcript")
         parts = parse_parts(o.own.get("parts"))
-        window = o.own.get("window")
-        if window is not None and "segments" not in parts:
-            raise InputError("--window goes with --parts ...,segments")
-        try:
-            self.window = WINDOW if window is None else int(window)
-        except (TypeError, ValueError):
-            self.window = 0
-        if self.window < 2:
-            raise InputError(f"--window {window}: 2 words or more")
         fillers = o.own.get("fillers")
         if isinstance(fillers, str):
             fillers = [w for w in fillers.split(",") if w.strip()]
-        self.settings = settings_for(parts, fillers, o.lang)
+        self.settings = settings_for(parts, fillers, o.lang, o.own.get("window"))
         if any(p in parts for p in DRAWN) and o.rate is None and o.per_sentence is None:
             raise InputError("--parts fillers and repeats are drawn: give --rate or "
                              "--per-sentence")
@@ -243,7 +246,7 @@ class Transcribed:
         """The transcribed sentences, or without sentence boundaries, the segments."""
         got = (s for s, _, _ in self._pass(replicate))
         if "segments" in self.settings.parts:
-            yield from resegmented(got, self.window)
+            yield from resegmented(got, self.settings.window)
         else:
             yield from got
 

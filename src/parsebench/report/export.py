@@ -25,10 +25,10 @@ from parsebench.model.parses import to_tree
 from parsebench.model.scored import Scored
 from parsebench.present.tables import safe_name
 from parsebench.report.pages import DAMAGE
-from parsebench.run.corpus import Parsed, Version, read_corpus
+from parsebench.run.corpus import Given, Parsed, Version, read_corpus
 from parsebench.run.experiment import Experiment
 from parsebench.run.versions import noise_versions
-from parsebench.store import Store, sentence_key
+from parsebench.store import Store
 
 
 def _label(v: Version) -> str:
@@ -44,7 +44,7 @@ def _write_version(parsed: Parsed, v: Version, path: Path) -> None:
         if parsed.kind == "tree":
             fh.write("".join(to_tree(s, parsed.outcome(s)[0]) + "\n"
                              for s in v.sentences))
-        elif parsed.docs is not None:  # raw text: the sentences the parser found
+        elif parsed.given.raw:  # raw text: the sentences the parser found
             write_conllu(parsed.own_sentences(v), fh)
         else:
             write_conllu(parsed.sentences_of(v), fh)
@@ -178,17 +178,8 @@ def _export(store: Store, out: Path, parser: str | None, experiment: str | None
         versions = [(_label(v), v) for v in corpus.versions]
         if exp.corrected is not None:  # its parses too, so robustness f1 can be scored again
             versions.append(("corrected", read_corpus(exp.corrected, exp.limit).versions[0]))
-        docs: dict[int, list[tuple[str, int]]] | None = None
-        keys: dict[int, str] = {}
-        if exp.tokens == "raw":  # each document's text was parsed: its parse, by its key
-            from parsebench.run.runner import inputs
-
-            docs = {}
-            wanted = {k for _, v in versions for k, _ in inputs(corpus, v.sentences, True,
-                                                                keys, docs)}
-        else:
-            keys = {id(s): sentence_key(s.forms) for _, v in versions for s in v.sentences}
-            wanted = set(keys.values())
+        given = Given(exp.tokens == "raw")  # what the parsers were given, by its key
+        wanted = {k for _, v in versions for k, _ in given.of(corpus, v)}
         for conf in exp.parsers:
             if parser not in (None, conf.name) or conf.name not in stats:
                 continue
@@ -196,10 +187,10 @@ def _export(store: Store, out: Path, parser: str | None, experiment: str | None
             outcomes = store.parses(key, wanted)
             missing = wanted - set(outcomes)
             if missing:
-                raise InputError(f"{len(missing)} {'document' if docs else 'sentence'}(s) "
+                raise InputError(f"{len(missing)} {'document' if given.raw else 'sentence'}(s) "
                                  f"of {conf.name}'s run are not in the store's parse cache",
                                  store.path)
-            parsed = Parsed(kind, outcomes, keys, docs)
+            parsed = Parsed(kind, outcomes, given)
             ext = ".mrg" if kind == "tree" else ".conllu"
             for label, v in versions:
                 path = folder / safe_name(conf.name) / (safe_name(label) + ext)

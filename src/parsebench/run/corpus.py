@@ -12,7 +12,7 @@ import functools
 import hashlib
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from parsebench.metrics.core.word_alignment import Alignment
 from parsebench.model.level import Level
 from parsebench.model.parses import (
     Parse,
+    document_text,
     documents,
     from_outcome,
     iter_input,
@@ -31,7 +32,7 @@ from parsebench.model.parses import (
 )
 from parsebench.noise.spelling import Change
 from parsebench.run.experiment import Experiment
-from parsebench.store import Store
+from parsebench.store import Store, sentence_key, text_key
 
 
 @dataclass
@@ -46,6 +47,9 @@ class Version:
     words aligned to the clean ones, with the ERRANT types of its errors."""
     m2: list[list[tuple[int, int, str, str]]] | None = None
     """And its M2 edits (start, end, type, the clean words), as ``noise`` writes them."""
+    units: list[int] | None = None
+    """With transcript segments: the words of each segment the parsers are given (the
+    sentences run together and cut), whose parses are cut back into the sentences."""
 
     @property
     def label(self) -> str:
@@ -176,23 +180,80 @@ def versions_by_level(corpus: CorpusData) -> dict[Level, list[Version]]:
     return out
 
 
-class Parsed:
-    """The outcomes of one parser by sentence key, turned into Parse objects on demand.
+Input = tuple[list[str], str]
+"""A unit as a parser gets it: its words, and its text (for a parser that tokenizes)."""
 
-    KEYS maps every input Sentence object (by id; they live as long as the run) to
-    its cache key, computed once when the work was collected."""
+
+@dataclass
+class Given:
+    """What a parser is given of a run's versions, each unit with its cache key: a
+    sentence's words (``keys``, by the sentence); with RAW text each document's text
+    (``docs``: the version's documents, key and sentences, by the version's list of
+    sentences), :func:`parsebench.model.parses.documents` cut from the corpus's clean
+    sentences, so that every version is cut alike; with transcript segments
+    (:attr:`Version.units`) each segment's words (``segments``: key and words, by the
+    version's list)."""
+
+    raw: bool = False
+    keys: dict[int, str] = field(default_factory=dict)
+    docs: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    segments: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    segmented: list[Version] = field(default_factory=list)
+    """The versions given as segments."""
+
+    def of(self, c: CorpusData, v: Version) -> Iterator[tuple[str, Input]]:
+        """The units of version V of corpus C, with their keys, noted as they go. A noisy
+        version shares its unchanged sentences with the clean text, not their documents."""
+        if v.units is not None:
+            flat = [w for s in v.sentences for w in s.forms]
+            got, start = [], 0
+            for n in v.units:
+                words = flat[start:start + n]
+                start += n
+                got.append((sentence_key(words), n))
+                yield got[-1][0], (words, " ".join(words))
+            if id(v.sentences) not in self.segments:
+                self.segmented.append(v)
+            self.segments[id(v.sentences)] = got
+        elif not self.raw:
+            for s in v.sentences:
+                k = self.keys.setdefault(id(s), sentence_key(s.forms))
+                yield k, (s.forms, " ".join(s.forms))
+        else:
+            start, got = 0, []
+            for doc in c.documents:
+                unit = v.sentences[start:start + len(doc)]
+                start += len(doc)
+                text = document_text(unit)
+                got.append((text_key(text), len(unit)))
+                yield got[-1][0], ([w for s in unit for w in s.forms], text)
+            self.docs[id(v.sentences)] = got
+
+
+class Parsed:
+    """The outcomes of one parser by unit key, turned into Parse objects on demand.
+
+    GIVEN maps every input Sentence object (by id; they live as long as the run) to
+    its cache key, computed once when the work was collected; a version given as
+    transcript segments has its sentences' outcomes cut back from theirs
+    (:func:`parsebench.run.segments.cut_back`)."""
 
     def __init__(self, kind: str, outcomes: Mapping[str, tuple[Any, float]],
-                 keys: dict[int, str], docs: dict[int, list[tuple[str, int]]] | None = None
-                 ) -> None:
-        self.kind, self.outcomes, self.keys = kind, outcomes, keys
-        self.docs = docs
-        """With raw text: each version's documents (their keys and sentence counts), by
-        the version's list of sentences; a document's parse is one."""
+                 given: Given) -> None:
+        from parsebench.run.segments import cut_back
+
+        self.kind, self.outcomes, self.given = kind, outcomes, given
         self._memo: dict[int, Parse] = {}
+        self._cut: dict[int, tuple[Any, float]] = {}
+        for v in given.segmented:
+            units = given.segments[id(v.sentences)]
+            got = cut_back([outcomes[k] for k, _ in units], [n for _, n in units],
+                           [len(s.forms) for s in v.sentences])
+            self._cut.update(zip(map(id, v.sentences), got, strict=True))
 
     def outcome(self, s: Sentence) -> tuple[Any, float]:
-        return self.outcomes[self.keys[id(s)]]
+        got = self.given.keys.get(id(s))
+        return self.outcomes[got] if got is not None else self._cut[id(s)]
 
     def parse_of(self, s: Sentence) -> Parse:
         got = self._memo.get(id(s))
@@ -208,22 +269,24 @@ class Parsed:
     def own_sentences(self, v: Version) -> list[Sentence]:
         """The parser's sentences of V as it found them in the texts it was given (raw
         text: each document's)."""
-        if self.docs is None:
+        if not self.given.raw:
             return [p for s in v.sentences for p in unit_sentences([s], self.outcome(s)[0])]
         out: list[Sentence] = []
         start = 0
-        for key, n in self.docs[id(v.sentences)]:
+        for key, n in self.given.docs[id(v.sentences)]:
             out += unit_sentences(v.sentences[start:start + n], self.outcomes[key][0])
             start += n
         return out
 
     def units(self, v: Version) -> list[tuple[str, int]]:
         """What the parser was given of V: (cache key, words) a sentence, or with raw
-        text a document."""
-        if self.docs is None:
-            return [(self.keys[id(s)], len(s.forms)) for s in v.sentences]
+        text a document, or with transcript segments a segment."""
+        if id(v.sentences) in self.given.segments:
+            return self.given.segments[id(v.sentences)]
+        if not self.given.raw:
+            return [(self.given.keys[id(s)], len(s.forms)) for s in v.sentences]
         out, start = [], 0
-        for key, n in self.docs[id(v.sentences)]:
+        for key, n in self.given.docs[id(v.sentences)]:
             out.append((key, sum(len(s.forms) for s in v.sentences[start:start + n])))
             start += n
         return out

@@ -17,7 +17,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -25,15 +25,16 @@ from typing import Any
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, Quiet
 from parsebench.common.signature import signature
-from parsebench.formats.conllu import Sentence
 from parsebench.model.level import Level
-from parsebench.model.parses import document_text, from_sentence
+from parsebench.model.parses import from_sentence
 from parsebench.model.scored import Scored
 from parsebench.noise.keyboard import Keyboard
 from parsebench.parsers.base import Item, Timed, spec_identity
 from parsebench.parsers.executor import Executor, Session
 from parsebench.run.corpus import (
     CorpusData,
+    Given,
+    Input,
     Parsed,
     levels_of,
     load_corpus,
@@ -45,7 +46,7 @@ from parsebench.run.run_stats import ParserStats, RunStats
 from parsebench.run.score import Context, score
 from parsebench.run.training_specs import check_before_work, trained_conf
 from parsebench.run.versions import noise_versions
-from parsebench.store import ParseCache, Store, parser_key, sentence_key, text_key
+from parsebench.store import ParseCache, Store, parser_key, sentence_key
 
 
 class _LazySession:
@@ -105,36 +106,8 @@ class Stages:
         self._end(time.perf_counter())
 
 
-Input = tuple[list[str], str]
-"""A sentence as a parser gets it: its words, and its text (for a parser that tokenizes)."""
-
-
 def _missing(needed: dict[str, Input], cache: ParseCache) -> list[tuple[str, Input]]:
     return [(k, w) for k, w in needed.items() if k not in cache]
-
-
-def inputs(c: CorpusData, sentences: Sequence[Sentence], raw: bool, keys: dict[int, str],
-           docs: dict[int, list[tuple[str, int]]] | None) -> Iterator[tuple[str, Input]]:
-    """What a parser gets of SENTENCES (a version of corpus C), with each cache key: each
-    sentence's words (KEYS gets each sentence's key); with RAW each document's text
-    (:func:`parsebench.model.parses.documents`, cut from the corpus's clean sentences, so that
-    every version is cut alike), DOCS getting the version's documents (key, sentences)
-    by the version's list: a noisy version shares its unchanged sentences with the
-    clean text, not their documents."""
-    if not raw:
-        for s in sentences:
-            k = keys.setdefault(id(s), sentence_key(s.forms))
-            yield k, (s.forms, " ".join(s.forms))
-        return
-    assert docs is not None
-    start, got = 0, []
-    for doc in c.documents:
-        unit = sentences[start:start + len(doc)]
-        start += len(doc)
-        text = document_text(unit)
-        got.append((text_key(text), len(unit)))
-        yield got[-1][0], ([w for s in unit for w in s.forms], text)
-    docs[id(sentences)] = got
 
 
 def _parse_missing(session: _LazySession, key: str, todo: list[tuple[str, Input]],
@@ -179,13 +152,12 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         key = parser_key(identity, raw)
         store.add_parser(key, identity, kind)
         cache = store.parse_cache(key)
-        keys: dict[int, str] = {}
-        docs: dict[int, list[tuple[str, int]]] | None = {} if raw else None
+        given = Given(raw)
         if meanwhile is not None:
             clean = {}
             for c in corpora:
-                for k, given in inputs(c, c.sentences, raw, keys, docs):
-                    clean[k] = given
+                for k, unit in given.of(c, c.versions[0]):
+                    clean[k] = unit
             part = _missing(clean, cache)
             stages.begin(f"parse {conf.name} (clean text)", len(part),
                          f"{len(part):,} sentences")
@@ -197,8 +169,12 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
         for c in corpora:
             for v in c.versions:
                 naive_words += sum(len(s.forms) for s in v.sentences)
-                for k, given in inputs(c, v.sentences, raw, keys, docs):
-                    needed.setdefault(k, given)
+                for k, unit in given.of(c, v):
+                    needed.setdefault(k, unit)
+        if given.segmented and kind != "deps":
+            raise InputError(f"parser {conf.name!r} gives {kind} analyses; a transcript's "
+                             "segments are cut back into its sentences by dependency heads, "
+                             "so leave segments out of parts for it")
         part = _missing(needed, cache)
         stages.begin(f"parse {conf.name}" + (" (noisy text)" if meanwhile else ""),
                      len(part), f"{len(part):,} sentences")
@@ -214,7 +190,7 @@ def parse_all(conf: ParserConf, corpora: Sequence[CorpusData], store: Store,
     stats = ParserStats(key, identity, kind, len(needed), len(todo),
                         sum(len(w) for _, (w, _) in todo), naive_words,
                         sum(cache[k][1] for k, _ in todo), wall)
-    return Parsed(kind, cache, keys, docs), key, stats
+    return Parsed(kind, cache, given), key, stats
 
 
 def attack_all(exp: Experiment, conf: ParserConf, corpus: CorpusData, store: Store,

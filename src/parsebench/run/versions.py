@@ -4,11 +4,13 @@ kind's plain lists of changes, so that every run and export sees the same noise.
 
 from __future__ import annotations
 
+import copy
+
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, Quiet
 from parsebench.noise.keyboard import Keyboard
 from parsebench.noise.kind import Plan
-from parsebench.noise.kinds import KINDS
+from parsebench.noise.kinds import KINDS, units_of
 from parsebench.noise.spelling import Report
 from parsebench.noise.spelling_output import apply_to_conllu
 from parsebench.run.corpus import CorpusData, Version, levels_of
@@ -47,6 +49,10 @@ def noise_versions(exp: Experiment, corpus: CorpusData, store: Store,
                 plan = plan or kind.planner(exp, corpus, kb)
                 changes, summary = plan(level, seed)
                 store.add_noisy(corpus.digest, key, level.label, seed, changes, summary)
-            corpus.versions.append(Version(level, seed, *kind.rebuild(corpus.sentences, level,
-                                                                      seed, changes)))
+            rebuilt = kind.rebuild(corpus.sentences, level, seed, changes)
+            units = units_of(exp.kind, exp.noise, rebuilt.sentences)
+            sentences = rebuilt.sentences if units is None else \
+                [copy.copy(s) for s in rebuilt.sentences]  # a parse of its own, not the clean one's
+            corpus.versions.append(Version(level, seed, sentences, rebuilt.alignments,
+                                           rebuilt.m2, units))
             progress.advance()

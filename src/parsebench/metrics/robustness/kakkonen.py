@@ -242,7 +242,7 @@ def _scores_of(empty: SentenceScores, stats: LevelStats, replicate: int | None
             out.by_errors[int(e)] = Tally(s, u, lab, f)
     if replicate is None:
         for k, row in enumerate(stats.rows("pairs")):
-            if row[0]:
+            if row and row[0]:
                 out.per_sentence[k] = [int(x) for x in row]
         for k, row in enumerate(stats.rows("all pairs")):
             out.per_sentence[-k - 1] = [int(x) for x in row]
