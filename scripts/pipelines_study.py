@@ -49,6 +49,10 @@ TYPING = 0.05
 OCR_PRESETS = ("good", "fair", "poor")
 OCR_RATES = (0.02, 0.05, 0.10)
 TRANSCRIPT_RATE = 0.05
+TRANSCRIPT_PARTS = "lower,punct,numbers,fillers,repeats,segments"
+WINDOW = 20
+"""Without sentence boundaries, the words a segment (the parser's parse of each cut back
+into the sentences: :mod:`parsebench.run.segments`)."""
 REPLICATES = 2
 TRAIN_SENTENCES = 2000
 
@@ -219,11 +223,12 @@ def study(lang: str, n: int, root: Path) -> dict[str, Any]:
             d, p = paired(raw["clean", a], raw[v, a], raw["clean", b], raw[v, b])
             got["tests"].setdefault(v, []).append({"a": a, "b": b, "diff": d, "p": p})
     for name, spec in specs.items():
-        cache = out / f"ablation.{name}.json"
+        cache = out / f"ablation-segments.{name}.json"
         if not cache.exists():
             log(f"{lang}: transcript ablation with {name}")
-            r = pb.ablation(gold, spec, rate=TRANSCRIPT_RATE, replicates=REPLICATES,
-                            lang=lang, seed=SEED, samples=SAMPLES, timeout=120)
+            r = pb.ablation(gold, spec, parts=TRANSCRIPT_PARTS, window=WINDOW,
+                            rate=TRANSCRIPT_RATE, replicates=REPLICATES, lang=lang,
+                            seed=SEED, samples=SAMPLES, timeout=120)
             cache.write_text(json.dumps(r.to_dict(), indent=1))
         got["ablation"][name] = json.loads(cache.read_text())
     return got
@@ -276,7 +281,9 @@ def page(results: dict[str, dict[str, Any]], n: int) -> str:
              "learnt here from Tesseract reading 300 sentences of the split their models "
              "learnt from, at fair), and transcribed "
              "(each part of `noise --kind transcript` alone and all together, fillers and "
-             "repeats at 5% of the words, two replicates). Each version is parsed and "
+             f"repeats at 5% of the words, two replicates; without sentence boundaries, "
+             f"the text cut every {WINDOW} words and each segment's parse cut back into the "
+             "sentences). Each version is parsed and "
              "scored against its carried gold tree (LAS, `eval deps`). A drop is the clean "
              "LAS minus the version's, in points, with its 95% paired bootstrap interval "
              f"over sentences ({SAMPLES:,} resamples, a sentence's replicates together); "
