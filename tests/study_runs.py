@@ -95,27 +95,43 @@ def runnable(name: str, tmp: Path) -> Path:
 
 def run_small(names: list[str], tmp: Path) -> dict[str, str]:
     """The studies NAMES run CI-sized (SMALL sentences, 2 replicates, one worker) as users
-    run several: those of one size in one ``parsebench run`` into one store, sharing
-    their parsers' models; each study's part of the report, by name. A study whose
-    needs are missing is left out (its test skips, or fails in CI)."""
+    run several: in one ``parsebench run`` into one store, sharing their parsers' models
+    (a study smaller than the largest through a copy whose ``[corpus]`` says its
+    ``limit``: the command's ``--limit`` is the largest, and each study takes the
+    smaller); each study's part of the report, by name. A study whose needs are missing
+    is left out (its test skips, or fails in CI)."""
     tomls = {}
     for name in names:
         with contextlib.suppress(pytest.skip.Exception):
             tomls[name] = runnable(name, tmp)
-    out: dict[str, str] = {}
-    for size in sorted({SMALL.get(n, 100) for n in tomls}):
-        group = [n for n in tomls if SMALL.get(n, 100) == size]
-        store, report = tmp / f"s{size}.sqlite", tmp / f"report{size}"
-        p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run",
-                            *(str(tomls[n]) for n in group), "--limit", str(size),
-                            "--replicates", "2", "--workers", "1", "--store", str(store),
-                            "--report", str(report)], capture_output=True, text=True,
-                           stdin=subprocess.DEVNULL)
-        assert p.returncode == 0, f"{group}: {p.stderr[-3000:]}"
-        assert (report / "index.html").stat().st_size > 10_000
-        md = (report / "index.md").read_text(encoding="utf-8")
-        for n in group:
-            out[n] = _part(md, f"## {n} (limit ")
+    if not tomls:
+        return {}
+    size = max(SMALL.get(n, 100) for n in tomls)
+    given = [str(_limited(tomls[n], SMALL.get(n, 100), tmp) if SMALL.get(n, 100) < size
+                 else tomls[n]) for n in tomls]
+    store, report = tmp / "s.sqlite", tmp / "report"
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", *given,
+                        "--limit", str(size), "--replicates", "2", "--workers", "1",
+                        "--store", str(store), "--report", str(report)],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, f"{list(tomls)}: {p.stderr[-3000:]}"
+    assert (report / "index.html").stat().st_size > 10_000
+    md = (report / "index.md").read_text(encoding="utf-8")
+    return {n: _part(md, f"## {n} (limit ") for n in tomls}
+
+
+def _limited(toml: Path, limit: int, tmp: Path) -> Path:
+    """TOML copied into TMP (in place when it is a copy there already) with ``limit =
+    LIMIT`` in its ``[corpus]``, its paths to ../shared made absolute."""
+    text = toml.read_text(encoding="utf-8").replace(
+        "../../shared/", f"{(STUDIES / '../../shared').resolve()}/")
+    own = re.search(r"(?m)^limit\s*=\s*(\d+)\s*$", text)  # the smaller wins, as --limit's
+    if own:
+        text = text.replace(own.group(0), f"limit = {min(limit, int(own.group(1)))}")
+    else:
+        text = re.sub(r"(?m)^\[corpus\]\s*$", f"[corpus]\nlimit = {limit}", text, count=1)
+    out = tmp / toml.name
+    out.write_text(text, encoding="utf-8")
     return out
 
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import base64
 import csv
 import html
-import io
 import json
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from parsebench.common.errors import InputError, atomic_output, check_folder
 from parsebench.common.record import OMIT, Record, plain
@@ -290,73 +291,98 @@ def report_files(outdir: Path) -> dict[str, Path]:
 def write_report(store: Store, outdir: str | Path) -> dict[str, Path]:
     """Write index.md, index.html, results.csv, results.json and plots/*.png into OUTDIR.
 
-    Everything is built before anything is written, so a store that cannot be read
-    leaves no half report (and no empty plots folder) behind; what the store holds is
-    escaped everywhere it goes into HTML or Markdown.
+    What grows with the store (results.csv, results.json, a benchmark's corpus pages) is
+    written as it is built, into a folder beside OUTDIR, and moved into place only when
+    all is built: memory holds one experiment at a time however many a benchmark has,
+    and a store that cannot be read leaves no half report (and no empty plots folder)
+    behind; what the store holds is escaped everywhere it goes into HTML or Markdown.
     """
     outdir = check_folder(outdir)
+    stage = _stage(outdir)
     try:
-        data = collect(store)
-        with drawings(outdir / DRAWINGS) as drawn:
-            md, page, csv_text, images, json_text, pages = _build(store, data)
-        for text in (md, page, csv_text, json_text, *(x for p in pages for x in (p.md, p.html))):
-            text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
-    except DAMAGE as exc:
-        raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
-                         f"{' '.join(str(exc).split())[:120]}); it is damaged, or was not "
-                         "written by parsebench", store.path) from None
-    outdir.mkdir(parents=True, exist_ok=True)
-    if images:
-        (outdir / "plots").mkdir(exist_ok=True)
-    for fname, png in images:
-        _write_bytes(outdir / "plots" / fname, png)
-    _write_pages(outdir / FOLDER, pages)
-    files = report_files(outdir)
-    for kind, text in (("markdown", md), ("html", page), ("csv", csv_text),
-                       ("json", json_text)):
-        with atomic_output(files[kind]) as fh:
-            fh.write(text)
-    drawn.save(outdir / DRAWINGS)
+        try:
+            data = collect(store)
+            with drawings(outdir / DRAWINGS) as drawn:
+                md, page, images = _build(store, data, stage)
+            for text in (md, page):
+                text.encode("utf-8")  # a lone surrogate from crafted JSON cannot be written
+        except DAMAGE as exc:
+            raise InputError(f"the store's results cannot be read ({type(exc).__name__}: "
+                             f"{' '.join(str(exc).split())[:120]}); it is damaged, or was "
+                             "not written by parsebench", store.path) from None
+        outdir.mkdir(parents=True, exist_ok=True)
+        if images:
+            (outdir / "plots").mkdir(exist_ok=True)
+        for fname, png in images:
+            _write_bytes(outdir / "plots" / fname, png)
+        files = report_files(outdir)
+        for kind, text in (("markdown", md), ("html", page)):
+            with atomic_output(files[kind]) as fh:
+                fh.write(text)
+        for built in sorted(stage.rglob("*"), key=lambda x: len(x.parts)):
+            target = outdir / built.relative_to(stage)
+            if built.is_dir():
+                target.mkdir(exist_ok=True)
+            else:
+                shutil.move(built, target)
+        drawn.save(outdir / DRAWINGS)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
     return files
 
 
-Built = tuple[str, str, str, list[tuple[str, bytes]], str, list[CorpusPage]]
-"""The Markdown, the HTML page, the CSV, the plots (file name, PNG), results.json, and
-the pages of a benchmark's corpora."""
+def _stage(outdir: Path) -> Path:
+    """A new folder for the report's growing files: beside OUTDIR (a move into it is a
+    rename), else in the temporary folder."""
+    try:
+        return Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", dir=outdir.parent))
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="parsebench-report-"))
 
 
-def _write_pages(folder: Path, pages: list[CorpusPage]) -> None:
-    """The corpora's pages into FOLDER, each file whole or not at all."""
-    if not pages:
-        return
+Built = tuple[str, str, list[tuple[str, bytes]]]
+"""The Markdown, the HTML page and the plots (file name, PNG); results.csv,
+results.json and a benchmark's corpus pages are written into the staging folder."""
+
+
+def _write_page(folder: Path, p: CorpusPage) -> None:
+    """A corpus's page into FOLDER, each file whole or not at all."""
     (folder / "plots").mkdir(parents=True, exist_ok=True)
-    for p in pages:
-        for fname, data in p.images:
-            _write_bytes(folder / "plots" / fname, data)
-        for ext, text in ((".md", p.md), (".html", p.html)):
-            with atomic_output(folder / (p.stem + ext)) as fh:
-                fh.write(text)
+    for fname, data in p.images:
+        _write_bytes(folder / "plots" / fname, data)
+    for ext, text in ((".md", p.md), (".html", p.html)):
+        with atomic_output(folder / (p.stem + ext)) as fh:
+            fh.write(text)
 
 
-def _build(store: Store, data: list[RunInfo]) -> Built:
+def _build(store: Store, data: list[RunInfo], stage: Path) -> Built:
     """The report of each experiment of DATA (their records), each parser in one colour
-    throughout (in the order the parsers first appear in the store's results)."""
+    throughout (in the order the parsers first appear in the store's results); what
+    grows with the store written into STAGE as it comes."""
     parsers = [p for info in data for p in store.parsers_of(info.experiment)]
-    with for_parsers(dict.fromkeys(parsers)):
-        return _build_page(store, data)
+    with for_parsers(dict.fromkeys(parsers)), \
+            (stage / "results.csv").open("w", encoding="utf-8", newline="") as csv_fh, \
+            (stage / "results.json").open("w", encoding="utf-8") as json_fh:
+        return _build_page(store, data, stage, csv_fh, json_fh)
 
 
-def _build_page(store: Store, data: list[RunInfo]) -> Built:
+def _build_page(store: Store, data: list[RunInfo], stage: Path, csv_fh: TextIO,
+                json_fh: TextIO) -> Built:
     md: list[str] = ["# parsebench report", ""]
     body: list[str] = ["<h1>parsebench report</h1>"]
-    buf = io.StringIO()  # the CSV written as each experiment's rows come: lists of
-    w = csv.writer(buf, lineterminator="\n")  # cells would hold ten times its bytes
+    w = csv.writer(csv_fh, lineterminator="\n")
     w.writerow(["experiment", "parser", "metric", "projection", "level", "key", "value"])
     images: list[tuple[str, bytes]] = []
-    runs_json: list[str] = []
+    json_fh.write("[\n")
+    runs = 0
+
+    def run_json(text: str) -> None:
+        nonlocal runs
+        json_fh.write((",\n" if runs else "") + text)
+        runs += 1
+
     browsers = 0
     corpora = corpus_pages(data)
-    pages: list[CorpusPage] = []
     links: list[tuple[str, str]] = []
     for info in data:
         name = info.experiment
@@ -370,16 +396,17 @@ def _build_page(store: Store, data: list[RunInfo]) -> Built:
             md += bmd
             body += bhtml
             images += bimages
-            runs_json.append(_run_json(info, all_results, bsummary))
+            run_json(_run_json(info, all_results, bsummary))
             w.writerows(_csv_rows(all_results, name))
             continue
         part = _experiment(store, info, all_results, prefix,
                            browsers if name not in corpora else 0,
                            sketch if name in corpora else draw)
         w.writerows(_csv_rows(part.results, name))
-        runs_json.append(_run_json(info, part.results, part.summary))
-        if name in corpora:  # a benchmark's corpus: a page of its own, linked
-            pages.append(corpus_page(name, part.md, part.body, part.images, _shell))
+        run_json(_run_json(info, part.results, part.summary))
+        if name in corpora:  # a benchmark's corpus: a page of its own, linked, written
+            _write_page(stage / FOLDER, corpus_page(name, part.md, part.body, part.images,
+                                                    _shell))
             links.append((name, corpora[name]))
         else:
             md += part.md
@@ -391,9 +418,8 @@ def _build_page(store: Store, data: list[RunInfo]) -> Built:
         lmd, lhtml = links_section(links)
         md += lmd
         body.append(lhtml)
-    page = _shell("parsebench report", body)
-    json_text = "[\n" + ",\n".join(runs_json) + "\n]\n"
-    return "\n".join(md) + "\n", page, buf.getvalue(), images, json_text, pages
+    json_fh.write("\n]\n")
+    return "\n".join(md) + "\n", _shell("parsebench report", body), images
 
 
 @dataclass

@@ -227,10 +227,16 @@ def _interval_bars(ax: Any, xs: Sequence[float], ys: Sequence[float],
 
 
 def _png(plt: Any, fig: Any, points: int = 0, intervals: int = 0) -> Plot:
+    import matplotlib.image
+
     png, svg = io.BytesIO(), io.BytesIO()
-    fig.savefig(png, format="png")
-    # laid out by the first drawing: the SVG keeps those places, and with no layout
-    # engine at all (not "none", a placeholder) savefig skips its dry-run drawing
+    # drawn once on the canvas and written as savefig writes a PNG (the same bytes),
+    # without savefig's dry-run drawing for the layout engine: a third of the drawing
+    fig.canvas.draw()
+    matplotlib.image.imsave(png, fig.canvas.buffer_rgba(), format="png", origin="upper",
+                            dpi=fig.dpi)
+    # laid out by that drawing: the SVG keeps those places, and with no layout engine
+    # at all (not "none", a placeholder) savefig skips its dry-run drawing
     fig._layout_engine = None
     fig.savefig(svg, format="svg", metadata={"Date": None})
     plt.close(fig)

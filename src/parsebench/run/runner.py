@@ -107,6 +107,8 @@ class Stages:
 
 
 def _missing(needed: dict[str, Input], cache: ParseCache) -> list[tuple[str, Input]]:
+    """What of NEEDED the store's CACHE (read now, for these keys only) lacks."""
+    cache.load(needed)
     return [(k, w) for k, w in needed.items() if k not in cache]
 
 

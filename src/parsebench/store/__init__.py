@@ -132,15 +132,36 @@ def decode(text: str) -> Outcome:
 
 
 class ParseCache(Mapping[str, tuple[Outcome, float]]):
-    """One parser's cached parses by sentence key: read at once with their checksums
-    checked, each decoded only when asked for, so a re-run whose scores are reused
-    decodes none. A parse whose checksum holds but whose text does not read (a crafted
-    store) is one clear error when it is needed."""
+    """One parser's cached parses by sentence key, read from the store only for the keys
+    a run asks for (:meth:`load`), with their checksums checked, and each decoded only
+    when asked for: a run's memory and time follow its own corpus, not everything the
+    store holds (a benchmark's hundredth corpus reads its own parses, not the 99
+    others'), and a re-run whose scores are reused decodes none. A parse whose checksum
+    holds but whose text does not read (a crafted store) is one clear error when it is
+    needed."""
 
-    def __init__(self, raw: dict[str, tuple[str, float]], parser: str, path: Path) -> None:
-        self._raw = raw
+    def __init__(self, store: Store, parser: str) -> None:
+        self.store, self.parser, self.path = store, parser, store.path
+        self._raw: dict[str, tuple[str, float]] = {}
         self._got: dict[str, tuple[Outcome, float]] = {}
-        self.parser, self.path = parser, path
+        self._asked: set[str] = set()
+
+    def load(self, keys: Iterable[str]) -> None:
+        """Read the parses of KEYS the store has and this cache has not read yet (a
+        damaged one is left out, so it is parsed again, with a warning)."""
+        todo = [k for k in dict.fromkeys(keys) if k not in self._asked]
+        self._asked.update(todo)
+        bad = 0
+        for k, o, sec, c in self.store.parse_rows(self.parser, todo):
+            if k in self._got:
+                continue
+            if c == checksum(o) and isinstance(o, str):
+                self._raw[k] = (o, sec)
+            else:
+                bad += 1
+        if bad:
+            self.store.warnings.append(f"{bad} cached parse(s) were damaged in the store; "
+                                       "parsed again")
 
     def __getitem__(self, key: str) -> tuple[Outcome, float]:
         got = self._got.get(key)
@@ -379,19 +400,21 @@ class Store:
         return None if row is None else str(row[0])
 
     def parse_cache(self, parser: str) -> ParseCache:
-        """The parser's cached parses whose checksum holds (a damaged one is left out,
-        so it is parsed again)."""
-        raw, bad = {}, 0
-        for k, o, sec, c in self.db.execute("SELECT sentence, outcome, seconds, checksum "
-                                            "FROM parses WHERE parser=?", (parser,)):
-            if c == checksum(o) and isinstance(o, str):
-                raw[k] = (o, sec)
-            else:
-                bad += 1
-        if bad:
-            self.warnings.append(f"{bad} cached parse(s) were damaged in the store; parsed "
-                                 "again")
-        return ParseCache(raw, parser, self.path)
+        """The parser's cached parses, read as a run asks for them (:meth:`ParseCache.load`)."""
+        return ParseCache(self, parser)
+
+    def parse_rows(self, parser: str, keys: Sequence[str] | None = None
+                   ) -> Iterator[tuple[str, Any, Any, Any]]:
+        """PARSER's stored rows (sentence, outcome, seconds, checksum), unchecked: those of
+        KEYS (looked up by the table's key, a few hundred a query), else all."""
+        sql = "SELECT sentence, outcome, seconds, checksum FROM parses WHERE parser=?"
+        if keys is None:
+            yield from self.db.execute(sql, (parser,))
+            return
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            yield from self.db.execute(f"{sql} AND sentence IN ({','.join('?' * len(chunk))})",
+                                       (parser, *chunk))
 
     def add_parses(self, parser: str, rows: Iterable[tuple[str, Outcome, float, int]]) -> None:
         with self.transaction() as db:
@@ -401,11 +424,10 @@ class Store:
 
     def parses(self, parser: str, keys: Iterable[str] | None = None
                ) -> dict[str, tuple[Outcome, float]]:
-        want = None if keys is None else set(keys)
         out = {}
-        for k, o, s, c in self.db.execute("SELECT sentence, outcome, seconds, checksum FROM "
-                                          "parses WHERE parser=?", (parser,)):
-            if (want is None or k in want) and c == checksum(o):
+        for k, o, s, c in self.parse_rows(parser, None if keys is None else
+                                          list(dict.fromkeys(keys))):
+            if c == checksum(o):
                 out[k] = (decode(o), s)
         return out
 
