@@ -65,11 +65,13 @@ def test_a_crash_hang_or_error_in_the_model_costs_one_sentence() -> None:
     try:
         sents = _words("The cat sat .", "CRASH now", "Dogs bark .", "HANG", "RAISE it",
                        "Birds sing loudly .", "It works .")
-        run = parse_sentences(sents, spec, timeout=5, batch_size=3)
+        # a batch's deadline is the timeout times its size: the HANG batch waits 9 s,
+        # then HANG alone 3 s (a short sentence takes SuPar milliseconds)
+        run = parse_sentences(sents, spec, timeout=3, batch_size=3)
     finally:
         sys.path.remove(str(FIXTURES))
     reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else "ok" for t in run.timed]
-    assert reasons == ["ok", "crash (exit code 9)", "ok", "timeout after 5 s",
+    assert reasons == ["ok", "crash (exit code 9)", "ok", "timeout after 3 s",
                        "error: RuntimeError: bad sentence", "ok", "ok"]
     ok = run.timed[5].outcome
     assert isinstance(ok, Analysis) and ok.heads is not None and len(ok.heads) == 4
