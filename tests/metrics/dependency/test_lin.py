@@ -472,3 +472,21 @@ def test_a_gold_word_without_a_head_is_said_with_its_file_and_line(tmp_path: Pat
     assert got["uas"]["correct"] == 3 and got["uas"]["gold"] == 4
     clean = pb.evaluate_deps(system, system).to_dict()
     assert not [w for w in clean["warnings"] if "no HEAD" in w]
+
+
+def test_a_confusion_over_no_aligned_words_says_so(tmp_path: Path) -> None:
+    """An empty system file scored with --align words --confusion upos: no label to
+    put in the table (the fuzzer found max() of none)."""
+    import subprocess
+    import sys
+
+    gold, system = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    gold.write_text("1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    system.write_text("", encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "parsebench.cli", "eval", "deps", str(gold),
+                        str(system), "--align", "words", "--confusion", "upos"],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert "Traceback" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    assert "Confusion (rows: gold, columns: system; aligned words): no aligned words" \
+        in p.stdout

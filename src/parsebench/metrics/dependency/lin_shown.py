@@ -271,6 +271,8 @@ def breakdown_lines(field: str, by: Mapping[str, Bucket]) -> list[str]:
 def confusion_lines(table: Confusion) -> list[str]:
     """Gold labels down, system labels across, on the aligned words."""
     names = table.labels
+    if not names:  # no word of the gold aligned with one of the system's
+        return ["Confusion (rows: gold, columns: system; aligned words): no aligned words"]
     width = max(7, *(len(x) for x in names)) + 1
     lines = ["Confusion (rows: gold, columns: system; aligned words)",
              " " * width + "".join(f"{x[:9]:>10}" for x in names)]
