@@ -184,7 +184,8 @@ def _export(store: Store, out: Path, parser: str | None, experiment: str | None
             if parser not in (None, conf.name) or conf.name not in stats:
                 continue
             key, kind = stats[conf.name]
-            outcomes = store.parses(key, wanted)
+            outcomes = store.parse_cache(key)
+            outcomes.load(wanted)
             missing = wanted - set(outcomes)
             if missing:
                 raise InputError(f"{len(missing)} {'document' if given.raw else 'sentence'}(s) "

@@ -258,7 +258,12 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
     is the corpus's figure with the corpus's own interval, not a second bootstrap's."""
     import numpy as np
 
-    from parsebench.metrics.core.resample import bootstrap_scores, holm, interval
+    from parsebench.metrics.core.resample import (
+        bootstrap_p,
+        bootstrap_scores,
+        holm,
+        interval,
+    )
     from parsebench.metrics.core.scores import ALPHA
     from parsebench.model.level import level_order
 
@@ -354,8 +359,7 @@ def macro(store: Store, cfg: dict[str, Any]) -> list[Scored]:
                 d = known[b] - known[a]
                 ds = (sums[(b, level, what)] - sums[(a, level, what)]) / len(names)
                 ds = ds[~np.isnan(ds)]
-                pv = None if not len(ds) else \
-                    (1 + int(np.sum(np.abs(ds - ds.mean()) >= abs(d) - 1e-12))) / (1 + len(ds))
+                pv = bootstrap_p(ds, d) if len(ds) else None
                 iv = interval(ds, ALPHA) if len(ds) else None
                 family.append((a, b, d, iv, pv))
             for (a, b, d, iv, _), ph in zip(family, holm([f[4] for f in family]), strict=True):

@@ -34,28 +34,29 @@ def cut_back(segments: Sequence[tuple[Outcome, float]], units: Sequence[int],
     firsts = [0]
     for n in units:
         firsts.append(firsts[-1] + n)
+    broken = [_broken(o, n) for (o, _), n in zip(segments, units, strict=True)]
     out: list[tuple[Outcome, float]] = []
     start = 0
     for n in lengths:
         words = where[start:start + n]
         seconds = sum(segments[k][1] / units[k] for k, _ in words)
-        failed = next((o for k, _ in words if not isinstance(o := segments[k][0], Analysis)
-                       or _misfit(o, units[k])), None)
-        if failed is not None:
-            out.append((failed if isinstance(failed, Failure) else Failure(
-                f"the parser gave {len(failed.forms or [])} words for a segment of "
-                f"{units[where[start][0]]}: a segment's parse is cut back by word "
-                "positions"), seconds))
-        else:
-            out.append((_piece(segments, firsts, words, start), seconds))
+        failed = next((f for k in dict.fromkeys(k for k, _ in words)
+                       if (f := broken[k]) is not None), None)
+        out.append((failed or _piece(segments, firsts, words, start), seconds))
         start += n
     return out
 
 
-def _misfit(a: Analysis, n: int) -> bool:
-    """Whether analysis A does not give the N words of its segment one for one."""
-    return (a.forms is not None and len(a.forms) != n) or a.links is not None \
-        or a.tree is not None
+def _broken(o: Outcome, n: int) -> Failure | None:
+    """Why the outcome O of a segment of N words cannot be cut back: the parser failed
+    on it, or gave other words than its N (or links or a tree, not heads)."""
+    if isinstance(o, Failure):
+        return o
+    if (o.forms is not None and len(o.forms) != n) or o.links is not None \
+            or o.tree is not None:
+        return Failure(f"the parser gave {len(o.forms or [])} words for a segment of {n}: "
+                       "a segment's parse is cut back by word positions")
+    return None
 
 
 def _piece(segments: Sequence[tuple[Outcome, float]], firsts: list[int],

@@ -403,14 +403,11 @@ class Store:
         """The parser's cached parses, read as a run asks for them (:meth:`ParseCache.load`)."""
         return ParseCache(self, parser)
 
-    def parse_rows(self, parser: str, keys: Sequence[str] | None = None
+    def parse_rows(self, parser: str, keys: Sequence[str]
                    ) -> Iterator[tuple[str, Any, Any, Any]]:
-        """PARSER's stored rows (sentence, outcome, seconds, checksum), unchecked: those of
-        KEYS (looked up by the table's key, a few hundred a query), else all."""
+        """PARSER's stored rows (sentence, outcome, seconds, checksum) of KEYS, unchecked
+        (looked up by the table's key, a few hundred a query)."""
         sql = "SELECT sentence, outcome, seconds, checksum FROM parses WHERE parser=?"
-        if keys is None:
-            yield from self.db.execute(sql, (parser,))
-            return
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
             yield from self.db.execute(f"{sql} AND sentence IN ({','.join('?' * len(chunk))})",
@@ -421,15 +418,6 @@ class Store:
             db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?)",
                            [(parser, k, e, s, w, checksum(e))
                             for k, o, s, w in rows for e in [encode(o)]])
-
-    def parses(self, parser: str, keys: Iterable[str] | None = None
-               ) -> dict[str, tuple[Outcome, float]]:
-        out = {}
-        for k, o, s, c in self.parse_rows(parser, None if keys is None else
-                                          list(dict.fromkeys(keys))):
-            if c == checksum(o):
-                out[k] = (decode(o), s)
-        return out
 
     def count_parses(self, parser: str | None = None) -> int:
         if parser is None:
