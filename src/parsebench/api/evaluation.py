@@ -164,8 +164,10 @@ def evaluate_brackets(gold: PathLike, test: PathLike, prm: PathLike | None = Non
     from parsebench.metrics.constituency.evalb_scorer import score_bracket_files
 
     got_evalb = score_bracket_files(gold, test, params or EvalbParams())
-    scores = got_evalb.command(os.path.basename(prm) if prm else None)
-    return result("eval brackets", scores, got_evalb.report, warnings)
+    name = os.path.basename(prm) if prm else None
+    # the JSON object made when read: EVALB's report, the command's text, never reads it
+    return result("eval brackets", lambda: got_evalb.command(name), got_evalb.report,
+                  warnings)
 
 
 @A.checked(key=A.TREES, response=A.TREES, categories=A.optional(A.strings),

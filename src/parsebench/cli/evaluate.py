@@ -118,9 +118,10 @@ def eval_brackets(
         typer.echo(w, err=True)
     # to_json, not _emit_json(to_dict()): the same text without copying a row a sentence
     sys.stdout.write(r.to_json() if as_json else str(r))
-    for m in r.data.get("messages", []):
+    record = r.record  # its messages and whether EVALB gave up, without its JSON rows
+    for m in getattr(record, "messages", None) or []:
         typer.echo(m, err=True)
-    if r.data.get("aborted"):
+    if getattr(record, "aborted", None):
         raise typer.Exit(1)
 
 

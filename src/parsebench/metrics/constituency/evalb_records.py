@@ -3,6 +3,7 @@ apart from the scorer (:mod:`.evalb`), which fills them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,8 +47,9 @@ class BracketsEval(Record):
     all: EvalbTotals | None = field(default=None, metadata=OMIT)
     len40: EvalbTotals | None = field(default=None, metadata=OMIT)
     cutoff_len: int = 40
-    rows: list[dict[str, int | float]] = field(default_factory=list)
-    """Kept as the JSON's objects: a million-word file has a row per sentence."""
+    rows: Sequence[dict[str, int | float]] = field(default_factory=list)
+    """Kept as the JSON's objects (a million-word file has a row per sentence), made
+    when first read (the scorer's rows are its table's until then)."""
     messages: list[str] = field(default_factory=list)
     signature: str = ""
     aborted: bool | None = field(default=None, metadata=OMIT)
@@ -55,7 +57,8 @@ class BracketsEval(Record):
 
     def to_dict(self) -> dict[str, Any]:
         out = Record.to_dict(replace(self, rows=[]))
-        out["rows"] = self.rows  # already plain: not copied row by row
+        rows = self.rows  # already plain: not copied row by row
+        out["rows"] = rows if type(rows) is list else list(rows)
         return out
 
 
