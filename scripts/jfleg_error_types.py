@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from parsebench.metrics.robustness.errant_types import DEFAULT_PIPELINE, edits, repeated
+from parsebench.metrics.robustness.errant_types import DEFAULT_PIPELINE, edits_of, repeated
 from parsebench.noise.grammar_types import TYPES
 
 
@@ -27,9 +27,9 @@ def main() -> None:
     src = (args.folder / "dev.src").read_text(encoding="utf-8").splitlines()
     ref = (args.folder / "dev.ref0").read_text(encoding="utf-8").splitlines()
     counts: Counter[str] = Counter()
-    for s, r in zip(src, ref, strict=True):
-        words = s.split()
-        for a, b, typ, _ in edits(words, r.split(), args.pipeline):
+    pairs = [(s.split(), r.split()) for s, r in zip(src, ref, strict=True)]
+    for (words, _), got in zip(pairs, edits_of(pairs, args.pipeline), strict=True):
+        for a, b, typ, _ in got:
             counts[repeated(words, a, b, typ)] += 1
     total = sum(counts.values())
     print(f"{len(src)} sentence pairs, {total} edits\n")

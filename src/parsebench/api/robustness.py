@@ -172,16 +172,17 @@ def robustness_f1(grammatical: PathLike | Treebank, ungrammatical: PathLike | Tr
 def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Progress
                        ) -> list[Any]:
     """ERRANT's alignment of every ungrammatical/corrected pair, with progress."""
-    from parsebench.metrics.robustness.errant_types import alignment, annotator
+    from parsebench.metrics.robustness.errant_types import BATCH, alignments, annotator
 
     if len(u) != len(g):
         return []  # score_corpus says which file is short
     annotator(pipeline)
     out = []
     progress.stage("ERRANT", len(u))
-    for a, b in zip(u, g, strict=True):
-        out.append(alignment(a.forms, b.forms, pipeline))
-        progress.advance()
+    for k in range(0, len(u), BATCH):
+        out += alignments([(a.forms, b.forms) for a, b in zip(u[k:k + BATCH], g[k:k + BATCH],
+                                                               strict=True)], pipeline)
+        progress.advance(len(out) - k)
     return out
 
 

@@ -468,10 +468,10 @@ def _corrected(ctx: RunContext) -> Variant:
     g = corr_parsed.parses(corr.versions[0])
     aligns: list[Alignment] | None = None
     if ctx.exp.alignment == "errant":
-        from parsebench.metrics.robustness.errant_types import alignment
+        from parsebench.metrics.robustness.errant_types import alignments
 
-        aligns = [alignment(u.forms, c.forms, ctx.exp.errant_pipeline)
-                  for u, c in zip(ctx.clean, g, strict=True)]
+        aligns = alignments([(u.forms, c.forms) for u, c in zip(ctx.clean, g, strict=True)],
+                            ctx.exp.errant_pipeline)
     if len(g) != len(ctx.clean):
         raise InputError(f"{len(ctx.clean)} sentences, but {corr.path} has {len(g)}",
                          ctx.corpus.path)
