@@ -69,7 +69,7 @@ SMALL = {"bigert-en": 80, "bigert-en-unsupervised": 20, "kakkonen-en": 20,
          **{f"real-{n}": 60 for n in ("ewt", "tweebank", "eslspok", "spelling-en",
                                       "kakkonen-en", "grammar-en", "jfleg")},
          "noise-validity-keyboard": 60, "noise-validity-profile": 60}
-"""Sentences for the CI-sized version, 100 unless said (Link Grammar is slow on
+"""Sentences for the CI-sized version, 50 unless said (Link Grammar is slow on
 misspelled text); one parser worker, as the test suite runs two tests at once."""
 
 
@@ -106,8 +106,8 @@ def run_small(names: list[str], tmp: Path) -> dict[str, str]:
             tomls[name] = runnable(name, tmp)
     if not tomls:
         return {}
-    size = max(SMALL.get(n, 100) for n in tomls)
-    given = [str(_limited(tomls[n], SMALL.get(n, 100), tmp) if SMALL.get(n, 100) < size
+    size = max(SMALL.get(n, 50) for n in tomls)
+    given = [str(_limited(tomls[n], SMALL.get(n, 50), tmp) if SMALL.get(n, 50) < size
                  else tomls[n]) for n in tomls]
     store, report = tmp / "s.sqlite", tmp / "report"
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", *given,
