@@ -48,10 +48,16 @@ def _light_coercion() -> None:
     """typer (0.2x) converts every parameter through a pydantic TypeAdapter, and importing
     pydantic and building the adapters took 0.09 s of the 0.47 s of ``eval deps``. Strings,
     paths, flags and lists of them (what arrives from the command line) are converted
-    here as those adapters do, and whole numbers in their bounds; any other type or
+    here as those adapters do, whole numbers in their bounds and plain decimals (``0.05``,
+    ``1e-3``), each also as ``X | None``; any other type or
     value (and every value these refuse, for typer's words) still goes to typer's own
     conversion. Guarded, so another typer version keeps its own."""
     import dataclasses
+    import re
+    import types
+    import typing
+
+    decimal_text = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
     try:
         from typer import _coercion, core
@@ -88,7 +94,14 @@ def _light_coercion() -> None:
                     raise ValueError(value)
                 return n
             return whole
+        if annotation is float:
+            return decimal
         return None
+
+    def decimal(value: str, param: Any, ctx: Any) -> float:
+        if not decimal_text.fullmatch(value):
+            raise ValueError(value)  # (inf, 1_0, " 1"...): typer's conversion and words
+        return float(value)
 
     @dataclasses.dataclass(frozen=True)
     class Light(runtime):  # type: ignore[misc]
@@ -97,9 +110,10 @@ def _light_coercion() -> None:
         many: bool = False
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            if value is None or isinstance(value, bool) or (
-                    type(value) is int and self.convert is not None and not self.many):
-                return value  # (a default: None, a flag's, an int option's)
+            if value is None or isinstance(value, bool) or (not self.many and (
+                    (type(value) is int and self.convert not in (None, decimal))
+                    or (type(value) is float and self.convert is decimal))):
+                return value  # (a default: None, a flag's, an int or float option's)
             if self.convert is str:
                 if self.many and isinstance(value, (list, tuple)) \
                         and all(isinstance(v, str) for v in value):
@@ -120,9 +134,12 @@ def _light_coercion() -> None:
     def light(descriptor: Any) -> Any:
         annotation, info = descriptor.annotation, descriptor.parameter_info
         if descriptor.file_annotation is None:
-            many = getattr(annotation, "__origin__", None) is list
-            args: tuple[Any, ...] = getattr(annotation, "__args__", ()) if many \
-                else (annotation,)
+            given = typing.get_args(annotation)  # X of an option "X | None"
+            base = next(a for a in given if a is not type(None)) \
+                if typing.get_origin(annotation) in (typing.Union, types.UnionType) \
+                and len(given) == 2 and type(None) in given else annotation
+            many = getattr(base, "__origin__", None) is list
+            args: tuple[Any, ...] = getattr(base, "__args__", ()) if many else (base,)
             convert = leaf(args[0], info) if len(args) == 1 else None
             if convert is not None or (annotation is bool and not many):
                 made: Any = Light

@@ -460,9 +460,8 @@ class _Chunks:
         g_next = next(self.gold, None)
         s_next = next(self.system, None)
         while g_next is not None and s_next is not None:
-            if g_next.forms == s_next.forms and not g_next.multiword \
-                    and not s_next.multiword:
-                d = 0  # the same words: by_rows at a glance
+            if g_next.forms == s_next.forms and g_next.multiword == s_next.multiword:
+                d = 0  # the same words and tokens, so the same text: by_rows at a glance
             elif by_rows([g_next], [s_next]) and not self._cut_elsewhere(g_next, s_next):
                 d = 0 if g_next.forms == s_next.forms else \
                     sum(a != b for a, b in zip(g_next.forms, s_next.forms, strict=True))
