@@ -180,8 +180,8 @@ def _errant_alignments(u: list[Any], g: list[Any], pipeline: str, progress: Prog
     out = []
     progress.stage("ERRANT", len(u))
     for k in range(0, len(u), BATCH):
-        out += alignments([(a.forms, b.forms) for a, b in zip(u[k:k + BATCH], g[k:k + BATCH],
-                                                               strict=True)], pipeline)
+        pairs = zip(u[k:k + BATCH], g[k:k + BATCH], strict=True)
+        out += alignments([(a.forms, b.forms) for a, b in pairs], pipeline)
         progress.advance(len(out) - k)
     return out
 
