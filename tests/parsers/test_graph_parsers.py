@@ -299,12 +299,15 @@ def test_a_killed_parser_a_hang_or_a_crash_costs_one_sentence(
     sents = [blank(s.split(), [f"# text = {s}"]) for s in (
         "The cat sat .", "KILLJAVA now", "Dogs bark .", "HANG", "Birds sing loudly .",
         "CRASH it", "It works .")]
+    forests = set(Path("/tmp").glob("test*.forest"))  # MSTParser's, in Java's default
     sys.path.insert(0, str(FIXTURES))
     try:
         run = parse_sentences(sents, f"python:faulty_graph:{cls}={spec.partition(':')[2]}",
                               timeout=5, batch_size=4)
     finally:
         sys.path.remove(str(FIXTURES))
+    # its JVMs killed (KILLJAVA, the hang's timeout) left no file in /tmp
+    assert set(Path("/tmp").glob("test*.forest")) <= forests
     reasons = [t.outcome.reason if isinstance(t.outcome, Failure) else "ok" for t in run.timed]
     runtime = "Java" if parser == "mst" else "TurboParser"
     assert [reasons[i] for i in (0, 2, 4, 6)] == ["ok"] * 4, reasons

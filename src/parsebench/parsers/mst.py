@@ -95,8 +95,11 @@ class MST(JavaAdapter):
         java = java_command()
         self.tagger = UDPipeTagger(opts.get("tagger"), self.name)
         self.scratch = tempfile.TemporaryDirectory(prefix="parsebench-mst-")
+        java_run, *bridge = bridge_command(java, jar, self.BRIDGE)
+        # MSTParser makes an empty test*.forest in Java's temporary folder at every start,
+        # left behind when the JVM is killed (a hang's timeout): in the scratch folder
         self.bridge = JavaBridge(
-            "MSTParser", [*bridge_command(java, jar, self.BRIDGE),
+            "MSTParser", [java_run, f"-Djava.io.tmpdir={self.scratch.name}", *bridge,
                           os.path.abspath(model), got["order"], got["decode"],
                           self.scratch.name])
         self.bridge.start()
