@@ -133,16 +133,21 @@ def _read(hint: Any, v: Any) -> Any:
     if origin is tuple and isinstance(v, list):
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_read(args[0], x) for x in v)
+            return tuple(v) if args[0] in _AS_READ else tuple(_read(args[0], x) for x in v)
         return tuple(_read(a, x) for a, x in zip(args, v, strict=False))
     if origin is list and isinstance(v, list):
         (arg,) = typing.get_args(hint) or (Any,)
-        return [_read(arg, x) for x in v]
+        return list(v) if arg in _AS_READ else [_read(arg, x) for x in v]
     if origin in (dict, Mapping) and isinstance(v, Mapping):
         args = typing.get_args(hint)
         arg = args[1] if len(args) == 2 else Any
-        return {k: _read(arg, x) for k, x in v.items()}
+        return dict(v) if arg in _AS_READ else {k: _read(arg, x) for k, x in v.items()}
     return v
+
+
+_AS_READ = frozenset({Any, float, int, str, bool})
+"""Hints a JSON value is read as, as it is: a container of them is copied whole, not
+read an item at a time (a run's stored rows are hundreds of thousands of numbers)."""
 
 
 def _is_record(hint: Any) -> bool:
