@@ -3,7 +3,7 @@ apart from the scorer (:mod:`.evalb`), which fills them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +38,36 @@ class EvalbTotals(Record):
     two_or_less_crossing_sentences: int = 0
 
 
+class RowsWhenRead(Sequence[dict[str, int | float]]):
+    """:class:`BracketsEval`'s rows, made by MAKE when first read: the command's text
+    (EVALB's report and messages) never reads them, and a million words' rows are a
+    dict a sentence."""
+
+    def __init__(self, make: Callable[[], list[dict[str, int | float]]]) -> None:
+        self.make: Callable[[], list[dict[str, int | float]]] | None = make
+        self._rows: list[dict[str, int | float]] = []
+
+    @property
+    def rows(self) -> list[dict[str, int | float]]:
+        if self.make is not None:
+            self._rows, self.make = self.make(), None
+        return self._rows
+
+    def __getitem__(self, k: Any) -> Any:
+        return self.rows[k]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        return self.rows == (other.rows if isinstance(other, RowsWhenRead) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.rows)
+
+
 @dataclass(frozen=True)
 class BracketsEval(Record):
     """``eval brackets --json``: the totals of all sentences and of those within the
@@ -58,7 +88,7 @@ class BracketsEval(Record):
     def to_dict(self) -> dict[str, Any]:
         out = Record.to_dict(replace(self, rows=[]))
         rows = self.rows  # already plain: not copied row by row
-        out["rows"] = rows if type(rows) is list else list(rows)
+        out["rows"] = rows.rows if isinstance(rows, RowsWhenRead) else rows
         return out
 
 

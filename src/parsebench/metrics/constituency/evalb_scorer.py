@@ -26,7 +26,6 @@ from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from parsebench.common.errors import read_bytes
 from parsebench.formats.brackets import TreeText, read_tree_texts
@@ -37,6 +36,7 @@ from parsebench.metrics.constituency.evalb_records import (
 from parsebench.metrics.constituency.evalb_records import (
     EvalbTotals as EvalbTotals,
 )
+from parsebench.metrics.constituency.evalb_records import RowsWhenRead
 
 try:
     from parsebench.metrics.constituency import _evalb_fast as _fast
@@ -468,7 +468,7 @@ class EvalbResult:
         sig = signature(method="evalb", prm=prm, labeled=p.labeled, cutoff=p.cutoff_len)
         return BracketsEval(None if self.aborted else self.all.scores(),
                             None if self.aborted else self.cut.scores(), p.cutoff_len,
-                            _RowDicts(self), self.messages, sig, self.aborted or None)
+                            RowsWhenRead(self.row_dicts), self.messages, sig, self.aborted or None)
 
     def report(self) -> str:
         if self.accelerated and _fast is not None:
@@ -483,35 +483,6 @@ class EvalbResult:
         lines.append(f"-- len<={self.params.cutoff_len} --")
         lines += self.cut.summary_lines()
         return HEADER + "\n" + rows + "\n".join(lines) + "\n"
-
-
-class _RowDicts(Sequence[dict[str, int | float]]):
-    """``eval brackets``'s JSON rows, made when first read: the command's text (EVALB's
-    report and messages) never reads them, and a million words' are a dict a sentence."""
-
-    def __init__(self, result: EvalbResult) -> None:
-        self.result: EvalbResult | None = result
-        self._rows: list[dict[str, int | float]] = []
-
-    @property
-    def rows(self) -> list[dict[str, int | float]]:
-        if self.result is not None:
-            self._rows, self.result = self.result.row_dicts(), None
-        return self._rows
-
-    def __getitem__(self, k: Any) -> Any:
-        return self.rows[k]
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __eq__(self, other: object) -> bool:
-        return self.rows == (other.rows if isinstance(other, _RowDicts) else other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self.rows)
 
 
 def _read(text: str, rules: _Rules, error: Callable[[str], None]) -> _Parsed:
