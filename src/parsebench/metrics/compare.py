@@ -29,7 +29,7 @@ from parsebench.metrics.core.resample import (
 )
 from parsebench.metrics.dependency.figures import AlignmentCounts, ValidityCounts
 from parsebench.metrics.dependency.settings import DepsScoring
-from parsebench.metrics.registry import COMPARABLE, REGISTRY, file_stats
+from parsebench.metrics.registry import comparable, file_stats
 from parsebench.model.conditions import differing_inputs
 from parsebench.present import p_value
 
@@ -109,7 +109,10 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
     SCORING: how a dependency metric is scored (``eval deps``'s ``--align``,
     ``--invalid``, ``--enhancements``...); with settings not at their default, each
     system's ``validity`` (and ``alignment``) is in the JSON, and the settings too."""
-    if metric not in COMPARABLE:
+    m = comparable(metric)
+    if m is None:
+        from parsebench.metrics.registry import COMPARABLE
+
         raise InputError(f"--metric {metric!r}: expected one of " + ", ".join(COMPARABLE))
     if test not in TESTS:
         raise InputError(f"--test {test!r}: expected bootstrap or randomization")
@@ -118,7 +121,6 @@ def compare(gold: str | os.PathLike[str], systems: Sequence[str | os.PathLike[st
         raise InputError(f"--alpha {alpha}: must be in (0, 1)")
     if len(systems) < 1:
         raise InputError("give at least one system file")
-    m = REGISTRY[metric]
     scoring = scoring or DepsScoring()
     why = scoring.refusal(metric, m.reads)
     if why is not None:

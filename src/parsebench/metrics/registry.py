@@ -14,24 +14,50 @@ summary's links: adding a method is its module and one line here (or an entry po
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsebench.common.errors import InputError
-from parsebench.common.installed import entry_points
-from parsebench.metrics.constituency import evalb, gaizauskas
-from parsebench.metrics.core.method import Method, Metric
-from parsebench.metrics.dependency import lin
-from parsebench.metrics.dependency.settings import DepsScoring
-from parsebench.metrics.robustness import bigert, hashemi_hwa, kakkonen
 from parsebench.model.scored import Scored
+
+if TYPE_CHECKING:
+    from parsebench.metrics.core.method import Method, Metric
+    from parsebench.metrics.dependency.settings import DepsScoring
 
 ENTRY_POINT_GROUP = "parsebench.methods"
 """Where another package lists its methods (``name = "module:METHOD"``)."""
 
+FAMILIES = ("robustness.bigert", "robustness.kakkonen", "dependency.lin",
+            "robustness.hashemi_hwa", "constituency.evalb", "constituency.gaizauskas")
+"""The module of each paper's method under ``parsebench.metrics``, in the order reports
+show them. They are imported when first asked for: a command that scores one family
+(``compare`` of LAS) does not import the others, a tenth of its time."""
+
+FIRST_ASKED = "dependency.lin"
+"""The family looked in first for a score by name: what ``compare`` is asked for most."""
+
+METHODS: dict[str, Method]
+"""Every method a run can score, by its key in ``[metrics]`` and its results' name."""
+
+REGISTRY: dict[str, Metric]
+"""Every score, by name: a method's figures that intervals and paired tests resample."""
+
+COMPARABLE: list[str]
+"""The metrics ``compare`` offers: a system against a gold (those stored by a run too,
+EVALB and the flat keys, there score a noisy parse against the clean one)."""
+
+
+def _method(family: str) -> Method:
+    return importlib.import_module("parsebench.metrics." + family).METHOD  # type: ignore[no-any-return]
+
 
 def _plugins() -> list[Method]:
+    from parsebench.common.installed import entry_points
+    from parsebench.metrics.core.method import Method
+
     out = []
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         m = ep.load()
@@ -41,17 +67,31 @@ def _plugins() -> list[Method]:
     return out
 
 
-METHODS: dict[str, Method] = {m.name: m for m in (
-    bigert.METHOD, kakkonen.METHOD, lin.METHOD, hashemi_hwa.METHOD, evalb.METHOD,
-    gaizauskas.METHOD, *_plugins())}
-"""Every method a run can score, by its key in ``[metrics]`` and its results' name."""
+_MADE = ("METHODS", "REGISTRY", "COMPARABLE")
 
-REGISTRY: dict[str, Metric] = {s.name: s for m in METHODS.values() for s in m.scores}
-"""Every score, by name: a method's figures that intervals and paired tests resample."""
 
-COMPARABLE = [name for name, m in REGISTRY.items() if m.reads in ("deps", "trees")]
-"""The metrics ``compare`` offers: a system against a gold (those stored by a run too,
-EVALB and the flat keys, there score a noisy parse against the clean one)."""
+@functools.cache
+def _every() -> tuple[dict[str, Method], dict[str, Metric], list[str]]:
+    methods = {m.name: m for m in (*map(_method, FAMILIES), *_plugins())}
+    registry = {s.name: s for m in methods.values() for s in m.scores}
+    return methods, registry, [n for n, m in registry.items() if m.reads in ("deps", "trees")]
+
+
+def __getattr__(name: str) -> Any:
+    """METHODS, REGISTRY and COMPARABLE, made from every family when first read."""
+    if name not in _MADE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _every()[_MADE.index(name)]
+
+
+def comparable(name: str) -> Metric | None:
+    """The score NAME if ``compare`` offers it, else None; a score of
+    :data:`FIRST_ASKED` is found without importing the other families."""
+    first = next((s for s in _method(FIRST_ASKED).scores if s.name == name), None)
+    if first is not None and first.reads in ("deps", "trees"):
+        return first
+    _, registry, offered = _every()
+    return registry[name] if name in offered else None
 
 
 def typed(r: Scored) -> Scored:
@@ -59,7 +99,7 @@ def typed(r: Scored) -> Scored:
     read from the store or a run's JSON is plain JSON). A value that does not read as
     its record (a damaged or crafted store) is refused in one line, never a traceback
     or a blank."""
-    m = METHODS.get(r.method)
+    m = _every()[0].get(r.method)
     if m is None or m.value_type is None or isinstance(r.value, m.value_type):
         return r
     try:
@@ -104,8 +144,9 @@ def columns_of(result: str, name: str) -> list[str]:
     """The names of the columns of a run's stored statistics NAME of RESULT (a method's
     key): a keyed breakdown's rows start with the sentence and the key; [] when no
     method names them."""
-    m = METHODS.get(result)
+    methods, registry, _ = _every()
+    m = methods.get(result)
     if m is not None and name in m.columns:
         return list(m.columns[name])
-    return next((list(x.columns) for x in REGISTRY.values() if x.stored == (result, name)),
+    return next((list(x.columns) for x in registry.values() if x.stored == (result, name)),
                 [])

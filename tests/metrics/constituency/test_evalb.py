@@ -8,6 +8,7 @@ import subprocess
 import sys
 from itertools import pairwise
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from conftest import DATA, shared_path
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from parsebench.common.errors import InputError
 from parsebench.formats.brackets import TreeText, read_tree_texts, split_trees
 from parsebench.formats.evalb_prm import EvalbParams, read_prm
+from parsebench.metrics.constituency import evalb_scorer
 from parsebench.metrics.constituency.evalb_scorer import (
     ACCELERATED,
     score_bracket_files,
@@ -343,7 +345,13 @@ def test_files_read_by_the_accelerator_score_as_read_tree_texts_reads_them(
     for path, side in ((gold, sides[0]), (test, sides[1])):
         text = end.join(side) + (end if last_end and side else "")
         path.write_bytes(text.encode("utf-8"))
-    assert file_outcome(gold, test, params, True) == file_outcome(gold, test, params, False)
+    want = file_outcome(gold, test, params, False)
+    assert file_outcome(gold, test, params, True) == want
+    # a big file is scored in parts in threads, each by its own Scorer: the same
+    # rows, messages and abort, in order, whatever the machine's cores
+    with mock.patch.object(evalb_scorer, "PART", 1), \
+            mock.patch.object(evalb_scorer, "cores", lambda: 3):
+        assert file_outcome(gold, test, params, True) == want
 
 
 def test_a_file_that_is_not_utf8_is_the_same_error_through_the_accelerator(

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parsebench.metrics.core.resample import (
     bootstrap_scores,
@@ -178,3 +180,33 @@ def test_the_c_sums_resample_what_the_weights_do(monkeypatch: pytest.MonkeyPatch
     slow = resample.bootstrap_scores(stats, score, 2_000, 7)
     assert all(np.array_equal(a, b) for a, b in zip(fast, slow, strict=True))
     assert len(fast[0]) == 2_000 and len(set(fast[0].tolist())) > 100
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=60),
+       st.lists(st.floats(0, 100), min_size=1, max_size=4))
+def test_percentiles_are_numpys_to_the_last_bit(values: list[float], qs: list[float]
+                                                ) -> None:
+    """The interval's percentiles, written out so that NumPy's masked arrays are not
+    imported, are ``np.percentile``'s (linear) numbers exactly."""
+    from parsebench.metrics.core.resample import _percentiles
+
+    got = _percentiles(np.array(values), *qs)
+    assert got == tuple(float(x) for x in np.percentile(values, qs))
+
+
+def test_sums_made_beside_the_draws_come_in_order_and_raise_their_errors() -> None:
+    """The bootstrap's sums run in a thread beside the next draws: in the order drawn,
+    and an error in the thread is raised where the sums are read."""
+    from parsebench.metrics.core.resample import _summed_beside
+
+    rows = np.ones((3, 1))
+    draws = [np.full((1, 2), k, dtype=np.int64) for k in range(3)]
+    got = list(_summed_beside(iter(draws), rows, lambda d, r: d.astype(np.float64) + 0))
+    assert [g.tolist() for g in got] == [[[0.0, 0.0]], [[1.0, 1.0]], [[2.0, 2.0]]]
+
+    def fails(d: Any, r: Any) -> Any:
+        raise MemoryError("no room")
+
+    with pytest.raises(MemoryError, match="no room"):
+        list(_summed_beside(iter(draws), rows, fails))

@@ -17,7 +17,13 @@ is, so a line becomes a str only when evalb.py needs it.
 """
 
 cimport cython
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport (
+    PyMem_Free,
+    PyMem_Malloc,
+    PyMem_RawFree,
+    PyMem_RawMalloc,
+    PyMem_RawRealloc,
+)
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.math cimport frexp, ldexp
 from libc.stdio cimport snprintf
@@ -110,7 +116,7 @@ cdef class _Labels:
         PyMem_Free(self.first)
         PyMem_Free(self.second)
 
-    cdef inline bint has(self, Span s) noexcept:
+    cdef inline bint has(self, Span s) noexcept nogil:
         if not self.lead[<unsigned char>s.p[0] if s.n else 256]:
             return False
         cdef int i
@@ -119,7 +125,7 @@ cdef class _Labels:
                 return True
         return False
 
-    cdef inline bint has_pair(self, Span a, Span b) noexcept:
+    cdef inline bint has_pair(self, Span a, Span b) noexcept nogil:
         if not self.lead[<unsigned char>a.p[0] if a.n else 256]:
             return False
         cdef int i
@@ -129,15 +135,17 @@ cdef class _Labels:
         return False
 
 
-cdef void* resized(void* p, Py_ssize_t size) except NULL:
-    """PyMem_Realloc that raises; P stays valid (and owned by the caller) if it fails."""
-    cdef void* q = PyMem_Realloc(p, size)
+cdef void* resized(void* p, Py_ssize_t size) except NULL nogil:
+    """PyMem_RawRealloc that raises; P stays valid (and owned by the caller) if it fails.
+    The scorer's memory is the raw allocator's: it scores without the GIL."""
+    cdef void* q = PyMem_RawRealloc(p, size)
     if not q:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     return q
 
 
-cdef int grow(Side* s, Py_ssize_t need) except -1:
+cdef int grow(Side* s, Py_ssize_t need) except -1 nogil:
     """Room for NEED brackets and words (each takes at least one byte of the text)."""
     if need <= s.cap:
         return 0
@@ -153,14 +161,14 @@ cdef int grow(Side* s, Py_ssize_t need) except -1:
     return 0
 
 
-cdef void release(Side* s) noexcept:
-    PyMem_Free(s.words)
-    PyMem_Free(s.tags)
-    PyMem_Free(s.labels)
-    PyMem_Free(s.starts)
-    PyMem_Free(s.ends)
-    PyMem_Free(s.stack)
-    PyMem_Free(s.keep)
+cdef void release(Side* s) noexcept nogil:
+    PyMem_RawFree(s.words)
+    PyMem_RawFree(s.tags)
+    PyMem_RawFree(s.labels)
+    PyMem_RawFree(s.starts)
+    PyMem_RawFree(s.ends)
+    PyMem_RawFree(s.stack)
+    PyMem_RawFree(s.keep)
 
 
 @cython.final
@@ -189,30 +197,31 @@ cdef class Scorer:
     def __dealloc__(self):
         release(&self.gold)
         release(&self.test)
-        PyMem_Free(self.used)
-        PyMem_Free(self.hkey)
-        PyMem_Free(self.hval)
+        PyMem_RawFree(self.used)
+        PyMem_RawFree(self.hkey)
+        PyMem_RawFree(self.hval)
 
-    cdef int spans_for(self, int n) except -1:
+    cdef int spans_for(self, int n) except -1 nogil:
         """Empty hash tables with room for N spans each (at most half full)."""
         cdef int bits = 4
         while (1 << bits) < 2 * n:
             bits += 1
         if bits > self.hbits:
-            PyMem_Free(self.hkey)
-            PyMem_Free(self.hval)
+            PyMem_RawFree(self.hkey)
+            PyMem_RawFree(self.hval)
             self.hval = NULL
             self.hbits = 0
-            self.hkey = <uint64_t*>PyMem_Malloc(2 * sizeof(uint64_t) << bits)
-            self.hval = <int*>PyMem_Malloc(2 * sizeof(int) << bits)
+            self.hkey = <uint64_t*>PyMem_RawMalloc(2 * sizeof(uint64_t) << bits)
+            self.hval = <int*>PyMem_RawMalloc(2 * sizeof(int) << bits)
             if not self.hkey or not self.hval:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.hbits = bits
         self.bits = bits  # this sentence's: a long sentence once does not slow the rest
         memset(self.hkey, 0, 2 * sizeof(uint64_t) << bits)
         return 0
 
-    cdef inline int slot(self, int table, int start, int end, bint add) noexcept:
+    cdef inline int slot(self, int table, int start, int end, bint add) noexcept nogil:
         """The slot of span (START, END) in TABLE (0 test, 1 gold), claimed when ADD;
         -1 when it is absent and not ADDed."""
         cdef uint64_t key = (<uint64_t>(start + 1) << 32) | <uint32_t>(end + 1)
@@ -229,7 +238,7 @@ cdef class Scorer:
         self.hval[(table << bits) + at] = -1
         return (table << bits) + at
 
-    cdef bint parse(self, const char* s, Py_ssize_t n, Side* out) except -1:
+    cdef bint parse(self, const char* s, Py_ssize_t n, Side* out) except -1 nogil:
         """evalb._parse: False for a malformed tree (evalb.py then says what is wrong)."""
         grow(out, n + 1)
         cdef Py_ssize_t i = 0, j, k, word_at
@@ -285,7 +294,7 @@ cdef class Scorer:
         out.length = length
         return True
 
-    cdef void kept_brackets(self, Side* side) noexcept:
+    cdef void kept_brackets(self, Side* side) noexcept nogil:
         """evalb._kept_brackets: non-empty brackets whose label, cut at - or =, is kept."""
         cdef int k, m = 0
         cdef Py_ssize_t x
@@ -306,7 +315,7 @@ cdef class Scorer:
 
 
     cdef bint score_pair(self, const char* gs, Py_ssize_t gn, const char* ts, Py_ssize_t tn,
-                         int* row) except -1:
+                         int* row) except -1 nogil:
         """evalb.score_sentence's counts into ROW (FIELDS), or False where evalb.py
         must decide (a malformed tree, an error sentence)."""
         cdef Side* g = &self.gold
@@ -328,11 +337,12 @@ cdef class Scorer:
         self.kept_brackets(g)
         self.kept_brackets(t)
         if t.nkeep > self.used_cap:
-            PyMem_Free(self.used)
-            self.used = <char*>PyMem_Malloc(t.nkeep * 2)
+            PyMem_RawFree(self.used)
+            self.used = <char*>PyMem_RawMalloc(t.nkeep * 2)
             if not self.used:
                 self.used_cap = 0
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.used_cap = t.nkeep * 2
         for j in range(t.nkeep):
             self.used[j] = 0
@@ -414,6 +424,28 @@ cdef class Scorer:
             if not self.score_pair(gs, gn, ts, tn, &table[k * FIELDS]):
                 todo.append(k)
         return todo
+
+    def score_lines(self, Lines gold, Lines test, int[::1] table, Py_ssize_t lo,
+                    Py_ssize_t hi):
+        """score_all of lines LO..HI-1 of two Lines, without the GIL: another Scorer
+        scores other lines in another thread meanwhile. Returns the indexes left to
+        evalb.py, in order."""
+        if not 0 <= lo <= hi <= min(gold.n, test.n) or table.shape[0] < hi * FIELDS:
+            raise ValueError("lines out of range")
+        cdef char* left = <char*>PyMem_Malloc(hi - lo + 1)
+        if not left:
+            raise MemoryError()
+        cdef Py_ssize_t k
+        try:
+            with nogil:
+                for k in range(lo, hi):
+                    left[k - lo] = not self.score_pair(
+                        gold.data + gold.starts[k], gold.ends[k] - gold.starts[k],
+                        test.data + test.starts[k], test.ends[k] - test.starts[k],
+                        &table[k * FIELDS])
+            return [k for k in range(lo, hi) if left[k - lo]]
+        finally:
+            PyMem_Free(left)
 
 
 ROW_FIELDS = FIELDS

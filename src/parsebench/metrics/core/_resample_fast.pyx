@@ -1,7 +1,8 @@
 # cython: boundscheck=False, wraparound=False
 """The bootstrap's sums in C: each resample's statistics summed over the sentences it
 drew. NumPy did it as counts of the draws (bincount), a float copy and a matrix product:
-four passes over a resamples x sentences array, two thirds of ``compare``'s resampling."""
+four passes over a resamples x sentences array, two thirds of ``compare``'s resampling.
+The sums run without the GIL, so the next batch is drawn beside them."""
 
 from libc.stdint cimport int64_t
 
@@ -16,9 +17,10 @@ def resample_sums(const int64_t[:, ::1] drawn, const double[:, ::1] stats):
     cdef int64_t i
     out = np.zeros((k, c), dtype=np.float64)
     cdef double[:, ::1] o = out
-    for r in range(k):
-        for j in range(n):
-            i = drawn[r, j]
-            for col in range(c):
-                o[r, col] += stats[i, col]
+    with nogil:
+        for r in range(k):
+            for j in range(n):
+                i = drawn[r, j]
+                for col in range(c):
+                    o[r, col] += stats[i, col]
     return out

@@ -17,8 +17,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from rapidfuzz.distance import Levenshtein
-
 from parsebench.common.errors import InputError, iter_lines, read_lines
 
 
@@ -45,6 +43,9 @@ def edit_distance(u: list[str], g: list[str]) -> Alignment:
     if g < u:
         back = edit_distance(g, u)
         return Alignment(sorted((i, j) for j, i in back.pairs), back.errors)
+    from rapidfuzz.distance import Levenshtein  # here: most commands that import this
+    # module align nothing, and rapidfuzz is a hundredth of a second to import
+
     pairs: list[tuple[int, int]] = []
     errors = 0
     for op in Levenshtein.opcodes(u, g):
