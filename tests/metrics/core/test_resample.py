@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parsebench.common.threads import started
 from parsebench.metrics.core.resample import (
     bootstrap_scores,
     holm,
@@ -195,18 +196,28 @@ def test_percentiles_are_numpys_to_the_last_bit(values: list[float], qs: list[fl
     assert got == tuple(float(x) for x in np.percentile(values, qs))
 
 
-def test_sums_made_beside_the_draws_come_in_order_and_raise_their_errors() -> None:
-    """The bootstrap's sums run in a thread beside the next draws: in the order drawn,
-    and an error in the thread is raised where the sums are read."""
-    from parsebench.metrics.core.resample import _summed_beside
+@pytest.mark.parametrize("beside", [0, 4, 10])
+def test_sums_made_beside_the_draws_come_in_order_and_raise_their_errors(
+        monkeypatch: pytest.MonkeyPatch, beside: int) -> None:
+    """The bootstrap's sums run in a thread beside the next draws (a big batch; a small
+    one is summed where it is drawn): in the order drawn, and an error in the thread is
+    raised where the sums are read."""
+    import parsebench.metrics.core.resample as resample
 
+    threads: list[int] = []
+    monkeypatch.setattr(resample, "BESIDE", beside)
+    monkeypatch.setattr(resample, "started", lambda f, d, r: threads.append(d.size)
+                        or started(f, d, r))
+    _summed_beside = resample._summed_beside
     rows = np.ones((3, 1))
-    draws = [np.full((1, 2), k, dtype=np.int64) for k in range(3)]
+    draws = [np.full((1, 2 + 2 * (k % 2)), k, dtype=np.int64) for k in range(5)]
     got = list(_summed_beside(iter(draws), rows, lambda d, r: d.astype(np.float64) + 0))
-    assert [g.tolist() for g in got] == [[[0.0, 0.0]], [[1.0, 1.0]], [[2.0, 2.0]]]
+    assert [g.tolist() for g in got] == [d.tolist() for d in draws]
+    assert threads == [d.size for d in draws if d.size >= beside]
 
     def fails(d: Any, r: Any) -> Any:
         raise MemoryError("no room")
 
     with pytest.raises(MemoryError, match="no room"):
         list(_summed_beside(iter(draws), rows, fails))
+

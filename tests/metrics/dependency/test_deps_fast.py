@@ -25,7 +25,7 @@ import parsebench.metrics.dependency.stretch as deps_counts
 import parsebench.metrics.dependency.tree_checks as tree_checks
 from parsebench.formats.conllu import NO_HEAD, Sentence, read_conllu, write_conllu
 from parsebench.metrics.dependency.evaluate import DepsOptions, SentenceCounts, score_deps
-from parsebench.metrics.dependency.lin_scorer import LabelMap
+from parsebench.metrics.dependency.lin_scorer import BucketCounts, LabelMap
 from parsebench.metrics.dependency.stretch import ACCELERATED, count_stretch, row_counter
 from parsebench.metrics.dependency.tree_checks import faults
 
@@ -47,12 +47,19 @@ FEATS = ("_", "Number=Sing", "Number=Plur", "Number=Sing|Person=3", "Person=3|Nu
          "Number=Sing|Typo=Yes", "Typo=Yes", "Case=Nom|Number=Sing", "Abbr=Yes|NumForm=Digit")
 LEMMAS = ("_", "be", "dog", "the", "sit", "Dog")
 LABEL_MAP = LabelMap({"nsubj": "subj", "obj": "subj", "obl:tmod": "obl", "det": "case"})
-SETTINGS = [dict(punct=p, labels=m, confusion=c)
-            for p in (True, False) for m in (None, LABEL_MAP) for c in (None, "deprel", "upos")]
-"""--no-punct, --labels and --confusion, each way (the kernel counts them all)."""
-FEWER = [dict(punct=p, labels=m, confusion=c) for p, m, c in (
-    (True, None, None), (False, None, None), (True, LABEL_MAP, "deprel"),
-    (False, LABEL_MAP, "upos"))]
+BREAKDOWNS = ("deprel", "arc-length", "upos", "sentence-length", "direction")
+"""Every breakdown the kernel counts, a root-arc one (arc length) before a plain one."""
+SETTINGS = [dict(punct=p, labels=m, confusion=c, fields=())
+            for p in (True, False) for m in (None, LABEL_MAP) for c in (None, "deprel", "upos")
+            ] + [dict(punct=p, labels=m, confusion=None, fields=f) for p, m, f in (
+                (True, None, BREAKDOWNS), (False, LABEL_MAP, BREAKDOWNS),
+                (True, LABEL_MAP, ("deprel",)), (False, None, ("direction", "upos")))]
+"""--no-punct, --labels, --confusion and breakdowns (--by, a run's where-errors-fall),
+each way (the kernel counts them all)."""
+FEWER = [dict(punct=p, labels=m, confusion=c, fields=f) for p, m, c, f in (
+    (True, None, None, ()), (False, None, None, BREAKDOWNS),
+    (True, LABEL_MAP, "deprel", ("deprel", "arc-length", "sentence-length")),
+    (False, LABEL_MAP, "upos", ()))]
 """Enough of them to run on a treebank."""
 
 
@@ -97,17 +104,23 @@ def damaged(gold: list[Sentence], seed: int) -> list[Sentence]:
     return out
 
 
-def python_counts(g: Sentence, s: Sentence, punct: bool, labels: Any, confusion: str | None
-                  ) -> tuple[SentenceCounts, Counter[tuple[str, str]] | None]:
-    part = count_stretch([g], [s], (), (), labels, "G", "S", punct, confusion, True)
-    return part.per_sentence[0], part.confusion
+Breakdowns = dict[str, dict[str, BucketCounts]]
+
+
+def python_counts(g: Sentence, s: Sentence, punct: bool, labels: Any, confusion: str | None,
+                  fields: tuple[str, ...]
+                  ) -> tuple[SentenceCounts, Counter[tuple[str, str]] | None, Breakdowns]:
+    part = count_stretch([g], [s], (), fields, labels, "G", "S", punct, confusion, True)
+    return part.per_sentence[0], part.confusion, part.breakdowns
 
 
 def compiled_counts(gold: list[Sentence], system: list[Sentence], punct: bool, labels: Any,
-                    confusion: str | None
-                    ) -> tuple[list[SentenceCounts], SentenceCounts, Counter[tuple[str, str]]]:
+                    confusion: str | None, fields: tuple[str, ...]
+                    ) -> tuple[list[SentenceCounts], SentenceCounts, Counter[tuple[str, str]],
+                               Breakdowns]:
     pairs: Counter[tuple[str, str]] = Counter()
-    fast = row_counter((), (), labels, punct, confusion, pairs)
+    breakdowns: Breakdowns = {f: {} for f in fields}
+    fast = row_counter((), fields, labels, punct, confusion, pairs, breakdowns)
     assert fast is not None
     out = []
     for g, s in zip(gold, system, strict=True):
@@ -116,24 +129,32 @@ def compiled_counts(gold: list[Sentence], system: list[Sentence], punct: bool, l
         out.append(c)
     total = SentenceCounts()
     fast.flush(total)
-    return out, total, pairs
+    return out, total, pairs, breakdowns
 
 
 def assert_same_counts(gold: list[Sentence], system: list[Sentence],
                        settings: list[dict[str, Any]] = SETTINGS) -> None:
-    """Each sentence's counts, their sum and the confusion pairs, in each setting."""
+    """Each sentence's counts (its breakdowns' groups in count_stretch's order), their
+    sum, the confusion pairs and the breakdowns (groups in order), in each setting."""
     for kw in settings:
-        got, total, pairs = compiled_counts(gold, system, **kw)
+        got, total, pairs, breakdowns = compiled_counts(gold, system, **kw)
         want_total = SentenceCounts()
         want_pairs: Counter[tuple[str, str]] = Counter()
+        want_breakdowns: Breakdowns = {f: {} for f in kw["fields"]}
         for g, s, c in zip(gold, system, got, strict=True):
-            want, confusion = python_counts(g, s, **kw)
-            assert c == want, (kw, g.line)
+            want, confusion, by = python_counts(g, s, **kw)
+            assert c == want and list(c.groups) == list(want.groups), (kw, g.line)
             want_total.add(want)
             if confusion is not None:
                 want_pairs.update(confusion)
+            for f, groups in by.items():
+                for name, b in groups.items():
+                    want_breakdowns[f].setdefault(name, BucketCounts()).add(b)
         assert total == want_total, kw
         assert pairs == want_pairs, kw
+        assert breakdowns == want_breakdowns, kw
+        assert [list(x) for x in breakdowns.values()] == \
+            [list(x) for x in want_breakdowns.values()], kw
 
 
 def assert_same_results(gold: list[Sentence], system: list[Sentence],
@@ -142,9 +163,14 @@ def assert_same_results(gold: list[Sentence], system: list[Sentence],
     counts, the totals, the warnings and the JSON object (without the bootstrap
     intervals, which the sentences' counts decide)."""
     for kw in settings:
+        fields = kw["fields"]
+        by = dict(by=fields[0], also_by=fields[1:]) if fields else {}
+        kw = {k: v for k, v in kw.items() if k != "fields"} | by
         a = score_deps(gold, system, DepsOptions(**kw))
         b = score_deps(gold, system, DepsOptions(accelerated=False, **kw))
         assert a.per_sentence == b.per_sentence, kw
+        assert [list(c.groups) for c in a.per_sentence or ()] == \
+            [list(c.groups) for c in b.per_sentence or ()], kw
         assert a.total == b.total and a.warnings == b.warnings, kw
         assert json.dumps(replace(a, per_sentence=None).as_dict()) == \
             json.dumps(replace(b, per_sentence=None).as_dict()), kw
@@ -384,7 +410,7 @@ def test_what_the_kernel_leaves_to_count_stretch() -> None:
     from parsebench.metrics.dependency.lin_scorer import Selection
 
     assert row_counter([Selection.parse("upos=N")], (), None, True, None, None) is None
-    assert row_counter((), ["deprel"], None, True, None, None) is None
+    assert row_counter((), ["deprel", "word"], None, True, None, None, {}) is None
     from parsebench.metrics.dependency._deps_fast import tree_faults
 
     assert tree_faults([1.0, 0]) == -1  # type: ignore[list-item]

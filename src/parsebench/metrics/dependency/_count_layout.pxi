@@ -73,8 +73,9 @@ cdef inline bint eq(object a, object b) except -1:
     return PyObject_RichCompareBool(a, b, Py_EQ)
 
 
-cdef int add_into(object out, const long long* c) except -1:
-    """C's counts added to the SentenceCounts OUT, field by field."""
+cdef int add_prs(object out, const long long* c) except -1:
+    """Lin's two PRs of C (its first 8 counts) added to OUT's (a SentenceCounts or a
+    breakdown's BucketCounts), field by field."""
     cdef Py_ssize_t m, f
     cdef long long v
     for m in range(2):
@@ -84,6 +85,14 @@ cdef int add_into(object out, const long long* c) except -1:
             if v:
                 name = PR_FIELDS[f]
                 setattr(obj, name, getattr(obj, name) + v)
+    return 0
+
+
+cdef int add_into(object out, const long long* c) except -1:
+    """C's counts added to the SentenceCounts OUT, field by field."""
+    cdef Py_ssize_t m, f
+    cdef long long v
+    add_prs(out, c)
     for m in range(15):
         obj = getattr(out, F1S[m])
         for f in range(4):

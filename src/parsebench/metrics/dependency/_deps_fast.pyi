@@ -1,14 +1,20 @@
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from parsebench.formats.conllu import Sentence
+from parsebench.metrics.dependency.lin_scorer import BucketCounts
 from parsebench.metrics.dependency.stretch import SentenceCounts
+
+BREAKDOWNS: dict[str, int]
 
 class RowCounter:
     pairs: Counter[tuple[str, str]] | None
     def __init__(self, punct: bool = True, labels: Callable[[str], str] | None = None,
                  confusion: str | None = None,
-                 pairs: Counter[tuple[str, str]] | None = None) -> None: ...
+                 pairs: Counter[tuple[str, str]] | None = None,
+                 fields: Sequence[str] = (), root_arcs: Sequence[bool] = (),
+                 breakdowns_out: dict[str, dict[str, BucketCounts]] | None = None,
+                 bucket: type[BucketCounts] | None = None) -> None: ...
     def count(self, gold: Sentence, system: Sentence,
               out: SentenceCounts | None = None) -> bool: ...
     def flush(self, total: SentenceCounts) -> None: ...

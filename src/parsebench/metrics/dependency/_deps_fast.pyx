@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """eval deps' common case at C speed: a gold sentence and a system sentence with the same
-rows (the same words, or a parse of misspelled text), scored without --select or --by.
+rows (the same words, or a parse of misspelled text), scored without --select, and with
+breakdowns (--by, a run's where-errors-fall) by relation, tag, arc length, sentence
+length or direction.
 
 stretch.count_stretch stays the reference and handles everything else: words
 aligned by text, selections, breakdowns, and sentences this module does not
@@ -66,10 +68,33 @@ cdef bint read_heads(list heads, int* out, Py_ssize_t n) except -1:
 
 
 
+cdef enum:
+    F_DEPREL = 0
+    F_UPOS = 1
+    F_ARC = 2
+    F_SENTENCE = 3
+    F_DIRECTION = 4
+
+BREAKDOWNS = {"deprel": F_DEPREL, "upos": F_UPOS, "arc-length": F_ARC,
+              "sentence-length": F_SENTENCE, "direction": F_DIRECTION}
+"""The breakdowns this kernel counts (lin_scorer.bucket_value's, from a sentence's rows)."""
+cdef tuple ARCS = ("0", "1", "2", "3-6", "3-6", "3-6", "3-6")
+cdef object ROOT_NAME = "root", LEFT = "left", RIGHT = "right", LONG_ARC = "7+"
+
+
+cdef object sentence_group(Py_ssize_t n):
+    """bucket_value's sentence-length group of a sentence of N words."""
+    cdef Py_ssize_t low = (n - 1) // 10 * 10 + 1
+    return "41+" if low > 40 else f"{low}-{low + 9}"
+
+
 cdef class RowCounter:
     """count_stretch of one pair of sentences with the same rows, for a run without
-    --select and --by; LABELS: the label map (--labels), or None; CONFUSION: "deprel" or
-    "upos" to count (gold, system) pairs of the aligned words into ``pairs``."""
+    --select; LABELS: the label map (--labels), or None; CONFUSION: "deprel" or "upos"
+    to count (gold, system) pairs of the aligned words into ``pairs``. FIELDS: the
+    breakdowns (each in BREAKDOWNS; ROOT_ARCS[k]: whether field k counts the root's arc),
+    counted into BREAKDOWNS_OUT (field -> group -> a BUCKET) and each sentence's groups
+    in count_stretch's order."""
 
     cdef bint punct
     cdef object canon
@@ -78,9 +103,33 @@ cdef class RowCounter:
     cdef long long totals[NCOUNTS]
     cdef int* buf
     cdef Py_ssize_t cap
+    cdef list fields
+    cdef int kinds[5]
+    cdef bint root_field[5]
+    cdef int nfields
+    cdef bint root_arcs
+    cdef dict breakdowns
+    cdef object bucket
+    cdef long long* groups
+    cdef Py_ssize_t groups_cap
 
     def __cinit__(self, bint punct=True, object labels=None, object confusion=None,
-                  object pairs=None):
+                  object pairs=None, fields=(), root_arcs=(), dict breakdowns_out=None,
+                  object bucket=None):
+        self.fields = list(fields)
+        self.nfields = len(self.fields)
+        if self.nfields > 5 or len(root_arcs) != self.nfields or (
+                self.nfields and (breakdowns_out is None or bucket is None)):
+            raise ValueError("fields need their root_arcs, breakdowns_out and bucket")
+        cdef int k
+        for k in range(self.nfields):
+            self.kinds[k] = BREAKDOWNS[self.fields[k]]
+            self.root_field[k] = bool(root_arcs[k])
+        self.root_arcs = any(root_arcs)
+        self.breakdowns = breakdowns_out
+        self.bucket = bucket
+        self.groups = NULL
+        self.groups_cap = 0
         self.punct = punct
         self.canon = labels or None  # as count_stretch: None compares labels as written
         self.by_deprel = -1
@@ -95,6 +144,62 @@ cdef class RowCounter:
 
     def __dealloc__(self):
         PyMem_Free(self.buf)
+        PyMem_Free(self.groups)
+
+    cdef long long* reserve_groups(self, Py_ssize_t slots) except NULL:
+        """Zeroed room for SLOTS groups' 8 counts (Lin's two PRs) each."""
+        cdef long long* got
+        if slots > self.groups_cap:
+            slots = max(slots, 2 * self.groups_cap)
+            got = <long long*>PyMem_Realloc(self.groups, slots * 8 * sizeof(long long))
+            if not got:
+                raise MemoryError()
+            self.groups = got
+            self.groups_cap = slots
+        memset(self.groups, 0, self.groups_cap * 8 * sizeof(long long))
+        return self.groups
+
+    cdef object group_of(self, int k, list deprels, list upos, int h, Py_ssize_t i,
+                         object length):
+        """bucket_value of field K for word I (0-based) of a sentence, its head H
+        (0-based, ROOT), its sentence-length group LENGTH."""
+        cdef int kind = self.kinds[k], dist
+        if kind == F_DEPREL:
+            return deprels[i]
+        if kind == F_UPOS:
+            return upos[i]
+        if kind == F_SENTENCE:
+            return length
+        if h == ROOT:
+            return ROOT_NAME
+        if kind == F_DIRECTION:
+            return LEFT if h < i else RIGHT
+        dist = h - <int>i if h > i else <int>i - h
+        return ARCS[dist] if dist <= 6 else LONG_ARC
+
+    cdef Py_ssize_t slot(self, list seen, list order, int k, object name) except -1:
+        """The slot of group NAME of field K in this sentence, taken when new: slots in
+        the order count_stretch first meets the groups."""
+        cdef dict mine = seen[k]
+        got = mine.get(name)
+        if got is None:
+            got = mine[name] = len(order)
+            order.append((self.fields[k], name))
+        return <Py_ssize_t>got
+
+    cdef int add_groups(self, list order, const long long* counts, object out) except -1:
+        """Each group's counts into the breakdowns and OUT's groups, in ORDER."""
+        cdef Py_ssize_t k
+        for k in range(len(order)):
+            f, name = order[k]
+            got = self.breakdowns[f]
+            b = got.get(name)
+            if b is None:
+                b = got[name] = self.bucket()
+            add_prs(b, counts + 8 * k)
+            if out is not None:
+                add_prs(out.group(f, name), counts + 8 * k)
+        return 0
 
     cdef int* reserve(self, Py_ssize_t need) except NULL:
         cdef int* got
@@ -125,6 +230,11 @@ cdef class RowCounter:
         cdef long long n_tok
         cdef object canon = self.canon
         cdef object pairs = self.pairs
+        cdef int nf = self.nfields, fk
+        cdef list seen = None, order = None
+        cdef long long* gc_at
+        cdef long long* g_counts = NULL
+        cdef bint labeled_found
 
         cdef list g_heads, g_deprels, g_upos, g_xpos, g_feats, g_lemmas
         cdef list s_heads, s_deprels, s_upos, s_xpos, s_feats, s_lemmas
@@ -163,6 +273,11 @@ cdef class RowCounter:
             gpunct[i] = not punct and not (g_upos[i] != PUNCT)
         functional_children(gh, gcode, n, g_starts, g_children)
         functional_children(sh, scode, n, s_starts, s_children)
+        if nf:
+            seen = [{} for _ in range(nf)]
+            order = []
+            length = sentence_group(n)
+            g_counts = self.reserve_groups(2 * n * nf + 1)
 
         # Key side: recall and the gold totals; every word is aligned with its row.
         for i in range(n):
@@ -216,6 +331,17 @@ cdef class RowCounter:
                 lin_key += 1
                 lin_found += head_ok
                 lin_labeled += head_ok and label_ok
+            # the breakdowns count the root's arc where a field groups it (arc length...)
+            if nf and scored and gh_i != MISSING and (gh_i != ROOT or self.root_arcs):
+                for fk in range(nf):
+                    if gh_i == ROOT and not self.root_field[fk]:
+                        continue
+                    gc_at = g_counts + 8 * self.slot(
+                        seen, order, fk, self.group_of(fk, g_deprels, g_upos, gh_i, i, length))
+                    gc_at[UNL + KEY] += 1
+                    gc_at[UNL + KEY_FOUND] += head_ok
+                    gc_at[LAB + KEY] += 1
+                    gc_at[LAB + KEY_FOUND] += head_ok and label_ok
 
         # Answer side: precision and the system totals.
         for j in range(n):
@@ -224,6 +350,20 @@ cdef class RowCounter:
             s_scored += 1
             s_content += (scode[j] & 2) != 0
             sh_j = sh[j]
+            if nf and sh_j != MISSING and (sh_j != ROOT or self.root_arcs):
+                found = gh[j] == sh_j  # the root too: both heads ROOT
+                labeled_found = found and (
+                    eq(s_deprels[j], g_deprels[j]) if canon is None
+                    else eq(canon(s_deprels[j]), canon(g_deprels[j])))
+                for fk in range(nf):
+                    if sh_j == ROOT and not self.root_field[fk]:
+                        continue
+                    gc_at = g_counts + 8 * self.slot(
+                        seen, order, fk, self.group_of(fk, s_deprels, s_upos, sh_j, j, length))
+                    gc_at[UNL + ANSWER] += 1
+                    gc_at[UNL + ANSWER_FOUND] += found
+                    gc_at[LAB + ANSWER] += 1
+                    gc_at[LAB + ANSWER_FOUND] += labeled_found
             if sh_j < 0:  # no head, or the root: no dependency
                 continue
             found = gh[j] == sh_j
@@ -268,6 +408,8 @@ cdef class RowCounter:
             self.totals[k] += c[k]
         if out is not None:
             add_into(out, c)
+        if nf:
+            self.add_groups(order, g_counts, out)
         return True
 
     def flush(self, total):

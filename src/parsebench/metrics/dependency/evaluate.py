@@ -286,8 +286,8 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence],
     gold_has: set[str] = set()
     chunks = _Chunks(iter(gold), iter(system), gold_path, system_path)
     check_trees = validity is None or validity.policy != "zero"
-    fast = row_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
-        else None
+    fast = row_counter(select, fields, labels, punct, confusion, pairs, breakdowns) \
+        if accelerated else None
     text = stretch_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
         else None
     keep = kept is not None or each is not None

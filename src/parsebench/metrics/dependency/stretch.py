@@ -8,19 +8,20 @@ text, and Lin's precision and recall with the breakdowns asked for
 over the system words (precision); the words are aligned row by row or as the
 CoNLL 2018 script aligns them (:mod:`parsebench.metrics.dependency.tokenization`).
 
-count_stretch is the reference. In a run without selections or breakdowns,
-sentences with the same rows are counted by the compiled kernel :func:`row_counter`
-gives where it was built (the C accelerator _deps_fast, like eval brackets'), and
-stretches aligned by text (a parser's own tokens and sentences) by the one
-:func:`stretch_counter` gives (_stretch_fast), with the same counts; the tests hold
-them to count_stretch.
+count_stretch is the reference. In a run without selections, sentences with the
+same rows are counted by the compiled kernel :func:`row_counter` gives where it was
+built (the C accelerator _deps_fast, like eval brackets'), breakdowns by what the
+rows say too (relation, tag, arc length, sentence length, direction); stretches
+aligned by text (a parser's own tokens and sentences) by the one
+:func:`stretch_counter` gives (_stretch_fast), without breakdowns; the same counts,
+which the tests hold to count_stretch's.
 """
 
 from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -54,7 +55,9 @@ if TYPE_CHECKING:
     from parsebench.metrics.dependency.enhanced import EnhancedCounter
 
 _RowCounter: type[RowCounter] | None
+_BREAKDOWNS: Container[str] = ()
 try:
+    from parsebench.metrics.dependency._deps_fast import BREAKDOWNS as _BREAKDOWNS
     from parsebench.metrics.dependency._deps_fast import RowCounter as _RowCounter
 except ImportError:  # built without a C compiler: count_stretch counts every sentence
     _RowCounter = None
@@ -131,15 +134,20 @@ class Stretch(NamedTuple):
 
 def row_counter(select: Sequence[Selection], fields: Sequence[str],
                 labels: Callable[[str], str] | None, punct: bool, confusion: str | None,
-                pairs: Counter[tuple[str, str]] | None) -> RowCounter | None:
+                pairs: Counter[tuple[str, str]] | None,
+                breakdowns: dict[str, dict[str, BucketCounts]] | None = None
+                ) -> RowCounter | None:
     """The compiled kernel for a run with these settings: its ``count(gold, system,
     out)`` is count_stretch of one gold and one system sentence with the same rows
     (False where it cannot say: count_stretch must then), its counts summed in C until
-    ``flush(total)``; with CONFUSION it counts the pairs into PAIRS. None without the
-    accelerator, or with selections or breakdowns (count_stretch counts those)."""
-    if _RowCounter is None or select or fields:
+    ``flush(total)``; with CONFUSION it counts the pairs into PAIRS, with FIELDS their
+    groups into BREAKDOWNS (field -> group, as score_deps keeps them) as it counts. None
+    without the accelerator, with selections, or with a breakdown the rows do not say
+    (category, word, depth...: count_stretch counts those)."""
+    if _RowCounter is None or select or not all(f in _BREAKDOWNS for f in fields):
         return None
-    return _RowCounter(punct, labels, confusion, pairs)
+    return _RowCounter(punct, labels, confusion, pairs, fields,
+                       [f in ROOT_ARC_FIELDS for f in fields], breakdowns, BucketCounts)
 
 
 def stretch_counter(select: Sequence[Selection], fields: Sequence[str],
