@@ -87,16 +87,18 @@ class Holds:
             self.add(s)
             yield s
 
-    def watching(self, sentences: Iterable[T]) -> Iterator[T]:
+    def watching(self, sentences: Iterable[T], needs: Sequence[str] = ()) -> Iterator[T]:
         """SENTENCES as they stream by, counted only until one carries heads, relations
-        or tags: what :func:`refuse_unparsed` needs (whether the file is the output of
-        ``noise``), at no cost a sentence after that. The other counts stop there too:
-        for :func:`missing` and :func:`na_cause`, count with :meth:`counting`."""
+        or tags and every one of NEEDS has been seen: what :func:`refuse_unparsed`
+        (whether the file is the output of ``noise``) and :func:`missing` and
+        :func:`na_cause` of NEEDS need, at no cost a sentence after that. The other
+        counts stop there too: for all of them, count with :meth:`counting`."""
         it = iter(sentences)
         for s in it:
             self.add(s)
             yield s
-            if self.heads or self.labels or self.upos or self.xpos:
+            if (self.heads or self.labels or self.upos or self.xpos) and \
+                    all(getattr(self, n) for n in needs):
                 break
         yield from it
 

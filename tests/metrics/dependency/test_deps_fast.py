@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+from array import array
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -174,6 +175,16 @@ def assert_same_results(gold: list[Sentence], system: list[Sentence],
         assert a.total == b.total and a.warnings == b.warnings, kw
         assert json.dumps(replace(a, per_sentence=None).as_dict()) == \
             json.dumps(replace(b, per_sentence=None).as_dict()), kw
+        # compare's rows, appended by the kernel itself: those of the sentences' counts
+        for metric in ("las", "mlas", "lcm", "tokens"):
+            rows = [array("d"), array("d")]
+            for out, fast in zip(rows, (True, False), strict=True):
+                score_deps(gold, system, DepsOptions(
+                    accelerated=fast, per_sentence=False, sentence_rows=(metric, out), **kw))
+            want = [x for c in b.per_sentence or () for x in (
+                getattr(c, metric).correct, getattr(c, metric).gold,
+                getattr(c, metric).system)]
+            assert rows[0] == rows[1] == array("d", want), (kw, metric)
 
 
 def outputs(gold: list[Sentence], system: list[Sentence], accelerated: bool,

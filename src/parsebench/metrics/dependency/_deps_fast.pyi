@@ -1,3 +1,4 @@
+from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -6,6 +7,7 @@ from parsebench.metrics.dependency.lin_scorer import BucketCounts
 from parsebench.metrics.dependency.stretch import SentenceCounts
 
 BREAKDOWNS: dict[str, int]
+ROW_AT: dict[str, int]
 
 class RowCounter:
     pairs: Counter[tuple[str, str]] | None
@@ -15,8 +17,8 @@ class RowCounter:
                  fields: Sequence[str] = (), root_arcs: Sequence[bool] = (),
                  breakdowns_out: dict[str, dict[str, BucketCounts]] | None = None,
                  bucket: type[BucketCounts] | None = None) -> None: ...
-    def count(self, gold: Sentence, system: Sentence,
-              out: SentenceCounts | None = None) -> bool: ...
+    def count(self, gold: Sentence, system: Sentence, out: SentenceCounts | None = None,
+              rows: array[float] | None = None, at: int = 0) -> bool: ...
     def flush(self, total: SentenceCounts) -> None: ...
 
 def tree_faults(heads: list[int]) -> int: ...

@@ -78,6 +78,8 @@ cdef enum:
 BREAKDOWNS = {"deprel": F_DEPREL, "upos": F_UPOS, "arc-length": F_ARC,
               "sentence-length": F_SENTENCE, "direction": F_DIRECTION}
 """The breakdowns this kernel counts (lin_scorer.bucket_value's, from a sentence's rows)."""
+ROW_AT = {name: TOKENS + 4 * k for k, name in enumerate(F1S)}
+"""Where each CoNLL 2018 metric's and exact match's counts sit in a sentence's array."""
 cdef tuple ARCS = ("0", "1", "2", "3-6", "3-6", "3-6", "3-6")
 cdef object ROOT_NAME = "root", LEFT = "left", RIGHT = "right", LONG_ARC = "7+"
 
@@ -212,10 +214,12 @@ cdef class RowCounter:
             self.cap = need
         return self.buf
 
-    def count(self, gold, system, out=None):
+    def count(self, gold, system, out=None, rows=None, Py_ssize_t at=0):
         """Count GOLD against SYSTEM (Sentences of the same rows) into the totals and into
-        OUT (a fresh SentenceCounts, or None); False, counting nothing, when the pair is
-        not one this kernel scores (count_stretch must then)."""
+        OUT (a fresh SentenceCounts, or None); with ROWS (an array of doubles), append
+        the sentence's (correct, gold, system) of the metric at AT (ROW_AT). False,
+        counting nothing, when the pair is not one this kernel scores (count_stretch
+        must then)."""
         cdef Py_ssize_t n = len(gold.forms)
         cdef Py_ssize_t i, j, k, ga, gb, sa, sb
         cdef int gh_i, sh_j, gc, sc, gw, sw
@@ -408,6 +412,8 @@ cdef class RowCounter:
             self.totals[k] += c[k]
         if out is not None:
             add_into(out, c)
+        if rows is not None:
+            rows.extend((c[at + CORRECT], c[at + GOLD], c[at + SYSTEM]))
         if nf:
             self.add_groups(order, g_counts, out)
         return True

@@ -47,8 +47,13 @@ from parsebench.metrics.dependency.lin_scorer import (
     confusion_table,
 )
 from parsebench.metrics.dependency.scheme import scheme_warning
+from parsebench.metrics.dependency.stretch import (
+    ROW_AT,
+    count_stretch,
+    row_counter,
+    stretch_counter,
+)
 from parsebench.metrics.dependency.stretch import SentenceCounts as SentenceCounts
-from parsebench.metrics.dependency.stretch import count_stretch, row_counter, stretch_counter
 from parsebench.metrics.dependency.tokenization import (
     by_rows,
     check_same_text,
@@ -61,6 +66,8 @@ from parsebench.metrics.dependency.validity import Validity
 from parsebench.model.inputs import COLUMNS
 
 if TYPE_CHECKING:
+    from array import array
+
     from parsebench.metrics.dependency._stretch_fast import StretchCounter
 
 text_chunks: Callable[..., Iterator[tuple[list[Sentence], list[Sentence], bool | None]]] | None
@@ -233,6 +240,25 @@ class DepsOptions:
     """No warning for a sentence with several roots (udeval's option)."""
     counts: bool = False
     """udeval's table of counts as the text."""
+    sentence_rows: tuple[str, array[float]] | None = None
+    """(METRIC, ROWS): each gold sentence's (correct, gold, system) of METRIC (a CoNLL
+    2018 metric or exact match) appended to ROWS as it is counted: ``compare``'s
+    statistics, without a SentenceCounts a sentence where the compiled kernel counts."""
+
+    def each_with_rows(self) -> Callable[[SentenceCounts], None] | None:
+        """EACH, after SENTENCE_ROWS' row is appended: what a sentence's counts are
+        given to where they are made."""
+        if self.sentence_rows is None:
+            return self.each
+        metric, rows = self.sentence_rows
+        given = self.each
+
+        def each(c: SentenceCounts) -> None:
+            x = getattr(c, metric)
+            rows.extend((x.correct, x.gold, x.system))
+            if given is not None:
+                given(c)
+        return each
 
 
 def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence],
@@ -290,7 +316,12 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence],
         if accelerated else None
     text = stretch_counter(select, fields, labels, punct, confusion, pairs) if accelerated \
         else None
-    keep = kept is not None or each is not None
+    direct, at = None, 0  # the rows asked for, where the kernel appends them itself
+    if options.sentence_rows is not None and each is None and kept is None and \
+            fast is not None and options.sentence_rows[0] in ROW_AT:
+        direct, at = options.sentence_rows[1], ROW_AT[options.sentence_rows[0]]
+    each = options.each_with_rows()
+    keep = (kept is not None or each is not None) and direct is None
     for g, s, rows in chunks:
         sentences += len(g)
         if rows is None and (fast is not None or text is not None):
@@ -299,12 +330,14 @@ def score_deps(gold: Iterable[Sentence], system: Iterable[Sentence],
         if fast is not None and rows and len(g) == len(s) == 1:
             c = SentenceCounts(line=g[0].line, sent_id=g[0].comment_value("sent_id")) \
                 if keep else None
-            counted = fast.count(g[0], s[0], c)
+            counted = fast.count(g[0], s[0], c, direct, at)
         if text is not None and rows is False and _by_text(text, g, s, graphs, total, kept,
                                                            each):
             pass  # counted, ELAS and EULAS too
         elif counted:
-            if c is not None:
+            if not opts.read:  # no graphs read: ELAS and EULAS count nothing
+                pass
+            elif c is not None:
                 graphs.rows(g[0], s[0], c.elas, c.eulas)
                 total.elas.add(c.elas)
                 total.eulas.add(c.eulas)

@@ -181,7 +181,7 @@ def score_aligned(gold: Iterable[Sentence], system: Iterable[Sentence],
     (select, by, labels, gold_path, system_path, per_sentence, punct, confusion, each,
      also_by, validity, multiple_roots_okay, counts) = (
         options.select, options.by, options.labels, options.gold_path, options.system_path,
-        options.per_sentence, options.punct, options.confusion, options.each,
+        options.per_sentence, options.punct, options.confusion, options.each_with_rows(),
         options.also_by, options.validity, options.multiple_roots_okay, options.counts)
     for f in (by, *also_by):
         if f is not None and f not in BY_FIELDS:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -56,8 +56,12 @@ if TYPE_CHECKING:
 
 _RowCounter: type[RowCounter] | None
 _BREAKDOWNS: Container[str] = ()
+ROW_AT: Mapping[str, int] = {}
+"""Where the compiled kernel keeps each CoNLL 2018 metric's and exact match's counts
+(``RowCounter.count``'s AT); empty without the accelerator."""
 try:
     from parsebench.metrics.dependency._deps_fast import BREAKDOWNS as _BREAKDOWNS
+    from parsebench.metrics.dependency._deps_fast import ROW_AT as ROW_AT
     from parsebench.metrics.dependency._deps_fast import RowCounter as _RowCounter
 except ImportError:  # built without a C compiler: count_stretch counts every sentence
     _RowCounter = None
