@@ -7,13 +7,17 @@ and one noise level make what is left parsebench's own cost: the noise, the work
 round trips, scoring, the store, the macro averages and their tests, the report. For
 each size it prints the wall time of ``parsebench run`` (report included), the time of
 ``parsebench report`` of the same store alone, the peak memory of each, and the bytes
-of index.html and of the report's folder, then the cost per corpus and per sentence.
+of index.html and of the report's folder, the seconds headless Chromium takes to open
+index.html and how many corpus pages it links (with selenium and Debian's chromium),
+then the cost per corpus and per sentence. A UD release's 300 corpora need 15,000
+sentences: EWT's three files one after the other (``cat en_ewt-ud-*.conllu``).
 The numbers of docs/speed.md come from here.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,13 +64,43 @@ def _size(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
 
 
+def _opens(page: Path) -> tuple[float, int] | None:
+    """Seconds headless Chromium (Debian's, through Selenium) takes to load PAGE to its
+    load event, and how many corpus pages it links; None without them."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+    except ImportError:
+        return None
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        return None
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    try:
+        d.get("about:blank")
+        t = time.perf_counter()
+        d.get(page.as_uri())  # returns at the load event
+        took = time.perf_counter() - t
+        links = {a.get_attribute("href") for a in d.find_elements(By.CSS_SELECTOR, "a")}
+        return took, sum("/corpora/" in (h or "") for h in links)
+    finally:
+        d.quit()
+
+
 def main() -> None:
     args = sys.argv[1:]
     treebank = Path(args.pop(0)) if args and not args[0].isdigit() else \
         ROOT.parent / "shared/data/ud-english-ewt/en_ewt-ud-train.conllu"
     sizes = [int(a) for a in args] or [10, 40, 160]
     exe = str(Path(sys.executable).with_name("parsebench"))
-    print("corpora  run (s)  run MB  report (s)  report MB  index.html  folder")
+    print("corpora  run (s)  run MB  report (s)  report MB  index.html  folder  "
+          "opens (s)  corpus pages linked")
     rows = []
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
@@ -78,8 +112,12 @@ def main() -> None:
             index = (folder / "rep2" / "index.html").stat().st_size
             total = _size(folder / "rep2")
             rows.append((n, run, rep))
+            opened = _opens(folder / "rep2" / "index.html")
+            browser = "no browser" if opened is None else \
+                f"{opened[0]:9.2f}  {opened[1]:19d}"
             print(f"{n:7d}  {run:7.1f}  {run_kb / 1024:6.0f}  {rep:10.1f}  "
-                  f"{rep_kb / 1024:9.0f}  {index / 1e6:8.2f} MB  {total / 1e6:5.1f} MB")
+                  f"{rep_kb / 1024:9.0f}  {index / 1e6:8.2f} MB  {total / 1e6:5.1f} MB  "
+                  f"{browser}")
     if len(rows) > 1:
         (n0, r0, p0), (n1, r1, p1) = rows[0], rows[-1]
         per = (r1 - r0) / (n1 - n0)
