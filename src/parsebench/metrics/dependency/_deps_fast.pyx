@@ -189,6 +189,25 @@ cdef class RowCounter:
             order.append((self.fields[k], name))
         return <Py_ssize_t>got
 
+    cdef int count_arc(self, list seen, list order, long long* counts, list deprels,
+                       list upos, int h, Py_ssize_t i, object length, int side, bint found,
+                       bint labeled) except -1:
+        """Word I's arc (its head H) into its group of each field: Lin's key side's
+        counts (SIDE KEY: the gold's arc, found in the system's) or the answer side's
+        (ANSWER: the system's, found in the gold's), unlabeled and labeled."""
+        cdef int k
+        cdef long long* at
+        for k in range(self.nfields):
+            if h == ROOT and not self.root_field[k]:
+                continue
+            at = counts + 8 * self.slot(seen, order, k,
+                                        self.group_of(k, deprels, upos, h, i, length))
+            at[UNL + side] += 1
+            at[UNL + side + 1] += found  # KEY_FOUND, ANSWER_FOUND
+            at[LAB + side] += 1
+            at[LAB + side + 1] += labeled
+        return 0
+
     cdef int add_groups(self, list order, const long long* counts, object out) except -1:
         """Each group's counts into the breakdowns and OUT's groups, in ORDER."""
         cdef Py_ssize_t k
@@ -234,9 +253,8 @@ cdef class RowCounter:
         cdef long long n_tok
         cdef object canon = self.canon
         cdef object pairs = self.pairs
-        cdef int nf = self.nfields, fk
+        cdef int nf = self.nfields
         cdef list seen = None, order = None
-        cdef long long* gc_at
         cdef long long* g_counts = NULL
         cdef bint labeled_found
 
@@ -337,15 +355,8 @@ cdef class RowCounter:
                 lin_labeled += head_ok and label_ok
             # the breakdowns count the root's arc where a field groups it (arc length...)
             if nf and scored and gh_i != MISSING and (gh_i != ROOT or self.root_arcs):
-                for fk in range(nf):
-                    if gh_i == ROOT and not self.root_field[fk]:
-                        continue
-                    gc_at = g_counts + 8 * self.slot(
-                        seen, order, fk, self.group_of(fk, g_deprels, g_upos, gh_i, i, length))
-                    gc_at[UNL + KEY] += 1
-                    gc_at[UNL + KEY_FOUND] += head_ok
-                    gc_at[LAB + KEY] += 1
-                    gc_at[LAB + KEY_FOUND] += head_ok and label_ok
+                self.count_arc(seen, order, g_counts, g_deprels, g_upos, gh_i, i, length, KEY,
+                               head_ok, head_ok and label_ok)
 
         # Answer side: precision and the system totals.
         for j in range(n):
@@ -359,15 +370,8 @@ cdef class RowCounter:
                 labeled_found = found and (
                     eq(s_deprels[j], g_deprels[j]) if canon is None
                     else eq(canon(s_deprels[j]), canon(g_deprels[j])))
-                for fk in range(nf):
-                    if sh_j == ROOT and not self.root_field[fk]:
-                        continue
-                    gc_at = g_counts + 8 * self.slot(
-                        seen, order, fk, self.group_of(fk, s_deprels, s_upos, sh_j, j, length))
-                    gc_at[UNL + ANSWER] += 1
-                    gc_at[UNL + ANSWER_FOUND] += found
-                    gc_at[LAB + ANSWER] += 1
-                    gc_at[LAB + ANSWER_FOUND] += labeled_found
+                self.count_arc(seen, order, g_counts, s_deprels, s_upos, sh_j, j, length,
+                               ANSWER, found, labeled_found)
             if sh_j < 0:  # no head, or the root: no dependency
                 continue
             found = gh[j] == sh_j
