@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -156,7 +157,10 @@ def test_command_that_crashes_hangs_and_drops_costs_one_sentence_each() -> None:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_in_process_adapter_crash_and_hang_restart_the_worker(workers: int) -> None:
+def test_in_process_adapter_crash_and_hang_restart_the_worker(
+        workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # every temporary file of this test here
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     sys.path.insert(0, str(FIXTURES))
     try:
         sents = _words("a b", "CRASH now", "c d e", "HANG", "RAISE it", "f", "g h")
@@ -168,6 +172,9 @@ def test_in_process_adapter_crash_and_hang_restart_the_worker(workers: int) -> N
     assert reasons == ["ok", "crash (exit code 9)", "ok", "timeout after 2 s",
                        "error: RuntimeError: bad sentence", "ok", "ok"]
     assert run.restarts == 2
+    # each worker's temporary folder went with it, killed or not, with the files its
+    # parser left there
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("batch_size", [1, 2, 4])

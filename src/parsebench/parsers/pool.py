@@ -18,9 +18,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -100,6 +102,18 @@ def _reload(adapter: Adapter, conn: _Duplex) -> None:
     conn.send(("loaded",))
 
 
+SCRATCH = "PARSEBENCH_WORKER_SCRATCH"
+"""The environment variable that names a worker's temporary folder, made by its pool."""
+
+
+def _remove_scratch() -> None:
+    """The worker's temporary folder removed, as its pool removes it: here for a
+    worker whose pool is gone (a killed ``parsebench``, a Dask worker shut down)."""
+    folder = os.environ.get(SCRATCH)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     """Worker entry point: ``python -m parsebench.parsers.pool SPEC TIMEOUT TOKENIZE``.
 
@@ -112,11 +126,14 @@ def main() -> None:
     os.dup2(2, 1)
     conn = Connection(os.dup(0), readable=True, writable=False)
     out = Connection(proto_out, readable=False, writable=True)
-    _worker(sys.argv[1], float(sys.argv[2]), sys.argv[3] == "1", _Duplex(conn, out))
-    # as multiprocessing ends its children: the exit handlers (temporary folders...) run,
-    # the interpreter's teardown of the parser's objects does not (spaCy's took 0.4-0.9 s
-    # a worker, which the run waited for)
-    atexit._run_exitfuncs()
+    try:
+        _worker(sys.argv[1], float(sys.argv[2]), sys.argv[3] == "1", _Duplex(conn, out))
+    finally:  # also when the pool is gone mid-answer (a broken pipe)
+        # as multiprocessing ends its children: the exit handlers (temporary folders...)
+        # run, the interpreter's teardown of the parser's objects does not (spaCy's took
+        # 0.4-0.9 s a worker, which the run waited for)
+        atexit._run_exitfuncs()
+        _remove_scratch()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
@@ -132,6 +149,7 @@ def _watch_parent() -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.2)
+        _remove_scratch()
         os.killpg(os.getpgid(0), signal.SIGKILL)
 
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
@@ -170,6 +188,9 @@ class _Worker:
     proc: subprocess.Popen[bytes]
     conn: Connection
     out: Connection
+    scratch: str
+    """The worker's temporary folder (its TMPDIR): removed by the pool when the worker
+    ends, killed or not, so a parser killed mid-sentence leaves nothing in /tmp."""
     pending: list[Item] = field(default_factory=list)
     deadline: float = 0.0
 
@@ -203,57 +224,67 @@ class Pool:
             for one in spawned:
                 self.workers.append(self._ready(*one))
         except BaseException:
-            for proc, *_ in spawned:
-                self._kill(proc)
+            for proc, _, _, scratch in spawned:
+                self._kill(proc, scratch)
             raise
 
-    def _spawn(self) -> tuple[subprocess.Popen[bytes], Connection, Connection]:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(worker_path()))
-        proc = subprocess.Popen(
-            [sys.executable, "-P", "-m", "parsebench.parsers.pool", self.spec,
-             str(self.timeout), "1" if self.tokenize else "0"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+    def _spawn(self) -> tuple[subprocess.Popen[bytes], Connection, Connection, str]:
+        scratch = tempfile.mkdtemp(prefix="parsebench-worker-")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(worker_path()), TMPDIR=scratch,
+                   **{SCRATCH: scratch})
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-P", "-m", "parsebench.parsers.pool", self.spec,
+                 str(self.timeout), "1" if self.tokenize else "0"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                start_new_session=True)
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
         assert proc.stdin is not None and proc.stdout is not None
         conn = Connection(os.dup(proc.stdout.fileno()), readable=True, writable=False)
         out = Connection(os.dup(proc.stdin.fileno()), readable=False, writable=True)
         proc.stdin.close()
         proc.stdout.close()
-        return proc, conn, out
+        return proc, conn, out, scratch
 
     def _start(self) -> _Worker:
         return self._ready(*self._spawn())
 
-    def _ready(self, proc: subprocess.Popen[bytes], conn: Connection, out: Connection
-               ) -> _Worker:
+    def _ready(self, proc: subprocess.Popen[bytes], conn: Connection, out: Connection,
+               scratch: str) -> _Worker:
         if not conn.poll(LOAD_TIMEOUT):
-            self._kill(proc)
+            self._kill(proc, scratch)
             raise InputError(f"parser {self.spec!r} did not start within {LOAD_TIMEOUT:.0f} s")
         try:
             msg = conn.recv()
         except EOFError:
             proc.wait(5)
+            shutil.rmtree(scratch, ignore_errors=True)
             raise InputError(f"parser {self.spec!r} crashed while starting (exit code "
                              f"{proc.returncode})") from None
         if msg[0] == "fatal":
-            self._kill(proc)
+            self._kill(proc, scratch)
             raise InputError(msg[1], msg[2], msg[3])
         _, self.identity, self.kind, self.streaming = msg
-        return _Worker(proc, conn, out)
+        return _Worker(proc, conn, out, scratch)
 
     @staticmethod
-    def _kill(proc: subprocess.Popen[bytes]) -> None:
+    def _kill(proc: subprocess.Popen[bytes], scratch: str) -> None:
+        """The worker PROC and its children gone, then its folder SCRATCH."""
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             proc.kill()
         proc.wait(5)
+        shutil.rmtree(scratch, ignore_errors=True)
 
     def _restart(self, w: _Worker) -> None:
-        self._kill(w.proc)
+        self._kill(w.proc, w.scratch)
         w.conn.close()
         w.out.close()
         fresh = self._start()
-        w.proc, w.conn, w.out = fresh.proc, fresh.conn, fresh.out
+        w.proc, w.conn, w.out, w.scratch = fresh.proc, fresh.conn, fresh.out, fresh.scratch
         self.restarts += 1
 
     def _send(self, w: _Worker, batch: list[Item]) -> None:
@@ -339,7 +370,8 @@ class Pool:
             try:
                 w.proc.wait(2)
             except subprocess.TimeoutExpired:
-                self._kill(w.proc)
+                self._kill(w.proc, w.scratch)
+            shutil.rmtree(w.scratch, ignore_errors=True)
             w.conn.close()
             w.out.close()
         self.workers = []
