@@ -106,9 +106,10 @@ def run_small(names: list[str], tmp: Path) -> dict[str, str]:
             tomls[name] = runnable(name, tmp)
     if not tomls:
         return {}
-    size = max(SMALL.get(n, 50) for n in tomls)
-    given = [str(_limited(tomls[n], SMALL.get(n, 50), tmp) if SMALL.get(n, 50) < size
-                 else tomls[n]) for n in tomls]
+    sizes = {n: SMALL.get(n, 50) for n in tomls}  # (50 unless said)
+    size = max(sizes.values())
+    given = [str(_limited(tomls[n], sizes[n], tmp) if sizes[n] < size else tomls[n])
+             for n in tomls]
     store, report = tmp / "s.sqlite", tmp / "report"
     p = subprocess.run([sys.executable, "-m", "parsebench.cli", "run", *given,
                         "--limit", str(size), "--replicates", "2", "--workers", "1",

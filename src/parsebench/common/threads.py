@@ -1,7 +1,8 @@
-"""Work begun in a thread, for compiled kernels that run without the GIL (the
-bootstrap's sums beside its draws, EVALB's rows in two halves): on a machine of two
-cores or more, two of them at once. A bare thread: ``concurrent.futures`` imports
-``logging``, a hundredth of ``compare``'s time, for one thread we wait on."""
+"""Work begun in a thread and waited for later, its error raised in the waiting thread:
+compiled kernels that run without the GIL (the bootstrap's sums beside its draws,
+EVALB's rows in two halves: two cores at once) and a run's noisy versions made while
+the first parser loads. A bare thread: ``concurrent.futures`` imports ``logging``, a
+hundredth of ``compare``'s time, for one thread we wait on."""
 
 from __future__ import annotations
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
-import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -25,6 +23,7 @@ from typing import Any
 from parsebench.common.errors import InputError
 from parsebench.common.progress import Progress, Quiet
 from parsebench.common.signature import signature
+from parsebench.common.threads import cores, started
 from parsebench.model.level import Level
 from parsebench.model.parses import from_sentence
 from parsebench.model.scored import Scored
@@ -284,11 +283,9 @@ class _Noise:
 
     def __init__(self, exp: Experiment, corpora: list[CorpusData], path: Path,
                  background: bool) -> None:
-        self.error: BaseException | None = None
         self.seconds = 0.0
-        self.thread = threading.Thread(target=self._make, args=(exp, corpora, path),
-                                       daemon=True)
-        self.thread.start()
+        self.wait = started(self._make, exp, corpora, path)
+        """Returns when the versions are made, or raises the thread's error."""
         if not background:
             self.wait()
 
@@ -298,14 +295,8 @@ class _Noise:
             with Store(path) as own:
                 for c in corpora:
                     noise_versions(exp, c, own, Quiet())
-        except BaseException as exc:  # handed to the main thread by wait()
-            self.error = exc
-        self.seconds = time.perf_counter() - t0
-
-    def wait(self) -> None:
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
+        finally:
+            self.seconds = time.perf_counter() - t0
 
 
 @dataclass
@@ -400,7 +391,7 @@ def _run(exp: Experiment, store: Store, executor: Executor, stages: Stages) -> R
             raise InputError(f"{len(corr.sentences)} sentences, but the corpus "
                              f"{corpus.name} has {len(corpus.sentences)}", exp.corrected[0])
     check_before_work(exp)
-    free_core = executor.kind == "local" and executor.workers < (os.cpu_count() or 1)
+    free_core = executor.kind == "local" and executor.workers < cores()
     progress.advance()
     if not free_core:
         stages.begin("noise", 1)

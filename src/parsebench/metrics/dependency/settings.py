@@ -17,7 +17,7 @@ under these settings.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -179,18 +179,17 @@ def file_stats(metric: Any, gold: str | os.PathLike[str], system: str | os.PathL
     held = Holds(str(system))
     validity = scoring.validity(str(system))
     flat = array("d")
-    by_sentence: dict[str, Any] = {"sentence_rows": (metric.name, flat)}
-    if metric.name not in (*CONLL18, "ucm", "lcm", *ENHANCED):
+    row: Callable[[SentenceCounts], None] | None = None
+    if metric.name not in (*CONLL18, "ucm", "lcm", *ENHANCED):  # Lin's PRs
         def row(c: SentenceCounts) -> None:
             x = getattr(c, metric.name.removeprefix("lin-"))
             flat.extend((x.key, x.answer, x.key_found, x.answer_found))
-        by_sentence = {"each": row}
     with kind_first(lambda: iter_conllu(system), str(system)):
         res = scoring.score(
             iter_conllu(gold) if gold_sentences is None else gold_sentences,
             held.watching(iter_conllu(system), metric.needs), validity,
             DepsOptions(gold_path=str(gold), system_path=str(system), per_sentence=False,
-                        **by_sentence))
+                        each=row, sentence_rows=None if row else (metric.name, flat)))
     refuse_unparsed(held)
     if warnings is not None:
         # a column the files lack matters only when METRIC needs it: LAS is not n/a
